@@ -1,0 +1,201 @@
+// Schema implementation: implied types and Terraform's schema rules.
+#include "plugin/framework/schema.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace nsxalb::framework {
+namespace {
+
+bool ValidName(const std::string& name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+bool ContainsDynamic(const cty::Type& type) {
+  switch (type.kind()) {
+    case cty::Type::Kind::kDynamic:
+      return true;
+    case cty::Type::Kind::kList:
+    case cty::Type::Kind::kSet:
+    case cty::Type::Kind::kMap:
+      return ContainsDynamic(type.element());
+    case cty::Type::Kind::kObject:
+      for (const auto& [name, t] : type.attributes()) {
+        if (ContainsDynamic(t)) return true;
+      }
+      return false;
+    case cty::Type::Kind::kTuple:
+      for (const auto& t : type.tuple_elements()) {
+        if (ContainsDynamic(t)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+bool BlockContainsDynamic(const Block& block) {
+  for (const auto& [name, attr] : block.attributes) {
+    if (ContainsDynamic(attr.type)) return true;
+  }
+  for (const auto& [name, nested] : block.block_types) {
+    if (BlockContainsDynamic(nested.block)) return true;
+  }
+  return false;
+}
+
+absl::Status ValidateBlock(const Block& block, const cty::AttributePath& path) {
+  for (const auto& [name, attr] : block.attributes) {
+    const cty::AttributePath at = path.Attribute(name);
+    if (!ValidName(name) || attr.name != name) {
+      return cty::PathError(at, "attribute names must match [a-z0-9_]+ and equal their key");
+    }
+    if (block.block_types.count(name) != 0) {
+      return cty::PathError(at, "an attribute and a block type share this name");
+    }
+    if (!attr.required && !attr.optional && !attr.computed) {
+      return cty::PathError(at, "one of required, optional or computed must be set");
+    }
+    if (attr.required && attr.optional) {
+      return cty::PathError(at, "required and optional are mutually exclusive");
+    }
+    if (attr.required && attr.computed) {
+      return cty::PathError(at, "required and computed are mutually exclusive");
+    }
+  }
+  for (const auto& [name, nested] : block.block_types) {
+    const cty::AttributePath at = path.Attribute(name);
+    if (!ValidName(name) || nested.type_name != name) {
+      return cty::PathError(at, "block type names must match [a-z0-9_]+ and equal their key");
+    }
+    if (nested.min_items < 0 || nested.max_items < 0) {
+      return cty::PathError(at, "min_items and max_items must not be negative");
+    }
+    switch (nested.nesting) {
+      case NestedBlock::Nesting::kSingle:
+        if (nested.min_items != nested.max_items || nested.min_items > 1) {
+          return cty::PathError(at, "a single block needs min_items = max_items, both 0 or 1");
+        }
+        break;
+      case NestedBlock::Nesting::kGroup:
+      case NestedBlock::Nesting::kMap:
+        if (nested.min_items != 0 || nested.max_items != 0) {
+          return cty::PathError(at, "group and map blocks cannot have min_items or max_items");
+        }
+        break;
+      case NestedBlock::Nesting::kList:
+      case NestedBlock::Nesting::kSet:
+        if (nested.max_items != 0 && nested.min_items > nested.max_items) {
+          return cty::PathError(at, "min_items is greater than max_items");
+        }
+        break;
+    }
+    if (nested.nesting == NestedBlock::Nesting::kSet && BlockContainsDynamic(nested.block)) {
+      return cty::PathError(at, "set blocks cannot contain dynamic attributes");
+    }
+    if ((nested.nesting == NestedBlock::Nesting::kList ||
+         nested.nesting == NestedBlock::Nesting::kMap) &&
+        BlockContainsDynamic(nested.block)) {
+      return cty::PathError(
+          at, "list and map blocks cannot contain dynamic attributes in this framework");
+    }
+    if (absl::Status s = ValidateBlock(nested.block, at); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const Attribute* Block::FindAttribute(const std::string& name) const {
+  auto it = attributes.find(name);
+  return it == attributes.end() ? nullptr : &it->second;
+}
+
+const NestedBlock* Block::FindBlockType(const std::string& name) const {
+  auto it = block_types.find(name);
+  return it == block_types.end() ? nullptr : &it->second;
+}
+
+cty::Type ImpliedType(const Block& block) {
+  std::map<std::string, cty::Type> attrs;
+  for (const auto& [name, attr] : block.attributes) attrs.emplace(name, attr.type);
+  for (const auto& [name, nested] : block.block_types) {
+    cty::Type inner = ImpliedType(nested.block);
+    switch (nested.nesting) {
+      case NestedBlock::Nesting::kSingle:
+      case NestedBlock::Nesting::kGroup:
+        attrs.emplace(name, inner);
+        break;
+      case NestedBlock::Nesting::kList:
+        attrs.emplace(name, cty::Type::List(inner));
+        break;
+      case NestedBlock::Nesting::kSet:
+        attrs.emplace(name, cty::Type::Set(inner));
+        break;
+      case NestedBlock::Nesting::kMap:
+        attrs.emplace(name, cty::Type::Map(inner));
+        break;
+    }
+  }
+  return cty::Type::Object(std::move(attrs));
+}
+
+absl::Status ValidateSchema(const Schema& schema) {
+  if (schema.version < 0) return absl::InvalidArgumentError("schema version must be >= 0");
+  return ValidateBlock(schema.block, cty::AttributePath());
+}
+
+const Attribute* AttributeAtPath(const Block& block, const cty::AttributePath& path) {
+  const Block* current = &block;
+  const auto& steps = path.steps();
+  size_t i = 0;
+  while (i < steps.size()) {
+    if (steps[i].kind != cty::AttributePath::Step::Kind::kAttribute) return nullptr;
+    if (const Attribute* attr = current->FindAttribute(steps[i].name)) {
+      return i + 1 == steps.size() ? attr : nullptr;
+    }
+    const NestedBlock* nested = current->FindBlockType(steps[i].name);
+    if (nested == nullptr) return nullptr;
+    ++i;
+    if (nested->nesting != NestedBlock::Nesting::kSingle &&
+        nested->nesting != NestedBlock::Nesting::kGroup) {
+      if (i >= steps.size()) return nullptr;
+      if (steps[i].kind == cty::AttributePath::Step::Kind::kAttribute) return nullptr;
+      ++i;
+    }
+    current = &nested->block;
+  }
+  return nullptr;
+}
+
+bool IsSensitivePath(const Block& block, const cty::AttributePath& path) {
+  // Any prefix of the path naming a sensitive attribute makes the whole path sensitive.
+  std::vector<cty::AttributePath::Step> prefix;
+  for (const auto& step : path.steps()) {
+    prefix.push_back(step);
+    const Attribute* attr = AttributeAtPath(block, cty::AttributePath(prefix));
+    if (attr != nullptr && attr->sensitive) return true;
+  }
+  return false;
+}
+
+const char* NestingName(NestedBlock::Nesting nesting) {
+  switch (nesting) {
+    case NestedBlock::Nesting::kSingle:
+      return "single";
+    case NestedBlock::Nesting::kList:
+      return "list";
+    case NestedBlock::Nesting::kSet:
+      return "set";
+    case NestedBlock::Nesting::kMap:
+      return "map";
+    case NestedBlock::Nesting::kGroup:
+      return "group";
+  }
+  return "list";
+}
+
+}  // namespace nsxalb::framework
