@@ -53,6 +53,14 @@ class Type {
   static absl::StatusOr<Type> FromJson(std::string_view json);
   // Human-readable name for messages: "string", "list of number", "object".
   std::string FriendlyName() const;
+  // Go-syntax rendering as Terraform prints types in messages: "cty.String",
+  // "cty.List(cty.Number)", "cty.Object(map[string]cty.Type{\"a\":cty.Bool})".
+  std::string DebugString() const;
+  // True when a value of this type may stand where `want` is expected: the types are equal, or
+  // either side is Dynamic at some position (Dynamic matches anything).
+  bool ConformsTo(const Type& want) const;
+  // True when Dynamic appears anywhere in this type.
+  bool HasDynamic() const;
 
   friend bool operator==(const Type& a, const Type& b);
   friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
