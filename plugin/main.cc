@@ -1,16 +1,39 @@
-// terraform-provider-nsxalb: subcommands first (size, schema), otherwise serve the plugin.
+// terraform-provider-nsxalb: subcommands and flags, then serve the plugin.
+//
+// Terraform starts the binary without arguments and with its plugin environment; the host
+// (plugin/host/serve.h) does the rest. `--debug` serves for TF_REATTACH_PROVIDERS instead.
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
+#include "plugin/host/serve.h"
+#include "plugin/host/unimplemented_provider.h"
+
+#ifndef NSXALB_VERSION
+#define NSXALB_VERSION "dev"
+#endif
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + (argc > 1 ? 2 : 1), argv + argc);
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "size") return nsxalb::cli::RunSizeCommand(args, std::cout, std::cerr);
   if (command == "schema") return nsxalb::cli::RunSchemaCommand(args, std::cout, std::cerr);
-  std::cerr << "plugin host: being written (issue 2)\n";
-  return 1;
+  if (command == "version" || command == "--version") {
+    std::cout << "terraform-provider-nsxalb " << NSXALB_VERSION << " (plugin protocol 5)\n";
+    return 0;
+  }
+
+  nsxalb::host::HostOptions options;
+  if (command == "--debug") {
+    options.debug = true;
+  } else if (!command.empty()) {
+    std::cerr << "terraform-provider-nsxalb: unknown command or flag \"" << command
+              << "\"; commands: size, schema, version; flags: --debug, --version\n";
+    return 2;
+  }
+  std::unique_ptr<grpc::Service> provider = nsxalb::host::NewUnimplementedProviderService();
+  return nsxalb::host::Serve(provider.get(), options);
 }

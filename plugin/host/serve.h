@@ -1,0 +1,48 @@
+// Serving a tfplugin5 Provider service the way go-plugin expects.
+//
+// Serve is the whole plugin host: it reads the environment Terraform sets (env.h), picks
+// mutual TLS with a fresh certificate when PLUGIN_CLIENT_CERT is set (cert.h) or plaintext
+// otherwise, listens on a unix socket in a private directory (socket_dir.h), registers the
+// provider service next to go-plugin's GRPCController and the gRPC health service ("plugin" is
+// SERVING), prints the one handshake line (handshake.h) and serves until Terraform calls
+// plugin.GRPCController/Shutdown (or SIGTERM arrives). SIGINT is ignored: Terraform sends the
+// Stop RPC instead. After the handshake, file descriptor 1 is pointed at stderr so nothing else
+// can ever reach stdout.
+#ifndef NSXALB_PLUGIN_HOST_SERVE_H_
+#define NSXALB_PLUGIN_HOST_SERVE_H_
+
+#include <optional>
+#include <string>
+
+#include "plugin/host/env.h"
+#include "plugin/host/handshake.h"
+
+namespace grpc {
+class Service;
+}  // namespace grpc
+
+namespace nsxalb::host {
+
+// How to serve.
+struct HostOptions {
+  // Debug mode (`--debug`): no magic cookie needed, plaintext, and instead of the handshake line
+  // print a TF_REATTACH_PROVIDERS value on stdout; SIGINT and SIGTERM stop the server.
+  bool debug = false;
+  // The environment to read; unset means the process environment.
+  std::optional<Environment> environment;
+  // The provider address printed in debug mode.
+  std::string provider_address = kProviderAddress;
+  // Largest gRPC message accepted or sent, in bytes. Terraform itself accepts up to 64 MiB from
+  // GetSchema and sends state of any size, so this is well above gRPC's 4 MiB default.
+  int max_message_bytes = 256 << 20;
+};
+
+// Serves `provider_service` (a tfplugin5.Provider implementation, not owned; must outlive the
+// call) until shutdown. Returns the process exit code: 0 after a Shutdown RPC or SIGTERM, 1 when
+// the environment is wrong (missing magic cookie, protocol 5 not offered, bad
+// PLUGIN_CLIENT_CERT, socket path too long) or serving fails; the reason is on stderr.
+int Serve(grpc::Service* provider_service, const HostOptions& options);
+
+}  // namespace nsxalb::host
+
+#endif  // NSXALB_PLUGIN_HOST_SERVE_H_
