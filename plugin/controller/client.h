@@ -1,0 +1,132 @@
+// The NSX ALB (Avi) Controller client: Service Engine group CRUD, cloud and tenant lookup, and the
+// Controller version, over the Controller's REST API.
+//
+// One Client holds one login session for the whole process: the first call logs in (concurrent
+// first calls share that single login), later calls reuse the session cookies and kept-alive
+// connections, and a 401/419 triggers one re-login. Calls are safe from any number of threads.
+// Failures retry with capped exponential backoff and jitter (connection errors, 429 honouring
+// Retry-After, 502/503/504) within ClientConfig::total_timeout. Errors are absl::Status values
+// whose code says what the caller should do (see errors.h); they never contain the password or
+// token. No Terraform types here: the provider layer converts.
+#ifndef NSXALB_PLUGIN_CONTROLLER_CLIENT_H_
+#define NSXALB_PLUGIN_CONTROLLER_CLIENT_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "plugin/controller/backoff.h"
+#include "plugin/controller/config.h"
+#include "plugin/controller/version.h"
+
+namespace nsxalb::controller {
+
+// A Service Engine group as the Controller returned it.
+struct SeGroup {
+  std::string uuid;
+  std::string name;
+  std::string url;         // the object's ref, "https://<ctrl>/api/serviceenginegroup/<uuid>"
+  std::string tenant_ref;  // as returned
+  std::string cloud_ref;   // as returned
+  nlohmann::json body;     // the whole object, including fields the provider does not manage
+};
+
+// What to create or update.
+struct SeGroupSpec {
+  // The group's name (required).
+  std::string name;
+  // Tenant name or ref; empty means ClientConfig::tenant.
+  std::string tenant;
+  // Cloud name, uuid or ref; empty means the Controller's default (Default-Cloud) on create and
+  // "unchanged" on update. Resolved to the cloud's ref before sending.
+  std::string cloud;
+  // Managed fields (a JSON object of Avi field name to value). On update these overlay the
+  // current object; a null value removes the field so the Controller applies its default.
+  nlohmann::json fields = nlohmann::json::object();
+};
+
+// A cloud, resolved from a name or ref.
+struct CloudInfo {
+  std::string uuid;
+  std::string name;
+  std::string ref;    // the cloud's url, as the Controller forms it
+  std::string vtype;  // e.g. "CLOUD_VCENTER", "CLOUD_NSXT", "CLOUD_NONE"
+};
+
+// A tenant, resolved from a name or ref.
+struct TenantInfo {
+  std::string uuid;
+  std::string name;
+  std::string ref;
+};
+
+// The Controller's version and the API version the client speaks (X-Avi-Version).
+struct VersionInfo {
+  ApiVersion controller;
+  ApiVersion api;
+};
+
+// The Controller API, as the provider uses it. Implementations are thread-safe.
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  // GET /api/serviceenginegroup/<uuid>. NotFound when there is no such group. `tenant` may be
+  // empty (ClientConfig::tenant).
+  virtual absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) = 0;
+
+  // The group called `name` in `tenant` (empty: default) and `cloud` (name/uuid/ref; empty: any
+  // cloud). std::nullopt when there is none; FailedPrecondition when several match.
+  virtual absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name,
+                                                             std::string_view tenant,
+                                                             std::string_view cloud) = 0;
+
+  // Every group in `tenant` (empty: default), optionally only those in `cloud`. Follows `next`
+  // across pages.
+  virtual absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
+                                                            std::string_view cloud) = 0;
+
+  // POST /api/serviceenginegroup. Checks field values and the version gate first. When the
+  // outcome is unknown (the connection dropped after sending, or a 5xx), looks the group up by
+  // name before retrying, so a group is never created twice. A 409 is AlreadyExists.
+  virtual absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) = 0;
+
+  // Read-modify-write: GET the group, overlay `spec` (name, cloud, managed fields), keep every
+  // other field, PUT. Returns the updated group.
+  virtual absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) = 0;
+
+  // DELETE /api/serviceenginegroup/<uuid>. A group that is already gone (404) is success.
+  virtual absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) = 0;
+
+  // Looks up a cloud by name, uuid or ref. NotFound when there is none.
+  virtual absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) = 0;
+
+  // Looks up a tenant by name, uuid or ref. NotFound when there is none.
+  virtual absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) = 0;
+
+  // The Controller's version and the API version in use (logs in when needed).
+  virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;
+
+  // Terraform's Stop: in-flight and later calls return Cancelled promptly. Irreversible.
+  virtual void Cancel() = 0;
+};
+
+// Test seams; production code passes the defaults.
+struct ClientHooks {
+  Clock* clock = nullptr;     // null: RealClock()
+  JitterSource jitter;        // empty: DefaultJitter()
+};
+
+// Validates `config` (errors name the setting, see config.h) and builds a client. No network
+// traffic happens until the first call. Logs a [WARN] when config.insecure is set.
+absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config,
+                                                  ClientHooks hooks = {});
+
+}  // namespace nsxalb::controller
+
+#endif  // NSXALB_PLUGIN_CONTROLLER_CLIENT_H_

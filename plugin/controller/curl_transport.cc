@@ -1,0 +1,283 @@
+// Implementation of curl_transport.h.
+#include "plugin/controller/curl_transport.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace nsxalb::controller {
+namespace {
+
+constexpr size_t kMaxIdleHandles = 32;
+constexpr size_t kMaxResponseBytes = 64 << 20;
+constexpr absl::Duration kMaxConnectTimeout = absl::Seconds(15);
+
+void GlobalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Transfer {
+  HttpResponse* response;
+  const std::atomic<bool>* cancelled;
+  bool too_large = false;
+};
+
+size_t OnBody(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  size_t bytes = size * n;
+  if (t->response->body.size() + bytes > kMaxResponseBytes) {
+    t->too_large = true;
+    return 0;
+  }
+  t->response->body.append(data, bytes);
+  return bytes;
+}
+
+size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  size_t bytes = size * n;
+  std::string line(data, bytes);
+  if (absl::StartsWith(line, "HTTP/")) {
+    t->response->headers.clear();  // a new response (e.g. after 100 Continue)
+    return bytes;
+  }
+  size_t colon = line.find(':');
+  if (colon == std::string::npos) return bytes;
+  std::string name = absl::AsciiStrToLower(line.substr(0, colon));
+  std::string value(absl::StripAsciiWhitespace(line.substr(colon + 1)));
+  t->response->headers.emplace_back(std::move(name), std::move(value));
+  return bytes;
+}
+
+int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  return t->cancelled != nullptr && t->cancelled->load() ? 1 : 0;
+}
+
+bool IsTlsVerificationError(CURLcode code) {
+  switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsRetryable(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string HttpResponse::Header(const std::string& name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == name) return v;
+  }
+  return "";
+}
+
+// The CURLSH and one mutex per shared data kind.
+struct CurlTransport::Share {
+  CURLSH* handle = nullptr;
+  std::array<std::mutex, CURL_LOCK_DATA_LAST + 1> locks;
+
+  static void Lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+    static_cast<Share*>(user)->locks[std::min<int>(data, CURL_LOCK_DATA_LAST)].lock();
+  }
+  static void Unlock(CURL*, curl_lock_data data, void* user) {
+    static_cast<Share*>(user)->locks[std::min<int>(data, CURL_LOCK_DATA_LAST)].unlock();
+  }
+};
+
+CurlTransport::CurlTransport(TlsOptions tls, const std::atomic<bool>* cancelled)
+    : tls_(std::move(tls)), cancelled_(cancelled), share_(std::make_unique<Share>()) {}
+
+absl::StatusOr<std::unique_ptr<CurlTransport>> CurlTransport::Create(
+    TlsOptions tls, const std::atomic<bool>* cancelled) {
+  GlobalInit();
+  std::unique_ptr<CurlTransport> t(new CurlTransport(std::move(tls), cancelled));
+  CURLSH* sh = curl_share_init();
+  if (sh == nullptr) return absl::InternalError("controller: curl_share_init failed");
+  t->share_->handle = sh;
+  curl_share_setopt(sh, CURLSHOPT_LOCKFUNC, &Share::Lock);
+  curl_share_setopt(sh, CURLSHOPT_UNLOCKFUNC, &Share::Unlock);
+  curl_share_setopt(sh, CURLSHOPT_USERDATA, t->share_.get());
+  curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+  curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  return t;
+}
+
+CurlTransport::~CurlTransport() {
+  {
+    absl::MutexLock lock(&pool_mu_);
+    for (void* h : idle_) curl_easy_cleanup(static_cast<CURL*>(h));
+    idle_.clear();
+  }
+  if (share_->handle != nullptr) curl_share_cleanup(share_->handle);
+}
+
+void* CurlTransport::Acquire() {
+  {
+    absl::MutexLock lock(&pool_mu_);
+    if (!idle_.empty()) {
+      void* h = idle_.back();
+      idle_.pop_back();
+      return h;
+    }
+  }
+  return curl_easy_init();
+}
+
+void CurlTransport::Release(void* handle) {
+  absl::MutexLock lock(&pool_mu_);
+  if (idle_.size() < kMaxIdleHandles) {
+    idle_.push_back(handle);
+  } else {
+    curl_easy_cleanup(static_cast<CURL*>(handle));
+  }
+}
+
+TransportResult CurlTransport::Perform(const HttpRequest& request) {
+  TransportResult result;
+  if (cancelled_ != nullptr && cancelled_->load()) {
+    result.status = absl::CancelledError("controller: operation cancelled");
+    return result;
+  }
+  CURL* curl = static_cast<CURL*>(Acquire());
+  if (curl == nullptr) {
+    result.status = absl::InternalError("controller: curl_easy_init failed");
+    return result;
+  }
+  curl_easy_reset(curl);
+  Transfer transfer{&result.response, cancelled_};
+  char errbuf[CURL_ERROR_SIZE] = {0};
+  curl_slist* headers = nullptr;
+  for (const std::string& h : request.headers) headers = curl_slist_append(headers, h.c_str());
+  headers = curl_slist_append(headers, "Expect:");
+
+  long timeout_ms = static_cast<long>(
+      std::max<int64_t>(1, absl::ToInt64Milliseconds(request.timeout)));
+  long connect_ms = static_cast<long>(std::min<int64_t>(
+      timeout_ms, absl::ToInt64Milliseconds(kMaxConnectTimeout)));
+
+  curl_easy_setopt(curl, CURLOPT_SHARE, share_->handle);
+  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+  curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+  if (tls_.insecure) {
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+  } else {
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (!tls_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls_.ca_file.c_str());
+    if (!tls_.ca_pem.empty()) {
+      curl_blob blob{const_cast<char*>(tls_.ca_pem.data()), tls_.ca_pem.size(),
+                     CURL_BLOB_COPY};
+      curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
+    }
+  }
+  if (request.method == "GET") {
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+  } else if (request.method == "POST") {
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+  } else {
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  }
+  if (request.method == "POST" || request.method == "PUT" || !request.body.empty()) {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+
+  CURLcode code = curl_easy_perform(curl);
+  long http_status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+  long request_size = 0;
+  curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &request_size);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
+  curl_slist_free_all(headers);
+
+  if (code == CURLE_OK) {
+    result.response.status = static_cast<int>(http_status);
+    Release(curl);
+    return result;
+  }
+  // A failed handle may hold a broken connection; don't pool it.
+  curl_easy_cleanup(curl);
+  result.response = HttpResponse();
+  std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(code);
+  std::string where = absl::StrCat(request.method, " ", request.url);
+  if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
+    result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
+    result.maybe_sent = request_size > 0;
+    return result;
+  }
+  if (code == CURLE_WRITE_ERROR && transfer.too_large) {
+    result.status = absl::InternalError(
+        absl::StrCat("controller: ", where, ": response larger than ", kMaxResponseBytes >> 20,
+                     " MiB"));
+    return result;
+  }
+  if (IsTlsVerificationError(code)) {
+    result.status = absl::FailedPreconditionError(absl::StrCat(
+        "controller: ", where, ": TLS verification of the Controller's certificate failed (",
+        detail, "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
+        "verification)"));
+    return result;
+  }
+  result.maybe_sent = request_size > 0;
+  result.retryable = IsRetryable(code);
+  if (code == CURLE_OPERATION_TIMEDOUT) {
+    result.status = absl::DeadlineExceededError(
+        absl::StrCat("controller: ", where, ": timed out: ", detail));
+  } else if (result.retryable) {
+    result.status = absl::UnavailableError(absl::StrCat("controller: ", where, ": ", detail));
+  } else {
+    result.status = absl::InternalError(absl::StrCat("controller: ", where, ": ", detail));
+  }
+  return result;
+}
+
+}  // namespace nsxalb::controller
