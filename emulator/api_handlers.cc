@@ -1,0 +1,362 @@
+// Handlers of the emulated Controller's REST API: login/logout, public info endpoints, and the
+// tenant, cloud and serviceenginegroup collections.
+#include <openssl/crypto.h>
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+
+#include <cctype>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "emulator/se_group_fields.h"
+#include "emulator/server.h"
+#include "httplib.h"
+#include "plugin/common/log.h"
+
+namespace nsxalb::emulator {
+namespace {
+
+using nlohmann::json;
+
+bool FlagParam(const httplib::Request& req, const char* name) {
+  if (!req.has_param(name)) return false;
+  const std::string v = req.get_param_value(name);
+  return v != "false" && v != "0" && v != "False";
+}
+
+std::string PercentEncode(absl::string_view in) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : in) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+bool SecretEquals(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string SessionCookie(const std::string& name, const std::string& value, int max_age,
+                          bool http_only) {
+  return absl::StrCat(name, "=", value, ";", http_only ? " HttpOnly;" : "", " Max-Age=", max_age,
+                      "; Path=/; SameSite=Lax; Secure");
+}
+
+// Parses a JSON request body; writes a 400 and returns false when it is not a JSON object.
+bool ParseBody(const httplib::Request& req, httplib::Response& res, json* out) {
+  *out = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (out->is_discarded()) {
+    WriteError(res, 400, "Request body is not valid JSON.");
+    return false;
+  }
+  if (!out->is_object()) {
+    WriteError(res, 400, "Request body must be a JSON object.");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+json Server::VersionJson() const {
+  const std::string v = config_.controller_version.ToString();
+  return {{"Version", v},
+          {"build", 9001},
+          {"Tag", absl::StrCat(v, "-9001-20230101.000000")},
+          {"Date", "2023-01-01T00:00:00+00:00"},
+          {"min_version", "15.2"},
+          {"ProductName", "NSX Advanced Load Balancer (emulator)"}};
+}
+
+void Server::HandleLogin(const httplib::Request& req, httplib::Response& res) {
+  std::string username;
+  std::string password;
+  std::string token;
+  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object()) {
+    if (body["username"].is_string()) username = body["username"].get<std::string>();
+    if (body["password"].is_string()) password = body["password"].get<std::string>();
+    if (body["token"].is_string()) token = body["token"].get<std::string>();
+  } else {
+    username = req.get_param_value("username");
+    password = req.get_param_value("password");
+    token = req.get_param_value("token");
+  }
+  const bool ok = SecretEquals(username, config_.username) &&
+                  ((!password.empty() && SecretEquals(password, config_.password)) ||
+                   (!token.empty() && sessions_.CheckToken(username, token)));
+  if (!ok) {
+    log::Info("emulator: login failed (invalid credentials)");
+    WriteError(res, 401, "Invalid credentials");
+    return;
+  }
+  Session s = sessions_.Create(username);
+  const std::string base = BaseUrl(req);
+  res.set_header("Set-Cookie", absl::StrCat("csrftoken=", s.csrf_token,
+                                            "; Max-Age=31449600; Path=/; SameSite=Lax; Secure"));
+  res.set_header("Set-Cookie", SessionCookie("avi-sessionid", s.id, 86400, true));
+  res.set_header("Set-Cookie", SessionCookie("sessionid", s.id, 86400, true));
+  res.set_header("AVI_API_VERSION", config_.controller_version.ToString());
+  const int idle_minutes = (config_.session_idle_timeout_seconds + 59) / 60;
+  json tenant = {{"name", "admin"},
+                 {"uuid", "admin"},
+                 {"url", absl::StrCat(base, "/api/tenant/admin")},
+                 {"local", true}};
+  json out = {
+      {"version", VersionJson()},
+      {"user",
+       {{"username", username},
+        {"name", username},
+        {"full_name", "System Administrator"},
+        {"uuid", absl::StrCat("user-", username)},
+        {"is_superuser", true},
+        {"local", true},
+        {"default_tenant_ref", absl::StrCat(base, "/api/tenant/admin#admin")}}},
+      {"tenants", json::array({tenant})},
+      {"system_config",
+       {{"uuid", "default"},
+        {"url", absl::StrCat(base, "/api/systemconfiguration/default")},
+        {"default_license_tier", "ENTERPRISE"}}},
+      {"controller", {{"api_idle_timeout", idle_minutes}}},
+      {"session_cookie_name", "avi-sessionid"}};
+  res.status = 200;
+  res.set_content(out.dump(), "application/json");
+}
+
+void Server::HandleLogout(const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx, /*require_version=*/false)) return;
+  std::string sid;
+  for (const char* name : {"avi-sessionid", "sessionid"}) {
+    for (absl::string_view part : absl::StrSplit(req.get_header_value("Cookie"), ';')) {
+      part = absl::StripAsciiWhitespace(part);
+      if (absl::ConsumePrefix(&part, absl::StrCat(name, "=")) && sid.empty()) {
+        sid = std::string(part);
+      }
+    }
+  }
+  sessions_.Remove(sid);
+  res.set_header("Set-Cookie", SessionCookie("avi-sessionid", "", 0, true));
+  res.set_header("Set-Cookie", SessionCookie("sessionid", "", 0, true));
+  res.status = 200;
+  res.set_content("{}", "application/json");
+}
+
+void Server::HandleInitialData(const httplib::Request&, httplib::Response& res) {
+  json out = {{"version", VersionJson()},
+              {"user_initial_setup", false},
+              {"banner", ""},
+              {"sso", false},
+              {"remote_auth_configured", false}};
+  res.set_content(out.dump(), "application/json");
+}
+
+void Server::HandleClusterStatus(const httplib::Request&, httplib::Response& res) {
+  const std::string up = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
+  json out = {{"cluster_state", {{"state", "CLUSTER_UP_NO_HA"}, {"progress", 100}, {"up_since", up}}},
+              {"node_states",
+               json::array({{{"name", config_.bind},
+                             {"mgmt_ip", config_.bind},
+                             {"role", "CLUSTER_LEADER"},
+                             {"state", "CLUSTER_ACTIVE"},
+                             {"up_since", up}}})}};
+  res.set_content(out.dump(), "application/json");
+}
+
+void Server::HandleUserToken(const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  res.set_content(json{{"token", sessions_.IssueToken(ctx.username)}}.dump(), "application/json");
+}
+
+void Server::HandleList(const std::string& type, const httplib::Request& req,
+                        httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  int page_size = config_.default_page_size;
+  int page = 1;
+  if (req.has_param("page_size") &&
+      (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1 ||
+       page_size > 200)) {
+    WriteError(res, 400, "page_size can range from 1 to 200.");
+    return;
+  }
+  if (req.has_param("page") &&
+      (!absl::SimpleAtoi(req.get_param_value("page"), &page) || page < 1)) {
+    WriteError(res, 400, "page must be a positive integer.");
+    return;
+  }
+  ListFilter filter;
+  filter.tenant_uuid = ctx.tenant_uuid;
+  if (req.has_param("name")) filter.name = req.get_param_value("name");
+  if (req.has_param("name.contains")) filter.name_contains = req.get_param_value("name.contains");
+  if (req.has_param("cloud_ref.uuid")) filter.cloud_uuid = req.get_param_value("cloud_ref.uuid");
+  if (req.has_param("cloud_uuid")) filter.cloud_uuid = req.get_param_value("cloud_uuid");
+  if (req.has_param("cloud_ref.name")) {
+    ListFilter by_name;
+    by_name.name = req.get_param_value("cloud_ref.name");
+    std::vector<json> clouds = store_.List(kCloud, by_name);
+    filter.cloud_uuid = clouds.empty() ? std::string("-") : clouds[0].value("uuid", "");
+  }
+  std::vector<json> all = store_.List(type, filter);
+  const size_t start = static_cast<size_t>(page - 1) * static_cast<size_t>(page_size);
+  if (start >= all.size() && page > 1) {
+    WriteError(res, 404, "Invalid page.");
+    return;
+  }
+  RenderOptions ro;
+  ro.base_url = ctx.base_url;
+  ro.include_name = FlagParam(req, "include_name");
+  ro.skip_default = FlagParam(req, "skip_default");
+  ro.version = ctx.version;
+  if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
+  json results = json::array();
+  for (size_t i = start; i < all.size() && i < start + static_cast<size_t>(page_size); ++i) {
+    results.push_back(store_.Render(type, all[i], ro));
+  }
+  json out = {{"count", all.size()}, {"results", results}};
+  if (start + static_cast<size_t>(page_size) < all.size()) {
+    std::string query;
+    for (const auto& [k, v] : req.params) {
+      if (k == "page") continue;
+      absl::StrAppend(&query, query.empty() ? "" : "&", PercentEncode(k), "=", PercentEncode(v));
+    }
+    absl::StrAppend(&query, query.empty() ? "" : "&", "page=", page + 1);
+    out["next"] = absl::StrCat(ctx.base_url, req.path, "?", query);
+  }
+  res.set_content(out.dump(), "application/json");
+}
+
+void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
+                          httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  absl::StatusOr<json> obj = store_.Get(type, req.matches[1].str(), ctx.tenant_uuid);
+  if (!obj.ok()) {
+    WriteError(res, HttpStatusFor(obj.status()), std::string(obj.status().message()));
+    return;
+  }
+  RenderOptions ro;
+  ro.base_url = ctx.base_url;
+  ro.include_name = FlagParam(req, "include_name");
+  ro.skip_default = FlagParam(req, "skip_default");
+  ro.version = ctx.version;
+  if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
+  res.set_content(store_.Render(type, *obj, ro).dump(), "application/json");
+}
+
+void Server::HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  json body;
+  if (!ParseBody(req, res, &body)) return;
+  for (absl::Status s : {CheckFieldsAvailable(body, ctx.version),
+                         CheckFieldValues(body, config_.controller_version)}) {
+    if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
+  }
+  absl::StatusOr<json> created = store_.CreateSeGroup(body, ctx.tenant_uuid);
+  if (!created.ok()) {
+    WriteError(res, HttpStatusFor(created.status()), std::string(created.status().message()));
+    return;
+  }
+  Persist();
+  const std::string uuid = (*created)["uuid"].get<std::string>();
+  const std::string name = (*created)["name"].get<std::string>();
+  log::Info(absl::StrCat("emulator: created serviceenginegroup ", uuid));
+  if (faults_.TakeDropAfterCreate()) {
+    log::Info("emulator: dropping the connection after the create (fault injection)");
+    if (req.ssl != nullptr) shutdown(SSL_get_fd(req.ssl), SHUT_RDWR);
+    res.status = 500;
+    return;
+  }
+  RenderOptions ro;
+  ro.base_url = ctx.base_url;
+  ro.include_name = true;
+  ro.version = ctx.version;
+  res.status = 201;
+  res.set_header("Location",
+                 absl::StrCat(ctx.base_url, "/api/serviceenginegroup/", uuid, "#", name));
+  res.set_content(store_.Render(kSeGroup, *created, ro).dump(), "application/json");
+}
+
+void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  const std::string uuid = req.matches[1].str();
+  json body;
+  if (!ParseBody(req, res, &body)) return;
+  if (patch) {
+    absl::StatusOr<json> existing = store_.Get(kSeGroup, uuid, ctx.tenant_uuid);
+    if (!existing.ok()) {
+      WriteError(res, HttpStatusFor(existing.status()), std::string(existing.status().message()));
+      return;
+    }
+    json merged = *existing;
+    for (auto it = body.begin(); it != body.end(); ++it) {
+      const std::string& op = it.key();
+      if ((op != "add" && op != "replace" && op != "delete") || !it.value().is_object()) {
+        WriteError(res, 400, absl::StrCat("Unsupported PATCH operation \"", op,
+                                          "\" (expected add, replace or delete with an object)."));
+        return;
+      }
+      if (op != "delete") {
+        for (absl::Status s : {CheckFieldsAvailable(it.value(), ctx.version),
+                               CheckFieldValues(it.value(), config_.controller_version)}) {
+          if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
+        }
+      }
+      for (auto f = it.value().begin(); f != it.value().end(); ++f) {
+        if (op == "delete") {
+          merged.erase(f.key());
+        } else {
+          merged[f.key()] = f.value();
+        }
+      }
+    }
+    body = merged;
+  } else {
+    for (absl::Status s : {CheckFieldsAvailable(body, ctx.version),
+                           CheckFieldValues(body, config_.controller_version)}) {
+      if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
+    }
+  }
+  absl::StatusOr<json> updated = store_.ReplaceSeGroup(uuid, body, ctx.tenant_uuid);
+  if (!updated.ok()) {
+    WriteError(res, HttpStatusFor(updated.status()), std::string(updated.status().message()));
+    return;
+  }
+  Persist();
+  RenderOptions ro;
+  ro.base_url = ctx.base_url;
+  ro.include_name = FlagParam(req, "include_name");
+  ro.skip_default = FlagParam(req, "skip_default");
+  ro.version = ctx.version;
+  res.set_content(store_.Render(kSeGroup, *updated, ro).dump(), "application/json");
+}
+
+void Server::HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  absl::Status s = store_.DeleteSeGroup(req.matches[1].str(), ctx.tenant_uuid);
+  if (!s.ok()) {
+    WriteError(res, HttpStatusFor(s), std::string(s.message()));
+    return;
+  }
+  Persist();
+  res.status = 204;
+}
+
+}  // namespace nsxalb::emulator

@@ -1,0 +1,42 @@
+// Request counters.
+#include "emulator/counters.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace nsxalb::emulator {
+
+std::string Counters::Key(absl::string_view method, absl::string_view path) {
+  std::vector<std::string> parts = absl::StrSplit(path, '/');
+  // parts: "", "api", TYPE, ID, ... ; the segment after the type is an object id, except the
+  // collection-level actions a Controller defines there.
+  if (parts.size() >= 4 && parts[1] == "api" && !parts[3].empty() && parts[3] != "clear") {
+    parts[3] = "{uuid}";
+  }
+  return absl::StrCat(method, " ", absl::StrJoin(parts, "/"));
+}
+
+void Counters::Record(absl::string_view method, absl::string_view path) {
+  std::string key = Key(method, path);
+  absl::MutexLock lock(&mu_);
+  ++total_;
+  ++by_key_[key];
+}
+
+nlohmann::json Counters::ToJson() {
+  absl::MutexLock lock(&mu_);
+  nlohmann::json requests = nlohmann::json::object();
+  for (const auto& [k, v] : by_key_) requests[k] = v;
+  return {{"total", total_}, {"requests", requests}};
+}
+
+void Counters::Reset() {
+  absl::MutexLock lock(&mu_);
+  total_ = 0;
+  by_key_.clear();
+}
+
+}  // namespace nsxalb::emulator

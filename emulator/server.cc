@@ -1,0 +1,335 @@
+// Server setup, routing, authorization and error helpers of the emulated Controller.
+#include "emulator/server.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "emulator/tls.h"
+#include "httplib.h"
+#include "plugin/common/log.h"
+
+namespace nsxalb::emulator {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kWorkerThreads = 64;
+
+bool IsUnsafe(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+// The value of cookie `name` in the request's Cookie header(s), or "".
+std::string CookieValue(const httplib::Request& req, absl::string_view name) {
+  const size_t n = req.get_header_value_count("Cookie");
+  for (size_t i = 0; i < n; ++i) {
+    for (absl::string_view part : absl::StrSplit(req.get_header_value("Cookie", i), ';')) {
+      part = absl::StripAsciiWhitespace(part);
+      if (absl::StartsWith(part, name) && part.size() > name.size() && part[name.size()] == '=') {
+        return std::string(part.substr(name.size() + 1));
+      }
+    }
+  }
+  return "";
+}
+
+// "host" of "https://host:port/..." or "https://[v6]:port/..." (lowercase, no port).
+std::string HostOfUrl(absl::string_view url) {
+  absl::string_view rest = url;
+  if (!absl::ConsumePrefix(&rest, "https://")) return "";
+  rest = rest.substr(0, rest.find('/'));
+  if (absl::StartsWith(rest, "[")) return absl::AsciiStrToLower(rest.substr(0, rest.find(']') + 1));
+  return absl::AsciiStrToLower(rest.substr(0, rest.find(':')));
+}
+
+}  // namespace
+
+void WriteError(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_content(json{{"error", message}}.dump(), "application/json");
+}
+
+int HttpStatusFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      return 400;
+    case absl::StatusCode::kUnauthenticated:
+      return 401;
+    case absl::StatusCode::kPermissionDenied:
+      return 403;
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kAlreadyExists:
+      return 409;
+    case absl::StatusCode::kResourceExhausted:
+      return 429;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+Server::Server(const Config& config)
+    : config_(config),
+      sessions_(absl::Seconds(config.session_idle_timeout_seconds), [] { return absl::Now(); }),
+      store_([] { return absl::ToUnixMicros(absl::Now()); }),
+      faults_(config.faults) {}
+
+Server::~Server() = default;
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
+  absl::Status faults_ok = Faults::Validate(config.faults);
+  if (!faults_ok.ok()) return faults_ok;
+  std::unique_ptr<Server> s(new Server(config));
+
+  // TLS material.
+  if (config.tls_dir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        absl::StrCat(tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp", "/nsxalb-emulator-XXXXXX");
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot create a temporary directory ", pattern));
+    }
+    s->tls_dir_ = pattern;
+    s->remove_tls_dir_ = true;
+  } else {
+    s->tls_dir_ = config.tls_dir;
+    if (mkdir(s->tls_dir_.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--tls-dir ", s->tls_dir_, " cannot be created: ", std::strerror(errno)));
+    }
+  }
+  TlsFiles files;
+  absl::Status tls = EnsureCertificate(s->tls_dir_, &files);
+  if (!tls.ok()) return tls;
+  char resolved[PATH_MAX];
+  s->ca_file_ = realpath(files.cert_file.c_str(), resolved) != nullptr ? resolved : files.cert_file;
+
+  // Objects.
+  if (config.state_file.empty()) {
+    s->store_.Seed();
+  } else {
+    absl::Status loaded = s->store_.Load(config.state_file);
+    if (absl::IsNotFound(loaded)) {
+      s->store_.Seed();
+      absl::Status saved = s->store_.Save(config.state_file);
+      if (!saved.ok()) return saved;
+    } else if (!loaded.ok()) {
+      return loaded;
+    }
+  }
+
+  // Listener.
+  s->http_ = std::make_unique<httplib::SSLServer>(files.cert_file.c_str(), files.key_file.c_str());
+  if (!s->http_->is_valid()) {
+    return absl::InternalError("cannot initialise the TLS server from the certificate and key");
+  }
+  s->http_->new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
+  s->http_->set_keep_alive_max_count(1000);
+  s->http_->set_keep_alive_timeout(10);
+  s->http_->set_read_timeout(30);
+  s->http_->set_write_timeout(30);
+  s->http_->set_payload_max_length(16 << 20);
+  s->Routes();
+  if (config.port == 0) {
+    s->port_ = s->http_->bind_to_any_port(config.bind);
+  } else if (s->http_->bind_to_port(config.bind, config.port)) {
+    s->port_ = config.port;
+  } else {
+    s->port_ = -1;
+  }
+  if (s->port_ <= 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", config.bind, ":", config.port));
+  }
+  return s;
+}
+
+std::string Server::url() const {
+  return config_.bind.find(':') != std::string::npos
+             ? absl::StrCat("https://[", config_.bind, "]:", port_)
+             : absl::StrCat("https://", config_.bind, ":", port_);
+}
+
+void Server::Run() { http_->listen_after_bind(); }
+
+void Server::Stop() { http_->stop(); }
+
+absl::Status Server::Shutdown() {
+  absl::Status result;
+  if (!config_.state_file.empty()) result = store_.Save(config_.state_file);
+  if (remove_tls_dir_) {
+    std::error_code ec;
+    std::filesystem::remove_all(tls_dir_, ec);
+    remove_tls_dir_ = false;
+  }
+  return result;
+}
+
+void Server::Persist() {
+  if (config_.state_file.empty()) return;
+  absl::Status s = store_.Save(config_.state_file);
+  if (!s.ok()) log::Error(absl::StrCat("emulator: saving state: ", s.message()));
+}
+
+std::string Server::BaseUrl(const httplib::Request& req) const {
+  const std::string host = req.get_header_value("Host");
+  const bool safe = !host.empty() && host.find_first_of("/ \t\\@") == std::string::npos;
+  return safe ? absl::StrCat("https://", host) : url();
+}
+
+bool Server::CheckVersionHeader(const httplib::Request& req, httplib::Response& res,
+                                ApiVersion* out) {
+  if (!req.has_header("X-Avi-Version")) {
+    WriteError(res, 400, "X-Avi-Version header is required.");
+    return false;
+  }
+  absl::StatusOr<ApiVersion> v = ParseApiVersion(req.get_header_value("X-Avi-Version"));
+  if (!v.ok()) {
+    WriteError(res, 400, absl::StrCat("Invalid X-Avi-Version: ", v.status().message()));
+    return false;
+  }
+  if (config_.controller_version < *v) {
+    WriteError(res, 400,
+               absl::StrCat("Incoming request version (", v->ToTag(),
+                            ") is later than the Controller version (",
+                            config_.controller_version.ToTag(), ")."));
+    return false;
+  }
+  *out = *v;
+  return true;
+}
+
+bool Server::Authorize(const httplib::Request& req, httplib::Response& res, ApiContext* ctx,
+                       bool require_version) {
+  std::string sid = CookieValue(req, "avi-sessionid");
+  if (sid.empty()) sid = CookieValue(req, "sessionid");
+  Session session;
+  switch (sessions_.Touch(sid, &session)) {
+    case SessionManager::State::kUnknown:
+      WriteError(res, 401, "Authentication credentials were not provided.");
+      return false;
+    case SessionManager::State::kExpired:
+      WriteError(res, config_.expired_session_status, "Session expired. Please log in again.");
+      return false;
+    case SessionManager::State::kValid:
+      break;
+  }
+  if (IsUnsafe(req.method)) {
+    if (req.get_header_value("X-CSRFToken") != session.csrf_token) {
+      res.status = 401;
+      res.set_content("CSRF token missing or incorrect.", "text/plain");
+      return false;
+    }
+    const std::string referer = req.get_header_value("Referer");
+    if (referer.empty()) {
+      res.status = 401;
+      res.set_content("Referer checking failed - no Referer.", "text/plain");
+      return false;
+    }
+    if (HostOfUrl(referer) != HostOfUrl(BaseUrl(req))) {
+      res.status = 401;
+      res.set_content(absl::StrCat("Referer checking failed - ", referer,
+                                   " does not match any trusted origins."),
+                      "text/plain");
+      return false;
+    }
+  }
+  if (!require_version && !req.has_header("X-Avi-Version")) {
+    ctx->version = config_.controller_version;
+  } else if (!CheckVersionHeader(req, res, &ctx->version)) {
+    return false;
+  }
+  std::string tenant = "admin";
+  if (req.has_header("X-Avi-Tenant-UUID")) {
+    tenant = req.get_header_value("X-Avi-Tenant-UUID");
+  } else if (req.has_header("X-Avi-Tenant")) {
+    tenant = req.get_header_value("X-Avi-Tenant");
+  }
+  if (tenant == "*" && req.method == "GET") {
+    ctx->tenant_uuid = "*";
+  } else {
+    absl::StatusOr<std::string> t = store_.TenantUuid(tenant);
+    if (!t.ok()) {
+      WriteError(res, 400, std::string(t.status().message()));
+      return false;
+    }
+    ctx->tenant_uuid = *t;
+  }
+  ctx->base_url = BaseUrl(req);
+  ctx->username = session.username;
+  return true;
+}
+
+void Server::Routes() {
+  http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (absl::StartsWith(req.path, "/_emulator/")) return httplib::Server::HandlerResponse::Unhandled;
+    counters_.Record(req.method, req.path);
+    FaultDecision d = faults_.OnRequest();
+    if (d.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(d.latency_ms));
+    if (d.status == 429) {
+      res.set_header("Retry-After", std::to_string(d.retry_after_seconds));
+      WriteError(res, 429, "Too many requests. Please retry later.");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (d.status != 0) {
+      WriteError(res, d.status, absl::StrCat("Injected fault: HTTP ", d.status, "."));
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http_->set_logger([](const httplib::Request& req, const httplib::Response& res) {
+    log::Debug(absl::StrCat("emulator: ", req.method, " ", req.path, " -> ", res.status));
+  });
+  http_->set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        WriteError(res, 500, "Internal error in the emulator.");
+      });
+
+  using Req = const httplib::Request&;
+  using Res = httplib::Response&;
+  http_->Post("/login", [this](Req q, Res r) { HandleLogin(q, r); });
+  http_->Post("/logout", [this](Req q, Res r) { HandleLogout(q, r); });
+  http_->Get("/api/initial-data/?", [this](Req q, Res r) { HandleInitialData(q, r); });
+  http_->Get("/api/cluster/status/?", [this](Req q, Res r) { HandleClusterStatus(q, r); });
+  http_->Post("/api/user-token/?", [this](Req q, Res r) { HandleUserToken(q, r); });
+  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+    const std::string t = type;
+    http_->Get(absl::StrCat("/api/", t, "/?"), [this, t](Req q, Res r) { HandleList(t, q, r); });
+    http_->Get(absl::StrCat("/api/", t, "/([^/]+)/?"),
+               [this, t](Req q, Res r) { HandleGetOne(t, q, r); });
+  }
+  http_->Post("/api/serviceenginegroup/?", [this](Req q, Res r) { HandleCreateSeGroup(q, r); });
+  http_->Put("/api/serviceenginegroup/([^/]+)/?",
+             [this](Req q, Res r) { HandleUpdateSeGroup(false, q, r); });
+  http_->Patch("/api/serviceenginegroup/([^/]+)/?",
+               [this](Req q, Res r) { HandleUpdateSeGroup(true, q, r); });
+  http_->Delete("/api/serviceenginegroup/([^/]+)/?",
+                [this](Req q, Res r) { HandleDeleteSeGroup(q, r); });
+  ControlRoutes();
+  auto not_found = [](Req q, Res r) {
+    WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found."));
+  };
+  http_->Get(".*", not_found);
+  http_->Post(".*", not_found);
+  http_->Put(".*", not_found);
+  http_->Patch(".*", not_found);
+  http_->Delete(".*", not_found);
+}
+
+}  // namespace nsxalb::emulator

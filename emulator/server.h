@@ -1,0 +1,112 @@
+// The emulated NSX ALB Controller: an HTTPS server (cpp-httplib + OpenSSL) on a loopback address.
+//
+// Routes: POST /login, POST /logout, GET /api/initial-data, GET /api/cluster/status,
+// GET /api/tenant[/uuid], GET /api/cloud[/uuid], POST /api/user-token, and
+// GET/POST /api/serviceenginegroup, GET/PUT/PATCH/DELETE /api/serviceenginegroup/<uuid>.
+// /_emulator/ holds the control endpoint (counters, faults, state, tokens); it is not counted,
+// not subject to faults and needs no session. Behaviour and status codes are documented in
+// docs/emulator.md.
+#ifndef NSXALB_EMULATOR_SERVER_H_
+#define NSXALB_EMULATOR_SERVER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "emulator/config.h"
+#include "emulator/counters.h"
+#include "emulator/faults.h"
+#include "emulator/sessions.h"
+#include "emulator/store.h"
+#include "nlohmann/json.hpp"
+
+namespace httplib {
+class SSLServer;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace nsxalb::emulator {
+
+// One emulator instance.
+class Server {
+ public:
+  // Prepares TLS material (creating a temporary directory when config.tls_dir is empty), loads or
+  // seeds the store and binds the port. Errors name what failed.
+  static absl::StatusOr<std::unique_ptr<Server>> Create(const Config& config);
+  ~Server();
+
+  // Serves until Stop(); returns when the listener is closed.
+  void Run();
+  // Stops Run() (callable from another thread or a signal-waiting thread).
+  void Stop();
+  // Saves --state (if set) and removes the temporary TLS directory (if one was created).
+  absl::Status Shutdown();
+
+  // "https://127.0.0.1:PORT" or "https://[::1]:PORT".
+  std::string url() const;
+  int port() const { return port_; }
+  // Absolute path of the certificate clients should trust.
+  const std::string& ca_file() const { return ca_file_; }
+
+ private:
+  // Per-request facts established by Authorize().
+  struct ApiContext {
+    ApiVersion version;
+    std::string tenant_uuid;
+    std::string base_url;
+    std::string username;
+  };
+
+  explicit Server(const Config& config);
+  void Routes();
+
+  // Checks session, CSRF/Referer (unsafe methods) and X-Avi-Version / tenant headers; on failure
+  // writes the Controller's error response and returns false.
+  // With require_version false (logout) a missing X-Avi-Version means the Controller's version.
+  bool Authorize(const httplib::Request& req, httplib::Response& res, ApiContext* ctx,
+                 bool require_version = true);
+  // Like Authorize but only for the version header (no session): used by public endpoints.
+  bool CheckVersionHeader(const httplib::Request& req, httplib::Response& res, ApiVersion* out);
+  // The "https://host:port" a client reached us at (Host header, else our own URL).
+  std::string BaseUrl(const httplib::Request& req) const;
+  // Writes the state file after a change, logging (not failing) on error.
+  void Persist();
+
+  // Handlers (api_handlers.cc).
+  void HandleLogin(const httplib::Request& req, httplib::Response& res);
+  void HandleLogout(const httplib::Request& req, httplib::Response& res);
+  void HandleInitialData(const httplib::Request& req, httplib::Response& res);
+  void HandleClusterStatus(const httplib::Request& req, httplib::Response& res);
+  void HandleUserToken(const httplib::Request& req, httplib::Response& res);
+  void HandleList(const std::string& type, const httplib::Request& req, httplib::Response& res);
+  void HandleGetOne(const std::string& type, const httplib::Request& req, httplib::Response& res);
+  void HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res);
+  void HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res);
+  void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
+  nlohmann::json VersionJson() const;
+
+  // Control endpoint (control_handlers.cc).
+  void ControlRoutes();
+
+  Config config_;
+  std::unique_ptr<httplib::SSLServer> http_;
+  SessionManager sessions_;
+  Store store_;
+  Faults faults_;
+  Counters counters_;
+  int port_ = 0;
+  std::string tls_dir_;
+  bool remove_tls_dir_ = false;
+  std::string ca_file_;
+};
+
+// Writes {"error": message} with `status`.
+void WriteError(httplib::Response& res, int status, const std::string& message);
+// The HTTP status for an error status from the store.
+int HttpStatusFor(const absl::Status& status);
+
+}  // namespace nsxalb::emulator
+
+#endif  // NSXALB_EMULATOR_SERVER_H_

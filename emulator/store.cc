@@ -1,0 +1,392 @@
+// The object database of the emulated Controller.
+#include "emulator/store.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "emulator/random_id.h"
+#include "emulator/se_group_fields.h"
+
+namespace nsxalb::emulator {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kDefaultGroup[] = "Default-Group";
+constexpr char kDefaultCloud[] = "Default-Cloud";
+// Keys the server owns: clients may send them but never set them.
+constexpr const char* kServerOwned[] = {"uuid", "url", "_last_modified"};
+
+std::string PercentDecode(absl::string_view in) {
+  std::string out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '%' && i + 2 < in.size()) {
+      int v = 0;
+      if (std::sscanf(std::string(in.substr(i + 1, 2)).c_str(), "%2x", &v) == 1) {
+        out.push_back(static_cast<char>(v));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(in[i] == '+' ? ' ' : in[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Store::Store(Clock clock_micros) : clock_micros_(std::move(clock_micros)) {}
+
+std::string Store::NextLastModifiedLocked() {
+  int64_t now = clock_micros_();
+  last_modified_ = now > last_modified_ ? now : last_modified_ + 1;
+  return std::to_string(last_modified_);
+}
+
+void Store::InsertLocked(const std::string& type, json object) {
+  Collection& c = collections_[type];
+  const uint64_t seq = next_seq_++;
+  c.seq_by_uuid[object["uuid"].get<std::string>()] = seq;
+  c.by_seq[seq] = std::move(object);
+}
+
+json* Store::FindLocked(const std::string& type, const std::string& uuid) {
+  auto c = collections_.find(type);
+  if (c == collections_.end()) return nullptr;
+  auto s = c->second.seq_by_uuid.find(uuid);
+  if (s == c->second.seq_by_uuid.end()) return nullptr;
+  return &c->second.by_seq[s->second];
+}
+
+json* Store::FindByNameLocked(const std::string& type, const std::string& name) {
+  for (auto& [seq, obj] : collections_[type].by_seq) {
+    if (obj.value("name", "") == name) return &obj;
+  }
+  return nullptr;
+}
+
+void Store::Seed() {
+  absl::MutexLock lock(&mu_);
+  collections_.clear();
+  InsertLocked(kTenant, {{"uuid", "admin"},
+                         {"name", "admin"},
+                         {"local", true},
+                         {"description", ""},
+                         {"tenant_ref", "admin"},
+                         {"_last_modified", NextLastModifiedLocked()}});
+  const std::string vcenter = absl::StrCat("cloud-", NewUuid4());
+  InsertLocked(kCloud, {{"uuid", vcenter},
+                        {"name", kDefaultCloud},
+                        {"vtype", "CLOUD_VCENTER"},
+                        {"tenant_ref", "admin"},
+                        {"vcenter_configuration",
+                         {{"privilege", "WRITE_ACCESS"},
+                          {"vcenter_url", "vcenter.example.invalid"},
+                          {"datacenter", "Datacenter"}}},
+                        {"license_tier", "ENTERPRISE"},
+                        {"license_type", "LIC_CORES"},
+                        {"_last_modified", NextLastModifiedLocked()}});
+  const std::string nsxt = absl::StrCat("cloud-", NewUuid4());
+  InsertLocked(kCloud, {{"uuid", nsxt},
+                        {"name", "nsxt-cloud"},
+                        {"vtype", "CLOUD_NSXT"},
+                        {"tenant_ref", "admin"},
+                        {"nsxt_configuration",
+                         {{"nsxt_url", "nsxt.example.invalid"},
+                          {"transport_zone", "overlay-tz"}}},
+                        {"license_tier", "ENTERPRISE"},
+                        {"license_type", "LIC_CORES"},
+                        {"_last_modified", NextLastModifiedLocked()}});
+  for (const std::string& cloud : {vcenter, nsxt}) {
+    InsertLocked(kSeGroup, {{"uuid", absl::StrCat("serviceenginegroup-", NewUuid4())},
+                            {"name", kDefaultGroup},
+                            {"tenant_ref", "admin"},
+                            {"cloud_ref", cloud},
+                            {"_last_modified", NextLastModifiedLocked()}});
+  }
+}
+
+absl::Status Store::Load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("state file ", path, " does not exist"));
+  std::stringstream buf;
+  buf << in.rdbuf();
+  json doc = json::parse(buf.str(), nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc["objects"].is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("state file ", path, " is not an emulator state file (no \"objects\")"));
+  }
+  absl::MutexLock lock(&mu_);
+  collections_.clear();
+  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+    const json& list = doc["objects"][type];
+    if (!list.is_array()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("state file ", path, ": objects.", type, " must be a list"));
+    }
+    for (const json& obj : list) {
+      if (!obj.is_object() || !obj["uuid"].is_string() || !obj["name"].is_string()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "state file ", path, ": every ", type, " needs a string uuid and name"));
+      }
+      InsertLocked(type, obj);
+    }
+  }
+  if (doc["last_modified"].is_number_integer()) last_modified_ = doc["last_modified"];
+  return absl::OkStatus();
+}
+
+absl::Status Store::Save(const std::string& path) {
+  json doc = Dump();
+  {
+    absl::MutexLock lock(&mu_);
+    doc = {{"format", 1}, {"objects", doc}, {"last_modified", last_modified_}};
+  }
+  const std::string tmp = absl::StrCat(path, ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << doc.dump(2) << "\n";
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", tmp));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Store::TenantUuid(const std::string& name_or_uuid) {
+  absl::MutexLock lock(&mu_);
+  if (FindLocked(kTenant, name_or_uuid) != nullptr) return name_or_uuid;
+  if (json* t = FindByNameLocked(kTenant, name_or_uuid)) return t->at("uuid").get<std::string>();
+  return absl::NotFoundError(absl::StrCat("Tenant '", name_or_uuid, "' not found"));
+}
+
+absl::StatusOr<json> Store::Get(const std::string& type, const std::string& uuid,
+                                const std::string& tenant_uuid) {
+  absl::MutexLock lock(&mu_);
+  json* obj = FindLocked(type, uuid);
+  if (obj == nullptr || (type == kSeGroup && tenant_uuid != "*" &&
+                         obj->value("tenant_ref", "") != tenant_uuid)) {
+    return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", type, " not found"));
+  }
+  return *obj;
+}
+
+std::vector<json> Store::List(const std::string& type, const ListFilter& f) {
+  absl::MutexLock lock(&mu_);
+  std::vector<json> out;
+  for (const auto& [seq, obj] : collections_[type].by_seq) {
+    const std::string name = obj.value("name", "");
+    if (type == kSeGroup && f.tenant_uuid != "*" && obj.value("tenant_ref", "") != f.tenant_uuid) {
+      continue;
+    }
+    if (f.name.has_value() && name != *f.name) continue;
+    if (f.name_contains.has_value() && !absl::StrContains(name, *f.name_contains)) continue;
+    if (f.cloud_uuid.has_value() && obj.value("cloud_ref", "") != *f.cloud_uuid) continue;
+    out.push_back(obj);
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> Store::ResolveRefLocked(const std::string& type,
+                                                    const std::string& field, const json& ref) {
+  if (!ref.is_string()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid value ", ref.dump(), " for field ", field, ": expected a ref string."));
+  }
+  const std::string text = ref.get<std::string>();
+  auto not_found = [&](const std::string& what) {
+    return absl::InvalidArgumentError(absl::StrCat("Invalid ", field, " \"", text, "\": ", type,
+                                                   " object ", what, " not found."));
+  };
+  std::string rest = text.substr(0, text.find('#'));
+  const size_t api = rest.find("/api/");
+  if (api == std::string::npos) {
+    // A bare uuid or name.
+    if (FindLocked(type, rest) != nullptr) return rest;
+    if (json* o = FindByNameLocked(type, rest)) return o->at("uuid").get<std::string>();
+    return not_found(rest);
+  }
+  rest = rest.substr(api + 5);
+  const size_t end_type = rest.find_first_of("/?");
+  const std::string ref_type = rest.substr(0, end_type);
+  if (ref_type != type) {
+    return absl::InvalidArgumentError(absl::StrCat("Invalid ", field, " \"", text,
+                                                   "\": expected a reference to a ", type, "."));
+  }
+  rest = end_type == std::string::npos ? "" : rest.substr(end_type);
+  if (absl::StartsWith(rest, "/")) rest = rest.substr(1);
+  if (absl::StartsWith(rest, "?")) {
+    for (absl::string_view kv : absl::StrSplit(rest.substr(1), '&')) {
+      std::pair<std::string, std::string> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
+      if (p.first == "name") {
+        const std::string name = PercentDecode(p.second);
+        if (json* o = FindByNameLocked(type, name)) return o->at("uuid").get<std::string>();
+        return not_found(absl::StrCat("named '", name, "'"));
+      }
+    }
+    return not_found("(no name= in the query)");
+  }
+  const std::string uuid = rest.substr(0, rest.find_first_of("/?"));
+  if (FindLocked(type, uuid) == nullptr) return not_found(uuid);
+  return uuid;
+}
+
+absl::Status Store::PrepareSeGroupLocked(const json& body, const std::string& tenant_uuid,
+                                         const std::string& self_uuid, json* out) {
+  if (!body.is_object()) return absl::InvalidArgumentError("Request body must be a JSON object.");
+  if (!body.contains("name") || !body["name"].is_string() ||
+      body["name"].get<std::string>().empty()) {
+    return absl::InvalidArgumentError("Field 'name' is required and must be a non-empty string.");
+  }
+  json obj = body;
+  for (const char* key : kServerOwned) obj.erase(key);
+  // Null values mean "not set".
+  for (auto it = obj.begin(); it != obj.end();) {
+    it = it.value().is_null() ? obj.erase(it) : std::next(it);
+  }
+  std::string tenant = tenant_uuid;
+  if (obj.contains("tenant_ref")) {
+    absl::StatusOr<std::string> t = ResolveRefLocked(kTenant, "tenant_ref", obj["tenant_ref"]);
+    if (!t.ok()) return t.status();
+    tenant = *t;
+  }
+  std::string cloud;
+  if (obj.contains("cloud_ref")) {
+    absl::StatusOr<std::string> c = ResolveRefLocked(kCloud, "cloud_ref", obj["cloud_ref"]);
+    if (!c.ok()) return c.status();
+    cloud = *c;
+  } else {
+    json* def = FindByNameLocked(kCloud, kDefaultCloud);
+    if (def == nullptr) return absl::FailedPreconditionError("Default-Cloud does not exist.");
+    cloud = def->at("uuid").get<std::string>();
+  }
+  obj["tenant_ref"] = tenant;
+  obj["cloud_ref"] = cloud;
+  const std::string name = obj["name"].get<std::string>();
+  for (const auto& [seq, other] : collections_[kSeGroup].by_seq) {
+    if (other.value("uuid", "") != self_uuid && other.value("name", "") == name &&
+        other.value("tenant_ref", "") == tenant && other.value("cloud_ref", "") == cloud) {
+      json* c = FindLocked(kCloud, cloud);
+      json* t = FindLocked(kTenant, tenant);
+      return absl::AlreadyExistsError(absl::StrCat(
+          "Service Engine Group with name '", name, "' already exists in tenant '",
+          t ? t->value("name", tenant) : tenant, "' and cloud '", c ? c->value("name", cloud) : cloud,
+          "'."));
+    }
+  }
+  *out = std::move(obj);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<json> Store::CreateSeGroup(const json& body, const std::string& tenant_uuid) {
+  absl::MutexLock lock(&mu_);
+  json obj;
+  absl::Status s = PrepareSeGroupLocked(body, tenant_uuid, "", &obj);
+  if (!s.ok()) return s;
+  obj["uuid"] = absl::StrCat("serviceenginegroup-", NewUuid4());
+  obj["_last_modified"] = NextLastModifiedLocked();
+  InsertLocked(kSeGroup, obj);
+  return obj;
+}
+
+absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& body,
+                                           const std::string& tenant_uuid) {
+  absl::MutexLock lock(&mu_);
+  json* existing = FindLocked(kSeGroup, uuid);
+  if (existing == nullptr || existing->value("tenant_ref", "") != tenant_uuid) {
+    return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", kSeGroup, " not found"));
+  }
+  json obj;
+  absl::Status s = PrepareSeGroupLocked(body, tenant_uuid, uuid, &obj);
+  if (!s.ok()) return s;
+  if (obj["tenant_ref"] != (*existing)["tenant_ref"]) {
+    return absl::InvalidArgumentError("Field tenant_ref cannot be changed.");
+  }
+  if (body.contains("cloud_ref") && obj["cloud_ref"] != (*existing)["cloud_ref"]) {
+    return absl::InvalidArgumentError("Field cloud_ref cannot be changed.");
+  }
+  obj["cloud_ref"] = (*existing)["cloud_ref"];
+  if (existing->value("name", "") == kDefaultGroup && obj["name"] != kDefaultGroup) {
+    return absl::PermissionDeniedError("Cannot rename system default object");
+  }
+  obj["uuid"] = uuid;
+  obj["_last_modified"] = NextLastModifiedLocked();
+  *existing = obj;
+  return obj;
+}
+
+absl::Status Store::DeleteSeGroup(const std::string& uuid, const std::string& tenant_uuid) {
+  absl::MutexLock lock(&mu_);
+  json* existing = FindLocked(kSeGroup, uuid);
+  if (existing == nullptr ||
+      (tenant_uuid != "*" && existing->value("tenant_ref", "") != tenant_uuid)) {
+    return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", kSeGroup, " not found"));
+  }
+  if (existing->value("name", "") == kDefaultGroup) {
+    return absl::PermissionDeniedError("Cannot delete system default object");
+  }
+  Collection& c = collections_[kSeGroup];
+  c.by_seq.erase(c.seq_by_uuid[uuid]);
+  c.seq_by_uuid.erase(uuid);
+  return absl::OkStatus();
+}
+
+json Store::Render(const std::string& type, const json& stored, const RenderOptions& o) {
+  json out = json::object();
+  if (type == kSeGroup) {
+    const json defaults = DefaultsFor(o.version);
+    if (!o.skip_default) out = defaults;
+    for (auto it = stored.begin(); it != stored.end(); ++it) {
+      if (o.skip_default) {
+        auto d = defaults.find(it.key());
+        if (d != defaults.end() && *d == it.value()) continue;
+      }
+      out[it.key()] = it.value();
+    }
+    for (auto it = out.begin(); it != out.end();) {
+      it = IsNewerThan(it.key(), o.version) ? out.erase(it) : std::next(it);
+    }
+  } else {
+    out = stored;
+  }
+  absl::MutexLock lock(&mu_);
+  auto ref = [&](const std::string& ref_type, const std::string& uuid) {
+    std::string s = absl::StrCat(o.base_url, "/api/", ref_type, "/", uuid);
+    if (o.include_name) {
+      json* target = FindLocked(ref_type, uuid);
+      if (target != nullptr) absl::StrAppend(&s, "#", target->value("name", ""));
+    }
+    return s;
+  };
+  const std::string uuid = stored.value("uuid", "");
+  out["url"] = ref(type, uuid);
+  if (stored.contains("tenant_ref")) out["tenant_ref"] = ref(kTenant, stored["tenant_ref"].get<std::string>());
+  if (stored.contains("cloud_ref")) out["cloud_ref"] = ref(kCloud, stored["cloud_ref"].get<std::string>());
+  if (!o.fields.empty()) {
+    json projected = {{"uuid", uuid}, {"url", out["url"]}};
+    for (const std::string& f : o.fields) {
+      if (out.contains(f)) projected[f] = out[f];
+    }
+    out = std::move(projected);
+  }
+  return out;
+}
+
+json Store::Dump() {
+  absl::MutexLock lock(&mu_);
+  json out = json::object();
+  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+    json list = json::array();
+    for (const auto& [seq, obj] : collections_[type].by_seq) list.push_back(obj);
+    out[type] = list;
+  }
+  return out;
+}
+
+}  // namespace nsxalb::emulator

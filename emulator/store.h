@@ -1,0 +1,136 @@
+// The emulated Controller's objects: tenants, clouds and Service Engine groups.
+//
+// Objects are JSON documents kept in creation order. References to a tenant or cloud are stored
+// as the target's uuid and rendered as full URLs ("https://HOST:PORT/api/cloud/<uuid>", with
+// "#<name>" on request) when an object leaves the store. Seed data: the "admin" tenant (uuid
+// "admin"), "Default-Cloud" (CLOUD_VCENTER), "nsxt-cloud" (CLOUD_NSXT) and a "Default-Group" SE
+// group in each cloud; Default-Group cannot be deleted. SE group names are unique within a tenant
+// and cloud. Every method is thread-safe; persistence (--state) writes the whole store atomically.
+#ifndef NSXALB_EMULATOR_STORE_H_
+#define NSXALB_EMULATOR_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/types/optional.h"
+#include "emulator/api_version.h"
+#include "nlohmann/json.hpp"
+
+namespace nsxalb::emulator {
+
+// Object types the store knows ("tenant", "cloud", "serviceenginegroup").
+inline constexpr char kTenant[] = "tenant";
+inline constexpr char kCloud[] = "cloud";
+inline constexpr char kSeGroup[] = "serviceenginegroup";
+
+// How to render an object for a response.
+struct RenderOptions {
+  // "https://HOST:PORT", prefix of url and *_ref.
+  std::string base_url;
+  // Append "#<name>" to url and refs (include_name, and POST responses).
+  bool include_name = false;
+  // Leave out fields whose value is the default (skip_default=true); otherwise fill defaults in.
+  bool skip_default = false;
+  // The request's API version: fields introduced later are left out.
+  ApiVersion version;
+  // If non-empty, only these fields (plus uuid and url) are returned (fields=a,b).
+  std::vector<std::string> fields;
+};
+
+// Filter for listing objects.
+struct ListFilter {
+  // Tenant uuid, or "*" for every tenant. Tenants and clouds ignore it for "admin".
+  std::string tenant_uuid = "admin";
+  absl::optional<std::string> name;
+  absl::optional<std::string> name_contains;
+  absl::optional<std::string> cloud_uuid;
+};
+
+// The object database.
+class Store {
+ public:
+  // Returns the current time; absl::Now in production.
+  using Clock = std::function<int64_t()>;  // microseconds since the epoch
+
+  explicit Store(Clock clock_micros);
+
+  // Fills the seed objects (replacing everything).
+  void Seed();
+
+  // Replaces the contents with a file written by Save(). NotFound if the file does not exist.
+  absl::Status Load(const std::string& path);
+
+  // Writes every object to `path` (via a temporary file and rename).
+  absl::Status Save(const std::string& path);
+
+  // The uuid of the tenant named `name_or_uuid` (either form is accepted); NotFound otherwise.
+  absl::StatusOr<std::string> TenantUuid(const std::string& name_or_uuid);
+
+  // One object by type and uuid, visible in `tenant_uuid` ("*" for all); NotFound otherwise.
+  absl::StatusOr<nlohmann::json> Get(const std::string& type, const std::string& uuid,
+                                     const std::string& tenant_uuid);
+
+  // Objects of `type` matching `filter`, in creation order.
+  std::vector<nlohmann::json> List(const std::string& type, const ListFilter& filter);
+
+  // Creates an SE group from a request body already checked for versions and values.
+  // tenant_ref / cloud_ref in the body may be any accepted ref form; when absent the request's
+  // tenant and Default-Cloud are used. Errors: InvalidArgument (bad body or ref), AlreadyExists
+  // (name taken in that tenant and cloud).
+  absl::StatusOr<nlohmann::json> CreateSeGroup(const nlohmann::json& body,
+                                               const std::string& tenant_uuid);
+
+  // Replaces an SE group (PUT): omitted fields return to their defaults; uuid, tenant and cloud
+  // cannot change. Errors as CreateSeGroup plus NotFound.
+  absl::StatusOr<nlohmann::json> ReplaceSeGroup(const std::string& uuid, const nlohmann::json& body,
+                                                const std::string& tenant_uuid);
+
+  // Deletes an SE group. PermissionDenied for Default-Group, NotFound when absent.
+  absl::Status DeleteSeGroup(const std::string& uuid, const std::string& tenant_uuid);
+
+  // Renders a stored object for a response.
+  nlohmann::json Render(const std::string& type, const nlohmann::json& stored,
+                        const RenderOptions& options);
+
+  // Every object, keyed by type (for GET /_emulator/state).
+  nlohmann::json Dump();
+
+ private:
+  struct Collection {
+    std::map<uint64_t, nlohmann::json> by_seq;  // creation order
+    std::map<std::string, uint64_t> seq_by_uuid;
+  };
+
+  // Resolves a ref in any accepted form to the uuid of an object of `type`.
+  absl::StatusOr<std::string> ResolveRefLocked(const std::string& type, const std::string& field,
+                                               const nlohmann::json& ref)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  nlohmann::json* FindLocked(const std::string& type, const std::string& uuid)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  nlohmann::json* FindByNameLocked(const std::string& type, const std::string& name)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void InsertLocked(const std::string& type, nlohmann::json object)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::string NextLastModifiedLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Checks name uniqueness and resolves refs of an SE group body into `out`.
+  absl::Status PrepareSeGroupLocked(const nlohmann::json& body, const std::string& tenant_uuid,
+                                    const std::string& self_uuid, nlohmann::json* out)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const Clock clock_micros_;
+  absl::Mutex mu_;
+  std::map<std::string, Collection> collections_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
+  int64_t last_modified_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace nsxalb::emulator
+
+#endif  // NSXALB_EMULATOR_STORE_H_
