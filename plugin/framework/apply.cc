@@ -9,8 +9,7 @@ namespace {
 
 // Checks a create/update result; adds errors and returns the state to hand to Terraform.
 cty::Value CheckApplied(const std::string& type_name, const Schema& schema,
-                        const cty::Value& planned, const cty::Value& actual,
-                        Diagnostics& diags) {
+                        const cty::Value& planned, const cty::Value& actual, Diagnostics& diags) {
   const cty::Type type = ImpliedType(schema.block);
   if (actual.IsNull()) {
     diags.AddError("Provider returned invalid result object after apply",
@@ -22,17 +21,16 @@ cty::Value CheckApplied(const std::string& type_name, const Schema& schema,
   if (absl::Status s = cty::CheckConformance(actual, type); !s.ok()) {
     diags.AddStatusError("Provider produced invalid object",
                          absl::StrCat("The new state of ", type_name,
-                                                     " does not conform to the schema: ",
-                                                     s.message(),
-                                                     ". This is a bug in the provider."), s);
+                                      " does not conform to the schema: ", s.message(),
+                                      ". This is a bug in the provider."),
+                         s);
     return cty::Value::Null(type);
   }
   if (auto unknown = FirstUnknown(actual)) {
     diags.AddAttributeError(
         *unknown, "Provider returned invalid result object after apply",
         absl::StrCat("After applying changes to ", type_name,
-                     ", the provider still indicated an unknown value for ",
-                     unknown->ToString(),
+                     ", the provider still indicated an unknown value for ", unknown->ToString(),
                      ". All values must be known after apply. This is a bug in the provider."));
   }
   plan::AssertObjectCompatible(absl::StrCat("applying changes to ", type_name), schema.block,
@@ -66,9 +64,9 @@ ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string&
     return result;
   }
   if (!planned_state.IsKnown()) {
-    result.diagnostics.AddError("Invalid apply request",
-                                absl::StrCat("Terraform sent an unknown planned state for ",
-                                             type_name, "."));
+    result.diagnostics.AddError(
+        "Invalid apply request",
+        absl::StrCat("Terraform sent an unknown planned state for ", type_name, "."));
     result.new_state = prior_state;
     return result;
   }

@@ -82,8 +82,8 @@ cty::Value MarkComputedUnknown(const Block& block, const cty::Value& proposed,
       case Nesting::kList: {
         std::vector<cty::Value> elems;
         for (size_t i = 0; i < p->elements().size(); ++i) {
-          elems.push_back(MarkComputedUnknown(nested.block, p->elements()[i],
-                                              Element(c, i, inner), Element(pr, i, inner)));
+          elems.push_back(MarkComputedUnknown(nested.block, p->elements()[i], Element(c, i, inner),
+                                              Element(pr, i, inner)));
         }
         out = out.WithAttribute(name, cty::Value::List(inner, std::move(elems)));
         break;
@@ -167,8 +167,8 @@ void CollectReplace(const Block& block, const cty::Value& prior, const cty::Valu
           for (const auto& [k, v] : pl.entries()) keys.insert(k);
         }
         for (const std::string& k : keys) {
-          CollectReplace(nested.block, Entry(pr, k, inner), Entry(pl, k, inner),
-                         at.ElementKey(k), out);
+          CollectReplace(nested.block, Entry(pr, k, inner), Entry(pl, k, inner), at.ElementKey(k),
+                         out);
         }
         break;
       }
@@ -260,9 +260,9 @@ class PlanChecker {
       Fail(path, absl::StrCat("planned value ", Show(&attr, planned),
                               " does not match config value ", Show(&attr, config)));
     } else {
-      Fail(path, absl::StrCat("planned value ", Show(&attr, planned),
-                              " does not match config value ", Show(&attr, config),
-                              " nor prior value ", Show(&attr, prior)));
+      Fail(path,
+           absl::StrCat("planned value ", Show(&attr, planned), " does not match config value ",
+                        Show(&attr, config), " nor prior value ", Show(&attr, prior)));
     }
   }
 
@@ -439,8 +439,7 @@ class CompatChecker {
             Fail(path, attr, planned, actual);
             return;
           }
-          Value(attr, v, it->second,
-                kind == Kind::kMap ? path.ElementKey(k) : path.Attribute(k));
+          Value(attr, v, it->second, kind == Kind::kMap ? path.ElementKey(k) : path.Attribute(k));
         }
         return;
       default:
@@ -454,8 +453,7 @@ class CompatChecker {
       FailText(path, "inconsistent values for sensitive attribute");
       return;
     }
-    FailText(path, absl::StrCat("was ", planned.DebugString(), ", but now ",
-                                actual.DebugString()));
+    FailText(path, absl::StrCat("was ", planned.DebugString(), ", but now ", actual.DebugString()));
   }
 
   void FailText(const cty::AttributePath& path, const std::string& problem) {
@@ -479,9 +477,8 @@ void AssertPlanValid(const std::string& type_name, const Block& block, const cty
   PlanChecker(type_name, diagnostics).Object(block, prior, config, planned, cty::AttributePath());
 }
 
-void AssertObjectCompatible(const std::string& what, const Block& block,
-                            const cty::Value& planned, const cty::Value& actual,
-                            Diagnostics& diagnostics) {
+void AssertObjectCompatible(const std::string& what, const Block& block, const cty::Value& planned,
+                            const cty::Value& actual, Diagnostics& diagnostics) {
   CompatChecker(what, diagnostics).Object(block, planned, actual, cty::AttributePath());
 }
 
@@ -536,17 +533,17 @@ PlanResourceChangeResult ProviderServer::PlanResourceChange(const std::string& t
   result.diagnostics.Append(response.diagnostics);
   result.planned_private = response.planned_private;
   if (result.diagnostics.HasError()) {
-    result.planned_state =
-        cty::CheckConformance(response.planned_state, type).ok() ? response.planned_state
-                                                         : proposed_new_state;
+    result.planned_state = cty::CheckConformance(response.planned_state, type).ok()
+                               ? response.planned_state
+                               : proposed_new_state;
     return result;
   }
   if (absl::Status s = cty::CheckConformance(response.planned_state, type); !s.ok()) {
-    result.diagnostics.AddStatusError(
-        "Provider produced invalid plan",
-        absl::StrCat("The planned state for ", type_name, " does not conform to the schema: ",
-                     s.message(), "\n\nThis is a bug in the provider."),
-        s);
+    result.diagnostics.AddStatusError("Provider produced invalid plan",
+                                      absl::StrCat("The planned state for ", type_name,
+                                                   " does not conform to the schema: ", s.message(),
+                                                   "\n\nThis is a bug in the provider."),
+                                      s);
     result.planned_state = proposed_new_state;
     return result;
   }

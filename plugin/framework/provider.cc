@@ -51,10 +51,10 @@ cty::Value ApplyEnvDefaults(const Block& block, const cty::Value& config, const 
           if (n.ok()) {
             out = out.WithAttribute(name, cty::Value::NumberVal(*n));
           } else {
-            diagnostics.AddAttributeError(path, "Invalid environment variable",
-                                          absl::StrCat("The environment variable ", var,
-                                                       " (used for \"", name,
-                                                       "\") must be a number."));
+            diagnostics.AddAttributeError(
+                path, "Invalid environment variable",
+                absl::StrCat("The environment variable ", var, " (used for \"", name,
+                             "\") must be a number."));
           }
           break;
         }

@@ -30,9 +30,9 @@ void DeprecationWarnings(const Block& block, const cty::Value& config, Diagnosti
     if (!attr.deprecated) continue;
     const cty::Value v = GetAttr(config, name, attr.type);
     if (v.IsNull()) continue;
-    diags.AddAttributeWarning(cty::AttributePath().Attribute(name), "Attribute Deprecated",
-                              absl::StrCat("The attribute \"", name,
-                                           "\" is deprecated. ", attr.description));
+    diags.AddAttributeWarning(
+        cty::AttributePath().Attribute(name), "Attribute Deprecated",
+        absl::StrCat("The attribute \"", name, "\" is deprecated. ", attr.description));
   }
 }
 
@@ -85,9 +85,9 @@ ProviderServer::ProviderServer(std::shared_ptr<Provider> provider)
   for (const auto& [name, factory] : resource_factories_) {
     std::unique_ptr<Resource> r = factory ? factory() : nullptr;
     if (r == nullptr) {
-      schema_diagnostics_.AddError("Invalid provider",
-                                   absl::StrCat("The factory of resource ", name,
-                                                " made no resource. This is a bug."));
+      schema_diagnostics_.AddError(
+          "Invalid provider",
+          absl::StrCat("The factory of resource ", name, " made no resource. This is a bug."));
       continue;
     }
     resource_schemas_[name] = r->GetSchema();
@@ -208,8 +208,8 @@ UpgradeResourceStateResult ProviderServer::UpgradeResourceState(const std::strin
   if (version > schema->version) {
     result.diagnostics.AddError(
         "Resource instance managed by newer provider version",
-        absl::StrCat("The state of this ", type_name, " was written with schema version ",
-                     version, ", but this provider only knows up to version ", schema->version,
+        absl::StrCat("The state of this ", type_name, " was written with schema version ", version,
+                     ", but this provider only knows up to version ", schema->version,
                      ". Upgrade the provider."));
     return result;
   }
@@ -238,8 +238,9 @@ UpgradeResourceStateResult ProviderServer::UpgradeResourceState(const std::strin
     if (absl::Status s = cty::CheckConformance(response.upgraded_state, type); !s.ok()) {
       result.diagnostics.AddStatusError(
           "Unable to upgrade resource state",
-          absl::StrCat("the upgraded state does not conform to the schema (",
-                                      s.message(), "). This is a bug in the provider."), s);
+          absl::StrCat("the upgraded state does not conform to the schema (", s.message(),
+                       "). This is a bug in the provider."),
+          s);
       return result;
     }
     result.upgraded_state = NormalizeBlocks(schema->block, response.upgraded_state);
@@ -250,9 +251,9 @@ UpgradeResourceStateResult ProviderServer::UpgradeResourceState(const std::strin
   nlohmann::json doc =
       nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
-    result.diagnostics.AddError("Unable to read resource state",
-                                absl::StrCat("The stored state of this ", type_name,
-                                             " is not valid JSON."));
+    result.diagnostics.AddError(
+        "Unable to read resource state",
+        absl::StrCat("The stored state of this ", type_name, " is not valid JSON."));
     return result;
   }
   if (StripUnknownKeys(schema->block, doc)) json = doc.dump();
@@ -261,7 +262,8 @@ UpgradeResourceStateResult ProviderServer::UpgradeResourceState(const std::strin
     result.diagnostics.AddStatusError(
         "Unable to read resource state",
         absl::StrCat("The stored state of this ", type_name,
-                                    " does not match the schema: ", decoded.status().message()), decoded.status());
+                     " does not match the schema: ", decoded.status().message()),
+        decoded.status());
     return result;
   }
   result.upgraded_state = NormalizeBlocks(schema->block, *decoded);
@@ -287,11 +289,11 @@ ReadResourceResult ProviderServer::ReadResource(const std::string& type_name,
   result.diagnostics.Append(response.diagnostics);
   result.private_data = response.private_data;
   if (absl::Status s = cty::CheckConformance(response.new_state, type); !s.ok()) {
-    result.diagnostics.AddStatusError(
-        "Provider produced invalid object",
-        absl::StrCat("The state read for ", type_name,
-                                    " does not conform to the schema: ", s.message(),
-                                    ". This is a bug in the provider."), s);
+    result.diagnostics.AddStatusError("Provider produced invalid object",
+                                      absl::StrCat("The state read for ", type_name,
+                                                   " does not conform to the schema: ", s.message(),
+                                                   ". This is a bug in the provider."),
+                                      s);
     return result;  // keep the current state
   }
   if (response.new_state.IsNull()) {
@@ -316,9 +318,9 @@ ImportResourceStateResult ProviderServer::ImportResourceState(const std::string&
   if (resource == nullptr) return result;
   auto* importer = dynamic_cast<ResourceWithImportState*>(resource.get());
   if (importer == nullptr) {
-    result.diagnostics.AddError("Resource Import Not Implemented",
-                                absl::StrCat("The resource type ", type_name,
-                                             " does not support import."));
+    result.diagnostics.AddError(
+        "Resource Import Not Implemented",
+        absl::StrCat("The resource type ", type_name, " does not support import."));
     return result;
   }
   const cty::Type type = ImpliedType(schema->block);
@@ -329,16 +331,17 @@ ImportResourceStateResult ProviderServer::ImportResourceState(const std::string&
   result.diagnostics.Append(response.diagnostics);
   if (result.diagnostics.HasError()) return result;
   if (response.state.IsNull() || !response.state.IsKnown()) {
-    result.diagnostics.AddError("Import failed",
-                                absl::StrCat("The resource returned no state for ", type_name,
-                                             " ID \"", id, "\". This is a bug in the provider."));
+    result.diagnostics.AddError(
+        "Import failed", absl::StrCat("The resource returned no state for ", type_name, " ID \"",
+                                      id, "\". This is a bug in the provider."));
     return result;
   }
   if (absl::Status s = cty::CheckConformance(response.state, type); !s.ok()) {
     result.diagnostics.AddStatusError(
         "Provider produced invalid object",
-        absl::StrCat("The imported state does not conform to the schema: ",
-                                    s.message(), ". This is a bug in the provider."), s);
+        absl::StrCat("The imported state does not conform to the schema: ", s.message(),
+                     ". This is a bug in the provider."),
+        s);
     return result;
   }
   result.imported.push_back(ImportedResource{
@@ -354,9 +357,9 @@ ReadDataSourceResult ProviderServer::ReadDataSource(const std::string& type_name
   auto it = data_source_factories_.find(type_name);
   const Schema* schema = DataSourceSchema(type_name);
   if (it == data_source_factories_.end() || schema == nullptr) {
-    result.diagnostics.AddError("Unknown data source type",
-                                absl::StrCat("This provider has no data source type \"",
-                                             type_name, "\"."));
+    result.diagnostics.AddError(
+        "Unknown data source type",
+        absl::StrCat("This provider has no data source type \"", type_name, "\"."));
     return result;
   }
   const cty::Type type = ImpliedType(schema->block);
@@ -388,11 +391,11 @@ ReadDataSourceResult ProviderServer::ReadDataSource(const std::string& type_name
     return result;
   }
   if (absl::Status s = cty::CheckConformance(response.state, type); !s.ok()) {
-    result.diagnostics.AddStatusError(
-        "Provider produced invalid object",
-        absl::StrCat("The data read for ", type_name,
-                                    " does not conform to the schema: ", s.message(),
-                                    ". This is a bug in the provider."), s);
+    result.diagnostics.AddStatusError("Provider produced invalid object",
+                                      absl::StrCat("The data read for ", type_name,
+                                                   " does not conform to the schema: ", s.message(),
+                                                   ". This is a bug in the provider."),
+                                      s);
     return result;
   }
   if (auto unknown = FirstUnknown(response.state)) {

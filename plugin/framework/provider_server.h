@@ -86,9 +86,7 @@ class ProviderServer {
   // Schemas, for the wire to decode and encode values.
   const Schema& provider_schema() const { return provider_schema_; }
   const std::map<std::string, Schema>& resource_schemas() const { return resource_schemas_; }
-  const std::map<std::string, Schema>& data_source_schemas() const {
-    return data_source_schemas_;
-  }
+  const std::map<std::string, Schema>& data_source_schemas() const { return data_source_schemas_; }
   // The schema of a resource or data source type, or nullptr when the type is unknown.
   const Schema* ResourceSchema(const std::string& type_name) const;
   const Schema* DataSourceSchema(const std::string& type_name) const;
@@ -168,14 +166,12 @@ std::vector<cty::AttributePath> FilterRequiresReplace(const std::vector<cty::Att
 // Checks `planned` against Terraform's AssertPlanValid rules; adds one error per violation,
 // naming the path. `type_name` is used in messages. Sensitive values are never printed.
 void AssertPlanValid(const std::string& type_name, const Block& block, const cty::Value& prior,
-                     const cty::Value& config, const cty::Value& planned,
-                     Diagnostics& diagnostics);
+                     const cty::Value& config, const cty::Value& planned, Diagnostics& diagnostics);
 
 // Checks that `actual` keeps every known value of `planned` (AssertObjectCompatible); adds one
 // error per difference, naming the path. `what` is e.g. "applying changes to nsxalb_x".
-void AssertObjectCompatible(const std::string& what, const Block& block,
-                            const cty::Value& planned, const cty::Value& actual,
-                            Diagnostics& diagnostics);
+void AssertObjectCompatible(const std::string& what, const Block& block, const cty::Value& planned,
+                            const cty::Value& actual, Diagnostics& diagnostics);
 
 }  // namespace plan
 }  // namespace nsxalb::framework

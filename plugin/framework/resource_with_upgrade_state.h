@@ -30,8 +30,7 @@ struct UpgradeStateResponse {
 class ResourceWithUpgradeState {
  public:
   virtual ~ResourceWithUpgradeState() = default;
-  virtual void UpgradeState(const UpgradeStateRequest& request,
-                            UpgradeStateResponse& response) = 0;
+  virtual void UpgradeState(const UpgradeStateRequest& request, UpgradeStateResponse& response) = 0;
 };
 
 }  // namespace nsxalb::framework

@@ -21,8 +21,8 @@ absl::Status CheckKeys(const Json& obj, const std::string& where,
   if (!obj.is_object()) return Err(where, "must be a JSON object");
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (allowed.count(it.key()) == 0) {
-      return Err(where, absl::StrCat("unknown key \"", it.key(), "\" (allowed: ",
-                                     absl::StrJoin(allowed, ", "), ")"));
+      return Err(where, absl::StrCat("unknown key \"", it.key(),
+                                     "\" (allowed: ", absl::StrJoin(allowed, ", "), ")"));
     }
   }
   return absl::OkStatus();
@@ -66,11 +66,11 @@ absl::Status GetKind(const Json& obj, const std::string& where, DescriptionKind*
   return absl::OkStatus();
 }
 
-#define NSXALB_RETURN_IF_ERROR(expr)           \
-  do {                                         \
+#define NSXALB_RETURN_IF_ERROR(expr)          \
+  do {                                        \
     if (absl::Status _s = (expr); !_s.ok()) { \
-      return _s;                               \
-    }                                          \
+      return _s;                              \
+    }                                         \
   } while (0)
 
 absl::Status ParseAnnotations(const Json& obj, const std::string& where, bool allow_env,
@@ -107,7 +107,8 @@ absl::Status ParseAttribute(const Json& obj, const std::string& name, const std:
   auto type = obj.find("type");
   if (type == obj.end()) return Err(where, "missing \"type\"");
   absl::StatusOr<cty::Type> parsed = cty::Type::FromJson(type->dump());
-  if (!parsed.ok()) return Err(absl::StrCat(where, ".type"), std::string(parsed.status().message()));
+  if (!parsed.ok())
+    return Err(absl::StrCat(where, ".type"), std::string(parsed.status().message()));
   attr->type = *parsed;
   NSXALB_RETURN_IF_ERROR(GetString(obj, "description", where, &attr->description));
   NSXALB_RETURN_IF_ERROR(GetKind(obj, where, &attr->description_kind));
@@ -145,8 +146,8 @@ absl::Status ParseNested(const Json& obj, const std::string& name, const std::st
   auto block = obj.find("block");
   if (block == obj.end()) return Err(where, "missing \"block\"");
   std::vector<std::string> unused_env;
-  NSXALB_RETURN_IF_ERROR(ParseAnnotations(obj, where, /*allow_env=*/false,
-                                          &nested->requires_replace, &unused_env));
+  NSXALB_RETURN_IF_ERROR(
+      ParseAnnotations(obj, where, /*allow_env=*/false, &nested->requires_replace, &unused_env));
   return ParseBlock(*block, absl::StrCat(where, ".block"), &nested->block);
 }
 

@@ -12,7 +12,8 @@ using Kind = cty::Type::Kind;
 
 cty::Value EmptyObject(const Block& block) {
   std::map<std::string, cty::Value> attrs;
-  for (const auto& [name, attr] : block.attributes) attrs.emplace(name, cty::Value::Null(attr.type));
+  for (const auto& [name, attr] : block.attributes)
+    attrs.emplace(name, cty::Value::Null(attr.type));
   for (const auto& [name, nested] : block.block_types) {
     const cty::Type inner = ImpliedType(nested.block);
     switch (nested.nesting) {
@@ -49,8 +50,8 @@ cty::Value NormalizeBlocks(const Block& block, const cty::Value& value) {
         replaced = NormalizeBlocks(nested.block, *current);
         break;
       case NestedBlock::Nesting::kGroup:
-        replaced = current->IsNull() ? EmptyObject(nested.block)
-                                     : NormalizeBlocks(nested.block, *current);
+        replaced =
+            current->IsNull() ? EmptyObject(nested.block) : NormalizeBlocks(nested.block, *current);
         break;
       case NestedBlock::Nesting::kList:
       case NestedBlock::Nesting::kSet: {

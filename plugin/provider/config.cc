@@ -1,0 +1,294 @@
+// Validation of the nsxalb provider block.
+#include "plugin/provider/config.h"
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "plugin/framework/value_util.h"
+
+namespace nsxalb::provider {
+namespace {
+
+using framework::Diagnostics;
+
+cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
+
+// A string or bool attribute: unset (null), unknown, or known.
+struct Field {
+  bool known = true;
+  std::optional<cty::Value> value;  // set when known and non-null
+};
+
+Field Get(const cty::Value& config, const char* name) {
+  Field f;
+  if (!config.IsKnown()) {
+    f.known = false;
+    return f;
+  }
+  if (config.IsNull()) return f;
+  const cty::Value* v = config.GetAttribute(name);
+  if (v == nullptr) return f;
+  if (!v->IsKnown()) {
+    f.known = false;
+    return f;
+  }
+  if (!v->IsNull()) f.value = *v;
+  return f;
+}
+
+bool IsSet(const Field& f) { return !f.known || f.value.has_value(); }
+
+std::string Str(const Field& f) {
+  return f.value.has_value() && f.value->type().kind() == cty::Type::Kind::kString
+             ? f.value->AsString()
+             : "";
+}
+
+bool HasSpace(const std::string& s) {
+  for (char c : s) {
+    if (absl::ascii_isspace(static_cast<unsigned char>(c))) return true;
+  }
+  return false;
+}
+
+// Normalises a controller address to "https://host[:port]"; nullopt when invalid.
+std::optional<std::string> NormaliseController(const std::string& text, std::string* problem,
+                                               bool* plain_http) {
+  std::string rest = text;
+  std::string scheme = "https";
+  if (auto pos = rest.find("://"); pos != std::string::npos) {
+    scheme = absl::AsciiStrToLower(rest.substr(0, pos));
+    rest = rest.substr(pos + 3);
+  }
+  if (scheme != "https" && scheme != "http") {
+    *problem = absl::StrCat("the scheme \"", scheme, "\" is not supported; use https://");
+    return std::nullopt;
+  }
+  *plain_http = scheme == "http";
+  while (!rest.empty() && rest.back() == '/') rest.pop_back();
+  if (rest.empty()) {
+    *problem = "the host name is empty";
+    return std::nullopt;
+  }
+  if (HasSpace(rest) || rest.find('/') != std::string::npos ||
+      rest.find('@') != std::string::npos || rest.find('?') != std::string::npos) {
+    *problem = "expected a host name or address with an optional port, without a path";
+    return std::nullopt;
+  }
+  // Port check: the text after the last ':' outside brackets.
+  const size_t bracket = rest.rfind(']');
+  const size_t colon = rest.rfind(':');
+  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+    const std::string host = rest.substr(0, colon);
+    const std::string port_text = rest.substr(colon + 1);
+    int port = 0;
+    if (host.find(':') != std::string::npos && bracket == std::string::npos) {
+      *problem = "write IPv6 addresses in brackets, e.g. [2001:db8::1]:443";
+      return std::nullopt;
+    }
+    if (host.empty() || !absl::SimpleAtoi(port_text, &port) || port < 1 || port > 65535) {
+      *problem = "the port must be a number from 1 to 65535";
+      return std::nullopt;
+    }
+  }
+  return absl::StrCat(scheme, "://", rest);
+}
+
+bool ValidApiVersion(const std::string& v) {
+  const std::vector<std::string> parts = absl::StrSplit(v, '.');
+  if (parts.size() < 2 || parts.size() > 4) return false;
+  for (const std::string& p : parts) {
+    if (p.empty()) return false;
+    for (char c : p) {
+      if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
+    }
+  }
+  return true;
+}
+
+bool LooksLikePem(const std::string& text) {
+  return absl::StrContains(text, "-----BEGIN CERTIFICATE-----");
+}
+
+// Provider block with the environment defaults of `names` removed.
+framework::Block WithoutEnv(framework::Block block, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    auto it = block.attributes.find(n);
+    if (it != block.attributes.end()) it->second.env.clear();
+  }
+  return block;
+}
+
+}  // namespace
+
+Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_config,
+                        ConfigPhase phase, const framework::EnvLookup& env, ProviderConfig* out) {
+  Diagnostics diags;
+  const bool configure = phase == ConfigPhase::kConfigure;
+  cty::Value config = raw_config;
+  if (config.IsNull()) config = framework::EmptyObject(schema);
+  if (configure) {
+    // A secret or CA written in the configuration suppresses the environment default of its
+    // alternative, so that a global NSXALB_AUTH_TOKEN does not conflict with a written password.
+    framework::Block block = schema;
+    if (IsSet(Get(config, "password")) || IsSet(Get(config, "auth_token"))) {
+      block = WithoutEnv(block, {"password", "auth_token"});
+    }
+    if (IsSet(Get(config, "ca_file")) || IsSet(Get(config, "ca_pem"))) {
+      block = WithoutEnv(block, {"ca_file", "ca_pem"});
+    }
+    config = framework::ApplyEnvDefaults(block, config, env, diags);
+  }
+
+  ProviderConfig parsed;
+  if (configure) {
+    for (const auto& [name, attr] : schema.attributes) {
+      if (!Get(config, name.c_str()).known) {
+        diags.AddAttributeError(
+            cty::AttributePath().Attribute(name), "Unknown provider configuration value",
+            absl::StrCat("The provider cannot be configured because \"", name,
+                         "\" depends on a value that is not known until apply. Use a value that "
+                         "is known during plan, or set it in the environment."));
+      }
+    }
+  }
+
+  const Field controller = Get(config, "controller");
+  if (controller.value.has_value()) {
+    std::string problem;
+    bool plain_http = false;
+    std::optional<std::string> url = NormaliseController(Str(controller), &problem, &plain_http);
+    if (!url.has_value()) {
+      diags.AddAttributeError(At("controller"), "Invalid Controller address",
+                              absl::StrCat("The Controller address \"", Str(controller),
+                                           "\" is not valid: ", problem, "."));
+    } else {
+      parsed.controller_url = *url;
+      if (plain_http) {
+        diags.AddAttributeWarning(At("controller"), "Unencrypted Controller connection",
+                                  "The Controller address uses http://, so credentials travel "
+                                  "unencrypted. Use https://.");
+      }
+    }
+  } else if (configure && controller.known) {
+    diags.AddAttributeError(At("controller"), "Missing Controller address",
+                            "Set \"controller\" in the provider block or the NSXALB_CONTROLLER "
+                            "environment variable.");
+  }
+
+  const Field username = Get(config, "username");
+  if (username.value.has_value()) {
+    parsed.username = Str(username);
+    if (parsed.username.empty() || HasSpace(parsed.username)) {
+      diags.AddAttributeError(At("username"), "Invalid user name",
+                              "The user name must not be empty or contain white space.");
+    }
+  } else if (configure && username.known) {
+    diags.AddAttributeError(At("username"), "Missing user name",
+                            "Set \"username\" in the provider block or the NSXALB_USERNAME "
+                            "environment variable.");
+  }
+
+  const Field password = Get(config, "password");
+  const Field token = Get(config, "auth_token");
+  if (password.value.has_value() && token.value.has_value()) {
+    diags.AddAttributeError(At("auth_token"), "Conflicting credentials",
+                            "Set either \"password\" or \"auth_token\", not both (the environment "
+                            "variables NSXALB_PASSWORD and NSXALB_AUTH_TOKEN count too).");
+  } else if (configure && password.known && token.known && !password.value.has_value() &&
+             !token.value.has_value()) {
+    diags.AddAttributeError(At("password"), "Missing credentials",
+                            "Set \"password\" or \"auth_token\" in the provider block, or the "
+                            "NSXALB_PASSWORD or NSXALB_AUTH_TOKEN environment variable.");
+  }
+  if (password.value.has_value()) {
+    parsed.password = Str(password);
+    if (parsed.password.empty()) {
+      diags.AddAttributeError(At("password"), "Empty password", "The password must not be empty.");
+    }
+  }
+  if (token.value.has_value()) {
+    parsed.auth_token = Str(token);
+    if (parsed.auth_token.empty()) {
+      diags.AddAttributeError(At("auth_token"), "Empty auth token",
+                              "The auth_token must not be empty.");
+    }
+  }
+
+  const Field tenant = Get(config, "tenant");
+  if (tenant.value.has_value()) {
+    parsed.tenant = Str(tenant);
+    if (parsed.tenant.empty()) {
+      diags.AddAttributeError(At("tenant"), "Invalid tenant",
+                              "The tenant must not be empty; leave it unset for \"admin\".");
+    }
+  }
+
+  const Field api_version = Get(config, "api_version");
+  if (api_version.value.has_value()) {
+    parsed.api_version = Str(api_version);
+    if (!ValidApiVersion(parsed.api_version)) {
+      diags.AddAttributeError(At("api_version"), "Invalid API version",
+                              absl::StrCat("The API version \"", parsed.api_version,
+                                           "\" is not valid: expected numbers separated by "
+                                           "dots, such as \"22.1.3\"."));
+    }
+  }
+
+  const Field ca_file = Get(config, "ca_file");
+  const Field ca_pem = Get(config, "ca_pem");
+  if (ca_file.value.has_value() && ca_pem.value.has_value()) {
+    diags.AddAttributeError(At("ca_pem"), "Conflicting certificate authorities",
+                            "Set either \"ca_file\" or \"ca_pem\", not both.");
+  }
+  if (ca_file.value.has_value()) {
+    parsed.ca_file = Str(ca_file);
+    std::ifstream in(parsed.ca_file, std::ios::binary);
+    std::stringstream content;
+    if (in) content << in.rdbuf();
+    if (parsed.ca_file.empty() || !in || in.bad()) {
+      diags.AddAttributeError(
+          At("ca_file"), "Unreadable CA file",
+          framework::ErrorDetail(
+              "reading the certificate authority file",
+              absl::StrCat("the file \"", parsed.ca_file, "\" could not be opened for reading."),
+              ""));
+    } else if (!LooksLikePem(content.str())) {
+      diags.AddAttributeError(At("ca_file"), "Invalid CA file",
+                              absl::StrCat("The file \"", parsed.ca_file,
+                                           "\" contains no PEM certificate (-----BEGIN "
+                                           "CERTIFICATE-----)."));
+    } else {
+      parsed.ca_pem = content.str();
+    }
+  }
+  if (ca_pem.value.has_value()) {
+    if (!LooksLikePem(Str(ca_pem))) {
+      diags.AddAttributeError(At("ca_pem"), "Invalid CA certificate",
+                              "ca_pem contains no PEM certificate (-----BEGIN CERTIFICATE-----).");
+    } else if (!ca_file.value.has_value()) {
+      parsed.ca_pem = Str(ca_pem);
+    }
+  }
+
+  const Field insecure = Get(config, "insecure");
+  if (insecure.value.has_value() && insecure.value->type().kind() == cty::Type::Kind::kBool) {
+    parsed.insecure = insecure.value->AsBool();
+    if (parsed.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
+      diags.AddAttributeWarning(At("insecure"), "Certificate authority ignored",
+                                "insecure = true turns certificate verification off, so the "
+                                "certificate authorities in ca_file / ca_pem are not used.");
+    }
+  }
+
+  if (out != nullptr && !diags.HasError()) *out = parsed;
+  return diags;
+}
+
+}  // namespace nsxalb::provider

@@ -1,0 +1,50 @@
+// The nsxalb provider block: its parsed form and its validation. Shared by the provider's
+// ValidateConfig (PrepareProviderConfig) and Configure, and kept for the resources.
+#ifndef NSXALB_PLUGIN_PROVIDER_CONFIG_H_
+#define NSXALB_PLUGIN_PROVIDER_CONFIG_H_
+
+#include <string>
+
+#include "plugin/cty/value.h"
+#include "plugin/framework/diagnostics.h"
+#include "plugin/framework/provider.h"
+#include "plugin/framework/schema.h"
+
+namespace nsxalb::provider {
+
+// The provider configuration after environment defaults. Never log `password` or `auth_token`.
+struct ProviderConfig {
+  // The Controller's base URL, normalised: "https://host[:port]" (no trailing slash).
+  std::string controller_url;
+  std::string username;
+  std::string password;
+  std::string auth_token;
+  std::string tenant = "admin";
+  // Empty: use the Controller's own version.
+  std::string api_version;
+  std::string ca_file;
+  // PEM of the trusted CAs: ca_pem, or the contents of ca_file; empty means the system store.
+  std::string ca_pem;
+  bool insecure = false;
+};
+
+// When the configuration is checked.
+enum class ConfigPhase {
+  // `terraform validate` (PrepareProviderConfig): only what is written; unknowns are skipped.
+  kValidate,
+  // Configure: environment defaults applied; everything required must be present and known.
+  kConfigure,
+};
+
+// Checks `config` (an object of the provider schema's implied type). Errors and warnings carry
+// the attribute path; secret values never appear in them. In kConfigure, environment defaults
+// from `env` are applied first (password/auth_token and ca_file/ca_pem take no environment
+// default when the configuration sets the other one), and `out` is filled when there is no
+// error. `out` may be null.
+framework::Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& config,
+                                   ConfigPhase phase, const framework::EnvLookup& env,
+                                   ProviderConfig* out);
+
+}  // namespace nsxalb::provider
+
+#endif  // NSXALB_PLUGIN_PROVIDER_CONFIG_H_
