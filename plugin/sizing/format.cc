@@ -1,0 +1,66 @@
+#include "plugin/sizing/format.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+// Guards against binary noise such as 8299.999999 when rounding.
+constexpr double kEpsilon = 1e-6;
+
+double RoundTo(double value, double step, Rounding rounding) {
+  const double scaled = value / step;
+  return (rounding == Rounding::kDown ? std::floor(scaled + kEpsilon)
+                                      : std::ceil(scaled - kEpsilon)) *
+         step;
+}
+
+}  // namespace
+
+std::string FormatInt(int64_t value) {
+  std::string digits = absl::StrCat(value < 0 ? -value : value);
+  std::string out;
+  const int n = static_cast<int>(digits.size());
+  for (int i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+double RoundForDisplay(Metric metric, double base_value, Rounding rounding) {
+  const MetricInfo& info = InfoOf(metric);
+  if (info.kind == MetricKind::kThroughput) {
+    // 0.01 Gbps = 10 Mbps steps.
+    return RoundTo(base_value, 10, rounding) / static_cast<double>(info.base_per_display);
+  }
+  return RoundTo(base_value, 1, rounding);
+}
+
+std::string FormatValue(Metric metric, double base_value, Rounding rounding) {
+  const double shown = RoundForDisplay(metric, base_value, rounding);
+  if (InfoOf(metric).kind == MetricKind::kThroughput) {
+    const int64_t cents = std::llround(shown * 100);
+    const int64_t whole = cents / 100;
+    const int64_t frac = cents % 100;
+    std::string text = FormatInt(whole);
+    if (frac != 0) {
+      absl::StrAppend(&text, ".", frac % 10 == 0 ? absl::StrCat(frac / 10)
+                                                 : absl::StrFormat("%02d", frac));
+    }
+    return absl::StrCat(text, " Gbps");
+  }
+  return FormatInt(static_cast<int64_t>(std::llround(shown)));
+}
+
+std::string FormatAmount(Metric metric, double base_value, Rounding rounding) {
+  return absl::StrCat(FormatValue(metric, base_value, rounding), " ", InfoOf(metric).label);
+}
+
+std::string FormatPercent(double percent) { return absl::StrFormat("%.1f%%", percent); }
+
+}  // namespace nsxalb::sizing

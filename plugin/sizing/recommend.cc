@@ -1,0 +1,325 @@
+#include "plugin/sizing/recommend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+// Seed 000: "Maximum RPS on the Service Engine virtual machine running on ESXi will be
+// approximately 160k".
+constexpr double kEsxiMaxRpsPerSe = 160000;
+
+Finding RangeError(std::string attribute, std::string summary, std::string detail) {
+  return Finding{Severity::kError, std::move(attribute), rules::kInputRange, std::move(summary),
+                 std::move(detail)};
+}
+
+void CheckIntRange(std::vector<Finding>& out, const std::string& attribute, int value, int lo,
+                   int hi, const std::string& why) {
+  if (value >= lo && value <= hi) return;
+  out.push_back(RangeError(attribute,
+                           absl::StrCat(attribute, " must be ", lo, "-", hi, ", got ", value),
+                           absl::StrCat(attribute, " = ", value, " is outside ", lo, "-", hi,
+                                        " (", why, "). Set it within that range.")));
+}
+
+// True when `capacity` per SE on `se_count` SEs carries `demand` at `util` percent. Exact for the
+// integer and half-integer figures of the model.
+bool CarriesOne(double capacity, int se_count, double demand, int util) {
+  return capacity * se_count * util >= demand * 100;
+}
+
+int64_t TableMemory(Platform platform, int vcpus) {
+  return static_cast<int64_t>(TableMemoryMb(platform, vcpus).value);
+}
+
+bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
+  const absl::optional<int64_t> memory = MemoryFor(w, vcpus, se_count);
+  if (!memory.has_value()) return false;
+  if (!Carries(w, vcpus, *memory, se_count)) return false;
+  if (memory_mb != nullptr) *memory_mb = *memory;
+  return true;
+}
+
+// Snaps down to the allowed dispatcher counts 0, 1, 2, 4, 8, 16.
+int SnapDown(int n) {
+  int best = 0;
+  for (int allowed : {0, 1, 2, 4, 8, 16}) {
+    if (allowed <= n) best = allowed;
+  }
+  return best;
+}
+
+int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDown(vcpus / 3); }
+
+}  // namespace
+
+bool Demand::Empty() const {
+  for (const absl::optional<double>& v : values) {
+    if (v.has_value()) return false;
+  }
+  return true;
+}
+
+std::vector<Finding> CheckWorkload(const Workload& w) {
+  std::vector<Finding> out;
+  for (Metric m : kAllMetrics) {
+    const absl::optional<double>& d = w.demand.Get(m);
+    if (!d.has_value()) continue;
+    if (!std::isfinite(*d) || *d < 0) {
+      const std::string attribute = absl::StrCat("workload.", InfoOf(m).key);
+      out.push_back(RangeError(attribute, absl::StrCat(attribute, " must be a number >= 0"),
+                               absl::StrCat("The demand for ", InfoOf(m).label,
+                                            " must be a finite number >= 0.")));
+    }
+  }
+  CheckIntRange(out, "workload.target_utilization", w.target_utilization_pct,
+                kMinTargetUtilizationPct, kMaxTargetUtilizationPct, "Avi max_cpu_usage range");
+  CheckIntRange(out, "workload.max_vcpus_per_se", w.max_vcpus_per_se, kMinVcpus, kMaxVcpus,
+                "SE vCPU limits in seed 000");
+  CheckIntRange(out, "buffer_se", w.buffer_se, 0, kMaxSeCount, "Avi max_se range");
+  CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, 64,
+                "Avi max_scaleout_per_vs range");
+  return out;
+}
+
+std::vector<MetricLoad> LoadsOn(const Workload& w, const SeCapacity& capacity, int se_count) {
+  std::vector<MetricLoad> loads;
+  for (Metric m : kAllMetrics) {
+    const absl::optional<double>& d = w.demand.Get(m);
+    if (!d.has_value()) continue;
+    MetricLoad load;
+    load.metric = m;
+    load.demand = *d;
+    load.needed = *d * 100 / w.target_utilization_pct;
+    load.per_se = capacity.Of(m);
+    load.se_count = se_count;
+    load.group_capacity = load.per_se.value * se_count;
+    load.utilization_pct = load.group_capacity > 0 ? *d * 100 / load.group_capacity : 0;
+    load.carried = CarriesOne(load.per_se.value, se_count, *d, w.target_utilization_pct);
+    loads.push_back(std::move(load));
+  }
+  return loads;
+}
+
+bool Carries(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+  for (Metric m : kAllMetrics) {
+    const absl::optional<double>& d = w.demand.Get(m);
+    if (!d.has_value()) continue;
+    const Figure cap = MetricCapacity(w.platform, m, vcpus, memory_mb);
+    if (!CarriesOne(cap.value, se_count, *d, w.target_utilization_pct)) return false;
+  }
+  return true;
+}
+
+absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
+  const int64_t table = TableMemory(w.platform, vcpus);
+  const absl::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
+  if (!conns.has_value()) return table;
+  for (int64_t memory = table; memory <= kMaxMemoryMb; memory += kMbPerGb) {
+    const Figure cap = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
+    if (CarriesOne(cap.value, se_count, *conns, w.target_utilization_pct)) return memory;
+  }
+  return absl::nullopt;
+}
+
+DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_binds) {
+  DispatcherPlan plan;
+  const std::string where = absl::StrCat(PlatformName(platform), " ", vcpus, " vCPUs");
+  if (vcpus <= 2) {
+    plan.cores = 0;
+    plan.basis = Basis::kMeasured;
+    plan.rule = rules::kDispatchersMeasured;
+    plan.reason = "1- and 2-vCPU SEs were measured without a dedicated dispatcher";
+    return plan;
+  }
+  if (platform == Platform::kVcenter && vcpus >= 4 && l4_throughput_binds) {
+    plan.cores = std::max(2, RatioDispatchers(vcpus));
+    plan.basis = vcpus == 4 || vcpus == 6 ? Basis::kMeasured : Basis::kRule;
+    plan.rule = rules::kDispatchersL4;
+    plan.reason = "L4 throughput binds; vcenter L4 throughput at 4+ vCPUs was measured with 2 "
+                  "dispatcher cores";
+    return plan;
+  }
+  if (vcpus == 4 || vcpus == 6) {
+    plan.cores = vcpus == 4 ? 1 : 2;
+    plan.basis = Basis::kMeasured;
+    plan.rule = rules::kDispatchersMeasured;
+    plan.reason = absl::StrCat(where, " was measured with ", plan.cores, " dedicated dispatcher",
+                               plan.cores == 1 ? "" : "s");
+    return plan;
+  }
+  plan.cores = RatioDispatchers(vcpus);
+  plan.basis = Basis::kRule;
+  plan.rule = rules::kDispatchersRatio;
+  plan.reason = vcpus < 4 ? "below 4 vCPUs, like the measured 1- and 2-vCPU SEs"
+                          : absl::StrCat(vcpus, " / 3 = ", vcpus / 3, ", snapped down to ",
+                                         plan.cores);
+  return plan;
+}
+
+std::vector<int> AcceptedDispatcherCores(Platform platform, int vcpus) {
+  std::vector<int> accepted = {PlanDispatchers(platform, vcpus, false).cores};
+  const int l4 = PlanDispatchers(platform, vcpus, true).cores;
+  if (l4 != accepted[0]) accepted.push_back(l4);
+  return accepted;
+}
+
+absl::StatusOr<Recommendation> Recommend(const Workload& w) {
+  const std::vector<Finding> errors = CheckWorkload(w);
+  if (!errors.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(errors[0].attribute, ": ", errors[0].detail));
+  }
+  const Profile& profile = ProfileOf(w.platform);
+  Recommendation r;
+  r.platform = w.platform;
+  r.target_utilization_pct = w.target_utilization_pct;
+
+  // Smallest single SE.
+  int vcpus = 0;
+  int count = 1;
+  int64_t memory = 0;
+  for (int v = 1; v <= w.max_vcpus_per_se; ++v) {
+    if (Feasible(w, v, 1, &memory)) {
+      vcpus = v;
+      break;
+    }
+  }
+  if (vcpus > 0) {
+    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestSingleSe,
+                      absl::StrCat("the smallest single SE (up to ", w.max_vcpus_per_se,
+                                   " vCPUs) that carries the workload at ",
+                                   w.target_utilization_pct, "%")};
+  } else {
+    // Fewest SEs of max_vcpus_per_se: start from the per-metric quotient, then settle exactly.
+    const int top = w.max_vcpus_per_se;
+    double estimate = 1;
+    for (Metric m : kAllMetrics) {
+      const absl::optional<double>& d = w.demand.Get(m);
+      if (!d.has_value()) continue;
+      const int64_t mem = m == Metric::kL4OpenConns ? kMaxMemoryMb : TableMemory(w.platform, top);
+      const double cap = MetricCapacity(w.platform, m, top, mem).value;
+      estimate = std::max(estimate, std::ceil(*d * 100 / (cap * w.target_utilization_pct)));
+    }
+    count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
+    while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
+    if (count > kMaxSeCount) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "workload: needs more than ", kMaxSeCount, " SEs of ", top,
+          " vCPUs (Avi max_se is at most 1000); raise workload.max_vcpus_per_se or split it"));
+    }
+    while (count > 1 && Feasible(w, top, count - 1, nullptr)) --count;
+    for (int v = 1; v <= top; ++v) {
+      if (Feasible(w, v, count, &memory)) {
+        vcpus = v;
+        break;
+      }
+    }
+    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kFewestSes,
+                      absl::StrCat("no single SE of up to ", top, " vCPUs carries the workload at ",
+                                   w.target_utilization_pct, "%; ", count, " SEs of ", top,
+                                   " do, and so do ", count, " of ", vcpus)};
+  }
+  r.se_count = {count, Basis::kRule, r.vcpus_per_se.rule,
+                count == 1 ? "one SE carries the workload"
+                           : absl::StrCat(count - 1, " SEs would not carry the workload")};
+
+  // Memory and disk.
+  const Figure table_memory = TableMemoryMb(w.platform, vcpus);
+  if (memory == static_cast<int64_t>(table_memory.value)) {
+    r.memory_per_se = {memory, table_memory.basis, rules::kTableMemory,
+                       absl::StrCat("table memory for ", vcpus, " vCPUs on ", profile.name)};
+  } else {
+    r.memory_per_se = {memory, Basis::kRule, rules::kMemoryForConns,
+                       absl::StrCat("raised from the table's ",
+                                    static_cast<int64_t>(table_memory.value),
+                                    " MB in whole GB to carry the open connections")};
+  }
+  r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
+  r.disk_per_se = {static_cast<int64_t>(r.disk.value), r.disk.basis, r.disk.rules.back(),
+                   absl::StrCat("max(15, 2 x ", (memory + kMbPerGb - 1) / kMbPerGb, " + 5) = ",
+                                MinimumDiskGb(memory), " GB",
+                                r.disk.rules.size() > 1
+                                    ? absl::StrCat("; tested disk for the size is ",
+                                                   static_cast<int64_t>(r.disk.value), " GB")
+                                    : "")};
+
+  // Capacity, loads, binding metric.
+  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory);
+  if (!capacity.ok()) return capacity.status();
+  r.capacity = *std::move(capacity);
+  r.loads = LoadsOn(w, r.capacity, count);
+  double highest = -1;
+  for (const MetricLoad& load : r.loads) {
+    if (load.utilization_pct > highest) {
+      highest = load.utilization_pct;
+      r.binding = load.metric;
+    }
+  }
+
+  // Settings that follow the measured configurations.
+  r.cpu_reserve = {true, Basis::kRule, rules::kReserve, "seed 000: vCPU reservation is highly "
+                                                        "recommended"};
+  r.mem_reserve = {true, Basis::kRule, rules::kReserve,
+                   "seed 000: memory is reserved on NSX-T clouds; Avi's default"};
+  const DispatcherPlan dispatchers =
+      PlanDispatchers(w.platform, vcpus, r.binding == Metric::kL4Gbps);
+  r.num_dispatcher_cores = {dispatchers.cores, dispatchers.basis, dispatchers.rule,
+                            dispatchers.reason};
+  r.dedicated_dispatcher_core = {dispatchers.cores > 0, dispatchers.basis, dispatchers.rule,
+                                 dispatchers.reason};
+  if (w.platform == Platform::kNsxt && vcpus >= 6) {
+    r.max_queues_per_vnic = {2, vcpus == 6 ? Basis::kMeasured : Basis::kRule, rules::kQueuesNsxt,
+                             "the 6-vCPU nsxt SE was measured with 2 queues per vNIC"};
+  } else {
+    r.max_queues_per_vnic = {0, Basis::kRule, rules::kQueuesAuto,
+                             "0 = auto; seed 001 says it needs to be zero (the default 1 is not)"};
+  }
+  if (w.platform == Platform::kNsxt && vcpus == 2) {
+    r.hybrid_rss_mode = {true, Basis::kMeasured, rules::kHybridRss,
+                         "the 2-vCPU nsxt SE was measured with Hybrid RSS"};
+  } else {
+    r.hybrid_rss_mode = {false, Basis::kRule, rules::kHybridRss,
+                         "Hybrid RSS was measured only on the 2-vCPU nsxt SE"};
+  }
+  r.buffer_se = w.buffer_se;
+  r.max_se = {count + w.buffer_se, Basis::kRule, rules::kMaxSe,
+              absl::StrCat(count, " active + ", w.buffer_se, " buffer (N+M)")};
+
+  // Warnings about the plan.
+  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
+  if (w.platform == Platform::kVcenter && rps.has_value() && *rps / count > kEsxiMaxRpsPerSe) {
+    const int needed = static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe));
+    r.findings.push_back(
+        {Severity::kWarning, "workload.l7_rps", rules::kRps160k,
+         absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / count)),
+                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
+         absl::StrCat(count, " SE", count == 1 ? "" : "s", " of ", vcpus, " vCPUs carry ",
+                      FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
+                      " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about 160,000 "
+                      "RPS (about 40,000 per core). Run at least ",
+                      needed, " SEs so that each carries at most 160,000.")});
+  }
+  if (count > w.max_scaleout_per_vs) {
+    r.findings.push_back(
+        {Severity::kWarning, "max_scaleout_per_vs", rules::kScaleoutLimit,
+         absl::StrCat("One virtual service would need ", count, " SEs; max_scaleout_per_vs is ",
+                      w.max_scaleout_per_vs),
+         absl::StrCat("If this workload is one virtual service, it needs ", count, " SEs of ",
+                      vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
+                      ". Set max_scaleout_per_vs = ", count,
+                      " (at most 64), raise workload.max_vcpus_per_se, or split the workload "
+                      "across virtual services.")});
+  }
+  return r;
+}
+
+}  // namespace nsxalb::sizing

@@ -1,0 +1,63 @@
+// Names of the sizing model's rules. Every figure the model derives, and every finding it
+// reports, names the rule it came from; docs/sizing.md explains each name, and a test checks that
+// every name here appears there.
+#ifndef NSXALB_PLUGIN_SIZING_RULES_H_
+#define NSXALB_PLUGIN_SIZING_RULES_H_
+
+#include <vector>
+
+namespace nsxalb::sizing::rules {
+
+// Capacity of one SE.
+inline constexpr char kInterpolate[] = "interpolate-between-measured-sizes";
+inline constexpr char kExtrapolateCpu[] = "extrapolate-cpu-bound-at-4-to-6-rate";
+inline constexpr char kHoldThroughput[] = "hold-throughput-at-6-vcpus";
+inline constexpr char kTableMemory[] = "table-memory-per-vcpu";
+inline constexpr char kOpenConnsMemory[] = "open-conns-scale-with-memory";
+inline constexpr char kOpenConnsDensity[] = "open-conns-per-gb-held-above-6-vcpus";
+inline constexpr char kCrossProfile[] = "open-conns-borrowed-from-vcenter";
+
+// Recommendation.
+inline constexpr char kTargetUtilization[] = "target-utilization";
+inline constexpr char kSmallestSingleSe[] = "smallest-single-se";
+inline constexpr char kFewestSes[] = "fewest-ses-then-smallest-size";
+inline constexpr char kMemoryForConns[] = "memory-raised-for-open-conns";
+inline constexpr char kDisk[] = "disk-max-15-or-2x-ram-plus-5";
+inline constexpr char kDiskTested[] = "disk-not-below-tested";
+inline constexpr char kReserve[] = "reserve-cpu-and-memory";
+inline constexpr char kDispatchersMeasured[] = "dispatchers-as-measured";
+inline constexpr char kDispatchersL4[] = "dispatchers-two-for-l4-throughput";
+inline constexpr char kDispatchersRatio[] = "dispatchers-one-per-three-vcpus";
+inline constexpr char kQueuesAuto[] = "queues-per-vnic-auto";
+inline constexpr char kQueuesNsxt[] = "queues-per-vnic-two-nsxt-6-plus";
+inline constexpr char kHybridRss[] = "hybrid-rss-nsxt-2-vcpus";
+inline constexpr char kMaxSe[] = "max-se-covers-buffer";
+
+// Warnings.
+inline constexpr char kRps160k[] = "rps-160k-per-se-on-esxi";
+inline constexpr char kScaleoutLimit[] = "max-scaleout-per-vs";
+inline constexpr char kUnderDelivery[] = "demand-within-capacity";
+inline constexpr char kOverProvisioning[] = "over-provisioning-2x";
+inline constexpr char kMemoryMin2048[] = "memory-min-2048-mb-from-30.1";
+inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
+
+// Errors: values the platform cannot take, and malformed inputs.
+inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";
+inline constexpr char kRangeMemory[] = "range-memory-1024-262144-mb";
+inline constexpr char kAllowedValues[] = "allowed-0-1-2-4-8-16";
+inline constexpr char kDispatchersFewer[] = "dispatchers-fewer-than-vcpus";
+inline constexpr char kInputRange[] = "input-range";
+
+// One rule: its name, where it comes from, and what it says.
+struct RuleDoc {
+  const char* name;
+  const char* source;  // seed file and line, or "derived" with the reasoning
+  const char* text;
+};
+
+// Every rule above, in the order above.
+const std::vector<RuleDoc>& AllRules();
+
+}  // namespace nsxalb::sizing::rules
+
+#endif  // NSXALB_PLUGIN_SIZING_RULES_H_

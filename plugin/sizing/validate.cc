@@ -1,0 +1,349 @@
+#include "plugin/sizing/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+constexpr double kEsxiMaxRpsPerSe = 160000;
+
+bool Allowed(int value) {
+  for (int allowed : {0, 1, 2, 4, 8, 16}) {
+    if (value == allowed) return true;
+  }
+  return false;
+}
+
+Finding Error(std::string attribute, const char* rule, std::string summary, std::string detail) {
+  return Finding{Severity::kError, std::move(attribute), rule, std::move(summary),
+                 std::move(detail)};
+}
+
+Finding Warning(std::string attribute, const char* rule, std::string summary,
+                std::string detail) {
+  return Finding{Severity::kWarning, std::move(attribute), rule, std::move(summary),
+                 std::move(detail)};
+}
+
+std::string Ses(int count) { return absl::StrCat(count, count == 1 ? " SE" : " SEs"); }
+
+std::string Shape(int count, int vcpus) {
+  return count == 1 ? absl::StrCat(vcpus, " vCPUs")
+                    : absl::StrCat(count, " SEs of ", vcpus, " vCPUs");
+}
+
+void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
+  if (s.vcpus_per_se && (*s.vcpus_per_se < kMinVcpus || *s.vcpus_per_se > kMaxVcpus)) {
+    out.push_back(Error("vcpus_per_se", rules::kRangeVcpus,
+                        absl::StrCat("vcpus_per_se must be 1-64, got ", *s.vcpus_per_se),
+                        absl::StrCat("vcpus_per_se = ", *s.vcpus_per_se,
+                                     ": an SE takes 1 to 64 vCPUs (seed 000). Set 1-64.")));
+  }
+  if (s.memory_per_se && (*s.memory_per_se < kMinMemoryMb || *s.memory_per_se > kMaxMemoryMb)) {
+    out.push_back(Error(
+        "memory_per_se", rules::kRangeMemory,
+        absl::StrCat("memory_per_se must be 1024-262144 MB, got ", *s.memory_per_se),
+        absl::StrCat("memory_per_se = ", *s.memory_per_se,
+                     " MB: an SE takes 1 GB to 256 GB (seed 000). Set 1024-262144 MB.")));
+  }
+  if (s.disk_per_se && *s.disk_per_se < 1) {
+    out.push_back(Error("disk_per_se", rules::kInputRange,
+                        absl::StrCat("disk_per_se must be at least 1 GB, got ", *s.disk_per_se),
+                        "disk_per_se is a size in GB and must be positive."));
+  }
+  if (s.num_dispatcher_cores && !Allowed(*s.num_dispatcher_cores)) {
+    out.push_back(Error(
+        "num_dispatcher_cores", rules::kAllowedValues,
+        absl::StrCat("num_dispatcher_cores must be 0, 1, 2, 4, 8 or 16, got ",
+                     *s.num_dispatcher_cores),
+        absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
+                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16.")));
+  }
+  if (s.max_queues_per_vnic && !Allowed(*s.max_queues_per_vnic)) {
+    out.push_back(Error(
+        "max_queues_per_vnic", rules::kAllowedValues,
+        absl::StrCat("max_queues_per_vnic must be 0, 1, 2, 4, 8 or 16, got ",
+                     *s.max_queues_per_vnic),
+        absl::StrCat("max_queues_per_vnic = ", *s.max_queues_per_vnic,
+                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16; 0 (auto) is "
+                     "what seed 001 asks for.")));
+  }
+  if (s.se_count && (*s.se_count < 1 || *s.se_count > kMaxSeCount)) {
+    out.push_back(Error("se_count", rules::kInputRange,
+                        absl::StrCat("se_count must be 1-1000, got ", *s.se_count),
+                        "se_count is the number of active SEs (Avi max_se is at most 1000)."));
+  }
+}
+
+// The attribute an under-delivered metric is reported on.
+std::string UnderDeliveryAttribute(const Settings& s, Metric m) {
+  if (m == Metric::kL4OpenConns && s.memory_per_se) return "memory_per_se";
+  if (s.vcpus_per_se) return "vcpus_per_se";
+  if (s.se_count) return "se_count";
+  if (s.memory_per_se) return "memory_per_se";
+  return absl::StrCat("workload.", InfoOf(m).key);
+}
+
+Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
+                      const MetricLoad& load) {
+  const Metric m = load.metric;
+  const Profile& p = ProfileOf(w.platform);
+  const std::string delivered = absl::StrCat(
+      Shape(v.se_count, v.vcpus), v.se_count == 1 ? " deliver " : " deliver ",
+      FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
+      BasisName(load.per_se.basis), ")");
+  std::string detail = absl::StrCat(
+      delivered, "; the workload needs ", FormatValue(m, load.demand, Rounding::kUp), " at ",
+      w.target_utilization_pct, "% utilization = ", FormatValue(m, load.needed, Rounding::kUp),
+      ".");
+  std::vector<std::string> remedies;
+  if (m == Metric::kL4OpenConns) {
+    const absl::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
+    if (memory.has_value()) {
+      const Figure cap = MetricCapacity(w.platform, m, v.vcpus, *memory);
+      remedies.push_back(absl::StrCat("Set memory_per_se = ", *memory, " (",
+                                      FormatValue(m, cap.value * v.se_count, Rounding::kDown),
+                                      ", ", BasisName(cap.basis), ")"));
+    }
+  } else {
+    for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
+      const Figure cap = MetricCapacity(w.platform, m, vcpus, v.memory_mb);
+      if (cap.value * v.se_count * w.target_utilization_pct >= load.demand * 100) {
+        remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus, " (",
+                                        FormatValue(m, cap.value * v.se_count, Rounding::kDown),
+                                        ", ", BasisName(cap.basis), ")"));
+        break;
+      }
+    }
+  }
+  if (load.per_se.value > 0) {
+    int count = static_cast<int>(
+        std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct)));
+    count = std::max(count, v.se_count + 1);
+    while (count > 1 &&
+           (count - 1) * load.per_se.value * w.target_utilization_pct >= load.demand * 100) {
+      --count;
+    }
+    if (count <= kMaxSeCount) remedies.push_back(absl::StrCat("run ", Ses(count)));
+  }
+  if (!remedies.empty()) {
+    remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
+    absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
+  }
+  return Warning(UnderDeliveryAttribute(s, m), rules::kUnderDelivery,
+                 absl::StrCat(InfoOf(m).label, " under-delivered: ",
+                              FormatValue(m, load.group_capacity, Rounding::kDown), " of ",
+                              FormatValue(m, load.needed, Rounding::kUp), " needed"),
+                 detail);
+}
+
+void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
+                      std::vector<Finding>& out) {
+  const Platform p = w.platform;
+  const std::vector<int> accepted = AcceptedDispatcherCores(p, v.vcpus);
+  const DispatcherPlan plan = PlanDispatchers(p, v.vcpus, false);
+  const std::string where = absl::StrCat(PlatformName(p), " at ", v.vcpus, " vCPUs");
+  if (s.num_dispatcher_cores && Allowed(*s.num_dispatcher_cores)) {
+    if (*s.num_dispatcher_cores > 0 && *s.num_dispatcher_cores >= v.vcpus) {
+      out.push_back(Error(
+          "num_dispatcher_cores", rules::kDispatchersFewer,
+          absl::StrCat("num_dispatcher_cores (", *s.num_dispatcher_cores,
+                       ") must be fewer than vcpus_per_se (", v.vcpus, ")"),
+          absl::StrCat("An SE of ", v.vcpus, " vCPUs with ", *s.num_dispatcher_cores,
+                       " dispatcher cores has no proxy core. Set num_dispatcher_cores = ",
+                       plan.cores, " (", plan.reason, ").")));
+    } else if (std::find(accepted.begin(), accepted.end(), *s.num_dispatcher_cores) ==
+               accepted.end()) {
+      out.push_back(Warning(
+          "num_dispatcher_cores", plan.rule,
+          absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
+                       " is unlike the measured configuration (", plan.cores, ")"),
+          absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores, " on ", where,
+                       "; the seeds' figures come from ", absl::StrJoin(accepted, " or "),
+                       " (", BasisName(plan.basis), ": ", plan.reason,
+                       "). Set num_dispatcher_cores = ", plan.cores, ".")));
+    }
+  }
+  if (s.dedicated_dispatcher_core && *s.dedicated_dispatcher_core != (plan.cores > 0)) {
+    out.push_back(Warning(
+        "dedicated_dispatcher_core", plan.rule,
+        absl::StrCat("dedicated_dispatcher_core = ",
+                     *s.dedicated_dispatcher_core ? "true" : "false",
+                     " is unlike the measured configuration"),
+        absl::StrCat(where, " the seeds' figures come from ",
+                     plan.cores > 0 ? "dedicated dispatchers" : "no dedicated dispatcher", " (",
+                     plan.reason, "). Set dedicated_dispatcher_core = ",
+                     plan.cores > 0 ? "true" : "false", ".")));
+  }
+  if (s.hybrid_rss_mode && !*s.hybrid_rss_mode && p == Platform::kNsxt && v.vcpus == 2) {
+    out.push_back(Warning("hybrid_rss_mode", rules::kHybridRss,
+                          "hybrid_rss_mode = false is unlike the measured 2-vCPU nsxt SE",
+                          "Seed 001 measured the 2-vCPU nsxt SE with Hybrid RSS enabled "
+                          "(note 9). Set hybrid_rss_mode = true."));
+  }
+}
+
+}  // namespace
+
+bool Settings::Empty() const {
+  return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
+         !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
+         !hybrid_rss_mode && !se_count;
+}
+
+bool Validation::HasErrors() const {
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+Validation Validate(const Workload& w, const Settings& s) {
+  Validation v;
+  v.findings = CheckWorkload(w);
+  const bool workload_ok = v.findings.empty();
+  CheckSettingRanges(s, v.findings);
+  if (workload_ok) {
+    absl::StatusOr<Recommendation> rec = Recommend(w);
+    if (rec.ok()) {
+      v.recommendation = *std::move(rec);
+    } else {
+      v.findings.push_back(Error("workload", rules::kInputRange, "The workload cannot be sized",
+                                 std::string(rec.status().message())));
+    }
+  }
+  const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
+
+  // The effective shape.
+  v.vcpus = s.vcpus_per_se.value_or(rec ? rec->vcpus_per_se.value : 1);
+  const bool shape_ok = v.vcpus >= kMinVcpus && v.vcpus <= kMaxVcpus &&
+                        (!s.memory_per_se || (*s.memory_per_se >= kMinMemoryMb &&
+                                              *s.memory_per_se <= kMaxMemoryMb)) &&
+                        (!s.se_count || (*s.se_count >= 1 && *s.se_count <= kMaxSeCount));
+  if (!shape_ok) return v;
+  if (s.memory_per_se) {
+    v.memory_mb = *s.memory_per_se;
+  } else if (!s.vcpus_per_se && rec) {
+    v.memory_mb = rec->memory_per_se.value;
+  } else {
+    v.memory_mb = static_cast<int64_t>(TableMemoryMb(w.platform, v.vcpus).value);
+  }
+  v.se_count = s.se_count.value_or(!s.vcpus_per_se && rec ? rec->se_count.value : 1);
+  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, v.vcpus, v.memory_mb);
+  if (!capacity.ok()) return v;
+  v.capacity = *std::move(capacity);
+
+  // Platform settings.
+  if (s.memory_per_se && *s.memory_per_se < kControllerMinMemoryMb) {
+    v.findings.push_back(Warning(
+        "memory_per_se", rules::kMemoryMin2048,
+        absl::StrCat("memory_per_se = ", *s.memory_per_se, " MB is under 2048 MB"),
+        absl::StrCat("Controllers from 30.1 on accept memory_per_se 2048-262144 MB and reject ",
+                     *s.memory_per_se, " MB. Set memory_per_se = ",
+                     static_cast<int64_t>(v.capacity->table_memory_mb.value),
+                     " (the table memory for ", v.vcpus, " vCPUs).")));
+  }
+  if (s.disk_per_se && *s.disk_per_se >= 1 && *s.disk_per_se < MinimumDiskGb(v.memory_mb)) {
+    const int64_t minimum = MinimumDiskGb(v.memory_mb);
+    v.findings.push_back(Warning(
+        "disk_per_se", rules::kDisk,
+        absl::StrCat("disk_per_se = ", *s.disk_per_se, " GB is below the seed rule (", minimum,
+                     " GB)"),
+        absl::StrCat("Seed 000 recommends at least max(15, 2 x RAM + 5) GB; with ", v.memory_mb,
+                     " MB that is max(15, 2 x ", (v.memory_mb + kMbPerGb - 1) / kMbPerGb,
+                     " + 5) = ", minimum, " GB. Set disk_per_se = ",
+                     static_cast<int64_t>(
+                         RecommendedDiskGb(w.platform, v.vcpus, v.memory_mb).value),
+                     ".")));
+  }
+  if (s.cpu_reserve && !*s.cpu_reserve) {
+    v.findings.push_back(Warning("cpu_reserve", rules::kReserve,
+                                 "cpu_reserve = false: vCPUs are not reserved",
+                                 "Seed 000: \"vCPU reservation is highly recommended\"; the "
+                                 "measured figures assume the SE gets its cores. Set "
+                                 "cpu_reserve = true."));
+  }
+  if (s.mem_reserve && !*s.mem_reserve) {
+    v.findings.push_back(Warning("mem_reserve", rules::kReserve,
+                                 "mem_reserve = false: memory is not reserved",
+                                 "Seed 000: memory is reserved within the hypervisor on NSX-T "
+                                 "clouds, and Avi reserves it by default. Set mem_reserve = "
+                                 "true."));
+  }
+  if (s.max_queues_per_vnic && *s.max_queues_per_vnic == 1 && v.vcpus >= 4) {
+    const int recommended = w.platform == Platform::kNsxt && v.vcpus >= 6 ? 2 : 0;
+    v.findings.push_back(Warning(
+        "max_queues_per_vnic", rules::kQueuesNotOne,
+        absl::StrCat("max_queues_per_vnic = 1 at ", v.vcpus, " vCPUs"),
+        absl::StrCat("Seed 001 (note 11): maximum queues per vNIC needs to be 0 (auto); the "
+                     "default 1 limits a ",
+                     v.vcpus, "-vCPU SE to one queue. Set max_queues_per_vnic = ", recommended,
+                     recommended == 2 ? " (as measured for the 6-vCPU nsxt SE)." : " (auto).")));
+  }
+  CheckDispatchers(w, s, v, v.findings);
+
+  // Against the workload.
+  v.loads = LoadsOn(w, *v.capacity, v.se_count);
+  for (const MetricLoad& load : v.loads) {
+    if (load.carried) continue;
+    v.under_sized = true;
+    v.findings.push_back(UnderDelivery(w, s, v, load));
+  }
+  const bool shape_given = s.vcpus_per_se || s.se_count;
+  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
+  if (shape_given && w.platform == Platform::kVcenter && rps &&
+      *rps / v.se_count > kEsxiMaxRpsPerSe) {
+    v.findings.push_back(Warning(
+        s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
+        absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
+                     " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
+        absl::StrCat(Shape(v.se_count, v.vcpus), " carry ",
+                     FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
+                     " L7 RPS (vcenter); an SE VM on ESXi reaches about 160,000 RPS (about "
+                     "40,000 per core). Run at least ",
+                     Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
+  }
+  if (s.se_count && *s.se_count > w.max_scaleout_per_vs) {
+    v.findings.push_back(Warning(
+        "se_count", rules::kScaleoutLimit,
+        absl::StrCat("se_count = ", *s.se_count, " exceeds max_scaleout_per_vs = ",
+                     w.max_scaleout_per_vs),
+        absl::StrCat("One virtual service can scale out to ", w.max_scaleout_per_vs,
+                     " SEs only. Set max_scaleout_per_vs = ", *s.se_count,
+                     " or split the workload across virtual services.")));
+  }
+  if (shape_given && rec && !w.demand.Empty()) {
+    const int64_t given = static_cast<int64_t>(v.vcpus) * v.se_count;
+    const int64_t needed = static_cast<int64_t>(rec->vcpus_per_se.value) * rec->se_count.value;
+    if (given >= 2 * needed) {
+      v.findings.push_back(Warning(
+          s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kOverProvisioning,
+          absl::StrCat(given, " vCPUs is at least twice the ", needed,
+                       " the workload needs"),
+          absl::StrCat(Shape(v.se_count, v.vcpus), " = ", given,
+                       " vCPUs in total; the workload needs ",
+                       Shape(rec->se_count.value, rec->vcpus_per_se.value), " = ", needed,
+                       " at ", w.target_utilization_pct, "% utilization",
+                       rec->binding ? absl::StrCat(" (binding metric ",
+                                                   InfoOf(*rec->binding).label, ")")
+                                    : "",
+                       ". Licences are per core: set vcpus_per_se = ",
+                       rec->vcpus_per_se.value,
+                       rec->se_count.value > 1
+                           ? absl::StrCat(" and run ", Ses(rec->se_count.value))
+                           : "",
+                       ".")));
+    }
+  }
+  return v;
+}
+
+}  // namespace nsxalb::sizing

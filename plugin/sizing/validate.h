@@ -1,0 +1,59 @@
+// Validation of explicit SE group settings, alone or against a workload: errors for values the
+// platform cannot take, warnings (with numbers and a remedy) for what the seeds advise against.
+// Each finding names the attribute it concerns. Pure and deterministic.
+#ifndef NSXALB_PLUGIN_SIZING_VALIDATE_H_
+#define NSXALB_PLUGIN_SIZING_VALIDATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/optional.h"
+#include "plugin/sizing/capacity.h"
+#include "plugin/sizing/figure.h"
+#include "plugin/sizing/recommend.h"
+
+namespace nsxalb::sizing {
+
+// Explicit settings; any subset may be given. Names are the Avi / Terraform attributes, except
+// se_count: the number of active SEs the workload is spread over.
+struct Settings {
+  absl::optional<int> vcpus_per_se;
+  absl::optional<int64_t> memory_per_se;  // MB
+  absl::optional<int64_t> disk_per_se;    // GB
+  absl::optional<bool> cpu_reserve;
+  absl::optional<bool> mem_reserve;
+  absl::optional<bool> dedicated_dispatcher_core;
+  absl::optional<int> num_dispatcher_cores;
+  absl::optional<int> max_queues_per_vnic;
+  absl::optional<bool> hybrid_rss_mode;
+  absl::optional<int> se_count;
+
+  // True when no setting is given.
+  bool Empty() const;
+};
+
+// What validation found. The effective shape is the given settings, the rest filled in: vCPUs
+// from the recommendation (1 without a workload); memory from the recommendation, or the table
+// memory for the given vCPUs; SE count 1 when vCPUs are given (Avi min_scaleout_per_vs default),
+// else the recommendation's.
+struct Validation {
+  int vcpus = 0;
+  int64_t memory_mb = 0;
+  int se_count = 1;
+  absl::optional<SeCapacity> capacity;  // absent when vcpus or memory is invalid
+  std::vector<MetricLoad> loads;        // the workload's demanded metrics on the effective SEs
+  absl::optional<Recommendation> recommendation;  // for the workload, when it is valid
+  std::vector<Finding> findings;
+  bool under_sized = false;  // some demanded metric is not carried
+
+  // True when some finding is an error.
+  bool HasErrors() const;
+};
+
+// Validates `settings` for `workload` (whose demand may be empty: then only the settings are
+// checked).
+Validation Validate(const Workload& workload, const Settings& settings);
+
+}  // namespace nsxalb::sizing
+
+#endif  // NSXALB_PLUGIN_SIZING_VALIDATE_H_
