@@ -1,0 +1,88 @@
+// Tests for plugin/controller/se_group_fields.h.
+#include "plugin/controller/se_group_fields.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace nsxalb::controller {
+namespace {
+
+using Json = nlohmann::json;
+
+ApiVersion V(const char* text) { return *ApiVersion::Parse(text); }
+
+TEST(SeGroupFieldsTest, CatalogIsSortedUniqueAndParsable) {
+  const auto& all = SeGroupFields();
+  ASSERT_GT(all.size(), 40u);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LT(all[i - 1].name, all[i].name);
+    }
+    EXPECT_TRUE(IntroducedIn::Parse(all[i].introduced).ok()) << all[i].name;
+    EXPECT_EQ(FindSeGroupField(all[i].name), &all[i]);
+  }
+  EXPECT_EQ(FindSeGroupField("no_such_field"), nullptr);
+  const SeGroupField* f = FindSeGroupField("hybrid_rss_mode");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->introduced, "21.1.3");
+  EXPECT_EQ(f->kind, FieldKind::kBoolean);
+  EXPECT_EQ(FindSeGroupField("memory_per_se")->unit, "MB");
+}
+
+TEST(SeGroupFieldsTest, VersionGateNamesFieldAndVersions) {
+  Json fields = {{"vcpus_per_se", 2}, {"hybrid_rss_mode", true}};
+  absl::Status st = CheckFieldsAvailable(fields, V("20.1.6"));
+  ASSERT_EQ(st.code(), absl::StatusCode::kFailedPrecondition);
+  std::string msg(st.message());
+  EXPECT_NE(msg.find("hybrid_rss_mode"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("21.1.3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("20.1.6"), std::string::npos) << msg;
+  EXPECT_TRUE(CheckFieldsAvailable(fields, V("21.1.3")).ok());
+  EXPECT_TRUE(CheckFieldsAvailable(fields, V("30.2.1")).ok());
+  // Null means unset: not sent, so not gated.
+  EXPECT_TRUE(CheckFieldsAvailable(Json{{"hybrid_rss_mode", nullptr}}, V("18.2.8")).ok());
+  // Unknown fields pass through.
+  EXPECT_TRUE(CheckFieldsAvailable(Json{{"future_field", 1}}, V("18.2.8")).ok());
+}
+
+TEST(SeGroupFieldsTest, VersionGateHonoursBackports) {
+  Json fields = {{"num_dispatcher_cores", 2}};
+  EXPECT_TRUE(CheckFieldsAvailable(fields, V("18.1.3")).ok());
+  EXPECT_FALSE(CheckFieldsAvailable(fields, V("18.1.2")).ok());
+  EXPECT_TRUE(CheckFieldsAvailable(fields, V("17.2.12")).ok());
+  Json queues = {{"max_queues_per_vnic", 4}};
+  EXPECT_TRUE(CheckFieldsAvailable(queues, V("18.2.7")).ok());
+  EXPECT_FALSE(CheckFieldsAvailable(queues, V("18.2.6")).ok());
+  absl::Status st = CheckFieldsAvailable(queues, V("18.2.6"));
+  EXPECT_NE(st.message().find("18.2.7 on the 18.2 train, or 20.1.1 and later"),
+            absl::string_view::npos)
+      << st;
+}
+
+TEST(SeGroupFieldsTest, ValuesAreChecked) {
+  EXPECT_TRUE(ValidateFieldValues(Json{{"memory_per_se", 4096}, {"num_dispatcher_cores", 4},
+                                       {"ha_mode", "HA_MODE_SHARED_PAIR"}})
+                  .ok());
+  struct Case {
+    Json fields;
+    const char* field;
+  } cases[] = {
+      {{{"memory_per_se", 1024}}, "memory_per_se"},
+      {{{"num_dispatcher_cores", 3}}, "num_dispatcher_cores"},
+      {{{"max_se", 1001}}, "max_se"},
+      {{{"vcpus_per_se", "2"}}, "vcpus_per_se"},
+      {{{"ha_mode", "HA_MODE_BOGUS"}}, "ha_mode"},
+      {{{"mem_reserve", 1}}, "mem_reserve"},
+      {{{"auto_rebalance_criteria", {"SE_AUTO_REBALANCE_CPU", "NOPE"}}}, "auto_rebalance_criteria"},
+  };
+  for (const Case& c : cases) {
+    absl::Status st = ValidateFieldValues(c.fields);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << c.fields.dump();
+    EXPECT_NE(st.message().find(c.field), absl::string_view::npos) << st;
+  }
+  EXPECT_FALSE(ValidateFieldValues(Json::array()).ok());
+}
+
+}  // namespace
+}  // namespace nsxalb::controller

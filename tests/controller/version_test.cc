@@ -1,0 +1,89 @@
+// Tests for plugin/controller/version.h.
+#include "plugin/controller/version.h"
+
+#include "gtest/gtest.h"
+
+namespace nsxalb::controller {
+namespace {
+
+ApiVersion V(const char* text) {
+  auto v = ApiVersion::Parse(text);
+  EXPECT_TRUE(v.ok()) << text << ": " << v.status();
+  return v.ok() ? *v : ApiVersion();
+}
+
+TEST(ApiVersionTest, ParsesDottedNumbers) {
+  EXPECT_EQ(V("22.1.3").ToString(), "22.1.3");
+  EXPECT_EQ(V("30.2.1").parts(), (std::vector<int>{30, 2, 1}));
+  EXPECT_EQ(V(" 22.1.3-9096 ").ToString(), "22.1.3");
+  EXPECT_EQ(V("22.1.3(9096)").ToString(), "22.1.3");
+  EXPECT_EQ(V("v18_2_8").ToString(), "18.2.8");
+  EXPECT_EQ(V("22.1").ToString(), "22.1");
+}
+
+TEST(ApiVersionTest, RejectsNonVersions) {
+  for (const char* bad : {"", "22", "abc", "22.", ".1.2", "x22.1.3", "1234567890.1"}) {
+    auto v = ApiVersion::Parse(bad);
+    EXPECT_FALSE(v.ok()) << bad;
+    if (!v.ok()) {
+      EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+TEST(ApiVersionTest, ComparesNumericallyNotLexically) {
+  EXPECT_LT(V("22.1.3"), V("30.2.1"));
+  EXPECT_LT(V("20.1.9"), V("20.1.10"));
+  EXPECT_LT(V("9.9.9"), V("10.0.0"));
+  EXPECT_EQ(V("22.1"), V("22.1.0"));
+  EXPECT_GT(V("22.1.0.1"), V("22.1"));
+  EXPECT_EQ(V("22.1.3").Train(), "22.1");
+}
+
+TEST(IntroducedInTest, SingleVersion) {
+  auto in = IntroducedIn::Parse("21.1.3");
+  ASSERT_TRUE(in.ok());
+  EXPECT_FALSE(in->AvailableIn(V("21.1.2")));
+  EXPECT_TRUE(in->AvailableIn(V("21.1.3")));
+  EXPECT_TRUE(in->AvailableIn(V("22.1.3")));
+  EXPECT_FALSE(in->AvailableIn(V("20.1.9")));
+  EXPECT_EQ(in->Describe(), "21.1.3");
+}
+
+TEST(IntroducedInTest, EmptyMeansAlways) {
+  auto in = IntroducedIn::Parse("");
+  ASSERT_TRUE(in.ok());
+  EXPECT_TRUE(in->AvailableIn(V("16.1.1")));
+}
+
+TEST(IntroducedInTest, BackportsApplyPerTrain) {
+  auto in = IntroducedIn::Parse("17.2.12,18.1.3,18.2.1");
+  ASSERT_TRUE(in.ok());
+  EXPECT_TRUE(in->AvailableIn(V("17.2.12")));
+  EXPECT_TRUE(in->AvailableIn(V("17.2.14")));
+  EXPECT_FALSE(in->AvailableIn(V("17.2.11")));
+  EXPECT_FALSE(in->AvailableIn(V("18.1.2")));
+  EXPECT_TRUE(in->AvailableIn(V("18.1.3")));
+  EXPECT_TRUE(in->AvailableIn(V("18.2.1")));
+  EXPECT_TRUE(in->AvailableIn(V("20.1.1")));
+  EXPECT_FALSE(in->AvailableIn(V("17.1.20")));  // an older train that never got it
+  EXPECT_FALSE(in->AvailableIn(V("18.0.9")));   // a train between listed ones
+  EXPECT_EQ(in->Describe(),
+            "17.2.12 on the 17.2 train, 18.1.3 on the 18.1 train, or 18.2.1 and later");
+}
+
+TEST(IntroducedInTest, UnsortedListIsSorted) {
+  auto in = IntroducedIn::Parse("20.1.1, 18.2.7");
+  ASSERT_TRUE(in.ok());
+  EXPECT_TRUE(in->AvailableIn(V("18.2.8")));
+  EXPECT_FALSE(in->AvailableIn(V("18.2.6")));
+  EXPECT_FALSE(in->AvailableIn(V("20.1.0")));
+  EXPECT_TRUE(in->AvailableIn(V("21.1.1")));
+}
+
+TEST(IntroducedInTest, BadListIsAnError) {
+  EXPECT_FALSE(IntroducedIn::Parse("18.2.7,banana").ok());
+}
+
+}  // namespace
+}  // namespace nsxalb::controller
