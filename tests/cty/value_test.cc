@@ -1,0 +1,203 @@
+// Tests for cty numbers, values, paths and the value helpers.
+#include "plugin/cty/value.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugin/cty/path.h"
+#include "plugin/cty/type.h"
+
+namespace nsxalb::cty {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Canon(const std::string& text) {
+  absl::StatusOr<Number> n = Number::FromDecimal(text);
+  EXPECT_TRUE(n.ok()) << text;
+  return n.ok() ? n->ToString() : "";
+}
+
+TEST(NumberTest, CanonicalText) {
+  EXPECT_EQ(Canon("1.0"), "1");
+  EXPECT_EQ(Canon("1e2"), "100");
+  EXPECT_EQ(Canon("+007.500"), "7.5");
+  EXPECT_EQ(Canon("-0"), "0");
+  EXPECT_EQ(Canon("-0.0e10"), "0");
+  EXPECT_EQ(Canon(".5"), "0.5");
+  EXPECT_EQ(Canon("5."), "5");
+  EXPECT_EQ(Canon("0.000001"), "0.000001");
+  EXPECT_EQ(Canon("1e-7"), "1e-7");
+  EXPECT_EQ(Canon("0.00000015"), "1.5e-7");
+  EXPECT_EQ(Canon("123456789012345678901"), "123456789012345678901");
+  EXPECT_EQ(Canon("1e21"), "1e+21");
+  EXPECT_EQ(Canon("12.5E+3"), "12500");
+  EXPECT_EQ(Canon("-1234.5e-2"), "-12.345");
+  EXPECT_EQ(Canon("inf"), "Inf");
+  EXPECT_EQ(Canon("-Infinity"), "-Inf");
+}
+
+TEST(NumberTest, RejectsNonNumbers) {
+  for (const char* bad : {"", ".", "-", "abc", "1e", "1e+", "--1", "1.2.3", "0x10", "1 ", " 1",
+                          "nan", "1e99999999999", "1_000"}) {
+    EXPECT_FALSE(Number::FromDecimal(bad).ok()) << bad;
+  }
+}
+
+TEST(NumberTest, EqualityIsByValue) {
+  EXPECT_EQ(*Number::FromDecimal("1.0"), Number::Int(1));
+  EXPECT_EQ(*Number::FromDecimal("1e2"), *Number::FromDecimal("100"));
+  EXPECT_EQ(Number::Float(0.1), *Number::FromDecimal("0.1"));
+  EXPECT_EQ(Number::Float(100.0), Number::Int(100));
+  EXPECT_NE(Number::Int(1), *Number::FromDecimal("1.0000000000000000000001"));
+  EXPECT_EQ(Number(), Number::Int(0));
+}
+
+TEST(NumberTest, Int64) {
+  EXPECT_EQ(*Number::Int(INT64_MIN).AsInt64(), INT64_MIN);
+  EXPECT_EQ(*Number::FromDecimal("9223372036854775807")->AsInt64(), INT64_MAX);
+  EXPECT_FALSE(Number::FromDecimal("9223372036854775808")->IsInt64());
+  EXPECT_FALSE(Number::FromDecimal("1.5")->AsInt64().ok());
+  EXPECT_TRUE(Number::FromDecimal("1.5e3")->IsInt64());
+}
+
+TEST(NumberTest, Doubles) {
+  EXPECT_EQ(Number::FromDecimal("0.5")->ExactDouble(), 0.5);
+  EXPECT_FALSE(Number::FromDecimal("0.1")->ExactDouble().has_value());
+  EXPECT_FALSE(Number::FromDecimal("1e400")->ExactDouble().has_value());
+  EXPECT_DOUBLE_EQ(Number::FromDecimal("0.1")->AsDouble(), 0.1);
+  EXPECT_TRUE(std::isinf(Number::FromDecimal("1e400")->AsDouble()));
+  EXPECT_EQ(Number::FromDecimal("1e-400")->AsDouble(), 0.0);
+  EXPECT_TRUE(Number::Float(HUGE_VAL).IsInfinity());
+  EXPECT_EQ(Number::Float(-HUGE_VAL).ToString(), "-Inf");
+  EXPECT_EQ(Number::Float(std::nan("")).ToString(), "NaN");
+  EXPECT_EQ(Number::Float(1e300).ToString(), "1e+300");
+}
+
+Type VcType() { return Type::Object({{"name", Type::String()}, {"id", Type::Number()}}); }
+
+TEST(ValueTest, StatesAndAccessors) {
+  EXPECT_TRUE(Value().IsNull());
+  EXPECT_EQ(Value().type(), Type::Dynamic());
+  Value u = Value::Unknown(Type::String());
+  EXPECT_FALSE(u.IsKnown());
+  EXPECT_FALSE(u.IsNull());
+  Value obj = Value::Object({{"a", Value::List(Type::String(), {u})}});
+  EXPECT_TRUE(obj.IsKnown());
+  EXPECT_FALSE(obj.IsWhollyKnown());
+  EXPECT_EQ(obj.GetAttribute("b"), nullptr);
+  EXPECT_EQ(obj.WithAttribute("b", Value::Bool(true)).GetAttribute("b")->AsBool(), true);
+}
+
+TEST(ValueTest, Equality) {
+  EXPECT_TRUE(Value::Int(1).Equals(Value::Float(1.0)));
+  EXPECT_FALSE(Value::Int(1).Equals(Value::String("1")));
+  EXPECT_TRUE(Value::Null(Type::String()).Equals(Value::Null(Type::String())));
+  EXPECT_FALSE(Value::Null(Type::String()).Equals(Value::Unknown(Type::String())));
+  EXPECT_FALSE(Value::Null(Type::String()).Equals(Value::String("")));
+  Value s1 = Value::Set(Type::String(), {Value::String("a"), Value::String("b")});
+  Value s2 = Value::Set(Type::String(), {Value::String("b"), Value::String("a"), Value::String("a")});
+  EXPECT_EQ(s2.elements().size(), 2u);
+  EXPECT_TRUE(s1.Equals(s2));
+  Value l1 = Value::List(Type::String(), {Value::String("a"), Value::String("b")});
+  Value l2 = Value::List(Type::String(), {Value::String("b"), Value::String("a")});
+  EXPECT_FALSE(l1.Equals(l2));
+  EXPECT_TRUE(Value::ObjectOf(VcType(), {}).Equals(
+      Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Null(Type::Number())}})));
+}
+
+TEST(ValueTest, DebugStringsLookLikeTerraforms) {
+  EXPECT_EQ(Value::String("a").DebugString(), "cty.StringVal(\"a\")");
+  EXPECT_EQ(Value::Null(Type::Number()).DebugString(), "cty.NullVal(cty.Number)");
+  EXPECT_EQ(Value::Unknown(Type::String()).DebugString(), "cty.UnknownVal(cty.String)");
+  EXPECT_EQ(Value::Unknown(Type::Dynamic()).DebugString(), "cty.DynamicVal");
+  EXPECT_EQ(Value::Int(5).DebugString(), "cty.NumberIntVal(5)");
+  EXPECT_EQ(Value::Float(0.5).DebugString(), "cty.NumberFloatVal(0.5)");
+  EXPECT_EQ(Value::Float(0.1).DebugString(), "cty.MustParseNumberVal(\"0.1\")");
+  EXPECT_EQ(Value::Bool(true).DebugString(), "cty.True");
+  EXPECT_EQ(Value::List(Type::String(), {}).DebugString(), "cty.ListValEmpty(cty.String)");
+  EXPECT_EQ(Value::Object({{"a", Value::Int(1)}}).DebugString(),
+            "cty.ObjectVal(map[string]cty.Value{\"a\":cty.NumberIntVal(1)})");
+  EXPECT_EQ(Value::Object({}).DebugString(), "cty.EmptyObjectVal");
+}
+
+TEST(ValueTest, GetPath) {
+  Value v = Value::Object(
+      {{"vcenters", Value::List(VcType(), {Value::ObjectOf(VcType(), {{"name", Value::String("a")}})})},
+       {"labels", Value::Map(Type::String(), {{"env", Value::String("prod")}})}});
+  EXPECT_EQ(v.GetPath(AttributePath().Attribute("vcenters").Index(0).Attribute("name"))
+                ->AsString(),
+            "a");
+  EXPECT_EQ(v.GetPath(AttributePath().Attribute("labels").ElementKey("env"))->AsString(), "prod");
+  absl::StatusOr<Value> missing = v.GetPath(AttributePath().Attribute("vcenters").Index(3));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(ErrorPath(missing.status())->ToString(), ".vcenters");
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("out of range"));
+  EXPECT_FALSE(v.GetPath(AttributePath().Attribute("nope")).ok());
+  EXPECT_FALSE(v.GetPath(AttributePath().Attribute("labels").Index(0)).ok());
+}
+
+TEST(ValueTest, CheckConformance) {
+  Type t = Type::Object({{"vcenters", Type::List(VcType())}, {"d", Type::Dynamic()}});
+  Value good = Value::Object(
+      {{"vcenters", Value::List(VcType(), {Value::ObjectOf(VcType(), {})})}, {"d", Value::Int(1)}});
+  EXPECT_TRUE(CheckConformance(good, t).ok());
+  Value missing = Value::Object(
+      {{"vcenters", Value::List(VcType(), {Value::Object({{"name", Value::String("x")}})})},
+       {"d", Value::Int(1)}});
+  absl::Status s = CheckConformance(missing, t);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(ErrorPath(s)->ToString(), ".vcenters[0]");
+  EXPECT_THAT(std::string(s.message()), HasSubstr("attribute \"id\" is required"));
+  s = CheckConformance(Value::Object({{"d", Value::Int(1)}, {"vcenters", Value::Int(2)}}), t);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(ErrorPath(s)->ToString(), ".vcenters");
+  s = CheckConformance(Value::Null(Type::String()), Type::Number());
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(ValueTest, WalkTransformAndUnknownAsNull) {
+  Value v = Value::Object({{"a", Value::Unknown(Type::String())},
+                           {"l", Value::List(Type::Number(), {Value::Int(1), Value::Unknown(Type::Number())})}});
+  std::vector<std::string> unknown_paths;
+  Walk(v, [&](const AttributePath& p, const Value& x) {
+    if (!x.IsKnown()) unknown_paths.push_back(p.ToString());
+    return true;
+  });
+  EXPECT_THAT(unknown_paths, ::testing::ElementsAre(".a", ".l[1]"));
+  Value nulled = UnknownAsNull(v);
+  EXPECT_TRUE(nulled.IsWhollyKnown());
+  EXPECT_TRUE(nulled.GetAttribute("a")->IsNull());
+  EXPECT_EQ(nulled.GetAttribute("a")->type(), Type::String());
+  EXPECT_TRUE(nulled.GetAttribute("l")->elements()[1].IsNull());
+  Value doubled = Transform(v, [](const AttributePath&, const Value& x) {
+    if (x.IsKnown() && !x.IsNull() && x.type() == Type::Number()) {
+      return Value::Int(*x.AsNumber().AsInt64() * 2);
+    }
+    return x;
+  });
+  EXPECT_EQ(doubled.GetAttribute("l")->elements()[0].AsNumber().ToString(), "2");
+}
+
+TEST(PathTest, Rendering) {
+  EXPECT_EQ(AttributePath().ToString(), "(root)");
+  EXPECT_EQ(AttributePath().Attribute("a").Index(0).ElementKey("k\"q").ToString(),
+            ".a[0][\"k\\\"q\"]");
+}
+
+TEST(PathTest, ErrorRoundTripsThePath) {
+  AttributePath p = AttributePath().Attribute("a:b;c").Index(-3).ElementKey("").ElementKey("1:x");
+  absl::Status s = PathError(p, "boom");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(s.message()), p.ToString() + ": boom");
+  ASSERT_TRUE(ErrorPath(s).has_value());
+  EXPECT_EQ(*ErrorPath(s), p);
+  EXPECT_FALSE(ErrorPath(absl::InvalidArgumentError("x")).has_value());
+  EXPECT_EQ(*ErrorPath(PathError(AttributePath(), "root")), AttributePath());
+}
+
+}  // namespace
+}  // namespace nsxalb::cty
