@@ -498,10 +498,12 @@ void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& l
       demand = sz::FormatValue(m, l.demand, sz::Rounding::kUp);
       utilization = absl::StrCat(sz::FormatPercent(l.utilization_pct), l.carried ? "" : " !");
     }
-    out << "  " << Pad(sz::InfoOf(m).label, 22)
-        << PadLeft(sz::FormatValue(m, f.value, sz::Rounding::kDown), 14) << "  "
-        << Pad(sz::BasisName(f.basis), 14) << PadLeft(demand, 12) << PadLeft(utilization, 13)
-        << "\n";
+    std::string row = absl::StrCat("  ", Pad(sz::InfoOf(m).label, 22),
+                                   PadLeft(sz::FormatValue(m, f.value, sz::Rounding::kDown), 14),
+                                   "  ", Pad(sz::BasisName(f.basis), 14));
+    if (!demand.empty()) absl::StrAppend(&row, PadLeft(demand, 12), PadLeft(utilization, 13));
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    out << row << "\n";
   }
   if (se_count > 1) out << "  (utilization is of " << se_count << " active SEs)\n";
   out << "  Sources:\n";

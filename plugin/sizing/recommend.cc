@@ -244,10 +244,12 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                                     " MB in whole GB to carry the open connections")};
   }
   r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
-  r.disk_per_se = {static_cast<int64_t>(r.disk.value), r.disk.basis, r.disk.rules.back(),
+  const bool tested_binds = r.disk.rules.size() > 1;
+  r.disk_per_se = {static_cast<int64_t>(r.disk.value), r.disk.basis,
+                   tested_binds ? rules::kDiskTested : rules::kDisk,
                    absl::StrCat("max(15, 2 x ", (memory + kMbPerGb - 1) / kMbPerGb, " + 5) = ",
                                 MinimumDiskGb(memory), " GB",
-                                r.disk.rules.size() > 1
+                                tested_binds
                                     ? absl::StrCat("; tested disk for the size is ",
                                                    static_cast<int64_t>(r.disk.value), " GB")
                                     : "")};

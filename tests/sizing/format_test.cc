@@ -1,0 +1,34 @@
+// Display rounding: capacities down, needs up, thousands separators, Gbps to 0.01.
+#include "plugin/sizing/format.h"
+
+#include "gtest/gtest.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+TEST(FormatTest, Integers) {
+  EXPECT_EQ(FormatInt(0), "0");
+  EXPECT_EQ(FormatInt(999), "999");
+  EXPECT_EQ(FormatInt(10350), "10,350");
+  EXPECT_EQ(FormatInt(1234567), "1,234,567");
+  EXPECT_EQ(FormatInt(-5800), "-5,800");
+}
+
+TEST(FormatTest, MetricValues) {
+  EXPECT_EQ(FormatValue(Metric::kSslTpsEcc, 5800, Rounding::kDown), "5,800");
+  EXPECT_EQ(FormatValue(Metric::kL7Rps, 1428.57, Rounding::kUp), "1,429");
+  EXPECT_EQ(FormatValue(Metric::kL7Rps, 1428.57, Rounding::kDown), "1,428");
+  EXPECT_EQ(FormatValue(Metric::kL7SslGbps, 10000, Rounding::kDown), "10 Gbps");
+  EXPECT_EQ(FormatValue(Metric::kL7Gbps, 5600, Rounding::kDown), "5.6 Gbps");
+  EXPECT_EQ(FormatValue(Metric::kL4Gbps, 11250, Rounding::kDown), "11.25 Gbps");
+  EXPECT_EQ(FormatValue(Metric::kL4Gbps, 11255, Rounding::kDown), "11.25 Gbps");
+  EXPECT_EQ(FormatValue(Metric::kL4Gbps, 11251, Rounding::kUp), "11.26 Gbps");
+  EXPECT_EQ(FormatValue(Metric::kL4Gbps, 1234500, Rounding::kDown), "1,234.5 Gbps");
+  EXPECT_EQ(FormatAmount(Metric::kSslTpsEcc, 5800, Rounding::kDown), "5,800 ECC SSL TPS");
+  EXPECT_EQ(FormatAmount(Metric::kL7SslGbps, 7200, Rounding::kDown),
+            "7.2 Gbps L7 SSL throughput");
+  EXPECT_EQ(FormatPercent(69.5652), "69.6%");
+}
+
+}  // namespace
+}  // namespace nsxalb::sizing

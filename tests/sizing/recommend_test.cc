@@ -1,0 +1,350 @@
+// Recommendation: hand-computed cases for each rule, workload errors, and a grid showing that
+// recommendations are sufficient, minimal and monotone.
+#include "plugin/sizing/recommend.h"
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugin/sizing/rules.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+using ::testing::HasSubstr;
+
+Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand, int util = 80) {
+  Workload w;
+  w.platform = p;
+  w.target_utilization_pct = util;
+  for (const auto& [m, d] : demand) w.demand.Set(m, d);
+  return w;
+}
+
+Recommendation MustRecommend(const Workload& w) {
+  absl::StatusOr<Recommendation> r = Recommend(w);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : Recommendation{};
+}
+
+bool HasFinding(const std::vector<Finding>& findings, const std::string& rule,
+                const std::string& attribute) {
+  for (const Finding& f : findings) {
+    if (f.rule == rule && f.attribute == attribute) return true;
+  }
+  return false;
+}
+
+TEST(RecommendTest, SmallestSingleSe) {
+  // 8,000 ECC TPS at 80% needs 10,000: 4 vCPUs give 8,700, 5 give 10,350 (interpolated).
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 5);
+  EXPECT_EQ(r.vcpus_per_se.rule, rules::kSmallestSingleSe);
+  EXPECT_EQ(r.se_count.value, 1);
+  EXPECT_EQ(r.memory_per_se.value, 5120);
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kInterpolated);
+  EXPECT_EQ(r.disk_per_se.value, 35);  // tested disk interpolated between 30 and 40
+  EXPECT_EQ(r.disk_per_se.rule, rules::kDiskTested);
+  ASSERT_EQ(r.loads.size(), 1u);
+  EXPECT_EQ(r.loads[0].per_se.value, 10350);
+  EXPECT_EQ(r.loads[0].needed, 10000);
+  EXPECT_EQ(r.binding, Metric::kSslTpsEcc);
+}
+
+TEST(RecommendTest, NsxtExampleFromTheIssue) {
+  // 150,000 RPS needs 187,500 (5 vCPUs give 179,000); 8,000 ECC needs 10,000 (5 give 9,850).
+  Recommendation r = MustRecommend(
+      Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 6);
+  EXPECT_EQ(r.memory_per_se.value, 12288);
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kMeasured);
+  EXPECT_EQ(r.disk_per_se.value, 29);
+  EXPECT_EQ(r.binding, Metric::kL7Rps);  // 150000 / 205000 > 8000 / 11500
+  EXPECT_EQ(r.num_dispatcher_cores.value, 2);
+  EXPECT_EQ(r.max_queues_per_vnic.value, 2);
+  EXPECT_EQ(r.max_queues_per_vnic.basis, Basis::kMeasured);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(RecommendTest, FewestSesThenSmallestSize) {
+  // 13,000 ECC needs 16,250 > 12,000: 2 SEs; 2 x 4 vCPUs = 17,400 carries, 2 x 3 = 14,500 not.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}}));
+  EXPECT_EQ(r.se_count.value, 2);
+  EXPECT_EQ(r.vcpus_per_se.value, 4);
+  EXPECT_EQ(r.vcpus_per_se.rule, rules::kFewestSes);
+  EXPECT_EQ(r.max_se.value, 3);
+  // nsxt: 9,400 ECC needs 11,750 > 11,500; 2 x 2 vCPUs = 12,000 carries.
+  Recommendation n = MustRecommend(Make(Platform::kNsxt, {{Metric::kSslTpsEcc, 9400}}));
+  EXPECT_EQ(n.se_count.value, 2);
+  EXPECT_EQ(n.vcpus_per_se.value, 2);
+  EXPECT_TRUE(n.hybrid_rss_mode.value);
+  EXPECT_EQ(n.hybrid_rss_mode.rule, rules::kHybridRss);
+}
+
+TEST(RecommendTest, MemoryRaisedInWholeGbForOpenConnections) {
+  // 200,000 connections need 250,000: a 1-vCPU vcenter SE holds 40,000 per 2 GB, i.e. 20,000
+  // per GB: 12 GB = 240,000 (short), 13 GB = 260,000.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 1);
+  EXPECT_EQ(r.memory_per_se.value, 13 * 1024);
+  EXPECT_EQ(r.memory_per_se.rule, rules::kMemoryForConns);
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kRule);
+  EXPECT_EQ(r.disk_per_se.value, 31);  // 2 x 13 + 5
+  EXPECT_EQ(r.disk_per_se.rule, rules::kDisk);
+  EXPECT_EQ(r.capacity.Of(Metric::kL4OpenConns).value, 260000);
+}
+
+TEST(RecommendTest, DispatchersFollowTheMeasuredConfigurations) {
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 1, false).cores, 0);
+  EXPECT_EQ(PlanDispatchers(Platform::kNsxt, 2, true).cores, 0);
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 4, false).cores, 1);
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 4, false).basis, Basis::kMeasured);
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 4, true).cores, 2);
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 4, true).rule, rules::kDispatchersL4);
+  EXPECT_EQ(PlanDispatchers(Platform::kNsxt, 4, true).cores, 1);  // nsxt measured L4 with 1
+  EXPECT_EQ(PlanDispatchers(Platform::kNsxt, 6, false).cores, 2);
+  // The ratio rule elsewhere: none below 4, else vCPUs / 3 snapped down to 0,1,2,4,8,16.
+  const std::vector<std::pair<int, int>> ratio = {{3, 0},  {5, 1},  {7, 2},  {8, 2},
+                                                  {12, 4}, {20, 4}, {24, 8}, {47, 8},
+                                                  {48, 16}, {64, 16}};
+  for (const auto& [vcpus, cores] : ratio) {
+    DispatcherPlan plan = PlanDispatchers(Platform::kVcenter, vcpus, false);
+    EXPECT_EQ(plan.cores, cores) << vcpus;
+    EXPECT_EQ(plan.rule, rules::kDispatchersRatio);
+    EXPECT_EQ(plan.basis, Basis::kRule);
+  }
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 12, true).cores, 4);
+  EXPECT_EQ(PlanDispatchers(Platform::kVcenter, 7, true).cores, 2);
+}
+
+TEST(RecommendTest, TwoDispatchersWhenL4ThroughputBindsAtFourVcpus) {
+  // 7 Gbps L4 needs 8.75 Gbps: 4 vCPUs (9.5 Gbps) on vcenter.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4Gbps, 7000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 4);
+  EXPECT_EQ(r.binding, Metric::kL4Gbps);
+  EXPECT_EQ(r.num_dispatcher_cores.value, 2);
+  EXPECT_TRUE(r.dedicated_dispatcher_core.value);
+  // The same SE size bound by RPS gets one.
+  Recommendation rps = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 100000}}));
+  EXPECT_EQ(rps.vcpus_per_se.value, 4);
+  EXPECT_EQ(rps.num_dispatcher_cores.value, 1);
+}
+
+TEST(RecommendTest, QueuesReservesAndHybridRss) {
+  Recommendation small = MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 10000}}));
+  EXPECT_EQ(small.vcpus_per_se.value, 1);
+  EXPECT_EQ(small.max_queues_per_vnic.value, 0);
+  EXPECT_EQ(small.max_queues_per_vnic.rule, rules::kQueuesAuto);
+  EXPECT_FALSE(small.hybrid_rss_mode.value);
+  EXPECT_FALSE(small.dedicated_dispatcher_core.value);
+  EXPECT_TRUE(small.cpu_reserve.value);
+  EXPECT_TRUE(small.mem_reserve.value);
+  EXPECT_EQ(small.cpu_reserve.rule, rules::kReserve);
+  Workload big = Make(Platform::kNsxt, {{Metric::kL7Rps, 200000}});
+  big.max_vcpus_per_se = 8;
+  Recommendation r = MustRecommend(big);
+  // 200,000 RPS needs 250,000: 7 vCPUs give 205,000 + 26,000 = 231,000, 8 give 257,000.
+  EXPECT_EQ(r.vcpus_per_se.value, 8);
+  EXPECT_EQ(r.max_queues_per_vnic.value, 2);
+  EXPECT_EQ(r.max_queues_per_vnic.rule, rules::kQueuesNsxt);
+  EXPECT_EQ(r.max_queues_per_vnic.basis, Basis::kRule);
+  EXPECT_EQ(r.memory_per_se.value, 16384);  // 12 GB + 2 x 2 GB
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kExtrapolated);
+  Recommendation v6 = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}}));
+  EXPECT_EQ(v6.vcpus_per_se.value, 6);
+  EXPECT_EQ(v6.max_queues_per_vnic.value, 0);
+}
+
+TEST(RecommendTest, BufferAndMaxSe) {
+  Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}});
+  w.buffer_se = 2;
+  Recommendation r = MustRecommend(w);
+  EXPECT_EQ(r.buffer_se, 2);
+  EXPECT_EQ(r.max_se.value, r.se_count.value + 2);
+  EXPECT_EQ(r.max_se.rule, rules::kMaxSe);
+}
+
+TEST(RecommendTest, WarnsAboveOneHundredSixtyThousandRpsPerVcenterSe) {
+  // At 90%, 165,000 RPS needs 183,334: one 6-vCPU SE (185,000) carries it, relying on > 160k.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 165000}}, 90));
+  EXPECT_EQ(r.se_count.value, 1);
+  ASSERT_TRUE(HasFinding(r.findings, rules::kRps160k, "workload.l7_rps"));
+  EXPECT_THAT(r.findings[0].detail, HasSubstr("Run at least 2 SEs"));
+  // Extrapolated: 8 vCPUs give 220,000; 170,000 at 80% needs 212,500.
+  Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
+  w.max_vcpus_per_se = 8;
+  EXPECT_TRUE(HasFinding(MustRecommend(w).findings, rules::kRps160k, "workload.l7_rps"));
+  // Not below 160k, and not on nsxt (measured 205,000 at 6 vCPUs).
+  EXPECT_FALSE(HasFinding(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}}))
+                              .findings,
+                          rules::kRps160k, "workload.l7_rps"));
+  EXPECT_FALSE(HasFinding(MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 165000}}, 90))
+                              .findings,
+                          rules::kRps160k, "workload.l7_rps"));
+}
+
+TEST(RecommendTest, WarnsWhenOneVirtualServiceWouldExceedMaxScaleout) {
+  // 60,000 ECC needs 75,000: 7 SEs of 6 vCPUs (84,000); 6 give 72,000.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}}));
+  EXPECT_EQ(r.se_count.value, 7);
+  EXPECT_TRUE(HasFinding(r.findings, rules::kScaleoutLimit, "max_scaleout_per_vs"));
+  Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}});
+  w.max_scaleout_per_vs = 7;
+  EXPECT_FALSE(HasFinding(MustRecommend(w).findings, rules::kScaleoutLimit,
+                          "max_scaleout_per_vs"));
+}
+
+TEST(RecommendTest, EmptyDemandGivesTheSmallestSe) {
+  Recommendation r = MustRecommend(Make(Platform::kNsxt, {}));
+  EXPECT_EQ(r.vcpus_per_se.value, 1);
+  EXPECT_EQ(r.se_count.value, 1);
+  EXPECT_FALSE(r.binding.has_value());
+}
+
+TEST(RecommendTest, RejectsBadWorkloadInputsNamingTheAttribute) {
+  struct Case {
+    std::function<void(Workload&)> mutate;
+    std::string attribute;
+  };
+  const std::vector<Case> cases = {
+      {[](Workload& w) { w.demand.Set(Metric::kL7Rps, -1); }, "workload.l7_rps"},
+      {[](Workload& w) { w.demand.Set(Metric::kL4Gbps, NAN); }, "workload.l4_gbps"},
+      {[](Workload& w) { w.demand.Set(Metric::kSslTpsRsa, INFINITY); }, "workload.ssl_tps_rsa"},
+      {[](Workload& w) { w.target_utilization_pct = 39; }, "workload.target_utilization"},
+      {[](Workload& w) { w.target_utilization_pct = 91; }, "workload.target_utilization"},
+      {[](Workload& w) { w.max_vcpus_per_se = 0; }, "workload.max_vcpus_per_se"},
+      {[](Workload& w) { w.max_vcpus_per_se = 65; }, "workload.max_vcpus_per_se"},
+      {[](Workload& w) { w.buffer_se = -1; }, "buffer_se"},
+      {[](Workload& w) { w.max_scaleout_per_vs = 0; }, "max_scaleout_per_vs"},
+      {[](Workload& w) { w.max_scaleout_per_vs = 65; }, "max_scaleout_per_vs"},
+  };
+  for (const Case& c : cases) {
+    Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 100}});
+    c.mutate(w);
+    std::vector<Finding> errors = CheckWorkload(w);
+    ASSERT_EQ(errors.size(), 1u) << c.attribute;
+    EXPECT_EQ(errors[0].severity, Severity::kError);
+    EXPECT_EQ(errors[0].attribute, c.attribute);
+    EXPECT_EQ(errors[0].rule, rules::kInputRange);
+    absl::StatusOr<Recommendation> r = Recommend(w);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr(c.attribute));
+  }
+}
+
+TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
+  absl::StatusOr<Recommendation> r =
+      Recommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 1e9}}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("1000 SEs"));
+}
+
+// ---- The grid: sufficient, minimal, monotone. ----
+
+// Whether `count` SEs of `vcpus` carry the workload with any memory up to the maximum (memory
+// only matters for open connections, and more memory never lowers a capacity).
+bool CarriesWithAnyMemory(const Workload& w, int vcpus, int count) {
+  return Carries(w, vcpus, kMaxMemoryMb, count);
+}
+
+void ExpectMinimalAndSufficient(const Workload& w, const Recommendation& r) {
+  const int v = r.vcpus_per_se.value;
+  const int n = r.se_count.value;
+  const int64_t mem = r.memory_per_se.value;
+  ASSERT_GE(v, 1);
+  ASSERT_LE(v, w.max_vcpus_per_se);
+  EXPECT_TRUE(Carries(w, v, mem, n)) << "insufficient";
+  for (const MetricLoad& load : r.loads) EXPECT_TRUE(load.carried);
+  if (v > 1) {
+    EXPECT_FALSE(CarriesWithAnyMemory(w, v - 1, n)) << "one vCPU fewer carries it";
+  }
+  if (n > 1) {
+    EXPECT_FALSE(CarriesWithAnyMemory(w, w.max_vcpus_per_se, n - 1)) << "one SE fewer carries it";
+  }
+  const int64_t table = static_cast<int64_t>(TableMemoryMb(w.platform, v).value);
+  EXPECT_GE(mem, table);
+  EXPECT_EQ(mem % 1024, 0);
+  if (mem > table) {
+    EXPECT_FALSE(Carries(w, v, mem - 1024, n)) << "1 GB less carries it";
+  }
+}
+
+// Demand units per metric for the grid: the 1-vCPU vcenter cell.
+double Unit(Metric m) {
+  return static_cast<double>(
+      *ProfileOf(Platform::kVcenter).sizes[0].values[static_cast<int>(m)]);
+}
+
+TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonotone) {
+  for (Platform p : kAllPlatforms) {
+    for (int util : {40, 80, 90}) {
+      for (int max_vcpus : {2, 6, 8}) {
+        for (Metric m : kAllMetrics) {
+          std::tuple<int, int, int64_t> previous{0, 0, 0};
+          for (int k = 1; k <= 40; ++k) {
+            Workload w = Make(p, {{m, Unit(m) * k / 4.0}}, util);
+            w.max_vcpus_per_se = max_vcpus;
+            SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(m).key << " x"
+                                            << k / 4.0 << " util " << util << " max "
+                                            << max_vcpus);
+            Recommendation r = MustRecommend(w);
+            ExpectMinimalAndSufficient(w, r);
+            std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,
+                                              r.memory_per_se.value};
+            EXPECT_GE(now, previous) << "more demand gave a smaller recommendation";
+            previous = now;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
+  const std::vector<std::pair<Metric, Metric>> pairs = {
+      {Metric::kSslTpsEcc, Metric::kL7Rps},
+      {Metric::kL7Rps, Metric::kL7Gbps},
+      {Metric::kL4Cps, Metric::kL4OpenConns},
+      {Metric::kSslTpsRsa, Metric::kL7SslGbps},
+      {Metric::kL4Gbps, Metric::kL4OpenConns}};
+  for (Platform p : kAllPlatforms) {
+    for (const auto& [a, b] : pairs) {
+      for (int i = 1; i <= 12; ++i) {
+        std::tuple<int, int, int64_t> previous{0, 0, 0};
+        for (int j = 1; j <= 12; ++j) {
+          Workload w = Make(p, {{a, Unit(a) * i / 2.0}, {b, Unit(b) * j / 2.0}});
+          SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(a).key << " x"
+                                          << i / 2.0 << " + " << InfoOf(b).key << " x"
+                                          << j / 2.0);
+          Recommendation r = MustRecommend(w);
+          ExpectMinimalAndSufficient(w, r);
+          std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,
+                                            r.memory_per_se.value};
+          EXPECT_GE(now, previous);
+          previous = now;
+          // Adding a third metric never shrinks the recommendation either.
+          Metric third = Metric::kSslTpsEcc;
+          for (Metric m : kAllMetrics) {
+            if (m != a && m != b) {
+              third = m;
+              break;
+            }
+          }
+          Workload more = w;
+          more.demand.Set(third, Unit(third) * (i + j) / 4.0);
+          Recommendation rm = MustRecommend(more);
+          EXPECT_GE(std::make_tuple(rm.se_count.value, rm.vcpus_per_se.value),
+                    std::make_tuple(r.se_count.value, r.vcpus_per_se.value));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace nsxalb::sizing
