@@ -8,8 +8,10 @@
 
 #include <cerrno>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -24,9 +26,8 @@
 namespace nsxalb::host {
 namespace {
 
-// How long in-flight RPCs may take to finish once shutdown starts; after that they are
-// cancelled. Terraform waits 2 s before killing a plugin, so this stays well below that.
-constexpr auto kShutdownGrace = std::chrono::milliseconds(250);
+// How long gRPC's server teardown may take before the process exits without it.
+constexpr auto kTeardownBudget = std::chrono::milliseconds(50);
 
 // Write end of the self-pipe that wakes Serve's main thread (signal handler, Shutdown RPC).
 int g_wake_fd = -1;
@@ -57,14 +58,26 @@ int Fail(const absl::Status& status) {
   return 1;
 }
 
-// go-plugin's controller: Terraform calls Shutdown when it closes a provider instance.
-class Controller final : public plugin::GRPCController::Service {
+// Completes one Shutdown call and wakes Serve once the reply has been sent (OnDone runs after
+// the call's last operation), so stopping the server cannot cut the reply off.
+class ShutdownReactor final : public grpc::ServerUnaryReactor {
  public:
-  grpc::Status Shutdown(grpc::ServerContext* /*context*/, const plugin::Empty* /*request*/,
-                        plugin::Empty* /*response*/) override {
-    log::Debug("nsxalb plugin: Shutdown requested by the client");
+  ShutdownReactor() { Finish(grpc::Status::OK); }
+  void OnDone() override {
     Wake();
-    return grpc::Status::OK;
+    delete this;
+  }
+};
+
+// go-plugin's controller: Terraform calls Shutdown when it closes a provider instance, then
+// closes its connection and kills the process if it has not exited within 2 s.
+class Controller final : public plugin::GRPCController::CallbackService {
+ public:
+  grpc::ServerUnaryReactor* Shutdown(grpc::CallbackServerContext* /*context*/,
+                                     const plugin::Empty* /*request*/,
+                                     plugin::Empty* /*response*/) override {
+    log::Debug("nsxalb plugin: Shutdown requested by the client");
+    return new ShutdownReactor();
   }
 };
 
@@ -231,8 +244,26 @@ int Serve(grpc::Service* provider_service, const HostOptions& options) {
   wake.Wait();
   log::Debug("nsxalb plugin: shutting down");
   server->GetHealthCheckService()->SetServingStatus("plugin", false);
-  server->Shutdown(std::chrono::system_clock::now() + kShutdownGrace);
-  server.reset();
+  // Like go-plugin's server (grpc-go Server.Stop), stop at once: cancel whatever is still in
+  // flight and drop the connections. gRPC's own teardown can still take a few hundred
+  // milliseconds (its sync-server pollers wake up on a timer), so it gets a short budget; past
+  // that the process exits without it, as Terraform expects a prompt exit after Shutdown.
+  std::promise<void> stopped;
+  std::future<void> stopped_future = stopped.get_future();
+  std::thread teardown([&server, &stopped] {
+    server->Shutdown(std::chrono::system_clock::now());
+    stopped.set_value();
+  });
+  if (stopped_future.wait_for(kTeardownBudget) != std::future_status::ready) {
+    log::Debug("nsxalb plugin: gRPC teardown is slow; exiting without waiting for it");
+    RemoveSocketDir(*socket_dir);
+    _exit(0);
+  }
+  teardown.join();
+  // The server is stopped and no handler runs any more. Destroying it would close the
+  // connections gracefully, which can take another few hundred milliseconds; the process is
+  // about to exit, so the object is deliberately left alive.
+  (void)server.release();
   return 0;
 }
 

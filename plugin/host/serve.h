@@ -41,6 +41,9 @@ struct HostOptions {
 // call) until shutdown. Returns the process exit code: 0 after a Shutdown RPC or SIGTERM, 1 when
 // the environment is wrong (missing magic cookie, protocol 5 not offered, bad
 // PLUGIN_CLIENT_CERT, socket path too long) or serving fails; the reason is on stderr.
+// Call it last in main and return its result: when gRPC's teardown after Shutdown exceeds a
+// short budget, Serve removes the socket directory and ends the process itself (_exit(0)) so
+// that Terraform sees a prompt exit.
 int Serve(grpc::Service* provider_service, const HostOptions& options);
 
 }  // namespace nsxalb::host

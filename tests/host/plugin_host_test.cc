@@ -1,0 +1,366 @@
+// Process tests of the shipped binary's plugin host: started exactly as Terraform starts it
+// (tests/harness/plugin_process.h), over mutual TLS, plaintext, and in --debug mode.
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "proto/health.grpc.pb.h"
+#include "proto/tfplugin5.grpc.pb.h"
+#include "tests/harness/plugin_process.h"
+
+#ifndef NSXALB_PROVIDER_BINARY
+#error "NSXALB_PROVIDER_BINARY must name the built terraform-provider-nsxalb"
+#endif
+
+namespace nsxalb::harness {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
+
+constexpr absl::Duration kRpcTimeout = absl::Seconds(10);
+
+PluginProcessOptions TerraformOptions() {
+  PluginProcessOptions options;
+  options.binary = NSXALB_PROVIDER_BINARY;
+  return options;
+}
+
+std::unique_ptr<PluginProcess> StartOrDie(const PluginProcessOptions& options) {
+  absl::StatusOr<std::unique_ptr<PluginProcess>> process = PluginProcess::Start(options);
+  EXPECT_TRUE(process.ok()) << process.status();
+  return process.ok() ? *std::move(process) : nullptr;
+}
+
+grpc::Status CheckHealth(const std::shared_ptr<grpc::Channel>& channel,
+                         grpc::health::v1::HealthCheckResponse* response) {
+  auto stub = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + absl::ToChronoSeconds(kRpcTimeout));
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service("plugin");
+  return stub->Check(&context, request, response);
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st = {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string Dirname(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+// A directory under /tmp removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/tmp/nsxalb-host-test-XXXXXX";
+    path_ = mkdtemp(templ) != nullptr ? templ : "";
+  }
+  ~TempDir() { rmdir(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(PluginHostTest, WithoutMagicCookieExplainsAndExitsOne) {
+  PluginProcessOptions options = TerraformOptions();
+  options.magic_cookie = false;
+  options.expect_handshake = false;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 1);
+  EXPECT_THAT(process->Stderr(), HasSubstr("This binary is a plugin"));
+  EXPECT_THAT(process->Stdout(), IsEmpty());
+}
+
+TEST(PluginHostTest, SubcommandsNeedNoCookie) {
+  PluginProcessOptions options = TerraformOptions();
+  options.magic_cookie = false;
+  options.auto_mtls = false;
+  options.expect_handshake = false;
+  for (const char* flag : {"version", "--version"}) {
+    options.args = {flag};
+    auto process = StartOrDie(options);
+    ASSERT_NE(process, nullptr);
+    absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+    ASSERT_TRUE(code.ok()) << code.status();
+    EXPECT_EQ(*code, 0) << flag;
+    EXPECT_THAT(process->Stdout(), StartsWith("terraform-provider-nsxalb "));
+    EXPECT_THAT(process->Stdout(), HasSubstr("protocol 5"));
+  }
+}
+
+TEST(PluginHostTest, ProtocolFiveNotOfferedIsAClearError) {
+  PluginProcessOptions options = TerraformOptions();
+  options.protocol_versions = "6";
+  options.expect_handshake = false;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 1);
+  EXPECT_THAT(process->Stderr(), HasSubstr("[ERROR]"));
+  EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_PROTOCOL_VERSIONS=\"6\""));
+  EXPECT_THAT(process->Stderr(), HasSubstr("protocol version 5"));
+  EXPECT_THAT(process->Stdout(), IsEmpty());
+}
+
+TEST(PluginHostTest, BadClientCertificateIsAClearError) {
+  PluginProcessOptions options = TerraformOptions();
+  options.expect_handshake = false;
+  options.env["PLUGIN_CLIENT_CERT"] = "not a certificate";
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 1);
+  EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_CLIENT_CERT"));
+  EXPECT_THAT(process->Stdout(), IsEmpty());
+}
+
+TEST(PluginHostTest, HandshakeLineHasSixFieldsAndALocalhostCertificate) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  const std::string line = process->handshake_line();
+  const std::vector<std::string> fields = absl::StrSplit(line, '|');
+  ASSERT_EQ(fields.size(), 6u) << line;
+  EXPECT_EQ(fields[0], "1");
+  EXPECT_EQ(fields[1], "5");
+  EXPECT_EQ(fields[2], "unix");
+  EXPECT_THAT(fields[3], StartsWith("/"));
+  EXPECT_EQ(fields[4], "grpc");
+  EXPECT_EQ(fields[5].find('='), std::string::npos);
+  EXPECT_GT(fields[5].size(), 50u);
+  EXPECT_EQ(process->Stdout(), line + "\n");
+
+  std::string der;
+  ASSERT_TRUE(absl::Base64Unescape(fields[5], &der));
+  const unsigned char* in = reinterpret_cast<const unsigned char*>(der.data());
+  X509* cert = d2i_X509(nullptr, &in, static_cast<long>(der.size()));  // NOLINT
+  ASSERT_NE(cert, nullptr);
+  EXPECT_EQ(X509_check_host(cert, "localhost", 0, 0, nullptr), 1);
+  X509_free(cert);
+
+  // The socket sits alone in a private directory.
+  struct stat st = {};
+  ASSERT_EQ(stat(Dirname(fields[3]).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_TRUE(process->Shutdown().ok());
+}
+
+TEST(PluginHostTest, MutualTlsHealthAndProviderRoundTrip) {
+  for (const char* offered : {"5", "5,6", "6,5"}) {
+    PluginProcessOptions options = TerraformOptions();
+    options.protocol_versions = offered;
+    auto process = StartOrDie(options);
+    ASSERT_NE(process, nullptr) << offered;
+    EXPECT_EQ(process->handshake().protocol_version, 5);
+
+    grpc::health::v1::HealthCheckResponse health;
+    grpc::Status status = CheckHealth(process->channel(), &health);
+    ASSERT_TRUE(status.ok()) << offered << ": " << status.error_message();
+    EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+
+    // A tfplugin5 call reaches the provider service through TLS: it either answers or says the
+    // RPC is not implemented, never a transport error.
+    auto provider = tfplugin5::Provider::NewStub(process->channel());
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + absl::ToChronoSeconds(kRpcTimeout));
+    tfplugin5::GetProviderSchema::Response schema;
+    status = provider->GetSchema(&context, tfplugin5::GetProviderSchema::Request(), &schema);
+    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNIMPLEMENTED)
+        << status.error_code() << " " << status.error_message();
+
+    ASSERT_TRUE(process->Shutdown().ok());
+  }
+}
+
+TEST(PluginHostTest, AnotherClientCertificateIsRefused) {
+  PluginProcessOptions options = TerraformOptions();
+  options.present_other_client_cert = true;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  grpc::health::v1::HealthCheckResponse health;
+  const grpc::Status status = CheckHealth(process->channel(), &health);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+  EXPECT_TRUE(process->Running());
+}
+
+TEST(PluginHostTest, ClientWithoutTlsIsRefusedWhenAutoMtlsIsOn) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  auto channel = grpc::CreateChannel("unix:" + process->handshake().address,
+                                     grpc::InsecureChannelCredentials());
+  grpc::health::v1::HealthCheckResponse health;
+  const grpc::Status status = CheckHealth(channel, &health);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+  ASSERT_TRUE(process->Shutdown().ok());
+}
+
+TEST(PluginHostTest, PlaintextWithoutClientCertificate) {
+  PluginProcessOptions options = TerraformOptions();
+  options.auto_mtls = false;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  EXPECT_THAT(process->handshake_line(), testing::EndsWith("|grpc|"));
+  grpc::health::v1::HealthCheckResponse health;
+  const grpc::Status status = CheckHealth(process->channel(), &health);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  ASSERT_TRUE(process->Shutdown().ok());
+}
+
+TEST(PluginHostTest, NothingOnStdoutAfterTheHandshakeEvenWhileLogging) {
+  PluginProcessOptions options = TerraformOptions();
+  options.env["TF_LOG"] = "TRACE";
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  grpc::health::v1::HealthCheckResponse health;
+  ASSERT_TRUE(CheckHealth(process->channel(), &health).ok());
+  ASSERT_TRUE(process->Shutdown().ok());
+  EXPECT_THAT(process->StdoutAfterHandshake(), IsEmpty());
+  EXPECT_EQ(process->Stdout(), process->handshake_line() + "\n");
+  // The logs went to stderr, in go-plugin's "[LEVEL]" form.
+  EXPECT_THAT(process->Stderr(), HasSubstr("[DEBUG] "));
+}
+
+TEST(PluginHostTest, ExitsWithinASecondOfShutdownAndRemovesTheSocket) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  const std::string socket = process->handshake().address;
+  ASSERT_TRUE(PathExists(socket));
+  // The requirement (Terraform itself kills the plugin after 2 s).
+  absl::StatusOr<absl::Duration> took = process->Shutdown(absl::Seconds(1));
+  ASSERT_TRUE(took.ok()) << took.status();
+  ::testing::Test::RecordProperty("exit_after_shutdown_ms",
+                                  std::to_string(absl::ToDoubleMilliseconds(*took)));
+  EXPECT_FALSE(PathExists(socket));
+  EXPECT_FALSE(PathExists(Dirname(socket)));
+}
+
+TEST(PluginHostTest, SigtermExitsCleanlyAndRemovesTheSocket) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  const std::string socket = process->handshake().address;
+  process->Signal(SIGTERM);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 0);
+  EXPECT_FALSE(PathExists(Dirname(socket)));
+}
+
+TEST(PluginHostTest, SigintIsIgnored) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  process->Signal(SIGINT);
+  // Still answering after the signal, and still running a while later.
+  grpc::health::v1::HealthCheckResponse health;
+  EXPECT_TRUE(CheckHealth(process->channel(), &health).ok());
+  EXPECT_EQ(process->Wait(absl::Milliseconds(300)).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(process->Running());
+  EXPECT_TRUE(CheckHealth(process->channel(), &health).ok());
+  ASSERT_TRUE(process->Shutdown().ok());
+}
+
+TEST(PluginHostTest, HonoursPluginUnixSocketDir) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  PluginProcessOptions options = TerraformOptions();
+  options.env["PLUGIN_UNIX_SOCKET_DIR"] = dir.path();
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  EXPECT_THAT(process->handshake().address, StartsWith(dir.path() + "/"));
+  ASSERT_TRUE(process->Shutdown().ok());
+}
+
+TEST(PluginHostTest, TmpdirOverTheSunPathLimitIsAClearError) {
+  PluginProcessOptions options = TerraformOptions();
+  options.expect_handshake = false;
+  options.unset_env = {"PLUGIN_UNIX_SOCKET_DIR"};
+  options.env["TMPDIR"] = "/tmp/" + std::string(110, 'x');
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 1);
+  EXPECT_THAT(process->Stderr(), HasSubstr("107 bytes"));
+  EXPECT_THAT(process->Stderr(), HasSubstr("TMPDIR"));
+  EXPECT_THAT(process->Stdout(), IsEmpty());
+}
+
+TEST(PluginHostTest, DebugModePrintsReattachJsonAndServesPlaintext) {
+  PluginProcessOptions options = TerraformOptions();
+  options.args = {"--debug"};
+  options.magic_cookie = false;
+  options.auto_mtls = false;
+  options.expect_handshake = false;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<std::string> out = process->WaitForStdout("'\n", absl::Seconds(20));
+  ASSERT_TRUE(out.ok()) << out.status() << "\nstderr: " << process->Stderr();
+
+  const std::string marker = "TF_REATTACH_PROVIDERS='";
+  const size_t start = out->find(marker);
+  ASSERT_NE(start, std::string::npos) << *out;
+  const size_t end = out->find('\'', start + marker.size());
+  const nlohmann::json reattach = nlohmann::json::parse(
+      out->substr(start + marker.size(), end - start - marker.size()), nullptr, false);
+  ASSERT_FALSE(reattach.is_discarded()) << *out;
+  ASSERT_TRUE(reattach.contains("registry.terraform.io/nsxalb/nsxalb")) << reattach;
+  const nlohmann::json& entry = reattach["registry.terraform.io/nsxalb/nsxalb"];
+  EXPECT_EQ(entry["Protocol"], "grpc");
+  EXPECT_EQ(entry["ProtocolVersion"], 5);
+  EXPECT_EQ(entry["Pid"], process->pid());
+  EXPECT_EQ(entry["Test"], true);
+  EXPECT_EQ(entry["Addr"]["Network"], "unix");
+  const std::string socket = entry["Addr"]["String"];
+
+  auto channel = grpc::CreateChannel("unix:" + socket, grpc::InsecureChannelCredentials());
+  grpc::health::v1::HealthCheckResponse health;
+  const grpc::Status status = CheckHealth(channel, &health);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+
+  // In debug mode Ctrl-C stops the provider.
+  process->Signal(SIGINT);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 0);
+  EXPECT_FALSE(PathExists(Dirname(socket)));
+}
+
+TEST(PluginHostTest, UnknownFlagIsRejected) {
+  PluginProcessOptions options = TerraformOptions();
+  options.args = {"--frobnicate"};
+  options.expect_handshake = false;
+  auto process = StartOrDie(options);
+  ASSERT_NE(process, nullptr);
+  absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 2);
+  EXPECT_THAT(process->Stderr(), HasSubstr("--frobnicate"));
+}
+
+}  // namespace
+}  // namespace nsxalb::harness
