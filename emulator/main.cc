@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 #include "emulator/config.h"
 #include "emulator/server.h"
 #include "nlohmann/json.hpp"
@@ -44,13 +46,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   emu::Server* s = server->get();
-  std::thread waiter([s, &signals] {
+  absl::Notification run_returned;
+  std::thread waiter([s, &signals, &run_returned] {
     int sig = 0;
     sigwait(&signals, &sig);
-    if (sig != SIGUSR1) {
-      nsxalb::log::Info(absl::StrCat("emulator: signal ", sig, ", shutting down"));
-    }
+    if (sig == SIGUSR1) return;  // Run() ended by itself.
+    nsxalb::log::Info(absl::StrCat("emulator: signal ", sig, ", shutting down"));
     s->Stop();
+    // cpp-httplib's Stop() waits for idle keep-alive connections to time out. Give requests in
+    // flight a moment, then save state and exit without waiting for idle connections.
+    if (!run_returned.WaitForNotificationWithTimeout(absl::Milliseconds(500))) {
+      absl::Status done = s->Shutdown();
+      if (!done.ok()) nsxalb::log::Error(absl::StrCat("emulator: ", done.message()));
+      std::fflush(stderr);
+      std::_Exit(done.ok() ? 0 : 1);
+    }
   });
 
   nlohmann::ordered_json ready = {
@@ -63,6 +73,7 @@ int main(int argc, char** argv) {
                                  " listening on ", s->url(), " (ready in ", ms, " ms)"));
 
   s->Run();
+  run_returned.Notify();
   pthread_kill(waiter.native_handle(), SIGUSR1);
   waiter.join();
   absl::Status done = s->Shutdown();

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <utility>
 
@@ -171,6 +172,7 @@ void Server::Run() { http_->listen_after_bind(); }
 void Server::Stop() { http_->stop(); }
 
 absl::Status Server::Shutdown() {
+  absl::MutexLock lock(&shutdown_mu_);
   absl::Status result;
   if (!config_.state_file.empty()) result = store_.Save(config_.state_file);
   if (remove_tls_dir_) {
@@ -276,23 +278,24 @@ bool Server::Authorize(const httplib::Request& req, httplib::Response& res, ApiC
   return true;
 }
 
+bool Server::InjectFault(const httplib::Request& req, httplib::Response& res) {
+  if (absl::StartsWith(req.path, "/_emulator/")) return false;
+  counters_.Record(req.method, req.path);
+  FaultDecision d = faults_.OnRequest();
+  if (d.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(d.latency_ms));
+  if (d.status == 429) {
+    res.set_header("Retry-After", std::to_string(d.retry_after_seconds));
+    WriteError(res, 429, "Too many requests. Please retry later.");
+    return true;
+  }
+  if (d.status != 0) {
+    WriteError(res, d.status, absl::StrCat("Injected fault: HTTP ", d.status, "."));
+    return true;
+  }
+  return false;
+}
+
 void Server::Routes() {
-  http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (absl::StartsWith(req.path, "/_emulator/")) return httplib::Server::HandlerResponse::Unhandled;
-    counters_.Record(req.method, req.path);
-    FaultDecision d = faults_.OnRequest();
-    if (d.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(d.latency_ms));
-    if (d.status == 429) {
-      res.set_header("Retry-After", std::to_string(d.retry_after_seconds));
-      WriteError(res, 429, "Too many requests. Please retry later.");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (d.status != 0) {
-      WriteError(res, d.status, absl::StrCat("Injected fault: HTTP ", d.status, "."));
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
   http_->set_logger([](const httplib::Request& req, const httplib::Response& res) {
     log::Debug(absl::StrCat("emulator: ", req.method, " ", req.path, " -> ", res.status));
   });
@@ -303,28 +306,36 @@ void Server::Routes() {
 
   using Req = const httplib::Request&;
   using Res = httplib::Response&;
-  http_->Post("/login", [this](Req q, Res r) { HandleLogin(q, r); });
-  http_->Post("/logout", [this](Req q, Res r) { HandleLogout(q, r); });
-  http_->Get("/api/initial-data/?", [this](Req q, Res r) { HandleInitialData(q, r); });
-  http_->Get("/api/cluster/status/?", [this](Req q, Res r) { HandleClusterStatus(q, r); });
-  http_->Post("/api/user-token/?", [this](Req q, Res r) { HandleUserToken(q, r); });
+  // Every API route counts the request and applies faults first. This runs inside the handler
+  // (not as a pre-routing hook) so request bodies are consumed and keep-alive stays intact.
+  auto api = [this](std::function<void(Req, Res)> handler) {
+    return [this, handler](Req q, Res r) {
+      if (!InjectFault(q, r)) handler(q, r);
+    };
+  };
+  http_->Post("/login", api([this](Req q, Res r) { HandleLogin(q, r); }));
+  http_->Post("/logout", api([this](Req q, Res r) { HandleLogout(q, r); }));
+  http_->Get("/api/initial-data/?", api([this](Req q, Res r) { HandleInitialData(q, r); }));
+  http_->Get("/api/cluster/status/?", api([this](Req q, Res r) { HandleClusterStatus(q, r); }));
+  http_->Post("/api/user-token/?", api([this](Req q, Res r) { HandleUserToken(q, r); }));
   for (const char* type : {kTenant, kCloud, kSeGroup}) {
     const std::string t = type;
-    http_->Get(absl::StrCat("/api/", t, "/?"), [this, t](Req q, Res r) { HandleList(t, q, r); });
+    http_->Get(absl::StrCat("/api/", t, "/?"),
+               api([this, t](Req q, Res r) { HandleList(t, q, r); }));
     http_->Get(absl::StrCat("/api/", t, "/([^/]+)/?"),
-               [this, t](Req q, Res r) { HandleGetOne(t, q, r); });
+               api([this, t](Req q, Res r) { HandleGetOne(t, q, r); }));
   }
-  http_->Post("/api/serviceenginegroup/?", [this](Req q, Res r) { HandleCreateSeGroup(q, r); });
+  http_->Post("/api/serviceenginegroup/?", api([this](Req q, Res r) { HandleCreateSeGroup(q, r); }));
   http_->Put("/api/serviceenginegroup/([^/]+)/?",
-             [this](Req q, Res r) { HandleUpdateSeGroup(false, q, r); });
+             api([this](Req q, Res r) { HandleUpdateSeGroup(false, q, r); }));
   http_->Patch("/api/serviceenginegroup/([^/]+)/?",
-               [this](Req q, Res r) { HandleUpdateSeGroup(true, q, r); });
+               api([this](Req q, Res r) { HandleUpdateSeGroup(true, q, r); }));
   http_->Delete("/api/serviceenginegroup/([^/]+)/?",
-                [this](Req q, Res r) { HandleDeleteSeGroup(q, r); });
+                api([this](Req q, Res r) { HandleDeleteSeGroup(q, r); }));
   ControlRoutes();
-  auto not_found = [](Req q, Res r) {
+  auto not_found = api([](Req q, Res r) {
     WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found."));
-  };
+  });
   http_->Get(".*", not_found);
   http_->Post(".*", not_found);
   http_->Put(".*", not_found);

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "emulator/config.h"
 #include "emulator/counters.h"
 #include "emulator/faults.h"
@@ -42,6 +43,7 @@ class Server {
   // Stops Run() (callable from another thread or a signal-waiting thread).
   void Stop();
   // Saves --state (if set) and removes the temporary TLS directory (if one was created).
+  // Thread-safe and idempotent apart from saving again.
   absl::Status Shutdown();
 
   // "https://127.0.0.1:PORT" or "https://[::1]:PORT".
@@ -69,6 +71,8 @@ class Server {
                  bool require_version = true);
   // Like Authorize but only for the version header (no session): used by public endpoints.
   bool CheckVersionHeader(const httplib::Request& req, httplib::Response& res, ApiVersion* out);
+  // Counts the request and applies the current faults; true when a fault answered it.
+  bool InjectFault(const httplib::Request& req, httplib::Response& res);
   // The "https://host:port" a client reached us at (Host header, else our own URL).
   std::string BaseUrl(const httplib::Request& req) const;
   // Writes the state file after a change, logging (not failing) on error.
@@ -98,7 +102,8 @@ class Server {
   Counters counters_;
   int port_ = 0;
   std::string tls_dir_;
-  bool remove_tls_dir_ = false;
+  absl::Mutex shutdown_mu_;
+  bool remove_tls_dir_ ABSL_GUARDED_BY(shutdown_mu_) = false;
   std::string ca_file_;
 };
 

@@ -1,0 +1,345 @@
+// Unit tests of the emulator's parts: versions, field table, counters, sessions, faults, flags
+// and the object store. No network.
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "emulator/api_version.h"
+#include "emulator/config.h"
+#include "emulator/counters.h"
+#include "emulator/faults.h"
+#include "emulator/se_group_fields.h"
+#include "emulator/sessions.h"
+#include "emulator/store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace nsxalb::emulator {
+namespace {
+
+using ::nlohmann::json;
+using ::testing::HasSubstr;
+
+ApiVersion V(const std::string& s) {
+  absl::StatusOr<ApiVersion> v = ParseApiVersion(s);
+  EXPECT_TRUE(v.ok()) << s;
+  return v.value_or(ApiVersion{});
+}
+
+TEST(ApiVersionTest, ParsesAndPrints) {
+  EXPECT_EQ(V("22.1.3").ToString(), "22.1.3");
+  EXPECT_EQ(V("18.2.8").ToTag(), "v18_2_8");
+  EXPECT_EQ(V("30.2").ToString(), "30.2.0");
+  for (const char* bad : {"", "22", "22.1.3.4", "a.b.c", "22.-1.3", "22..3", "v22_1_3"}) {
+    EXPECT_FALSE(ParseApiVersion(bad).ok()) << bad;
+  }
+  EXPECT_THAT(std::string(ParseApiVersion("x.y").status().message()), HasSubstr("\"x.y\""));
+  EXPECT_LT(V("18.2.8"), V("20.1.1"));
+  EXPECT_LT(V("21.1.2"), V("21.1.3"));
+}
+
+TEST(ApiVersionTest, BackportRules) {
+  std::vector<ApiVersion> spec = ParseIntroducedIn("17.2.12,18.1.3,18.2.1").value();
+  EXPECT_FALSE(FirstMissingVersion(spec, V("17.2.12")).has_value());
+  EXPECT_FALSE(FirstMissingVersion(spec, V("18.1.3")).has_value());
+  EXPECT_FALSE(FirstMissingVersion(spec, V("18.2.1")).has_value());
+  EXPECT_FALSE(FirstMissingVersion(spec, V("22.1.3")).has_value());
+  EXPECT_EQ(FirstMissingVersion(spec, V("17.2.11")).value(), V("17.2.12"));
+  EXPECT_EQ(FirstMissingVersion(spec, V("18.1.2")).value(), V("18.1.3"));
+  EXPECT_EQ(FirstMissingVersion(spec, V("17.1.9")).value(), V("17.2.12"));
+  // 18.0 is no listed train and not above the last listed version.
+  EXPECT_EQ(FirstMissingVersion(spec, V("18.0.5")).value(), V("18.1.3"));
+  EXPECT_FALSE(FirstMissingVersion({}, V("10.1.1")).has_value());
+  std::vector<ApiVersion> single = ParseIntroducedIn("21.1.3").value();
+  EXPECT_EQ(FirstMissingVersion(single, V("21.1.2")).value(), V("21.1.3"));
+  EXPECT_FALSE(FirstMissingVersion(single, V("21.1.3")).has_value());
+}
+
+TEST(SeGroupFieldsTest, TableIsWellFormed) {
+  EXPECT_GT(SeGroupFields().size(), 250u);
+  for (const FieldInfo& f : SeGroupFields()) {
+    EXPECT_TRUE(ParseIntroducedIn(f.introduced_in).ok()) << f.name;
+    if (f.default_json[0] != '\0') {
+      EXPECT_FALSE(json::parse(f.default_json, nullptr, false).is_discarded()) << f.name;
+    }
+  }
+  for (const char* name :
+       {"vcpus_per_se", "memory_per_se", "disk_per_se", "cpu_reserve", "mem_reserve",
+        "dedicated_dispatcher_core", "num_dispatcher_cores", "max_queues_per_vnic",
+        "hybrid_rss_mode", "num_dispatcher_queues", "max_se", "min_se", "buffer_se",
+        "max_scaleout_per_vs", "min_scaleout_per_vs", "max_cpu_usage", "min_cpu_usage", "ha_mode",
+        "algo", "se_deprovision_delay", "se_name_prefix", "description", "labels",
+        "max_vs_per_se"}) {
+    EXPECT_NE(FindSeGroupField(name), nullptr) << name;
+  }
+  EXPECT_STREQ(FindSeGroupField("hybrid_rss_mode")->introduced_in, "21.1.3");
+  EXPECT_STREQ(FindSeGroupField("max_queues_per_vnic")->introduced_in, "18.2.7,20.1.1");
+  EXPECT_EQ(FindSeGroupField("not_a_field"), nullptr);
+}
+
+TEST(SeGroupFieldsTest, RejectsFieldsNewerThanTheRequest) {
+  absl::Status s = CheckFieldsAvailable({{"name", "x"}, {"hybrid_rss_mode", true}}, V("18.2.8"));
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_EQ(s.message(),
+            "Incoming request (v18_2_8) has field (hybrid_rss_mode) introduced in later "
+            "versions(v21_1_3).");
+  EXPECT_TRUE(CheckFieldsAvailable({{"hybrid_rss_mode", true}}, V("21.1.3")).ok());
+  EXPECT_TRUE(CheckFieldsAvailable({{"unknown_field", 1}, {"vcpus_per_se", 2}}, V("16.1.1")).ok());
+  absl::Status q = CheckFieldsAvailable({{"max_queues_per_vnic", 2}}, V("20.1.0"));
+  EXPECT_THAT(std::string(q.message()), HasSubstr("versions(v20_1_1)"));
+  EXPECT_TRUE(CheckFieldsAvailable({{"max_queues_per_vnic", 2}}, V("18.2.7")).ok());
+}
+
+TEST(SeGroupFieldsTest, ChecksKindsRangesAndEnums) {
+  const ApiVersion c = V("22.1.3");
+  EXPECT_TRUE(CheckFieldValues({{"vcpus_per_se", 4}, {"ha_mode", "HA_MODE_SHARED_PAIR"}}, c).ok());
+  EXPECT_THAT(std::string(CheckFieldValues({{"max_cpu_usage", 95}}, c).message()),
+              HasSubstr("max_cpu_usage"));
+  EXPECT_THAT(std::string(CheckFieldValues({{"vcpus_per_se", "two"}}, c).message()),
+              HasSubstr("vcpus_per_se"));
+  EXPECT_THAT(std::string(CheckFieldValues({{"num_dispatcher_cores", 3}}, c).message()),
+              HasSubstr("0,1,2,4,8,16"));
+  EXPECT_THAT(std::string(CheckFieldValues({{"ha_mode", "HA_MODE_BOGUS"}}, c).message()),
+              HasSubstr("ha_mode"));
+  // memory_per_se has a range only from 30.1 on.
+  EXPECT_TRUE(CheckFieldValues({{"memory_per_se", 1024}}, c).ok());
+  EXPECT_FALSE(CheckFieldValues({{"memory_per_se", 1024}}, V("30.1.1")).ok());
+}
+
+TEST(SeGroupFieldsTest, DefaultsFollowTheVersion) {
+  json d22 = DefaultsFor(V("22.1.3"));
+  EXPECT_EQ(d22["vcpus_per_se"], 1);
+  EXPECT_EQ(d22["memory_per_se"], 2048);
+  EXPECT_EQ(d22["ha_mode"], "HA_MODE_SHARED");
+  EXPECT_EQ(d22["num_dispatcher_queues"], 1);
+  EXPECT_FALSE(DefaultsFor(V("18.2.8")).contains("num_dispatcher_queues"));
+}
+
+TEST(CountersTest, NormalisesObjectIds) {
+  EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup/serviceenginegroup-1234"),
+            "GET /api/serviceenginegroup/{uuid}");
+  EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup"), "GET /api/serviceenginegroup");
+  EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup/"), "GET /api/serviceenginegroup/");
+  EXPECT_EQ(Counters::Key("POST", "/login"), "POST /login");
+  Counters c;
+  c.Record("GET", "/api/tenant/admin");
+  c.Record("GET", "/api/tenant/other");
+  json j = c.ToJson();
+  EXPECT_EQ(j["total"], 2);
+  EXPECT_EQ(j["requests"]["GET /api/tenant/{uuid}"], 2);
+  c.Reset();
+  EXPECT_EQ(c.ToJson()["total"], 0);
+}
+
+TEST(SessionsTest, IdleTimeoutAndExpiry) {
+  absl::Time now = absl::FromUnixSeconds(1000);
+  SessionManager m(absl::Seconds(60), [&now] { return now; });
+  Session s = m.Create("admin");
+  EXPECT_EQ(s.id.size(), 32u);
+  EXPECT_NE(s.id, s.csrf_token);
+  Session seen;
+  EXPECT_EQ(m.Touch(s.id, &seen), SessionManager::State::kValid);
+  EXPECT_EQ(seen.csrf_token, s.csrf_token);
+  now += absl::Seconds(59);
+  EXPECT_EQ(m.Touch(s.id, nullptr), SessionManager::State::kValid);  // refreshes
+  now += absl::Seconds(59);
+  EXPECT_EQ(m.Touch(s.id, nullptr), SessionManager::State::kValid);
+  now += absl::Seconds(61);
+  EXPECT_EQ(m.Touch(s.id, nullptr), SessionManager::State::kExpired);
+  EXPECT_EQ(m.Touch("nope", nullptr), SessionManager::State::kUnknown);
+  EXPECT_EQ(m.Touch("", nullptr), SessionManager::State::kUnknown);
+  Session t = m.Create("admin");
+  EXPECT_EQ(m.ValidCount(), 1u);
+  m.ExpireAll();
+  EXPECT_EQ(m.Touch(t.id, nullptr), SessionManager::State::kExpired);
+  m.Remove(t.id);
+  EXPECT_EQ(m.Touch(t.id, nullptr), SessionManager::State::kUnknown);
+  std::string token = m.IssueToken("admin");
+  EXPECT_TRUE(m.CheckToken("admin", token));
+  EXPECT_FALSE(m.CheckToken("other", token));
+  EXPECT_FALSE(m.CheckToken("admin", "x"));
+}
+
+TEST(FaultsTest, CountsDownAndValidates) {
+  Faults f(FaultConfig{});
+  EXPECT_EQ(f.OnRequest().status, 0);
+  ASSERT_TRUE(f.Update({{"fail_next", 2}, {"fail_status", 502}, {"throttle_next", 1},
+                        {"retry_after_seconds", 3}})
+                  .ok());
+  FaultDecision d = f.OnRequest();
+  EXPECT_EQ(d.status, 429);
+  EXPECT_EQ(d.retry_after_seconds, 3);
+  EXPECT_EQ(f.OnRequest().status, 502);
+  EXPECT_EQ(f.OnRequest().status, 502);
+  EXPECT_EQ(f.OnRequest().status, 0);
+  EXPECT_THAT(std::string(f.Update({{"bogus", 1}}).message()), HasSubstr("bogus"));
+  EXPECT_FALSE(f.Update({{"fail_status", 200}}).ok());
+  EXPECT_FALSE(f.Update({{"latency_ms", "x"}}).ok());
+  ASSERT_TRUE(f.Update({{"drop_after_create", 1}}).ok());
+  EXPECT_TRUE(f.TakeDropAfterCreate());
+  EXPECT_FALSE(f.TakeDropAfterCreate());
+  ASSERT_TRUE(f.Update({{"latency_ms", 5}}).ok());
+  f.Clear();
+  EXPECT_EQ(f.ToJson()["latency_ms"], 0);
+}
+
+TEST(ConfigTest, ParsesFlags) {
+  absl::StatusOr<Config> c = ParseCommandLine(
+      {"--bind", "::1", "--port=0", "--controller-version", "21.1.3", "--session-idle-timeout",
+       "5", "--fail-next", "2", "--fail-status", "502", "--drop-after-create", "1"},
+      nullptr);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->bind, "::1");
+  EXPECT_EQ(c->controller_version, V("21.1.3"));
+  EXPECT_EQ(c->session_idle_timeout_seconds, 5);
+  EXPECT_EQ(c->faults.fail_next, 2);
+  EXPECT_EQ(c->faults.fail_status, 502);
+  EXPECT_EQ(c->password, "admin");
+  EXPECT_EQ(ParseCommandLine({}, "from-env")->password, "from-env");
+}
+
+TEST(ConfigTest, ErrorsNameTheFlag) {
+  EXPECT_THAT(std::string(ParseCommandLine({"--bind", "10.0.0.1"}, nullptr).status().message()),
+              HasSubstr("--bind"));
+  EXPECT_THAT(std::string(ParseCommandLine({"--port", "70000"}, nullptr).status().message()),
+              HasSubstr("--port"));
+  EXPECT_THAT(std::string(ParseCommandLine({"--port"}, nullptr).status().message()),
+              HasSubstr("--port needs a value"));
+  EXPECT_THAT(std::string(ParseCommandLine({"--nope"}, nullptr).status().message()),
+              HasSubstr("--nope"));
+  EXPECT_THAT(
+      std::string(ParseCommandLine({"--controller-version", "x"}, nullptr).status().message()),
+      HasSubstr("--controller-version"));
+  absl::Status pw = ParseCommandLine({"--password", "s3cret", "--port", "x"}, nullptr).status();
+  EXPECT_THAT(std::string(pw.message()), ::testing::Not(HasSubstr("s3cret")));
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  StoreTest() : store_([this] { return ++clock_; }) { store_.Seed(); }
+
+  std::string CloudUuid(const std::string& name) {
+    ListFilter f;
+    f.name = name;
+    return store_.List(kCloud, f).at(0)["uuid"].get<std::string>();
+  }
+
+  int64_t clock_ = 1000;
+  Store store_;
+};
+
+TEST_F(StoreTest, SeedsTenantCloudsAndDefaultGroups) {
+  EXPECT_EQ(store_.TenantUuid("admin").value(), "admin");
+  EXPECT_FALSE(store_.TenantUuid("nope").ok());
+  std::vector<json> clouds = store_.List(kCloud, ListFilter{});
+  ASSERT_EQ(clouds.size(), 2u);
+  EXPECT_EQ(clouds[0]["name"], "Default-Cloud");
+  EXPECT_EQ(clouds[0]["vtype"], "CLOUD_VCENTER");
+  EXPECT_EQ(clouds[1]["vtype"], "CLOUD_NSXT");
+  ListFilter f;
+  f.name = "Default-Group";
+  EXPECT_EQ(store_.List(kSeGroup, f).size(), 2u);
+}
+
+TEST_F(StoreTest, CreateResolvesRefsAndEnforcesUniqueness) {
+  const std::string nsxt = CloudUuid("nsxt-cloud");
+  absl::StatusOr<json> a = store_.CreateSeGroup({{"name", "g"}}, "admin");
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(absl::StartsWith((*a)["uuid"].get<std::string>(), "serviceenginegroup-"));
+  EXPECT_EQ((*a)["cloud_ref"], CloudUuid("Default-Cloud"));
+  absl::StatusOr<json> dup = store_.CreateSeGroup({{"name", "g"}}, "admin");
+  EXPECT_TRUE(absl::IsAlreadyExists(dup.status()));
+  for (const std::string& ref :
+       {std::string("/api/cloud/?name=nsxt-cloud"), absl::StrCat("/api/cloud/", nsxt),
+        absl::StrCat("https://127.0.0.1:1/api/cloud/", nsxt, "#nsxt-cloud"), nsxt}) {
+    absl::StatusOr<json> b = store_.CreateSeGroup({{"name", ref}, {"cloud_ref", ref}}, "admin");
+    ASSERT_TRUE(b.ok()) << ref << ": " << b.status();
+    EXPECT_EQ((*b)["cloud_ref"], nsxt) << ref;
+  }
+  EXPECT_THAT(std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/cloud/nope"}},
+                                               "admin")
+                              .status()
+                              .message()),
+              HasSubstr("cloud_ref"));
+  EXPECT_THAT(std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/tenant/admin"}},
+                                               "admin")
+                              .status()
+                              .message()),
+              HasSubstr("cloud"));
+  EXPECT_TRUE(absl::IsInvalidArgument(store_.CreateSeGroup({{"vcpus_per_se", 1}}, "admin").status()));
+}
+
+TEST_F(StoreTest, DefaultGroupCannotBeDeleted) {
+  ListFilter f;
+  f.name = "Default-Group";
+  const std::string uuid = store_.List(kSeGroup, f)[0]["uuid"];
+  absl::Status s = store_.DeleteSeGroup(uuid, "admin");
+  EXPECT_TRUE(absl::IsPermissionDenied(s));
+  EXPECT_EQ(s.message(), "Cannot delete system default object");
+  EXPECT_TRUE(absl::IsNotFound(store_.DeleteSeGroup("serviceenginegroup-nope", "admin")));
+}
+
+TEST_F(StoreTest, ReplaceResetsOmittedFieldsAndKeepsIdentity) {
+  json a = store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 4}, {"x_unknown", 1}}, "admin")
+               .value();
+  json b = store_.ReplaceSeGroup(a["uuid"], {{"name", "g2"}, {"memory_per_se", 4096}}, "admin")
+               .value();
+  EXPECT_EQ(b["uuid"], a["uuid"]);
+  EXPECT_EQ(b["cloud_ref"], a["cloud_ref"]);
+  EXPECT_FALSE(b.contains("vcpus_per_se"));
+  EXPECT_FALSE(b.contains("x_unknown"));
+  EXPECT_GT(std::stoll(b["_last_modified"].get<std::string>()),
+            std::stoll(a["_last_modified"].get<std::string>()));
+  EXPECT_TRUE(absl::IsNotFound(store_.ReplaceSeGroup("nope", {{"name", "n"}}, "admin").status()));
+}
+
+TEST_F(StoreTest, RenderFormsRefsAndDefaults) {
+  json a = store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 1}, {"memory_per_se", 8192}},
+                                "admin")
+               .value();
+  RenderOptions o;
+  o.base_url = "https://127.0.0.1:9";
+  o.version = V("22.1.3");
+  json full = store_.Render(kSeGroup, a, o);
+  EXPECT_EQ(full["url"], absl::StrCat("https://127.0.0.1:9/api/serviceenginegroup/",
+                                      a["uuid"].get<std::string>()));
+  EXPECT_EQ(full["tenant_ref"], "https://127.0.0.1:9/api/tenant/admin");
+  EXPECT_EQ(full["disk_per_se"], 15);
+  o.include_name = true;
+  o.skip_default = true;
+  json skip = store_.Render(kSeGroup, a, o);
+  EXPECT_EQ(skip["tenant_ref"], "https://127.0.0.1:9/api/tenant/admin#admin");
+  EXPECT_TRUE(absl::EndsWith(skip["url"].get<std::string>(), "#g"));
+  EXPECT_TRUE(absl::EndsWith(skip["cloud_ref"].get<std::string>(), "#Default-Cloud"));
+  EXPECT_FALSE(skip.contains("disk_per_se"));
+  EXPECT_FALSE(skip.contains("vcpus_per_se"));  // equal to the default
+  EXPECT_EQ(skip["memory_per_se"], 8192);
+  o.fields = {"memory_per_se"};
+  json projected = store_.Render(kSeGroup, a, o);
+  EXPECT_EQ(projected.size(), 3u);
+}
+
+TEST_F(StoreTest, SaveAndLoadRoundTrip) {
+  json a = store_.CreateSeGroup({{"name", "persisted"}}, "admin").value();
+  char path[] = "/tmp/nsxalb-store-test-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_TRUE(store_.Save(path).ok());
+  Store other([] { return int64_t{1}; });
+  ASSERT_TRUE(other.Load(path).ok());
+  EXPECT_EQ(other.Get(kSeGroup, a["uuid"], "admin").value(), a);
+  EXPECT_EQ(other.Dump(), store_.Dump());
+  std::FILE* f = std::fopen(path, "w");
+  std::fputs("not json", f);
+  std::fclose(f);
+  EXPECT_THAT(std::string(other.Load(path).message()), HasSubstr(path));
+  std::remove(path);
+  EXPECT_TRUE(absl::IsNotFound(other.Load(path)));
+}
+
+}  // namespace
+}  // namespace nsxalb::emulator
