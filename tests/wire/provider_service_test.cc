@@ -1,0 +1,421 @@
+// The tfplugin5 service called in-process with crafted requests: conversions both ways, and bad
+// input (malformed or truncated msgpack, wrong types, missing attributes, unknown type names)
+// answered with error diagnostics naming the problem, never a crash or a gRPC error.
+#include "plugin/wire/provider_service.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "plugin/cty/msgpack.h"
+#include "plugin/framework/data_source.h"
+#include "plugin/framework/provider.h"
+#include "plugin/framework/resource.h"
+#include "plugin/framework/resource_with_import_state.h"
+
+namespace nsxalb::wire {
+namespace {
+
+using framework::Attribute;
+using framework::Schema;
+
+Attribute Attr(const std::string& name, cty::Type type, bool required, bool optional, bool computed,
+               bool sensitive = false) {
+  Attribute a;
+  a.name = name;
+  a.type = type;
+  a.required = required;
+  a.optional = optional;
+  a.computed = computed;
+  a.sensitive = sensitive;
+  return a;
+}
+
+Schema ThingSchema() {
+  Schema s;
+  s.block.attributes = {
+      {"id", Attr("id", cty::Type::String(), false, false, true)},
+      {"name", Attr("name", cty::Type::String(), true, false, false)},
+      {"password", Attr("password", cty::Type::String(), false, true, false, true)},
+      {"tags", Attr("tags", cty::Type::List(cty::Type::String()), false, true, false)},
+  };
+  framework::NestedBlock rule;
+  rule.type_name = "rule";
+  rule.nesting = framework::NestedBlock::Nesting::kList;
+  rule.block.attributes = {{"port", Attr("port", cty::Type::Number(), true, false, false)}};
+  s.block.block_types = {{"rule", rule}};
+  return s;
+}
+
+Schema DataSchema() {
+  Schema s;
+  s.block.attributes = {{"id", Attr("id", cty::Type::String(), true, false, false)},
+                        {"value", Attr("value", cty::Type::String(), false, false, true)}};
+  return s;
+}
+
+cty::Type ThingType() { return framework::ImpliedType(ThingSchema().block); }
+
+class Thing : public framework::Resource, public framework::ResourceWithImportState {
+ public:
+  Schema GetSchema() const override { return ThingSchema(); }
+  void Create(const framework::CreateRequest& q, framework::CreateResponse& r) override {
+    if (q.config.GetAttribute("name")->AsString() == "throw") throw std::runtime_error("kaboom");
+    r.new_state = r.new_state.WithAttribute("id", cty::Value::String("id-1"));
+    r.private_data = "priv";
+  }
+  void Read(const framework::ReadRequest&, framework::ReadResponse&) override {}
+  void Update(const framework::UpdateRequest&, framework::UpdateResponse&) override {}
+  void Delete(const framework::DeleteRequest&, framework::DeleteResponse&) override {}
+  void ImportState(const framework::ImportStateRequest& q,
+                   framework::ImportStateResponse& r) override {
+    r.state = r.state.WithAttribute("id", cty::Value::String(q.id));
+  }
+};
+
+class Data : public framework::DataSource {
+ public:
+  Schema GetSchema() const override { return DataSchema(); }
+  void Read(const framework::ReadDataSourceRequest& q,
+            framework::ReadDataSourceResponse& r) override {
+    r.state = r.state.WithAttribute(
+        "value", cty::Value::String("value-of-" + q.config.GetAttribute("id")->AsString()));
+  }
+};
+
+class TestProvider : public framework::Provider {
+ public:
+  Schema GetSchema() const override {
+    Schema s;
+    s.block.attributes = {{"endpoint", Attr("endpoint", cty::Type::String(), false, true, false)}};
+    return s;
+  }
+  void Configure(const framework::ConfigureRequest& q, framework::ConfigureResponse& r) override {
+    const cty::Value* e = q.config.GetAttribute("endpoint");
+    if (e != nullptr && !e->IsNull() && e->AsString() == "bad") {
+      r.diagnostics.AddAttributeError(cty::AttributePath().Attribute("endpoint"), "Bad endpoint",
+                                      "no");
+    }
+  }
+  std::map<std::string, framework::ResourceFactory> Resources() override {
+    return {{"test_thing", [] { return std::make_unique<Thing>(); }}};
+  }
+  std::map<std::string, framework::DataSourceFactory> DataSources() override {
+    return {{"test_data", [] { return std::make_unique<Data>(); }}};
+  }
+};
+
+std::string Hex(const std::string& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string Unhex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+std::string Encode(const cty::Value& v) {
+  absl::StatusOr<std::string> s = cty::EncodeMsgpack(v, ThingType());
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? *s : "";
+}
+
+cty::Value Decode(const tfplugin5::DynamicValue& dv) {
+  absl::StatusOr<cty::Value> v = cty::DecodeMsgpack(dv.msgpack(), ThingType());
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : cty::Value();
+}
+
+cty::Value Config(const std::string& name) {
+  return cty::Value::ObjectOf(
+      ThingType(), {{"name", cty::Value::String(name)},
+                    {"tags", cty::Value::List(cty::Type::String(), {cty::Value::String("t")})},
+                    {"rule", cty::Value::List(ThingType().attributes().at("rule"), {})}});
+}
+
+std::string Path(const tfplugin5::AttributePath& p) {
+  std::string out;
+  for (const auto& s : p.steps()) {
+    if (s.has_attribute_name()) out += "." + s.attribute_name();
+    if (s.has_element_key_int()) out += "[" + std::to_string(s.element_key_int()) + "]";
+    if (s.has_element_key_string()) out += "[\"" + s.element_key_string() + "\"]";
+  }
+  return out;
+}
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<tfplugin5::Provider::Service> service_ =
+      NewProviderService(std::make_shared<TestProvider>());
+
+  // Sends a ValidateResourceTypeConfig with raw msgpack bytes and returns the response.
+  tfplugin5::ValidateResourceTypeConfig::Response Validate(const std::string& bytes,
+                                                           const std::string& type = "test_thing") {
+    tfplugin5::ValidateResourceTypeConfig::Request req;
+    req.set_type_name(type);
+    req.mutable_config()->set_msgpack(bytes);
+    tfplugin5::ValidateResourceTypeConfig::Response resp;
+    grpc::Status status = service_->ValidateResourceTypeConfig(nullptr, &req, &resp);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return resp;
+  }
+};
+
+TEST_F(ServiceTest, GetSchemaConvertsEverySchema) {
+  tfplugin5::GetProviderSchema::Request req;
+  tfplugin5::GetProviderSchema::Response resp;
+  ASSERT_TRUE(service_->GetSchema(nullptr, &req, &resp).ok());
+  EXPECT_EQ(resp.diagnostics_size(), 0);
+  EXPECT_EQ(resp.provider().block().attributes(0).name(), "endpoint");
+  ASSERT_EQ(resp.resource_schemas().count("test_thing"), 1u);
+  const tfplugin5::Schema::Block& b = resp.resource_schemas().at("test_thing").block();
+  ASSERT_EQ(b.attributes_size(), 4);
+  std::map<std::string, tfplugin5::Schema::Attribute> attrs;
+  for (const auto& a : b.attributes()) attrs[a.name()] = a;
+  EXPECT_EQ(attrs["tags"].type(), "[\"list\",\"string\"]");
+  EXPECT_TRUE(attrs["password"].sensitive());
+  EXPECT_TRUE(attrs["id"].computed());
+  EXPECT_TRUE(attrs["name"].required());
+  ASSERT_EQ(b.block_types_size(), 1);
+  EXPECT_EQ(b.block_types(0).type_name(), "rule");
+  EXPECT_EQ(b.block_types(0).nesting(), tfplugin5::Schema::NestedBlock::LIST);
+  EXPECT_EQ(resp.data_source_schemas().count("test_data"), 1u);
+}
+
+TEST_F(ServiceTest, ValidConfigHasNoDiagnostics) {
+  EXPECT_EQ(Validate(Encode(Config("a"))).diagnostics_size(), 0);
+}
+
+TEST_F(ServiceTest, UnknownTypeNameIsAnErrorNamingIt) {
+  auto resp = Validate(Encode(Config("a")), "test_nope");
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(resp.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+  EXPECT_NE(resp.diagnostics(0).detail().find("test_nope"), std::string::npos);
+}
+
+TEST_F(ServiceTest, MalformedMsgpackIsAnErrorDiagnostic) {
+  auto resp = Validate(Unhex("c1"));  // 0xc1 is never used in msgpack
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(resp.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+  EXPECT_NE(resp.diagnostics(0).summary().find("configuration"), std::string::npos);
+}
+
+TEST_F(ServiceTest, TruncatedMessageIsAnErrorDiagnostic) {
+  const std::string full = Encode(Config("alpha"));
+  for (size_t cut : {size_t{1}, full.size() / 2, full.size() - 1}) {
+    auto resp = Validate(full.substr(0, cut));
+    ASSERT_EQ(resp.diagnostics_size(), 1) << "cut at " << cut << " of " << Hex(full);
+    EXPECT_EQ(resp.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+  }
+}
+
+TEST_F(ServiceTest, WrongTypeNamesTheAttributePath) {
+  // {id: nil, name: 7, password: nil, rule: [], tags: nil}
+  auto resp =
+      Validate(Unhex("85a26964c0a46e616d6507a870617373776f7264c0a472756c6590a47461677"
+                     "3c0"));
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(resp.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+  EXPECT_EQ(Path(resp.diagnostics(0).attribute()), ".name") << resp.diagnostics(0).detail();
+}
+
+TEST_F(ServiceTest, WrongTypeDeepInsideNamesTheFullPath) {
+  // rule: [{port: "x"}]
+  auto resp =
+      Validate(Unhex("85a26964c0a46e616d65a161a870617373776f7264c0a472756c659181a4706f"
+                     "7274a178a474616773c0"));
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(Path(resp.diagnostics(0).attribute()), ".rule[0].port") << resp.diagnostics(0).detail();
+}
+
+TEST_F(ServiceTest, SensitiveInputIsNotQuoted) {
+  // password: 987654321 (a number where a string is required)
+  auto resp =
+      Validate(Unhex("85a26964c0a46e616d65a161a870617373776f7264ce3ade68b1a472756c6590a4"
+                     "74616773c0"));
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(Path(resp.diagnostics(0).attribute()), ".password");
+  EXPECT_EQ(resp.diagnostics(0).detail().find("987654321"), std::string::npos);
+}
+
+TEST_F(ServiceTest, ObjectMissingAttributesIsAnError) {
+  // {name: "a"}: four attributes missing
+  auto resp = Validate(Unhex("81a46e616d65a161"));
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(resp.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+}
+
+TEST_F(ServiceTest, EmptyDynamicValueIsAnError) {
+  auto resp = Validate("");
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_NE(resp.diagnostics(0).detail().find("empty"), std::string::npos);
+}
+
+TEST_F(ServiceTest, PlanCreateAnswersMsgpackWithUnknownsAndEveryAttribute) {
+  tfplugin5::PlanResourceChange::Request req;
+  req.set_type_name("test_thing");
+  req.mutable_prior_state()->set_msgpack(Unhex("c0"));
+  req.mutable_proposed_new_state()->set_msgpack(Encode(Config("a")));
+  req.mutable_config()->set_msgpack(Encode(Config("a")));
+  req.set_prior_private("pp");
+  tfplugin5::PlanResourceChange::Response resp;
+  ASSERT_TRUE(service_->PlanResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
+  // The id attribute is encoded as the unknown marker d4 00 00.
+  EXPECT_NE(Hex(resp.planned_state().msgpack()).find("a26964d40000"), std::string::npos)
+      << Hex(resp.planned_state().msgpack());
+  cty::Value planned = Decode(resp.planned_state());
+  EXPECT_EQ(planned.entries().size(), 5u);
+  EXPECT_FALSE(planned.GetAttribute("id")->IsKnown());
+  EXPECT_EQ(resp.planned_private(), "pp");
+  EXPECT_EQ(resp.requires_replace_size(), 0);
+}
+
+TEST_F(ServiceTest, DestroyPlanAndApplyAnswerNull) {
+  tfplugin5::PlanResourceChange::Request plan;
+  plan.set_type_name("test_thing");
+  const cty::Value prior = Config("a").WithAttribute("id", cty::Value::String("id-1"));
+  plan.mutable_prior_state()->set_msgpack(Encode(prior));
+  plan.mutable_proposed_new_state()->set_msgpack(Unhex("c0"));
+  plan.mutable_config()->set_msgpack(Unhex("c0"));
+  tfplugin5::PlanResourceChange::Response planned;
+  ASSERT_TRUE(service_->PlanResourceChange(nullptr, &plan, &planned).ok());
+  EXPECT_EQ(Hex(planned.planned_state().msgpack()), "c0");
+
+  tfplugin5::ApplyResourceChange::Request apply;
+  apply.set_type_name("test_thing");
+  apply.mutable_prior_state()->set_msgpack(Encode(prior));
+  apply.mutable_planned_state()->set_msgpack(Unhex("c0"));
+  apply.mutable_config()->set_msgpack(Unhex("c0"));
+  tfplugin5::ApplyResourceChange::Response applied;
+  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &apply, &applied).ok());
+  EXPECT_EQ(applied.diagnostics_size(), 0);
+  EXPECT_EQ(Hex(applied.new_state().msgpack()), "c0");
+}
+
+TEST_F(ServiceTest, ApplyCreateReturnsStateAndPrivate) {
+  tfplugin5::ApplyResourceChange::Request req;
+  req.set_type_name("test_thing");
+  req.mutable_prior_state()->set_msgpack(Unhex("c0"));
+  req.mutable_planned_state()->set_msgpack(
+      Encode(Config("a").WithAttribute("id", cty::Value::Unknown(cty::Type::String()))));
+  req.mutable_config()->set_msgpack(Encode(Config("a")));
+  tfplugin5::ApplyResourceChange::Response resp;
+  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
+  EXPECT_TRUE(Decode(resp.new_state()).GetAttribute("id")->Equals(cty::Value::String("id-1")));
+  EXPECT_EQ(resp.private_(), "priv");
+}
+
+TEST_F(ServiceTest, ExceptionInResourceBecomesAnErrorDiagnostic) {
+  tfplugin5::ApplyResourceChange::Request req;
+  req.set_type_name("test_thing");
+  req.mutable_prior_state()->set_msgpack(Unhex("c0"));
+  req.mutable_planned_state()->set_msgpack(Encode(Config("throw")));
+  req.mutable_config()->set_msgpack(Encode(Config("throw")));
+  tfplugin5::ApplyResourceChange::Response resp;
+  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_NE(resp.diagnostics(0).detail().find("kaboom"), std::string::npos);
+}
+
+TEST_F(ServiceTest, UpgradeResourceStateFromJson) {
+  tfplugin5::UpgradeResourceState::Request req;
+  req.set_type_name("test_thing");
+  req.set_version(0);
+  req.mutable_raw_state()->set_json(R"({"id":"i","name":"a","tags":["x"],"rule":[{"port":80}]})");
+  tfplugin5::UpgradeResourceState::Response resp;
+  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
+  cty::Value v = Decode(resp.upgraded_state());
+  EXPECT_TRUE(v.GetAttribute("id")->Equals(cty::Value::String("i")));
+  EXPECT_TRUE(v.GetAttribute("password")->IsNull());
+
+  req.set_version(3);
+  tfplugin5::UpgradeResourceState::Response newer;
+  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &req, &newer).ok());
+  ASSERT_EQ(newer.diagnostics_size(), 1);
+  EXPECT_FALSE(newer.has_upgraded_state());
+
+  tfplugin5::UpgradeResourceState::Request flat;
+  flat.set_type_name("test_thing");
+  (*flat.mutable_raw_state()->mutable_flatmap())["id"] = "i";
+  tfplugin5::UpgradeResourceState::Response flat_resp;
+  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &flat, &flat_resp).ok());
+  ASSERT_EQ(flat_resp.diagnostics_size(), 1);
+  EXPECT_NE(flat_resp.diagnostics(0).detail().find("flatmap"), std::string::npos);
+}
+
+TEST_F(ServiceTest, ImportReturnsTypedObject) {
+  tfplugin5::ImportResourceState::Request req;
+  req.set_type_name("test_thing");
+  req.set_id("abc");
+  tfplugin5::ImportResourceState::Response resp;
+  ASSERT_TRUE(service_->ImportResourceState(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.imported_resources_size(), 1);
+  EXPECT_EQ(resp.imported_resources(0).type_name(), "test_thing");
+  EXPECT_TRUE(Decode(resp.imported_resources(0).state())
+                  .GetAttribute("id")
+                  ->Equals(cty::Value::String("abc")));
+}
+
+TEST_F(ServiceTest, ReadDataSourceAndUnknownDataSource) {
+  tfplugin5::ReadDataSource::Request req;
+  req.set_type_name("test_data");
+  const cty::Type t = framework::ImpliedType(DataSchema().block);
+  req.mutable_config()->set_msgpack(
+      *cty::EncodeMsgpack(cty::Value::ObjectOf(t, {{"id", cty::Value::String("x")}}), t));
+  tfplugin5::ReadDataSource::Response resp;
+  ASSERT_TRUE(service_->ReadDataSource(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
+  absl::StatusOr<cty::Value> state = cty::DecodeMsgpack(resp.state().msgpack(), t);
+  ASSERT_TRUE(state.ok());
+  EXPECT_TRUE(state->GetAttribute("value")->Equals(cty::Value::String("value-of-x")));
+
+  req.set_type_name("test_nope");
+  tfplugin5::ReadDataSource::Response nope;
+  ASSERT_TRUE(service_->ReadDataSource(nullptr, &req, &nope).ok());
+  ASSERT_EQ(nope.diagnostics_size(), 1);
+  EXPECT_NE(nope.diagnostics(0).detail().find("test_nope"), std::string::npos);
+}
+
+TEST_F(ServiceTest, ConfigureDiagnosticsCarryPaths) {
+  const cty::Type t = cty::Type::Object({{"endpoint", cty::Type::String()}});
+  tfplugin5::Configure::Request req;
+  req.mutable_config()->set_msgpack(
+      *cty::EncodeMsgpack(cty::Value::Object({{"endpoint", cty::Value::String("bad")}}), t));
+  tfplugin5::Configure::Response resp;
+  ASSERT_TRUE(service_->Configure(nullptr, &req, &resp).ok());
+  ASSERT_EQ(resp.diagnostics_size(), 1);
+  EXPECT_EQ(Path(resp.diagnostics(0).attribute()), ".endpoint");
+
+  tfplugin5::PrepareProviderConfig::Request prep;
+  prep.mutable_config()->set_msgpack(Unhex("80"));  // empty map: attribute missing
+  tfplugin5::PrepareProviderConfig::Response prep_resp;
+  ASSERT_TRUE(service_->PrepareProviderConfig(nullptr, &prep, &prep_resp).ok());
+  EXPECT_EQ(prep_resp.diagnostics_size(), 1);
+}
+
+TEST_F(ServiceTest, StopAnswersAndLaterRpcsAreUnimplemented) {
+  tfplugin5::Stop::Request req;
+  tfplugin5::Stop::Response resp;
+  ASSERT_TRUE(service_->Stop(nullptr, &req, &resp).ok());
+  EXPECT_EQ(resp.error(), "");
+  tfplugin5::GetResourceIdentitySchemas::Request ids;
+  tfplugin5::GetResourceIdentitySchemas::Response ids_resp;
+  EXPECT_EQ(service_->GetResourceIdentitySchemas(nullptr, &ids, &ids_resp).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+}
+
+}  // namespace
+}  // namespace nsxalb::wire
