@@ -34,6 +34,10 @@ struct HttpRequest {
   std::vector<std::string> headers;  // "Name: value" lines
   std::string body;                  // sent when non-empty or method is POST/PUT
   absl::Duration timeout = absl::Seconds(60);
+  // Use a new connection. libcurl silently resends a request whose kept-alive connection died
+  // before any response; for a request that is not idempotent (POST create) that resend could
+  // duplicate the object, so such requests go on a fresh connection and the caller decides.
+  bool fresh_connection = false;
 };
 
 // One HTTP response. Header names are lower-cased; repeated headers appear repeatedly.

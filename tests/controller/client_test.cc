@@ -1,1 +1,595 @@
-// placeholder
+// Integration tests of the Controller client against nsxalb-controller-emulator over real HTTPS
+// on loopback. Each test starts its own emulator on a free port and reads its request counters.
+#include "plugin/controller/client.h"
+
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/synchronization/barrier.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugin/common/log.h"
+#include "plugin/controller/errors.h"
+#include "tests/support/emulator_process.h"
+
+namespace nsxalb::controller {
+namespace {
+
+using ::nsxalb::testing::EmulatorProcess;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using Json = nlohmann::json;
+
+constexpr char kPassword[] = "Emu-Secret-Passw0rd";
+
+// A clock whose time moves only when the client sleeps; records every sleep.
+class FakeClock : public Clock {
+ public:
+  absl::Time Now() override {
+    absl::MutexLock lock(&mu_);
+    return now_;
+  }
+  bool SleepFor(absl::Duration d, absl::Notification& cancelled) override {
+    absl::MutexLock lock(&mu_);
+    sleeps_.push_back(d);
+    now_ += d;
+    return !cancelled.HasBeenNotified();
+  }
+  std::vector<absl::Duration> sleeps() {
+    absl::MutexLock lock(&mu_);
+    return sleeps_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  absl::Time now_ = absl::FromUnixSeconds(1700000000);
+  std::vector<absl::Duration> sleeps_;
+};
+
+class ClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override { StartEmulator("22.1.3"); }
+
+  void StartEmulator(const std::string& version, std::vector<std::string> extra = {}) {
+    EmulatorProcess::Options options;
+    options.controller_version = version;
+    options.extra_args = {"--password", kPassword};
+    options.extra_args.insert(options.extra_args.end(), extra.begin(), extra.end());
+    emulator_.reset();
+    auto emulator = EmulatorProcess::Start(options);
+    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    emulator_ = *std::move(emulator);
+  }
+
+  ClientConfig Config() const {
+    ClientConfig c;
+    c.controller = emulator_->url();
+    c.username = "admin";
+    c.password = kPassword;
+    c.ca_file = emulator_->ca_file();
+    c.request_timeout = absl::Seconds(20);
+    c.total_timeout = absl::Seconds(60);
+    c.backoff_initial = absl::Milliseconds(10);
+    c.backoff_max = absl::Milliseconds(50);
+    return c;
+  }
+
+  std::unique_ptr<Client> NewClientOrDie(const ClientConfig& config, ClientHooks hooks = {}) {
+    auto client = NewClient(config, std::move(hooks));
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? *std::move(client) : nullptr;
+  }
+
+  // Requests the emulator counted for "METHOD /path" ({uuid} for object ids).
+  int Count(const std::string& key) {
+    auto counters = emulator_->Control("GET", "counters");
+    EXPECT_TRUE(counters.ok()) << counters.status();
+    if (!counters.ok()) return -1;
+    return (*counters)["requests"].value(key, 0);
+  }
+
+  void Fault(const Json& faults) {
+    auto r = emulator_->Control("POST", "faults", faults);
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+
+  SeGroupSpec Spec(const std::string& name, const std::string& cloud = "Default-Cloud") {
+    SeGroupSpec spec;
+    spec.name = name;
+    spec.cloud = cloud;
+    spec.fields = {{"vcpus_per_se", 2}, {"memory_per_se", 4096}, {"max_se", 4}};
+    return spec;
+  }
+
+  std::unique_ptr<EmulatorProcess> emulator_;
+};
+
+TEST_F(ClientTest, LogsInOnceAndReportsTheControllerVersion) {
+  auto client = NewClientOrDie(Config());
+  auto v = client->ControllerVersion();
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->controller.ToString(), "22.1.3");
+  EXPECT_EQ(v->api.ToString(), "22.1.3");
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  EXPECT_EQ(Count("POST /login"), 1);
+}
+
+TEST_F(ClientTest, ConfiguredOlderApiVersionIsSpoken) {
+  ClientConfig config = Config();
+  config.api_version = "21.1.1";
+  auto client = NewClientOrDie(config);
+  auto v = client->ControllerVersion();
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->controller.ToString(), "22.1.3");
+  EXPECT_EQ(v->api.ToString(), "21.1.1");
+  EXPECT_TRUE(client->ListSeGroups("", "").ok());
+}
+
+TEST_F(ClientTest, ConfiguredVersionAboveTheControllersIsFailedPrecondition) {
+  ClientConfig config = Config();
+  config.api_version = "30.2.1";
+  auto client = NewClientOrDie(config);
+  auto v = client->ListSeGroups("", "");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  EXPECT_THAT(std::string(v.status().message()), HasSubstr("30.2.1"));
+  EXPECT_THAT(std::string(v.status().message()), HasSubstr("22.1.3"));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 0);
+}
+
+TEST_F(ClientTest, WrongPasswordIsUnauthenticatedAndNeverShown) {
+  ClientConfig config = Config();
+  config.password = "Wrong-Secret-Passw0rd";
+  auto client = NewClientOrDie(config);
+  ::testing::internal::CaptureStderr();
+  auto v = client->ControllerVersion();
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kUnauthenticated) << v.status();
+  EXPECT_EQ(HttpStatusOf(v.status()), 401);
+  EXPECT_THAT(std::string(v.status().message()), HasSubstr("Invalid credentials"));
+  EXPECT_THAT(std::string(v.status().message()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
+  EXPECT_THAT(logged, Not(HasSubstr("Wrong-Secret-Passw0rd")));
+}
+
+TEST_F(ClientTest, LogsInWithAToken) {
+  auto token = emulator_->Control("POST", "tokens", Json{{"username", "admin"}});
+  ASSERT_TRUE(token.ok()) << token.status();
+  ClientConfig config = Config();
+  config.password = "";
+  config.auth_token = (*token)["token"].get<std::string>();
+  auto client = NewClientOrDie(config);
+  EXPECT_TRUE(client->ControllerVersion().ok());
+}
+
+TEST_F(ClientTest, CreateGetFindUpdateDelete) {
+  auto client = NewClientOrDie(Config());
+  SeGroupSpec spec = Spec("seg-crud");
+  spec.fields["se_probe_port"] = 8;  // a field the provider does not manage
+  auto created = client->CreateSeGroup(spec);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->name, "seg-crud");
+  EXPECT_THAT(created->uuid, ::testing::StartsWith("serviceenginegroup-"));
+  EXPECT_THAT(created->url, HasSubstr("/api/serviceenginegroup/" + created->uuid));
+  auto cloud = client->ResolveCloud("Default-Cloud");
+  ASSERT_TRUE(cloud.ok());
+  EXPECT_THAT(created->cloud_ref, HasSubstr(cloud->uuid));
+  EXPECT_EQ(created->body["memory_per_se"], 4096);
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
+
+  auto got = client->GetSeGroup(created->uuid, "");
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->name, "seg-crud");
+  EXPECT_EQ(got->body["vcpus_per_se"], 2);
+  auto by_ref = client->GetSeGroup(created->url, "admin");
+  ASSERT_TRUE(by_ref.ok()) << by_ref.status();
+  EXPECT_EQ(by_ref->uuid, created->uuid);
+
+  auto found = client->FindSeGroup("seg-crud", "", "Default-Cloud");
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->uuid, created->uuid);
+  auto elsewhere = client->FindSeGroup("seg-crud", "admin", "nsxt-cloud");
+  ASSERT_TRUE(elsewhere.ok()) << elsewhere.status();
+  EXPECT_FALSE(elsewhere->has_value());
+  auto absent = client->FindSeGroup("no-such-group", "", "");
+  ASSERT_TRUE(absent.ok()) << absent.status();
+  EXPECT_FALSE(absent->has_value());
+
+  SeGroupSpec update;
+  update.name = "seg-crud";
+  update.fields = {{"memory_per_se", 8192}, {"max_se", nullptr}};
+  auto updated = client->UpdateSeGroup(created->uuid, update);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->body["memory_per_se"], 8192);
+  EXPECT_EQ(updated->body["vcpus_per_se"], 2);    // managed, not in this update: kept
+  EXPECT_EQ(updated->body["se_probe_port"], 8);   // unmanaged: kept
+  EXPECT_NE(updated->body.value("max_se", -1), 4);  // removed: back to the default
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
+
+  ASSERT_TRUE(client->DeleteSeGroup(created->uuid, "").ok());
+  auto gone = client->GetSeGroup(created->uuid, "");
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(HttpStatusOf(gone.status()), 404);
+  // Deleting what is already gone succeeds.
+  EXPECT_TRUE(client->DeleteSeGroup(created->uuid, "").ok());
+  EXPECT_EQ(Count("DELETE /api/serviceenginegroup/{uuid}"), 2);
+  EXPECT_EQ(Count("POST /login"), 1);
+}
+
+TEST_F(ClientTest, DuplicateCreateIsAlreadyExistsWithTheControllersText) {
+  auto client = NewClientOrDie(Config());
+  ASSERT_TRUE(client->CreateSeGroup(Spec("seg-dup")).ok());
+  auto again = client->CreateSeGroup(Spec("seg-dup"));
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kAlreadyExists) << again.status();
+  EXPECT_EQ(HttpStatusOf(again.status()), 409);
+  EXPECT_THAT(std::string(again.status().message()), HasSubstr("seg-dup"));
+}
+
+TEST_F(ClientTest, ErrorMappings) {
+  auto client = NewClientOrDie(Config());
+  // 403: the Controller refuses to delete its default group.
+  auto defaults = client->FindSeGroup("Default-Group", "", "Default-Cloud");
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  ASSERT_TRUE(defaults->has_value());
+  absl::Status denied = client->DeleteSeGroup((*defaults)->uuid, "");
+  EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied) << denied;
+  EXPECT_EQ(HttpStatusOf(denied), 403);
+  EXPECT_THAT(std::string(denied.message()), HasSubstr("Cannot delete system default object"));
+
+  // 400: the cloud of an existing group cannot change.
+  auto created = client->CreateSeGroup(Spec("seg-errors"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  SeGroupSpec move = Spec("seg-errors", "nsxt-cloud");
+  auto moved = client->UpdateSeGroup(created->uuid, move);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_EQ(moved.status().code(), absl::StatusCode::kInvalidArgument) << moved.status();
+  EXPECT_EQ(HttpStatusOf(moved.status()), 400);
+
+  // Several groups match a name when no cloud is given.
+  auto ambiguous = client->FindSeGroup("Default-Group", "", "");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_EQ(ambiguous.status().code(), absl::StatusCode::kFailedPrecondition);
+
+  // 404 on an update target.
+  auto missing = client->UpdateSeGroup("serviceenginegroup-00000000-0000-4000-8000-000000000000",
+                                       Spec("x"));
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+
+  // Bad values never reach the Controller.
+  SeGroupSpec bad = Spec("seg-bad");
+  bad.fields["memory_per_se"] = 1024;
+  auto rejected = client->CreateSeGroup(bad);
+  EXPECT_EQ(rejected.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(rejected.status().message()), HasSubstr("memory_per_se"));
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
+
+  // An unknown tenant is the Controller's 400.
+  auto tenant = client->ListSeGroups("no-such-tenant", "");
+  EXPECT_FALSE(tenant.ok());
+  EXPECT_EQ(HttpStatusOf(tenant.status()), 400) << tenant.status();
+}
+
+TEST_F(ClientTest, ListFollowsNextAcrossPages) {
+  ClientConfig config = Config();
+  config.page_size = 2;
+  auto client = NewClientOrDie(config);
+  std::set<std::string> mine;
+  for (int i = 0; i < 5; ++i) {
+    std::string name = "seg-page-" + std::to_string(i);
+    ASSERT_TRUE(client->CreateSeGroup(Spec(name)).ok());
+    mine.insert(name);
+  }
+  auto all = client->ListSeGroups("", "");
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::set<std::string> uuids;
+  int found = 0;
+  for (const SeGroup& g : *all) {
+    uuids.insert(g.uuid);
+    found += mine.count(g.name);
+  }
+  EXPECT_EQ(found, 5);
+  EXPECT_EQ(uuids.size(), all->size());
+  EXPECT_EQ(all->size(), 7u);  // two seeded Default-Groups plus five
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 4);  // ceil(7 / 2) pages
+
+  auto nsxt = client->ListSeGroups("admin", "nsxt-cloud");
+  ASSERT_TRUE(nsxt.ok()) << nsxt.status();
+  ASSERT_EQ(nsxt->size(), 1u);
+  EXPECT_EQ(nsxt->front().name, "Default-Group");
+}
+
+TEST_F(ClientTest, ResolvesCloudsAndTenants) {
+  auto client = NewClientOrDie(Config());
+  auto vcenter = client->ResolveCloud("Default-Cloud");
+  ASSERT_TRUE(vcenter.ok()) << vcenter.status();
+  EXPECT_EQ(vcenter->vtype, "CLOUD_VCENTER");
+  EXPECT_EQ(vcenter->name, "Default-Cloud");
+  EXPECT_THAT(vcenter->uuid, ::testing::StartsWith("cloud-"));
+  EXPECT_THAT(vcenter->ref, HasSubstr("/api/cloud/" + vcenter->uuid));
+  auto nsxt = client->ResolveCloud("/api/cloud/?name=nsxt-cloud");
+  ASSERT_TRUE(nsxt.ok()) << nsxt.status();
+  EXPECT_EQ(nsxt->vtype, "CLOUD_NSXT");
+  auto by_uuid = client->ResolveCloud(nsxt->uuid);
+  ASSERT_TRUE(by_uuid.ok()) << by_uuid.status();
+  EXPECT_EQ(by_uuid->name, "nsxt-cloud");
+  auto by_url = client->ResolveCloud(emulator_->url() + "/api/cloud/" + vcenter->uuid +
+                                     "#Default-Cloud");
+  ASSERT_TRUE(by_url.ok()) << by_url.status();
+  EXPECT_EQ(by_url->vtype, "CLOUD_VCENTER");
+  auto missing = client->ResolveCloud("no-such-cloud");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+  auto missing_uuid = client->ResolveCloud("cloud-00000000-0000-4000-8000-000000000000");
+  EXPECT_EQ(missing_uuid.status().code(), absl::StatusCode::kNotFound) << missing_uuid.status();
+  auto wrong_type = client->ResolveCloud("/api/tenant/admin");
+  EXPECT_EQ(wrong_type.status().code(), absl::StatusCode::kInvalidArgument);
+
+  auto admin = client->ResolveTenant("admin");
+  ASSERT_TRUE(admin.ok()) << admin.status();
+  EXPECT_EQ(admin->uuid, "admin");
+  auto admin_ref = client->ResolveTenant("/api/tenant/admin");
+  ASSERT_TRUE(admin_ref.ok()) << admin_ref.status();
+  EXPECT_EQ(admin_ref->name, "admin");
+  EXPECT_EQ(client->ResolveTenant("nobody").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(ClientTest, LogsInAgainAfterTheSessionExpires) {
+  auto client = NewClientOrDie(Config());
+  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  EXPECT_EQ(Count("POST /login"), 1);
+  Fault({{"expire_sessions", true}});
+  auto after = client->ListSeGroups("", "");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(Count("POST /login"), 2);
+  ASSERT_TRUE(client->CreateSeGroup(Spec("seg-after-relogin")).ok());
+  EXPECT_EQ(Count("POST /login"), 2);
+}
+
+TEST_F(ClientTest, RetriesThenSucceeds) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.5; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"fail_next", 2}, {"fail_status", 503}});
+  auto list = client->ListSeGroups("", "");
+  ASSERT_TRUE(list.ok()) << list.status();
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 3);
+  std::vector<absl::Duration> sleeps = clock.sleeps();
+  ASSERT_EQ(sleeps.size(), 2u);
+  EXPECT_EQ(sleeps[0], absl::Microseconds(7500));   // 10 ms nominal, jitter 0.5
+  EXPECT_EQ(sleeps[1], absl::Microseconds(15000));  // 20 ms nominal
+}
+
+TEST_F(ClientTest, GivesUpAfterMaxRetries) {
+  FakeClock clock;
+  ClientConfig config = Config();
+  config.max_retries = 3;
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"fail_next", 100}, {"fail_status", 502}});
+  auto list = client->ListSeGroups("", "");
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.status().code(), absl::StatusCode::kUnavailable) << list.status();
+  EXPECT_EQ(HttpStatusOf(list.status()), 502);
+  EXPECT_THAT(std::string(list.status().message()), HasSubstr("gave up after 4 attempts"));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 4);
+  EXPECT_EQ(clock.sleeps().size(), 3u);
+}
+
+TEST_F(ClientTest, TotalTimeoutBoundsRetries) {
+  FakeClock clock;
+  ClientConfig config = Config();
+  config.max_retries = 100;
+  config.backoff_initial = absl::Seconds(1);
+  config.backoff_max = absl::Seconds(4);
+  config.total_timeout = absl::Seconds(10);
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.999; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"fail_next", 1000}, {"fail_status", 504}});
+  auto list = client->ListSeGroups("", "");
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.status().code(), absl::StatusCode::kDeadlineExceeded) << list.status();
+  EXPECT_EQ(HttpStatusOf(list.status()), 504);
+  absl::Duration slept;
+  for (absl::Duration d : clock.sleeps()) slept += d;
+  EXPECT_LE(slept, absl::Seconds(10));
+  EXPECT_LT(Count("GET /api/serviceenginegroup"), 10);
+}
+
+TEST_F(ClientTest, HonoursRetryAfterOn429) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"throttle_next", 1}, {"retry_after_seconds", 3}});
+  auto list = client->ListSeGroups("", "");
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(clock.sleeps().size(), 1u);
+  EXPECT_EQ(clock.sleeps()[0], absl::Seconds(3));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 2);
+}
+
+TEST_F(ClientTest, TlsFailsWithoutTheCa) {
+  ClientConfig config = Config();
+  config.ca_file = "";
+  auto client = NewClientOrDie(config);
+  auto v = client->ControllerVersion();
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  EXPECT_THAT(std::string(v.status().message()), HasSubstr("ca_file"));
+  EXPECT_EQ(Count("POST /login"), 0);
+}
+
+TEST_F(ClientTest, TlsSucceedsWithCaPemAndWithInsecure) {
+  std::ifstream in(emulator_->ca_file());
+  std::stringstream pem;
+  pem << in.rdbuf();
+  ClientConfig with_pem = Config();
+  with_pem.ca_file = "";
+  with_pem.ca_pem = pem.str();
+  auto client = NewClientOrDie(with_pem);
+  auto v = client->ControllerVersion();
+  EXPECT_TRUE(v.ok()) << v.status();
+
+  ClientConfig insecure = Config();
+  insecure.ca_file = "";
+  insecure.insecure = true;
+  ::testing::internal::CaptureStderr();
+  auto insecure_client = NewClientOrDie(insecure);
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(logged, HasSubstr("[WARN]"));
+  EXPECT_THAT(logged, HasSubstr("insecure"));
+  EXPECT_TRUE(insecure_client->ControllerVersion().ok());
+}
+
+TEST_F(ClientTest, SixteenThreadsShareOneLogin) {
+  auto client = NewClientOrDie(Config());
+  ASSERT_TRUE(client != nullptr);
+  constexpr int kThreads = 16;
+  absl::Barrier* start = new absl::Barrier(kThreads);
+  std::vector<absl::Status> results(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      if (start->Block()) delete start;
+      absl::Status st;
+      for (int j = 0; j < 5 && st.ok(); ++j) {
+        if (i % 2 == 0) {
+          st = client->ListSeGroups("", "").status();
+        } else {
+          st = client->FindSeGroup("Default-Group", "", "Default-Cloud").status();
+        }
+      }
+      if (st.ok() && i < 4) {
+        st = client->CreateSeGroup(Spec("seg-thread-" + std::to_string(i))).status();
+      }
+      results[i] = st;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) EXPECT_TRUE(results[i].ok()) << i << ": " << results[i];
+  EXPECT_EQ(Count("POST /login"), 1);
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 4);
+}
+
+TEST_F(ClientTest, CancelStopsAnInFlightCall) {
+  auto client = NewClientOrDie(Config());
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"latency_ms", 5000}});
+  absl::Status result;
+  std::thread call([&] { result = client->ListSeGroups("", "").status(); });
+  absl::SleepFor(absl::Milliseconds(300));
+  client->Cancel();
+  call.join();
+  EXPECT_EQ(result.code(), absl::StatusCode::kCancelled) << result;
+  // Later calls fail at once without reaching the Controller.
+  int before = Count("GET /api/serviceenginegroup");
+  EXPECT_EQ(client->ListSeGroups("", "").status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), before);
+}
+
+TEST_F(ClientTest, CancelInterruptsABackoffSleep) {
+  ClientConfig config = Config();
+  config.backoff_initial = absl::Seconds(60);
+  config.backoff_max = absl::Seconds(60);
+  config.total_timeout = absl::Minutes(10);
+  auto client = NewClientOrDie(config);
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"fail_next", 100}, {"fail_status", 503}});
+  absl::Status result;
+  std::thread call([&] { result = client->ListSeGroups("", "").status(); });
+  while (Count("GET /api/serviceenginegroup") < 1) absl::SleepFor(absl::Milliseconds(20));
+  client->Cancel();
+  call.join();
+  EXPECT_EQ(result.code(), absl::StatusCode::kCancelled) << result;
+}
+
+TEST_F(ClientTest, DroppedConnectionAfterCreateDoesNotDuplicate) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"drop_after_create", 1}});
+  auto created = client->CreateSeGroup(Spec("seg-dropped"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->name, "seg-dropped");
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
+  auto all = client->ListSeGroups("", "");
+  ASSERT_TRUE(all.ok());
+  int named = 0;
+  for (const SeGroup& g : *all) named += g.name == "seg-dropped";
+  EXPECT_EQ(named, 1);
+}
+
+TEST_F(ClientTest, ServerErrorBeforeCreateIsRetriedOnce) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  Fault({{"fail_next", 1}, {"fail_status", 503}});
+  auto created = client->CreateSeGroup(Spec("seg-503"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  // The 503 made the outcome unknown: the client looked the name up, found nothing, retried.
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 2);
+  auto found = client->FindSeGroup("seg-503", "", "Default-Cloud");
+  ASSERT_TRUE(found.ok() && found->has_value());
+}
+
+TEST_F(ClientTest, VersionGateRefusesFieldsTheControllerIsTooOldFor) {
+  StartEmulator("21.1.1");
+  auto client = NewClientOrDie(Config());
+  SeGroupSpec spec = Spec("seg-gate");
+  spec.fields["hybrid_rss_mode"] = true;
+  auto created = client->CreateSeGroup(spec);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kFailedPrecondition) << created.status();
+  std::string msg(created.status().message());
+  EXPECT_THAT(msg, HasSubstr("hybrid_rss_mode"));
+  EXPECT_THAT(msg, HasSubstr("21.1.3"));
+  EXPECT_THAT(msg, HasSubstr("21.1.1"));
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 0);
+
+  spec.fields.erase("hybrid_rss_mode");
+  auto ok = client->CreateSeGroup(spec);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  SeGroupSpec update = spec;
+  update.fields = {{"use_dp_util_for_scaleout", true}};  // 22.1.3
+  auto updated = client->UpdateSeGroup(ok->uuid, update);
+  EXPECT_EQ(updated.status().code(), absl::StatusCode::kFailedPrecondition) << updated.status();
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 0);
+}
+
+TEST_F(ClientTest, VersionGateUsesTheConfiguredApiVersion) {
+  ClientConfig config = Config();
+  config.api_version = "20.1.1";
+  auto client = NewClientOrDie(config);
+  SeGroupSpec spec = Spec("seg-gate-configured");
+  spec.fields["hybrid_rss_mode"] = true;
+  auto refused = client->CreateSeGroup(spec);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition) << refused.status();
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("20.1.1"));
+  spec.fields.erase("hybrid_rss_mode");
+  EXPECT_TRUE(client->CreateSeGroup(spec).ok());
+}
+
+TEST_F(ClientTest, WorksOverIpv6Loopback) {
+  EmulatorProcess::Options options;
+  options.extra_args = {"--password", kPassword, "--bind", "::1"};
+  auto v6 = EmulatorProcess::Start(options);
+  if (!v6.ok()) GTEST_SKIP() << "no IPv6 loopback here: " << v6.status();
+  ClientConfig config = Config();
+  config.controller = "[::1]:" + std::to_string((*v6)->port());
+  config.ca_file = (*v6)->ca_file();
+  auto client = NewClientOrDie(config);
+  auto version = client->ControllerVersion();
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_TRUE(client->CreateSeGroup(Spec("seg-v6")).ok());
+}
+
+}  // namespace
+}  // namespace nsxalb::controller
