@@ -1,0 +1,205 @@
+// The size command in-process: reports, JSON shape, exit codes and usage errors.
+#include "plugin/cli/size_command.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace nsxalb::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome Size(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = RunSizeCommand(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+nlohmann::json Json(const Outcome& run) {
+  nlohmann::json j = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+  EXPECT_FALSE(j.is_discarded()) << run.out;
+  return j;
+}
+
+TEST(SizeCommandTest, ReproducesMeasuredCellsForExplicitVcpus) {
+  Outcome nsxt = Size({"--platform", "nsxt", "--vcpus", "4", "--json"});
+  ASSERT_EQ(nsxt.code, 0) << nsxt.err;
+  nlohmann::json j = Json(nsxt);
+  const nlohmann::json& rps = j["check"]["capacity"]["per_se"]["l7_rps"];
+  EXPECT_EQ(rps["value"], 153000);
+  EXPECT_EQ(rps["basis"], "measured");
+  EXPECT_EQ(rps["unit"], "RPS");
+  EXPECT_THAT(rps["source"].get<std::string>(), HasSubstr("001_abd1a4d572c28938.txt"));
+  Outcome vc = Size({"--platform", "vcenter", "--vcpus", "6", "--json"});
+  ASSERT_EQ(vc.code, 0) << vc.err;
+  const nlohmann::json ssl = Json(vc)["check"]["capacity"]["per_se"]["l7_ssl_gbps"];
+  EXPECT_EQ(ssl["value"], 10.0);
+  EXPECT_EQ(ssl["unit"], "Gbps");
+  EXPECT_EQ(ssl["basis"], "measured");
+  EXPECT_EQ(ssl["text"], "10 Gbps");
+}
+
+TEST(SizeCommandTest, RecommendsForAWorkloadWithBasisAndProvenance) {
+  Outcome run = Size({"--platform", "nsxt", "--l7-rps", "150000", "--ssl-tps-ecc", "8000", "--json"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  nlohmann::json j = Json(run);
+  EXPECT_EQ(j["profile"]["seed_file"], "001_abd1a4d572c28938.txt");
+  EXPECT_EQ(j["profile"]["avi_version"], "22.1.3");
+  EXPECT_THAT(j["profile"]["cpu_model"].get<std::string>(), HasSubstr("6130"));
+  const nlohmann::json& rec = j["recommendation"];
+  EXPECT_EQ(rec["settings"]["vcpus_per_se"]["value"], 6);
+  EXPECT_EQ(rec["settings"]["memory_per_se"]["value"], 12288);
+  EXPECT_EQ(rec["settings"]["disk_per_se"]["value"], 29);
+  EXPECT_EQ(rec["settings"]["num_dispatcher_cores"]["value"], 2);
+  EXPECT_EQ(rec["settings"]["max_se"]["value"], 2);
+  EXPECT_EQ(rec["se_count"]["value"], 1);
+  EXPECT_EQ(rec["binding_metric"], "l7_rps");
+  for (const auto& [name, setting] : rec["settings"].items()) {
+    EXPECT_TRUE(setting.contains("basis")) << name;
+    EXPECT_TRUE(setting.contains("reason")) << name;
+  }
+  for (const auto& [key, figure] : rec["capacity"]["per_se"].items()) {
+    EXPECT_FALSE(figure["basis"].get<std::string>().empty()) << key;
+    EXPECT_FALSE(figure["source"].get<std::string>().empty()) << key;
+  }
+  EXPECT_EQ(rec["capacity"]["per_se"]["l4_open_conns"]["basis"], "cross-profile");
+  EXPECT_NEAR(rec["utilization"]["l7_rps"]["utilization_pct"].get<double>(),
+              150000.0 * 100 / 205000, 1e-9);
+  EXPECT_EQ(rec["utilization"]["ssl_tps_ecc"]["needed"], 10000);
+}
+
+TEST(SizeCommandTest, TextReportShowsRecommendationCapacityAndWarnings) {
+  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2"});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("Recommendation: 1 active SE + 1 buffer, 5 vCPUs"));
+  EXPECT_THAT(run.out, HasSubstr("10,350  interpolated"));
+  EXPECT_THAT(run.out,
+              HasSubstr("2 vCPUs deliver 5,800 ECC SSL TPS (vcenter, measured); the workload "
+                        "needs 8,000 at 80% utilization = 10,000. Set vcpus_per_se = 5 (10,350, "
+                        "interpolated), or run 2 SEs."));
+  EXPECT_THAT(run.out, HasSubstr("seed 000_e5a429f3661e1e94.txt"));
+}
+
+TEST(SizeCommandTest, StrictExitsOneWhenUnderSized) {
+  EXPECT_EQ(Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2", "--strict"})
+                .code,
+            1);
+  EXPECT_EQ(Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "5", "--strict"})
+                .code,
+            0);
+  // JSON reports under_sized too.
+  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc=8000", "--vcpus=2", "--json"});
+  EXPECT_EQ(Json(run)["check"]["under_sized"], true);
+  EXPECT_EQ(Json(run)["findings"][0]["attribute"], "vcpus_per_se");
+  EXPECT_EQ(Json(run)["findings"][0]["rule"], "demand-within-capacity");
+}
+
+TEST(SizeCommandTest, Tables) {
+  Outcome text = Size({"--tables"});
+  ASSERT_EQ(text.code, 0);
+  EXPECT_THAT(text.out, HasSubstr("153,000"));
+  EXPECT_THAT(text.out, HasSubstr("L7 SSL Throughput"));
+  EXPECT_THAT(text.out, HasSubstr("Avi 20.1.6"));
+  EXPECT_THAT(text.out, HasSubstr("n/p"));
+  Outcome one = Size({"--tables", "--platform", "vcenter", "--json"});
+  ASSERT_EQ(one.code, 0);
+  nlohmann::json j = Json(one);
+  ASSERT_EQ(j["profiles"].size(), 1u);
+  EXPECT_EQ(j["profiles"][0]["sizes"][3]["values"]["l7_ssl_gbps"], 10.0);
+  EXPECT_EQ(j["profiles"][0]["sizes"][1]["disk_gb"], 20);
+}
+
+TEST(SizeCommandTest, ThroughputFlagsAreGbps) {
+  // 5.6 Gbps L7 at 80% needs 7 Gbps: vcenter 4 vCPUs (11 Gbps); 3 give 8.3.
+  Outcome run = Size({"--platform", "vcenter", "--l7-gbps", "5.6", "--json",
+                  "--target-utilization", "80%"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  nlohmann::json j = Json(run);
+  EXPECT_EQ(j["workload"]["demand"]["l7_gbps"], 5.6);
+  EXPECT_EQ(j["recommendation"]["settings"]["vcpus_per_se"]["value"], 3);
+}
+
+TEST(SizeCommandTest, InvalidSettingValuesExitTwoNamingFlagAndAttribute) {
+  Outcome run = Size({"--platform", "nsxt", "--vcpus", "100"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("--vcpus (vcpus_per_se)"));
+  Outcome util = Size({"--platform", "nsxt", "--l7-rps", "1000", "--target-utilization", "95"});
+  EXPECT_EQ(util.code, 2);
+  EXPECT_THAT(util.err, HasSubstr("--target-utilization (workload.target_utilization)"));
+  Outcome disp = Size({"--platform", "nsxt", "--vcpus", "4", "--num-dispatcher-cores", "3"});
+  EXPECT_EQ(disp.code, 2);
+  EXPECT_THAT(disp.err, HasSubstr("--num-dispatcher-cores"));
+}
+
+TEST(SizeCommandTest, UsageErrorsExitTwoNamingTheFlag) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--platform", "nsxt", "--frobnicate", "1"}, "unknown flag --frobnicate"},
+      {{"--platform", "nsxt", "--l7-rps", "abc"}, "--l7-rps: \"abc\" is not a number"},
+      {{"--platform", "nsxt", "--l7-rps", "-5"}, "--l7-rps: -5 must be 0 or more"},
+      {{"--platform", "nsxt", "--l4-gbps", "nan"}, "--l4-gbps"},
+      {{"--platform", "nsxt", "--vcpus"}, "--vcpus: needs a value"},
+      {{"--platform", "nsxt", "--vcpus", "2.5"}, "--vcpus: \"2.5\" is not a whole number"},
+      {{"--platform", "nsxt", "--cpu-reserve", "maybe"}, "--cpu-reserve: \"maybe\" must be"},
+      {{"--platform", "aws", "--vcpus", "2"}, "--platform: \"aws\" must be vcenter or nsxt"},
+      {{"--vcpus", "2"}, "--platform is required"},
+      {{"--platform", "nsxt"}, "give a workload"},
+      {{"--platform", "nsxt", "--vcpus", "2", "--vcpus", "4"}, "--vcpus: given more than once"},
+      {{"--platform", "nsxt", "--vcpus", "2", "--json=yes"}, "--json: takes no value"},
+      {{"--platform", "nsxt", "4"}, "unexpected argument \"4\""},
+  };
+  for (const auto& [args, message] : cases) {
+    Outcome run = Size(args);
+    EXPECT_EQ(run.code, 2) << message;
+    EXPECT_THAT(run.err, HasSubstr(message));
+    EXPECT_THAT(run.err, HasSubstr("size --help"));
+    EXPECT_EQ(run.out, "");
+  }
+}
+
+TEST(SizeCommandTest, Help) {
+  Outcome run = Size({"--help"});
+  EXPECT_EQ(run.code, 0);
+  for (const char* flag : {"--platform", "--ssl-tps-ecc", "--ssl-tps-rsa", "--l7-rps", "--l4-cps",
+                           "--l4-open-conns", "--l4-gbps", "--l7-gbps", "--l7-ssl-gbps",
+                           "--target-utilization", "--max-vcpus-per-se", "--buffer-se",
+                           "--max-scaleout-per-vs", "--vcpus", "--memory-mb", "--disk-gb",
+                           "--cpu-reserve", "--mem-reserve", "--dedicated-dispatcher",
+                           "--num-dispatcher-cores", "--max-queues-per-vnic", "--hybrid-rss",
+                           "--se-count", "--json", "--strict", "--tables"}) {
+    EXPECT_THAT(run.out, HasSubstr(flag));
+  }
+  EXPECT_THAT(run.err, Not(HasSubstr("error")));
+}
+
+TEST(SizeCommandTest, EveryDocumentedFlagParses) {
+  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc", "1", "--ssl-tps-rsa", "1",
+                  "--l7-rps", "1", "--l4-cps", "1", "--l4-open-conns", "1", "--l4-gbps", "0.1",
+                  "--l7-gbps", "0.1", "--l7-ssl-gbps", "0.1", "--target-utilization", "70",
+                  "--max-vcpus-per-se", "8", "--buffer-se", "2", "--max-scaleout-per-vs", "2",
+                  "--vcpus", "1", "--memory-mb", "2048", "--disk-gb", "15", "--cpu-reserve",
+                  "true", "--mem-reserve", "true", "--dedicated-dispatcher", "false",
+                  "--num-dispatcher-cores", "0", "--max-queues-per-vnic", "0", "--hybrid-rss",
+                  "false", "--se-count", "1", "--json", "--strict"});
+  EXPECT_EQ(run.code, 0) << run.err;
+  nlohmann::json j = Json(run);
+  EXPECT_EQ(j["workload"]["max_vcpus_per_se"], 8);
+  EXPECT_EQ(j["workload"]["buffer_se"], 2);
+  EXPECT_EQ(j["check"]["given"].size(), 10u);
+  EXPECT_EQ(j["findings"].size(), 0u) << j["findings"].dump();
+}
+
+}  // namespace
+}  // namespace nsxalb::cli
