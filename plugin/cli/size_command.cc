@@ -485,6 +485,8 @@ void PrintChoice(const char* name, const sz::Choice<T>& c, const std::string& va
 
 std::string Bool(bool b) { return b ? "true" : "false"; }
 
+std::string Vcpus(int n) { return absl::StrCat(n, n == 1 ? " vCPU" : " vCPUs"); }
+
 void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads,
                    int se_count, std::ostream& out) {
   out << "  " << Pad("metric", 22) << PadLeft("capacity/SE", 14) << "  " << Pad("basis", 14)
@@ -544,7 +546,7 @@ void PrintReport(const Options& o, const sz::Validation& v, bool has_demand, boo
     const sz::Recommendation& r = *v.recommendation;
     out << "\nRecommendation: " << r.se_count.value << " active SE"
         << (r.se_count.value == 1 ? "" : "s") << " + " << r.buffer_se << " buffer, "
-        << r.vcpus_per_se.value << " vCPUs / " << r.memory_per_se.value << " MB each\n";
+        << Vcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value << " MB each\n";
     PrintChoice("vcpus_per_se", r.vcpus_per_se, absl::StrCat(r.vcpus_per_se.value), out);
     PrintChoice("memory_per_se", r.memory_per_se, absl::StrCat(r.memory_per_se.value), out);
     PrintChoice("disk_per_se", r.disk_per_se, absl::StrCat(r.disk_per_se.value), out);
@@ -559,7 +561,7 @@ void PrintReport(const Options& o, const sz::Validation& v, bool has_demand, boo
     PrintChoice("hybrid_rss_mode", r.hybrid_rss_mode, Bool(r.hybrid_rss_mode.value), out);
     PrintChoice("max_se", r.max_se, absl::StrCat(r.max_se.value), out);
     out << "  " << Pad("buffer_se", 27) << r.buffer_se << "\n";
-    out << "\nCapacity and utilization (" << r.vcpus_per_se.value << " vCPUs, "
+    out << "\nCapacity and utilization (" << Vcpus(r.vcpus_per_se.value) << ", "
         << r.memory_per_se.value << " MB per SE):\n";
     PrintCapacity(r.capacity, r.loads, r.se_count.value, out);
     if (r.binding) {
@@ -574,7 +576,7 @@ void PrintReport(const Options& o, const sz::Validation& v, bool has_demand, boo
   }
   if (has_settings && v.capacity) {
     out << "\nYour settings: " << v.se_count << " active SE" << (v.se_count == 1 ? "" : "s")
-        << " of " << v.vcpus << " vCPUs / " << v.memory_mb << " MB\n";
+        << " of " << Vcpus(v.vcpus) << " / " << v.memory_mb << " MB\n";
     PrintCapacity(*v.capacity, v.loads, v.se_count, out);
   }
   PrintFindings(has_settings ? "Findings for your settings" : "Errors", v.findings, out);

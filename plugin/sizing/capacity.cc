@@ -161,7 +161,7 @@ Figure RecommendedDiskGb(Platform platform, int vcpus, int64_t memory_mb) {
   Figure t = Series(p, tested, vcpus, /*hold_above=*/true, rules::kDiskTested);
   if (t.value > f.value) {
     f.value = t.value;
-    f.basis = t.basis == Basis::kExtrapolated ? Basis::kRule : t.basis;
+    f.basis = t.basis;
     f.rules.push_back(rules::kDiskTested);
     for (const std::string& r : t.rules) {
       if (r != rules::kDiskTested) f.rules.push_back(r);

@@ -304,7 +304,8 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
         {Severity::kWarning, "workload.l7_rps", rules::kRps160k,
          absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / count)),
                       " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
-         absl::StrCat(count, " SE", count == 1 ? "" : "s", " of ", vcpus, " vCPUs carry ",
+         absl::StrCat(count, count == 1 ? " SE of " : " SEs of ", vcpus,
+                      count == 1 ? " vCPUs carries " : " vCPUs carry ",
                       FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
                       " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about 160,000 "
                       "RPS (about 40,000 per core). Run at least ",

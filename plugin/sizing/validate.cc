@@ -35,9 +35,15 @@ Finding Warning(std::string attribute, const char* rule, std::string summary,
 
 std::string Ses(int count) { return absl::StrCat(count, count == 1 ? " SE" : " SEs"); }
 
+std::string Vcpus(int vcpus) { return absl::StrCat(vcpus, vcpus == 1 ? " vCPU" : " vCPUs"); }
+
 std::string Shape(int count, int vcpus) {
-  return count == 1 ? absl::StrCat(vcpus, " vCPUs")
-                    : absl::StrCat(count, " SEs of ", vcpus, " vCPUs");
+  return count == 1 ? Vcpus(vcpus) : absl::StrCat(count, " SEs of ", Vcpus(vcpus));
+}
+
+// "delivers" after "1 vCPU", else "deliver".
+const char* Deliver(int count, int vcpus) {
+  return count == 1 && vcpus == 1 ? " delivers " : " deliver ";
 }
 
 void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
@@ -97,7 +103,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
   const Metric m = load.metric;
   const Profile& p = ProfileOf(w.platform);
   const std::string delivered = absl::StrCat(
-      Shape(v.se_count, v.vcpus), v.se_count == 1 ? " deliver " : " deliver ",
+      Shape(v.se_count, v.vcpus), Deliver(v.se_count, v.vcpus),
       FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
       BasisName(load.per_se.basis), ")");
   std::string detail = absl::StrCat(
@@ -305,7 +311,7 @@ Validation Validate(const Workload& w, const Settings& s) {
         s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
         absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
-        absl::StrCat(Shape(v.se_count, v.vcpus), " carry ",
+        absl::StrCat(Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
                      FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
                      " L7 RPS (vcenter); an SE VM on ESXi reaches about 160,000 RPS (about "
                      "40,000 per core). Run at least ",
@@ -328,9 +334,10 @@ Validation Validate(const Workload& w, const Settings& s) {
           s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kOverProvisioning,
           absl::StrCat(given, " vCPUs is at least twice the ", needed,
                        " the workload needs"),
-          absl::StrCat(Shape(v.se_count, v.vcpus), " = ", given,
+          absl::StrCat(Ses(v.se_count), " of ", Vcpus(v.vcpus), " = ", given,
                        " vCPUs in total; the workload needs ",
-                       Shape(rec->se_count.value, rec->vcpus_per_se.value), " = ", needed,
+                       Ses(rec->se_count.value), " of ", Vcpus(rec->vcpus_per_se.value),
+                       " = ", needed,
                        " at ", w.target_utilization_pct, "% utilization",
                        rec->binding ? absl::StrCat(" (binding metric ",
                                                    InfoOf(*rec->binding).label, ")")
