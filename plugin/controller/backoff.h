@@ -38,8 +38,7 @@ JitterSource DefaultJitter();
 // Capped exponential backoff: before retry number `retry` (0 for the first retry) the nominal
 // delay is min(max, initial * 2^retry); the result is spread over [nominal/2, nominal] by
 // `jitter01` in [0, 1).
-absl::Duration BackoffDelay(absl::Duration initial, absl::Duration max, int retry,
-                            double jitter01);
+absl::Duration BackoffDelay(absl::Duration initial, absl::Duration max, int retry, double jitter01);
 
 // Parses a Retry-After header value: delta-seconds ("2") or an HTTP date
 // ("Wed, 21 Oct 2015 07:28:00 GMT", relative to `now`). Returns nullopt when unparsable; past

@@ -37,9 +37,7 @@ constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
 
-std::string Dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 absl::StatusOr<Json> ParseBody(const HttpResponse& response, absl::string_view what) {
   Json j = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
@@ -58,8 +56,7 @@ std::string StringMember(const Json& j, const char* key) {
 
 absl::StatusOr<SeGroup> ToSeGroup(Json j, absl::string_view what) {
   if (!j.is_object()) {
-    return absl::InternalError(
-        absl::StrCat("controller: ", what, ": expected an SE group object"));
+    return absl::InternalError(absl::StrCat("controller: ", what, ": expected an SE group object"));
   }
   SeGroup g;
   g.uuid = StringMember(j, "uuid");
@@ -102,13 +99,14 @@ absl::StatusOr<std::string> IdFromRefOrUuid(std::string_view text, const std::st
     }
     s = ref->uuid;
   }
-  if (s.empty()) return absl::InvalidArgumentError(absl::StrCat("controller: ", field, " is empty"));
+  if (s.empty())
+    return absl::InvalidArgumentError(absl::StrCat("controller: ", field, " is empty"));
   if (s.size() > 256) {
     return absl::InvalidArgumentError(absl::StrCat("controller: ", field, " is too long"));
   }
   for (char c : s) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
-        c != '.' && c != ':') {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.' &&
+        c != ':') {
       return absl::InvalidArgumentError(
           absl::StrCat("controller: ", field, " has characters a uuid cannot contain"));
     }
@@ -127,8 +125,8 @@ std::vector<std::pair<std::string, std::string>> ParseSetCookies(const HttpRespo
     std::string k(absl::StripAsciiWhitespace(first.substr(0, eq)));
     std::string v(absl::StripAsciiWhitespace(first.substr(eq + 1)));
     if (k.empty()) continue;
-    auto it = std::find_if(cookies.begin(), cookies.end(),
-                           [&k](const auto& c) { return c.first == k; });
+    auto it =
+        std::find_if(cookies.begin(), cookies.end(), [&k](const auto& c) { return c.first == k; });
     if (it != cookies.end()) {
       it->second = v;
     } else {
@@ -193,8 +191,7 @@ class ClientImpl : public Client {
     return ToSeGroup(*std::move(body), call.what);
   }
 
-  absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name,
-                                                     std::string_view tenant,
+  absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
     std::string path = absl::StrCat(kSeGroupPath, "?name=", UrlEncode(name));
@@ -222,9 +219,9 @@ class ClientImpl : public Client {
     }
     if (matches.empty()) return std::optional<SeGroup>();
     if (matches.size() > 1) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "controller: ", matches.size(), " SE groups are named \"", std::string(name),
-          "\"; name the cloud to choose one"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("controller: ", matches.size(), " SE groups are named \"", std::string(name),
+                       "\"; name the cloud to choose one"));
     }
     return std::optional<SeGroup>(std::move(matches.front()));
   }
@@ -329,8 +326,8 @@ class ClientImpl : public Client {
       if (!cloud.ok()) return cloud.status();
       if (!InCloud(body, cloud->uuid)) body["cloud_ref"] = cloud->ref;
     }
-    Call call = MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)),
-                         spec.tenant);
+    Call call =
+        MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)), spec.tenant);
     call.body = Dump(body);
     call.has_body = true;
     auto response = Send(call);
@@ -429,9 +426,10 @@ class ClientImpl : public Client {
     }
     for (const char* reserved : {"name", "uuid", "url", "_last_modified"}) {
       if (spec.fields.contains(reserved)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "controller: ", reserved, " cannot be set as a field (it is set by the client "
-            "or the Controller)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("controller: ", reserved,
+                         " cannot be set as a field (it is set by the client "
+                         "or the Controller)"));
       }
     }
     return ValidateFieldValues(spec.fields);
@@ -446,14 +444,12 @@ class ClientImpl : public Client {
 
   // A group from a POST/PUT response; an empty body falls back to GET by Location or uuid.
   absl::StatusOr<SeGroup> GroupFromWriteResponse(const HttpResponse& response,
-                                                 absl::string_view what,
-                                                 std::string_view tenant) {
+                                                 absl::string_view what, std::string_view tenant) {
     if (absl::StripAsciiWhitespace(response.body).empty()) {
       std::string location = response.Header("location");
       if (location.empty()) {
-        return absl::InternalError(absl::StrCat(
-            "controller: ", what, ": HTTP ", response.status,
-            " without a body or Location header"));
+        return absl::InternalError(absl::StrCat("controller: ", what, ": HTTP ", response.status,
+                                                " without a body or Location header"));
       }
       return GetSeGroup(location, tenant);
     }
@@ -545,9 +541,9 @@ class ClientImpl : public Client {
       }
       absl::Duration left = deadline - clock_->Now();
       if (left <= absl::ZeroDuration()) {
-        return absl::DeadlineExceededError(absl::StrCat(
-            "controller: ", call.what, ": total_timeout (",
-            absl::FormatDuration(config_.total_timeout), ") ran out"));
+        return absl::DeadlineExceededError(
+            absl::StrCat("controller: ", call.what, ": total_timeout (",
+                         absl::FormatDuration(config_.total_timeout), ") ran out"));
       }
       HttpRequest request;
       request.method = call.method;
@@ -564,8 +560,7 @@ class ClientImpl : public Client {
         auto tenant = TenantHeader(call.tenant);
         if (!tenant.ok()) return tenant.status();
         request.headers.push_back(*std::move(tenant));
-        request.headers.push_back(
-            absl::StrCat("X-Avi-Version: ", session->api_version.ToString()));
+        request.headers.push_back(absl::StrCat("X-Avi-Version: ", session->api_version.ToString()));
         if (!session->csrf_token.empty()) {
           request.headers.push_back(absl::StrCat("X-CSRFToken: ", session->csrf_token));
         }
@@ -602,16 +597,16 @@ class ClientImpl : public Client {
       }
       if (ambiguous && !call.idempotent) {
         if (!call.find_outcome) {
-          return WithMessage(failure, absl::StrCat(failure.message(),
-                                                   " (the request may have taken effect)"));
+          return WithMessage(
+              failure, absl::StrCat(failure.message(), " (the request may have taken effect)"));
         }
         auto found = call.find_outcome();
         if (!found.ok()) {
           if (found.status().code() == absl::StatusCode::kCancelled) return found.status();
-          return WithMessage(found.status(),
-                             absl::StrCat(found.status().message(), " (while checking whether ",
-                                          call.what, " took effect after: ", failure.message(),
-                                          ")"));
+          return WithMessage(
+              found.status(),
+              absl::StrCat(found.status().message(), " (while checking whether ", call.what,
+                           " took effect after: ", failure.message(), ")"));
         }
         if (found->has_value()) {
           HttpResponse synthesized;
@@ -621,9 +616,9 @@ class ClientImpl : public Client {
         }
       }
       if (retry >= config_.max_retries) {
-        absl::Status out = WithMessage(
-            failure, absl::StrCat(failure.message(), " (gave up after ", retry + 1,
-                                  retry == 0 ? " attempt)" : " attempts)"));
+        absl::Status out =
+            WithMessage(failure, absl::StrCat(failure.message(), " (gave up after ", retry + 1,
+                                              retry == 0 ? " attempt)" : " attempts)"));
         return CopyPayloads(out, absl::StatusCode::kUnavailable);
       }
       absl::Duration delay =
@@ -632,7 +627,8 @@ class ClientImpl : public Client {
               : BackoffDelay(config_.backoff_initial, config_.backoff_max, retry, jitter_());
       if (clock_->Now() + delay > deadline) {
         return CopyPayloads(
-            WithMessage(failure, absl::StrCat(failure.message(), " (no time left to retry within "
+            WithMessage(failure, absl::StrCat(failure.message(),
+                                              " (no time left to retry within "
                                               "total_timeout ",
                                               absl::FormatDuration(config_.total_timeout), ")")),
             absl::StatusCode::kDeadlineExceeded);
@@ -646,9 +642,8 @@ class ClientImpl : public Client {
 
   static absl::Status CopyPayloads(const absl::Status& from, absl::StatusCode code) {
     absl::Status out(code, from.message());
-    from.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
-      out.SetPayload(url, payload);
-    });
+    from.ForEachPayload(
+        [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
     return out;
   }
 
@@ -746,9 +741,8 @@ class ClientImpl : public Client {
     } else {
       auto parsed = ApiVersion::Parse(version_text);
       if (!parsed.ok()) {
-        return absl::InternalError(absl::StrCat("controller: ", call.what,
-                                                ": Controller version: ",
-                                                parsed.status().message()));
+        return absl::InternalError(absl::StrCat(
+            "controller: ", call.what, ": Controller version: ", parsed.status().message()));
       }
       session->controller_version = *parsed;
     }
@@ -827,8 +821,7 @@ absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, Cl
     configured = *v;
   }
   if (config.insecure) {
-    log::Warn(absl::StrCat("controller: insecure = true: the certificate of ",
-                           endpoint->base_url,
+    log::Warn(absl::StrCat("controller: insecure = true: the certificate of ", endpoint->base_url,
                            " is not verified; anyone on the network path can read the "
                            "credentials. Set ca_file or ca_pem instead."));
   }

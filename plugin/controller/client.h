@@ -118,8 +118,8 @@ class Client {
 
 // Test seams; production code passes the defaults.
 struct ClientHooks {
-  Clock* clock = nullptr;     // null: RealClock()
-  JitterSource jitter;        // empty: DefaultJitter()
+  Clock* clock = nullptr;  // null: RealClock()
+  JitterSource jitter;     // empty: DefaultJitter()
 };
 
 // Validates `config` (errors name the setting, see config.h) and builds a client. No network

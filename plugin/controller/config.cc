@@ -29,8 +29,8 @@ bool IsIpv6Char(char c) {
 
 absl::StatusOr<int> ParsePort(std::string_view text) {
   int port = 0;
-  if (text.empty() || text.size() > 5 || !absl::SimpleAtoi(std::string(text), &port) ||
-      port < 1 || port > 65535) {
+  if (text.empty() || text.size() > 5 || !absl::SimpleAtoi(std::string(text), &port) || port < 1 ||
+      port > 65535) {
     return Invalid("controller", "has an invalid port (want 1-65535)");
   }
   return port;
@@ -64,7 +64,8 @@ absl::StatusOr<Endpoint> ParseEndpoint(std::string_view controller) {
   if (s.empty()) return Invalid("controller", "has no host");
   if (s.front() == '[') {
     size_t close = s.find(']');
-    if (close == std::string::npos) return Invalid("controller", "has an unclosed '[' around an IPv6 address");
+    if (close == std::string::npos)
+      return Invalid("controller", "has an unclosed '[' around an IPv6 address");
     ep.host = s.substr(1, close - 1);
     ep.ipv6 = true;
     std::string rest = s.substr(close + 1);
@@ -87,14 +88,17 @@ absl::StatusOr<Endpoint> ParseEndpoint(std::string_view controller) {
   }
   if (ep.host.empty()) return Invalid("controller", "has no host");
   if (ep.ipv6) {
-    if (ep.host.find(':') == std::string::npos) return Invalid("controller", "has an invalid IPv6 address");
+    if (ep.host.find(':') == std::string::npos)
+      return Invalid("controller", "has an invalid IPv6 address");
     for (char c : ep.host) {
       if (!IsIpv6Char(c)) return Invalid("controller", "has an invalid IPv6 address");
     }
   } else {
-    if (ep.host.size() > 253) return Invalid("controller", "has a host name longer than 253 characters");
+    if (ep.host.size() > 253)
+      return Invalid("controller", "has a host name longer than 253 characters");
     for (char c : ep.host) {
-      if (!IsHostnameChar(c)) return Invalid("controller", "has an invalid character in the host name");
+      if (!IsHostnameChar(c))
+        return Invalid("controller", "has an invalid character in the host name");
     }
   }
   std::string host = ep.ipv6 ? absl::StrCat("[", ep.host, "]") : ep.host;
@@ -115,13 +119,15 @@ absl::StatusOr<Endpoint> ValidateConfig(const ClientConfig& config) {
     return Invalid("password", "and auth_token are mutually exclusive; set only one");
   }
   for (char c : config.tenant) {
-    if (static_cast<unsigned char>(c) < 0x20) return Invalid("tenant", "contains control characters");
+    if (static_cast<unsigned char>(c) < 0x20)
+      return Invalid("tenant", "contains control characters");
   }
-  if (config.tenant.empty()) return Invalid("tenant", "must not be empty (the default is \"admin\")");
+  if (config.tenant.empty())
+    return Invalid("tenant", "must not be empty (the default is \"admin\")");
   for (const std::string* secret : {&config.username, &config.password, &config.auth_token}) {
     for (char c : *secret) {
       if (c == '\r' || c == '\n' || c == '\0') {
-        return Invalid(secret == &config.username ? "username"
+        return Invalid(secret == &config.username   ? "username"
                        : secret == &config.password ? "password"
                                                     : "auth_token",
                        "contains a line break or NUL character");
@@ -155,9 +161,9 @@ absl::StatusOr<Endpoint> ValidateConfig(const ClientConfig& config) {
   if (config.max_retries < 0 || config.max_retries > 100) {
     return Invalid("max_retries", "must be between 0 and 100");
   }
-  if (config.backoff_initial <= absl::ZeroDuration() || config.backoff_max < config.backoff_initial) {
-    return Invalid("backoff_initial",
-                   "must be positive and not above backoff_max");
+  if (config.backoff_initial <= absl::ZeroDuration() ||
+      config.backoff_max < config.backoff_initial) {
+    return Invalid("backoff_initial", "must be positive and not above backoff_max");
   }
   if (config.page_size < 1 || config.page_size > 200) {
     return Invalid("page_size", "must be between 1 and 200");

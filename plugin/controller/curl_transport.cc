@@ -182,10 +182,10 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   for (const std::string& h : request.headers) headers = curl_slist_append(headers, h.c_str());
   headers = curl_slist_append(headers, "Expect:");
 
-  long timeout_ms = static_cast<long>(
-      std::max<int64_t>(1, absl::ToInt64Milliseconds(request.timeout)));
-  long connect_ms = static_cast<long>(std::min<int64_t>(
-      timeout_ms, absl::ToInt64Milliseconds(kMaxConnectTimeout)));
+  long timeout_ms =
+      static_cast<long>(std::max<int64_t>(1, absl::ToInt64Milliseconds(request.timeout)));
+  long connect_ms = static_cast<long>(
+      std::min<int64_t>(timeout_ms, absl::ToInt64Milliseconds(kMaxConnectTimeout)));
 
   curl_easy_setopt(curl, CURLOPT_SHARE, share_->handle);
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -213,8 +213,7 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!tls_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls_.ca_file.c_str());
     if (!tls_.ca_pem.empty()) {
-      curl_blob blob{const_cast<char*>(tls_.ca_pem.data()), tls_.ca_pem.size(),
-                     CURL_BLOB_COPY};
+      curl_blob blob{const_cast<char*>(tls_.ca_pem.data()), tls_.ca_pem.size(), CURL_BLOB_COPY};
       curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
     }
   }
@@ -256,23 +255,23 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {
-    result.status = absl::InternalError(
-        absl::StrCat("controller: ", where, ": response larger than ", kMaxResponseBytes >> 20,
-                     " MiB"));
+    result.status = absl::InternalError(absl::StrCat(
+        "controller: ", where, ": response larger than ", kMaxResponseBytes >> 20, " MiB"));
     return result;
   }
   if (IsTlsVerificationError(code)) {
     result.status = absl::FailedPreconditionError(absl::StrCat(
         "controller: ", where, ": TLS verification of the Controller's certificate failed (",
-        detail, "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
+        detail,
+        "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
         "verification)"));
     return result;
   }
   result.maybe_sent = request_size > 0;
   result.retryable = IsRetryable(code);
   if (code == CURLE_OPERATION_TIMEDOUT) {
-    result.status = absl::DeadlineExceededError(
-        absl::StrCat("controller: ", where, ": timed out: ", detail));
+    result.status =
+        absl::DeadlineExceededError(absl::StrCat("controller: ", where, ": timed out: ", detail));
   } else if (result.retryable) {
     result.status = absl::UnavailableError(absl::StrCat("controller: ", where, ": ", detail));
   } else {

@@ -101,9 +101,8 @@ std::optional<int> HttpStatusOf(const absl::Status& status) {
 
 absl::Status WithMessage(const absl::Status& status, absl::string_view message) {
   absl::Status out(status.code(), message);
-  status.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
-    out.SetPayload(url, payload);
-  });
+  status.ForEachPayload(
+      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
   return out;
 }
 

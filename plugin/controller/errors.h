@@ -14,9 +14,9 @@
 
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace nsxalb::controller {
 

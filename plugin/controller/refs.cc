@@ -152,7 +152,8 @@ absl::StatusOr<ObjectRef> ParseRef(std::string_view text, std::string_view type,
       absl::StartsWithIgnoreCase(absl::string_view(s.data(), s.size()), "http://")) {
     size_t scheme_end = s.find("://") + 3;
     size_t path_start = s.find('/', scheme_end);
-    if (path_start == std::string_view::npos) return RefError(field, type, "is a URL without a path");
+    if (path_start == std::string_view::npos)
+      return RefError(field, type, "is a URL without a path");
     path = s.substr(path_start);
   } else if (s.front() == '/') {
     path = s;

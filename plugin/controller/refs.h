@@ -3,8 +3,8 @@
 //
 // Accepted forms, for an expected object type such as "cloud":
 //   https://ctrl/api/cloud/cloud-1a2b...            full URL (as a plain GET returns it)
-//   https://ctrl/api/cloud/cloud-1a2b...#Default-Cloud  with the name (POST responses, include_name)
-//   /api/cloud/cloud-1a2b...                        path only
+//   https://ctrl/api/cloud/cloud-1a2b...#Default-Cloud  with the name (POST responses,
+//   include_name) /api/cloud/cloud-1a2b...                        path only
 //   /api/cloud/?name=Default-Cloud, /api/cloud?tenant=admin&name=Default-Cloud   by name
 //   cloud-1a2b...                                   bare uuid ("<type>-<uuid4>")
 //   Default-Cloud                                   bare name

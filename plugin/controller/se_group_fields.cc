@@ -213,8 +213,7 @@ absl::Status CheckFieldsAvailable(const nlohmann::json& fields, const ApiVersion
     return absl::FailedPreconditionError(absl::StrCat(
         "controller: ", std::string(f->name), " needs Controller API version ", needs,
         "; the API version in use is ", in_use.ToString(),
-        " (upgrade the Controller, raise api_version, or leave ", std::string(f->name),
-        " unset)"));
+        " (upgrade the Controller, raise api_version, or leave ", std::string(f->name), " unset)"));
   }
   return absl::OkStatus();
 }
@@ -232,8 +231,8 @@ absl::Status ValidateFieldValues(const nlohmann::json& fields) {
       return ValueError(*f, absl::StrCat("must be ", KindName(f->kind)));
     }
     if (f->kind == K::kInteger && !f->allowed.empty()) {
-      int64_t n = v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>())
-                                         : v.get<int64_t>();
+      int64_t n =
+          v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>();
       if (!IntegerAllowed(f->allowed, n)) {
         return ValueError(*f, absl::StrCat("is ", n, "; allowed: ", std::string(f->allowed),
                                            f->unit.empty() ? "" : " ", std::string(f->unit)));
@@ -242,10 +241,10 @@ absl::Status ValidateFieldValues(const nlohmann::json& fields) {
     if (!f->enum_values.empty()) {
       auto check = [&](const nlohmann::json& s) -> absl::Status {
         if (!s.is_string() || !InList(f->enum_values, s.get<std::string>())) {
-          return ValueError(*f, absl::StrCat("must be one of ",
-                                             absl::StrJoin(absl::StrSplit(std::string(
-                                                               f->enum_values), ','),
-                                                           ", ")));
+          return ValueError(
+              *f,
+              absl::StrCat("must be one of ",
+                           absl::StrJoin(absl::StrSplit(std::string(f->enum_values), ','), ", ")));
         }
         return absl::OkStatus();
       };

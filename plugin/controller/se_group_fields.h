@@ -22,7 +22,7 @@ enum class FieldKind { kString, kInteger, kNumber, kBoolean, kObject, kArray };
 
 // One managed SE group field.
 struct SeGroupField {
-  std::string_view name;         // Avi field name, e.g. "vcpus_per_se"
+  std::string_view name;  // Avi field name, e.g. "vcpus_per_se"
   FieldKind kind;
   std::string_view introduced;   // "" (always), "21.1.3", or backports "17.2.12,18.1.3,18.2.1"
   std::string_view allowed;      // integers: "1-64" or "0,1,2,4,8,16"; "" when unconstrained

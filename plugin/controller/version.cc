@@ -85,8 +85,8 @@ std::string IntroducedIn::Describe() const {
   if (versions_.size() == 1) return versions_[0].ToString();
   std::vector<std::string> parts;
   for (size_t i = 0; i + 1 < versions_.size(); ++i) {
-    parts.push_back(absl::StrCat(versions_[i].ToString(), " on the ", versions_[i].Train(),
-                                 " train"));
+    parts.push_back(
+        absl::StrCat(versions_[i].ToString(), " on the ", versions_[i].Train(), " train"));
   }
   return absl::StrCat(absl::StrJoin(parts, ", "), ", or ", versions_.back().ToString(),
                       " and later");

@@ -209,8 +209,8 @@ TEST_F(ClientTest, CreateGetFindUpdateDelete) {
   auto updated = client->UpdateSeGroup(created->uuid, update);
   ASSERT_TRUE(updated.ok()) << updated.status();
   EXPECT_EQ(updated->body["memory_per_se"], 8192);
-  EXPECT_EQ(updated->body["vcpus_per_se"], 2);    // managed, not in this update: kept
-  EXPECT_EQ(updated->body["se_probe_port"], 8);   // unmanaged: kept
+  EXPECT_EQ(updated->body["vcpus_per_se"], 2);      // managed, not in this update: kept
+  EXPECT_EQ(updated->body["se_probe_port"], 8);     // unmanaged: kept
   EXPECT_NE(updated->body.value("max_se", -1), 4);  // removed: back to the default
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
 
@@ -261,8 +261,8 @@ TEST_F(ClientTest, ErrorMappings) {
   EXPECT_EQ(ambiguous.status().code(), absl::StatusCode::kFailedPrecondition);
 
   // 404 on an update target.
-  auto missing = client->UpdateSeGroup("serviceenginegroup-00000000-0000-4000-8000-000000000000",
-                                       Spec("x"));
+  auto missing =
+      client->UpdateSeGroup("serviceenginegroup-00000000-0000-4000-8000-000000000000", Spec("x"));
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
 
   // Bad values never reach the Controller.
@@ -299,7 +299,7 @@ TEST_F(ClientTest, ListFollowsNextAcrossPages) {
   }
   EXPECT_EQ(found, 5);
   EXPECT_EQ(uuids.size(), all->size());
-  EXPECT_EQ(all->size(), 7u);  // two seeded Default-Groups plus five
+  EXPECT_EQ(all->size(), 7u);                          // two seeded Default-Groups plus five
   EXPECT_EQ(Count("GET /api/serviceenginegroup"), 4);  // ceil(7 / 2) pages
 
   auto nsxt = client->ListSeGroups("admin", "nsxt-cloud");
@@ -322,8 +322,8 @@ TEST_F(ClientTest, ResolvesCloudsAndTenants) {
   auto by_uuid = client->ResolveCloud(nsxt->uuid);
   ASSERT_TRUE(by_uuid.ok()) << by_uuid.status();
   EXPECT_EQ(by_uuid->name, "nsxt-cloud");
-  auto by_url = client->ResolveCloud(emulator_->url() + "/api/cloud/" + vcenter->uuid +
-                                     "#Default-Cloud");
+  auto by_url =
+      client->ResolveCloud(emulator_->url() + "/api/cloud/" + vcenter->uuid + "#Default-Cloud");
   ASSERT_TRUE(by_url.ok()) << by_url.status();
   EXPECT_EQ(by_url->vtype, "CLOUD_VCENTER");
   auto missing = client->ResolveCloud("no-such-cloud");

@@ -59,9 +59,9 @@ TEST(EndpointTest, Forms) {
 }
 
 TEST(EndpointTest, Rejects) {
-  for (const char* bad : {"", "http://ctrl", "ftp://ctrl", "ctrl:0", "ctrl:65536", "ctrl:x",
-                          "https://ctrl/api", "[::1", "[::1]x", "ctrl name", "https://",
-                          "[zz::1]", "ctrl:"}) {
+  for (const char* bad :
+       {"", "http://ctrl", "ftp://ctrl", "ctrl:0", "ctrl:65536", "ctrl:x", "https://ctrl/api",
+        "[::1", "[::1]x", "ctrl name", "https://", "[zz::1]", "ctrl:"}) {
     auto ep = ParseEndpoint(bad);
     EXPECT_FALSE(ep.ok()) << bad;
     if (!ep.ok()) {

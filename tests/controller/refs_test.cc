@@ -74,8 +74,8 @@ TEST(RefsTest, WrongTypeIsAnErrorNamingTheField) {
 }
 
 TEST(RefsTest, MalformedRefsAreErrors) {
-  for (const char* bad : {"", "   ", "https://ctrl", "/foo/cloud/x", "/api/cloud/", "/api/cloud/a/b",
-                          "a/b", "name\nwith newline"}) {
+  for (const char* bad : {"", "   ", "https://ctrl", "/foo/cloud/x", "/api/cloud/",
+                          "/api/cloud/a/b", "a/b", "name\nwith newline"}) {
     auto r = ParseRef(bad, "cloud", "cloud_ref");
     EXPECT_FALSE(r.ok()) << bad;
   }

@@ -61,7 +61,8 @@ TEST(SeGroupFieldsTest, VersionGateHonoursBackports) {
 }
 
 TEST(SeGroupFieldsTest, ValuesAreChecked) {
-  EXPECT_TRUE(ValidateFieldValues(Json{{"memory_per_se", 4096}, {"num_dispatcher_cores", 4},
+  EXPECT_TRUE(ValidateFieldValues(Json{{"memory_per_se", 4096},
+                                       {"num_dispatcher_cores", 4},
                                        {"ha_mode", "HA_MODE_SHARED_PAIR"}})
                   .ok());
   struct Case {
