@@ -117,9 +117,7 @@ struct ParseError {
   std::string message;
 };
 
-bool ParseInt(const std::string& text, int64_t* out) {
-  return absl::SimpleAtoi(text, out);
-}
+bool ParseInt(const std::string& text, int64_t* out) { return absl::SimpleAtoi(text, out); }
 
 absl::optional<ParseError> ParseIntFlag(const std::string& flag, const std::string& text,
                                         int64_t lo, int64_t hi, int64_t* out) {
@@ -146,9 +144,8 @@ absl::optional<ParseError> ParseBoolFlag(const std::string& flag, const std::str
   return absl::nullopt;
 }
 
-using ValueHandler =
-    std::function<absl::optional<ParseError>(Options&, const std::string& flag,
-                                             const std::string& value)>;
+using ValueHandler = std::function<absl::optional<ParseError>(Options&, const std::string& flag,
+                                                              const std::string& value)>;
 
 ValueHandler IntInto(int sz::Workload::*field) {
   return [field](Options& o, const std::string& flag, const std::string& value) {
@@ -207,8 +204,8 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
     m["--platform"] = [](Options& o, const std::string& flag, const std::string& value) {
       absl::StatusOr<sz::Platform> p = sz::ParsePlatform(value);
       if (!p.ok()) {
-        return absl::optional<ParseError>(ParseError{
-            absl::StrCat(flag, ": \"", value, "\" must be vcenter or nsxt")});
+        return absl::optional<ParseError>(
+            ParseError{absl::StrCat(flag, ": \"", value, "\" must be vcenter or nsxt")});
       }
       o.platform = *p;
       return absl::optional<ParseError>();
@@ -218,8 +215,7 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       for (char& c : name) c = c == '_' ? '-' : c;
       m["--" + name] = DemandFor(metric);
     }
-    m["--target-utilization"] = [](Options& o, const std::string& flag,
-                                   const std::string& value) {
+    m["--target-utilization"] = [](Options& o, const std::string& flag, const std::string& value) {
       std::string v = value;
       if (!v.empty() && v.back() == '%') v.pop_back();
       int64_t n = 0;
@@ -260,9 +256,9 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
     }
     if (seen[flag]) return ParseError{absl::StrCat(flag, ": given more than once")};
     seen[flag] = true;
-    bool* toggle = flag == "--json"     ? &o.json
-                   : flag == "--strict" ? &o.strict
-                   : flag == "--tables" ? &o.tables
+    bool* toggle = flag == "--json"                   ? &o.json
+                   : flag == "--strict"               ? &o.strict
+                   : flag == "--tables"               ? &o.tables
                    : flag == "--help" || flag == "-h" ? &o.help
                                                       : nullptr;
     if (toggle != nullptr) {
@@ -309,11 +305,10 @@ Json CapacityJson(const sz::SeCapacity& c) {
   for (sz::Metric m : sz::kAllMetrics) metrics[sz::InfoOf(m).key] = FigureJson(m, c.Of(m));
   return Json{{"vcpus", c.vcpus},
               {"memory_mb", c.memory_mb},
-              {"table_memory_mb",
-               Json{{"value", c.table_memory_mb.value},
-                    {"basis", sz::BasisName(c.table_memory_mb.basis)},
-                    {"rules", c.table_memory_mb.rules},
-                    {"source", c.table_memory_mb.source}}},
+              {"table_memory_mb", Json{{"value", c.table_memory_mb.value},
+                                       {"basis", sz::BasisName(c.table_memory_mb.basis)},
+                                       {"rules", c.table_memory_mb.rules},
+                                       {"source", c.table_memory_mb.source}}},
               {"per_se", metrics}};
 }
 
@@ -345,9 +340,12 @@ Json FindingsJson(const std::vector<sz::Finding>& findings) {
 }
 
 Json ProfileJson(const sz::Profile& p) {
-  return Json{{"name", p.name},           {"seed_file", p.seed_file},
-              {"avi_version", p.avi_version}, {"cloud_type", p.cloud_type},
-              {"cpu_model", p.cpu_model}, {"nic_note", p.nic_note}};
+  return Json{{"name", p.name},
+              {"seed_file", p.seed_file},
+              {"avi_version", p.avi_version},
+              {"cloud_type", p.cloud_type},
+              {"cpu_model", p.cpu_model},
+              {"nic_note", p.nic_note}};
 }
 
 Json TablesJson(const std::vector<sz::Platform>& platforms) {
@@ -415,8 +413,10 @@ Json RecommendationJson(const sz::Recommendation& r) {
                        {"num_dispatcher_cores", ChoiceJson(r.num_dispatcher_cores)},
                        {"max_queues_per_vnic", ChoiceJson(r.max_queues_per_vnic)},
                        {"hybrid_rss_mode", ChoiceJson(r.hybrid_rss_mode)},
-                       {"buffer_se", Json{{"value", r.buffer_se}, {"basis", "rule"},
-                                          {"rule", ""}, {"reason", "workload input (N+M HA)"}}},
+                       {"buffer_se", Json{{"value", r.buffer_se},
+                                          {"basis", "rule"},
+                                          {"rule", ""},
+                                          {"reason", "workload input (N+M HA)"}}},
                        {"max_se", ChoiceJson(r.max_se)}};
   return Json{{"settings", settings},
               {"se_count", ChoiceJson(r.se_count)},
@@ -460,8 +460,7 @@ void PrintTables(const std::vector<sz::Platform>& platforms, std::ostream& out) 
       out << Pad(sz::InfoOf(m).seed_row, 34);
       for (const sz::MeasuredSize& s : p.sizes) {
         const auto& v = s.values[static_cast<int>(m)];
-        out << PadLeft(v ? sz::FormatValue(m, static_cast<double>(*v), sz::Rounding::kDown)
-                         : "n/p",
+        out << PadLeft(v ? sz::FormatValue(m, static_cast<double>(*v), sz::Rounding::kDown) : "n/p",
                        12);
       }
       out << "\n";
@@ -487,8 +486,8 @@ std::string Bool(bool b) { return b ? "true" : "false"; }
 
 std::string Vcpus(int n) { return absl::StrCat(n, n == 1 ? " vCPU" : " vCPUs"); }
 
-void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads,
-                   int se_count, std::ostream& out) {
+void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads, int se_count,
+                   std::ostream& out) {
   out << "  " << Pad("metric", 22) << PadLeft("capacity/SE", 14) << "  " << Pad("basis", 14)
       << PadLeft("demand", 12) << PadLeft("utilization", 13) << "\n";
   for (sz::Metric m : sz::kAllMetrics) {
@@ -517,8 +516,7 @@ void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& l
   }
 }
 
-void PrintFindings(const char* title, const std::vector<sz::Finding>& findings,
-                   std::ostream& out) {
+void PrintFindings(const char* title, const std::vector<sz::Finding>& findings, std::ostream& out) {
   if (findings.empty()) return;
   out << "\n" << title << ":\n";
   for (const sz::Finding& f : findings) {

@@ -125,8 +125,7 @@ Figure MetricCapacity(Platform platform, Metric metric, int vcpus, int64_t memor
 absl::StatusOr<SeCapacity> CapacityOf(Platform platform, int vcpus,
                                       absl::optional<int64_t> memory_mb) {
   if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
+    return absl::InvalidArgumentError(absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
   }
   SeCapacity c;
   c.platform = platform;

@@ -35,7 +35,7 @@ struct SeCapacity {
   Platform platform = Platform::kVcenter;
   int vcpus = 0;
   int64_t memory_mb = 0;
-  Figure table_memory_mb;  // the table memory for this vCPU count
+  Figure table_memory_mb;                    // the table memory for this vCPU count
   std::array<Figure, kMetricCount> metrics;  // base units (Mbps for throughput)
 
   // The figure for `metric`.

@@ -49,8 +49,8 @@ std::string FormatValue(Metric metric, double base_value, Rounding rounding) {
     const int64_t frac = cents % 100;
     std::string text = FormatInt(whole);
     if (frac != 0) {
-      absl::StrAppend(&text, ".", frac % 10 == 0 ? absl::StrCat(frac / 10)
-                                                 : absl::StrFormat("%02d", frac));
+      absl::StrAppend(&text, ".",
+                      frac % 10 == 0 ? absl::StrCat(frac / 10) : absl::StrFormat("%02d", frac));
     }
     return absl::StrCat(text, " Gbps");
   }

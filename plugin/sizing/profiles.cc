@@ -74,8 +74,7 @@ const Profile& Nsxt() {
       {{
           {1, 2, absl::nullopt, Row(2950, 1020, 60000, 43000, absl::nullopt, 16500, 12000, 5000)},
           {2, 4, absl::nullopt, Row(6000, 1950, 94000, 47000, absl::nullopt, 16500, 13000, 5500)},
-          {4, 8, absl::nullopt,
-           Row(8200, 3000, 153000, 86500, absl::nullopt, 16500, 14000, 11000)},
+          {4, 8, absl::nullopt, Row(8200, 3000, 153000, 86500, absl::nullopt, 16500, 14000, 11000)},
           {6, 12, absl::nullopt,
            Row(11500, 3750, 205000, 99000, absl::nullopt, 19000, 17000, 13000)},
       }},

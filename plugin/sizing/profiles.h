@@ -34,8 +34,8 @@ enum class Metric {
 };
 inline constexpr int kMetricCount = 8;
 inline constexpr std::array<Metric, kMetricCount> kAllMetrics = {
-    Metric::kSslTpsEcc, Metric::kSslTpsRsa, Metric::kL7Rps,  Metric::kL4Cps,
-    Metric::kL4OpenConns, Metric::kL4Gbps,  Metric::kL7Gbps, Metric::kL7SslGbps};
+    Metric::kSslTpsEcc,   Metric::kSslTpsRsa, Metric::kL7Rps,  Metric::kL4Cps,
+    Metric::kL4OpenConns, Metric::kL4Gbps,    Metric::kL7Gbps, Metric::kL7SslGbps};
 
 // How a metric behaves outside the measured sizes (see capacity.h).
 enum class MetricKind {

@@ -27,8 +27,8 @@ void CheckIntRange(std::vector<Finding>& out, const std::string& attribute, int 
   if (value >= lo && value <= hi) return;
   out.push_back(RangeError(attribute,
                            absl::StrCat(attribute, " must be ", lo, "-", hi, ", got ", value),
-                           absl::StrCat(attribute, " = ", value, " is outside ", lo, "-", hi,
-                                        " (", why, "). Set it within that range.")));
+                           absl::StrCat(attribute, " = ", value, " is outside ", lo, "-", hi, " (",
+                                        why, "). Set it within that range.")));
 }
 
 // True when `capacity` per SE on `se_count` SEs carries `demand` at `util` percent. Exact for the
@@ -76,9 +76,9 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
     if (!d.has_value()) continue;
     if (!std::isfinite(*d) || *d < 0) {
       const std::string attribute = absl::StrCat("workload.", InfoOf(m).key);
-      out.push_back(RangeError(attribute, absl::StrCat(attribute, " must be a number >= 0"),
-                               absl::StrCat("The demand for ", InfoOf(m).label,
-                                            " must be a finite number >= 0.")));
+      out.push_back(RangeError(
+          attribute, absl::StrCat(attribute, " must be a number >= 0"),
+          absl::StrCat("The demand for ", InfoOf(m).label, " must be a finite number >= 0.")));
     }
   }
   CheckIntRange(out, "workload.target_utilization", w.target_utilization_pct,
@@ -145,8 +145,9 @@ DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_
     plan.cores = std::max(2, RatioDispatchers(vcpus));
     plan.basis = vcpus == 4 || vcpus == 6 ? Basis::kMeasured : Basis::kRule;
     plan.rule = rules::kDispatchersL4;
-    plan.reason = "L4 throughput binds; vcenter L4 throughput at 4+ vCPUs was measured with 2 "
-                  "dispatcher cores";
+    plan.reason =
+        "L4 throughput binds; vcenter L4 throughput at 4+ vCPUs was measured with 2 "
+        "dispatcher cores";
     return plan;
   }
   if (vcpus == 4 || vcpus == 6) {
@@ -160,9 +161,9 @@ DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_
   plan.cores = RatioDispatchers(vcpus);
   plan.basis = Basis::kRule;
   plan.rule = rules::kDispatchersRatio;
-  plan.reason = vcpus < 4 ? "below 4 vCPUs, like the measured 1- and 2-vCPU SEs"
-                          : absl::StrCat(vcpus, " / 3 = ", vcpus / 3, ", snapped down to ",
-                                         plan.cores);
+  plan.reason = vcpus < 4
+                    ? "below 4 vCPUs, like the measured 1- and 2-vCPU SEs"
+                    : absl::StrCat(vcpus, " / 3 = ", vcpus / 3, ", snapped down to ", plan.cores);
   return plan;
 }
 
@@ -194,10 +195,10 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     }
   }
   if (vcpus > 0) {
-    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestSingleSe,
-                      absl::StrCat("the smallest single SE (up to ", w.max_vcpus_per_se,
-                                   " vCPUs) that carries the workload at ",
-                                   w.target_utilization_pct, "%")};
+    r.vcpus_per_se = {
+        vcpus, Basis::kRule, rules::kSmallestSingleSe,
+        absl::StrCat("the smallest single SE (up to ", w.max_vcpus_per_se,
+                     " vCPUs) that carries the workload at ", w.target_utilization_pct, "%")};
   } else {
     // Fewest SEs of max_vcpus_per_se: start from the per-metric quotient, then settle exactly.
     const int top = w.max_vcpus_per_se;
@@ -238,21 +239,21 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     r.memory_per_se = {memory, table_memory.basis, rules::kTableMemory,
                        absl::StrCat("table memory for ", vcpus, " vCPUs on ", profile.name)};
   } else {
-    r.memory_per_se = {memory, Basis::kRule, rules::kMemoryForConns,
-                       absl::StrCat("raised from the table's ",
-                                    static_cast<int64_t>(table_memory.value),
-                                    " MB in whole GB to carry the open connections")};
+    r.memory_per_se = {
+        memory, Basis::kRule, rules::kMemoryForConns,
+        absl::StrCat("raised from the table's ", static_cast<int64_t>(table_memory.value),
+                     " MB in whole GB to carry the open connections")};
   }
   r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
   const bool tested_binds = r.disk.rules.size() > 1;
-  r.disk_per_se = {static_cast<int64_t>(r.disk.value), r.disk.basis,
-                   tested_binds ? rules::kDiskTested : rules::kDisk,
-                   absl::StrCat("max(15, 2 x ", (memory + kMbPerGb - 1) / kMbPerGb, " + 5) = ",
-                                MinimumDiskGb(memory), " GB",
-                                tested_binds
-                                    ? absl::StrCat("; tested disk for the size is ",
-                                                   static_cast<int64_t>(r.disk.value), " GB")
-                                    : "")};
+  r.disk_per_se = {
+      static_cast<int64_t>(r.disk.value), r.disk.basis,
+      tested_binds ? rules::kDiskTested : rules::kDisk,
+      absl::StrCat("max(15, 2 x ", (memory + kMbPerGb - 1) / kMbPerGb,
+                   " + 5) = ", MinimumDiskGb(memory), " GB",
+                   tested_binds ? absl::StrCat("; tested disk for the size is ",
+                                               static_cast<int64_t>(r.disk.value), " GB")
+                                : "")};
 
   // Capacity, loads, binding metric.
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory);
@@ -268,8 +269,9 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   }
 
   // Settings that follow the measured configurations.
-  r.cpu_reserve = {true, Basis::kRule, rules::kReserve, "seed 000: vCPU reservation is highly "
-                                                        "recommended"};
+  r.cpu_reserve = {true, Basis::kRule, rules::kReserve,
+                   "seed 000: vCPU reservation is highly "
+                   "recommended"};
   r.mem_reserve = {true, Basis::kRule, rules::kReserve,
                    "seed 000: memory is reserved on NSX-T clouds; Avi's default"};
   const DispatcherPlan dispatchers =

@@ -25,10 +25,10 @@ namespace nsxalb::sizing {
 inline constexpr int kDefaultTargetUtilizationPct = 80;  // Avi max_cpu_usage default
 inline constexpr int kMinTargetUtilizationPct = 40;      // Avi max_cpu_usage range 40-90
 inline constexpr int kMaxTargetUtilizationPct = 90;
-inline constexpr int kDefaultMaxVcpusPerSe = 6;          // the measured range
-inline constexpr int kDefaultBufferSe = 1;               // Avi buffer_se default
-inline constexpr int kDefaultMaxScaleoutPerVs = 4;       // Avi max_scaleout_per_vs default
-inline constexpr int kMaxSeCount = 1000;                 // Avi max_se range 0-1000
+inline constexpr int kDefaultMaxVcpusPerSe = 6;     // the measured range
+inline constexpr int kDefaultBufferSe = 1;          // Avi buffer_se default
+inline constexpr int kDefaultMaxScaleoutPerVs = 4;  // Avi max_scaleout_per_vs default
+inline constexpr int kMaxSeCount = 1000;            // Avi max_se range 0-1000
 
 // Demand for any subset of the metrics, in base units (Mbps for throughput).
 struct Demand {
@@ -57,13 +57,13 @@ struct Workload {
 // One demanded metric on a group of SEs.
 struct MetricLoad {
   Metric metric = Metric::kSslTpsEcc;
-  double demand = 0;          // base units
-  double needed = 0;          // demand * 100 / target utilization
-  Figure per_se;              // capacity of one SE
-  int se_count = 1;           // active SEs sharing the demand
-  double group_capacity = 0;  // per_se * se_count
-  double utilization_pct = 0; // demand / group_capacity * 100
-  bool carried = false;       // group_capacity * utilization >= demand
+  double demand = 0;           // base units
+  double needed = 0;           // demand * 100 / target utilization
+  Figure per_se;               // capacity of one SE
+  int se_count = 1;            // active SEs sharing the demand
+  double group_capacity = 0;   // per_se * se_count
+  double utilization_pct = 0;  // demand / group_capacity * 100
+  bool carried = false;        // group_capacity * utilization >= demand
 };
 
 // The recommended SE group settings for a workload.
@@ -82,8 +82,8 @@ struct Recommendation {
   Choice<int> se_count;  // active SEs
   int buffer_se = kDefaultBufferSe;
   Choice<int> max_se;
-  Figure disk;              // the disk figure with its rules and source
-  SeCapacity capacity;      // one SE of the recommended size
+  Figure disk;                     // the disk figure with its rules and source
+  SeCapacity capacity;             // one SE of the recommended size
   std::vector<MetricLoad> loads;   // one per demanded metric, in metric order
   absl::optional<Metric> binding;  // the demanded metric with the highest utilization
   std::vector<Finding> findings;   // warnings about the plan
@@ -97,8 +97,7 @@ std::vector<Finding> CheckWorkload(const Workload& workload);
 absl::StatusOr<Recommendation> Recommend(const Workload& workload);
 
 // The loads of the demanded metrics on `se_count` SEs of `capacity`.
-std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capacity,
-                                int se_count);
+std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capacity, int se_count);
 
 // Whether `se_count` SEs of `vcpus` and `memory_mb` carry every demanded metric at the target
 // utilization.

@@ -14,8 +14,9 @@ const std::vector<RuleDoc>& AllRules() {
       {kTableMemory, "derived: the tables' memory per size",
        "Memory for a size is the table's; interpolated at 3 and 5, extrapolated at the 4-to-6 "
        "rate above 6 vCPUs (at most 256 GB)."},
-      {kOpenConnsMemory, "000 'Doubling the memory will double the ability ... concurrent "
-                         "connections'; table note 8",
+      {kOpenConnsMemory,
+       "000 'Doubling the memory will double the ability ... concurrent "
+       "connections'; table note 8",
        "Open connections scale linearly with memory, relative to the table memory of the size."},
       {kOpenConnsDensity, "derived: no open-connection figure above 6 vCPUs",
        "Above 6 vCPUs open connections per GB stay at the 6-vCPU density."},
@@ -39,8 +40,9 @@ const std::vector<RuleDoc>& AllRules() {
        "cpu_reserve and mem_reserve true."},
       {kDispatchersMeasured, "000 note 10; 001 note 10",
        "1-2 vCPUs no dedicated dispatcher; 4 vCPUs one; 6 vCPUs two."},
-      {kDispatchersL4, "000 note 9 'L4 Throughput on SEs with 4 core or more tested with 2 "
-                       "dispatcher cores'",
+      {kDispatchersL4,
+       "000 note 9 'L4 Throughput on SEs with 4 core or more tested with 2 "
+       "dispatcher cores'",
        "On vcenter at 4 or more vCPUs, at least two dispatchers when L4 throughput binds."},
       {kDispatchersRatio, "derived from the measured 1 of 4 and 2 of 6",
        "Elsewhere: none below 4 vCPUs, else vCPUs / 3 rounded down, snapped down to "
@@ -52,8 +54,9 @@ const std::vector<RuleDoc>& AllRules() {
       {kHybridRss, "001 note 9 '2Core SE has Hybrid RSS enabled'",
        "hybrid_rss_mode = true for nsxt at 2 vCPUs."},
       {kMaxSe, "Avi buffer_se (N+M HA)", "max_se = active SEs + buffer_se."},
-      {kRps160k, "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
-                 "approximately 160k'",
+      {kRps160k,
+       "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
+       "approximately 160k'",
        "Warn when a vcenter plan puts more than 160,000 L7 RPS on one SE."},
       {kScaleoutLimit, "Avi max_scaleout_per_vs default 4",
        "Warn when one virtual service would need more SEs than max_scaleout_per_vs."},

@@ -27,8 +27,7 @@ Finding Error(std::string attribute, const char* rule, std::string summary, std:
                  std::move(detail)};
 }
 
-Finding Warning(std::string attribute, const char* rule, std::string summary,
-                std::string detail) {
+Finding Warning(std::string attribute, const char* rule, std::string summary, std::string detail) {
   return Finding{Severity::kWarning, std::move(attribute), rule, std::move(summary),
                  std::move(detail)};
 }
@@ -54,11 +53,11 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
                                      ": an SE takes 1 to 64 vCPUs (seed 000). Set 1-64.")));
   }
   if (s.memory_per_se && (*s.memory_per_se < kMinMemoryMb || *s.memory_per_se > kMaxMemoryMb)) {
-    out.push_back(Error(
-        "memory_per_se", rules::kRangeMemory,
-        absl::StrCat("memory_per_se must be 1024-262144 MB, got ", *s.memory_per_se),
-        absl::StrCat("memory_per_se = ", *s.memory_per_se,
-                     " MB: an SE takes 1 GB to 256 GB (seed 000). Set 1024-262144 MB.")));
+    out.push_back(
+        Error("memory_per_se", rules::kRangeMemory,
+              absl::StrCat("memory_per_se must be 1024-262144 MB, got ", *s.memory_per_se),
+              absl::StrCat("memory_per_se = ", *s.memory_per_se,
+                           " MB: an SE takes 1 GB to 256 GB (seed 000). Set 1024-262144 MB.")));
   }
   if (s.disk_per_se && *s.disk_per_se < 1) {
     out.push_back(Error("disk_per_se", rules::kInputRange,
@@ -66,21 +65,20 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
                         "disk_per_se is a size in GB and must be positive."));
   }
   if (s.num_dispatcher_cores && !Allowed(*s.num_dispatcher_cores)) {
-    out.push_back(Error(
-        "num_dispatcher_cores", rules::kAllowedValues,
-        absl::StrCat("num_dispatcher_cores must be 0, 1, 2, 4, 8 or 16, got ",
-                     *s.num_dispatcher_cores),
-        absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
-                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16.")));
+    out.push_back(Error("num_dispatcher_cores", rules::kAllowedValues,
+                        absl::StrCat("num_dispatcher_cores must be 0, 1, 2, 4, 8 or 16, got ",
+                                     *s.num_dispatcher_cores),
+                        absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
+                                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16.")));
   }
   if (s.max_queues_per_vnic && !Allowed(*s.max_queues_per_vnic)) {
-    out.push_back(Error(
-        "max_queues_per_vnic", rules::kAllowedValues,
-        absl::StrCat("max_queues_per_vnic must be 0, 1, 2, 4, 8 or 16, got ",
-                     *s.max_queues_per_vnic),
-        absl::StrCat("max_queues_per_vnic = ", *s.max_queues_per_vnic,
-                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16; 0 (auto) is "
-                     "what seed 001 asks for.")));
+    out.push_back(
+        Error("max_queues_per_vnic", rules::kAllowedValues,
+              absl::StrCat("max_queues_per_vnic must be 0, 1, 2, 4, 8 or 16, got ",
+                           *s.max_queues_per_vnic),
+              absl::StrCat("max_queues_per_vnic = ", *s.max_queues_per_vnic,
+                           " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16; 0 (auto) is "
+                           "what seed 001 asks for.")));
   }
   if (s.se_count && (*s.se_count < 1 || *s.se_count > kMaxSeCount)) {
     out.push_back(Error("se_count", rules::kInputRange,
@@ -102,22 +100,22 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
                       const MetricLoad& load) {
   const Metric m = load.metric;
   const Profile& p = ProfileOf(w.platform);
-  const std::string delivered = absl::StrCat(
-      Shape(v.se_count, v.vcpus), Deliver(v.se_count, v.vcpus),
-      FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
-      BasisName(load.per_se.basis), ")");
-  std::string detail = absl::StrCat(
-      delivered, "; the workload needs ", FormatValue(m, load.demand, Rounding::kUp), " at ",
-      w.target_utilization_pct, "% utilization = ", FormatValue(m, load.needed, Rounding::kUp),
-      ".");
+  const std::string delivered =
+      absl::StrCat(Shape(v.se_count, v.vcpus), Deliver(v.se_count, v.vcpus),
+                   FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
+                   BasisName(load.per_se.basis), ")");
+  std::string detail =
+      absl::StrCat(delivered, "; the workload needs ", FormatValue(m, load.demand, Rounding::kUp),
+                   " at ", w.target_utilization_pct,
+                   "% utilization = ", FormatValue(m, load.needed, Rounding::kUp), ".");
   std::vector<std::string> remedies;
   if (m == Metric::kL4OpenConns) {
     const absl::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
     if (memory.has_value()) {
       const Figure cap = MetricCapacity(w.platform, m, v.vcpus, *memory);
       remedies.push_back(absl::StrCat("Set memory_per_se = ", *memory, " (",
-                                      FormatValue(m, cap.value * v.se_count, Rounding::kDown),
-                                      ", ", BasisName(cap.basis), ")"));
+                                      FormatValue(m, cap.value * v.se_count, Rounding::kDown), ", ",
+                                      BasisName(cap.basis), ")"));
     }
   } else {
     for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
@@ -159,35 +157,35 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
   const std::string where = absl::StrCat(PlatformName(p), " at ", v.vcpus, " vCPUs");
   if (s.num_dispatcher_cores && Allowed(*s.num_dispatcher_cores)) {
     if (*s.num_dispatcher_cores > 0 && *s.num_dispatcher_cores >= v.vcpus) {
-      out.push_back(Error(
-          "num_dispatcher_cores", rules::kDispatchersFewer,
-          absl::StrCat("num_dispatcher_cores (", *s.num_dispatcher_cores,
-                       ") must be fewer than vcpus_per_se (", v.vcpus, ")"),
-          absl::StrCat("An SE of ", v.vcpus, " vCPUs with ", *s.num_dispatcher_cores,
-                       " dispatcher cores has no proxy core. Set num_dispatcher_cores = ",
-                       plan.cores, " (", plan.reason, ").")));
+      out.push_back(
+          Error("num_dispatcher_cores", rules::kDispatchersFewer,
+                absl::StrCat("num_dispatcher_cores (", *s.num_dispatcher_cores,
+                             ") must be fewer than vcpus_per_se (", v.vcpus, ")"),
+                absl::StrCat("An SE of ", v.vcpus, " vCPUs with ", *s.num_dispatcher_cores,
+                             " dispatcher cores has no proxy core. Set num_dispatcher_cores = ",
+                             plan.cores, " (", plan.reason, ").")));
     } else if (std::find(accepted.begin(), accepted.end(), *s.num_dispatcher_cores) ==
                accepted.end()) {
-      out.push_back(Warning(
-          "num_dispatcher_cores", plan.rule,
-          absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
-                       " is unlike the measured configuration (", plan.cores, ")"),
-          absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores, " on ", where,
-                       "; the seeds' figures come from ", absl::StrJoin(accepted, " or "),
-                       " (", BasisName(plan.basis), ": ", plan.reason,
-                       "). Set num_dispatcher_cores = ", plan.cores, ".")));
+      out.push_back(
+          Warning("num_dispatcher_cores", plan.rule,
+                  absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
+                               " is unlike the measured configuration (", plan.cores, ")"),
+                  absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores, " on ", where,
+                               "; the seeds' figures come from ", absl::StrJoin(accepted, " or "),
+                               " (", BasisName(plan.basis), ": ", plan.reason,
+                               "). Set num_dispatcher_cores = ", plan.cores, ".")));
     }
   }
   if (s.dedicated_dispatcher_core && *s.dedicated_dispatcher_core != (plan.cores > 0)) {
     out.push_back(Warning(
         "dedicated_dispatcher_core", plan.rule,
-        absl::StrCat("dedicated_dispatcher_core = ",
-                     *s.dedicated_dispatcher_core ? "true" : "false",
-                     " is unlike the measured configuration"),
-        absl::StrCat(where, " the seeds' figures come from ",
-                     plan.cores > 0 ? "dedicated dispatchers" : "no dedicated dispatcher", " (",
-                     plan.reason, "). Set dedicated_dispatcher_core = ",
-                     plan.cores > 0 ? "true" : "false", ".")));
+        absl::StrCat(
+            "dedicated_dispatcher_core = ", *s.dedicated_dispatcher_core ? "true" : "false",
+            " is unlike the measured configuration"),
+        absl::StrCat(
+            where, " the seeds' figures come from ",
+            plan.cores > 0 ? "dedicated dispatchers" : "no dedicated dispatcher", " (", plan.reason,
+            "). Set dedicated_dispatcher_core = ", plan.cores > 0 ? "true" : "false", ".")));
   }
   if (s.hybrid_rss_mode && !*s.hybrid_rss_mode && p == Platform::kNsxt && v.vcpus == 2) {
     out.push_back(Warning("hybrid_rss_mode", rules::kHybridRss,
@@ -231,8 +229,8 @@ Validation Validate(const Workload& w, const Settings& s) {
   // The effective shape.
   v.vcpus = s.vcpus_per_se.value_or(rec ? rec->vcpus_per_se.value : 1);
   const bool shape_ok = v.vcpus >= kMinVcpus && v.vcpus <= kMaxVcpus &&
-                        (!s.memory_per_se || (*s.memory_per_se >= kMinMemoryMb &&
-                                              *s.memory_per_se <= kMaxMemoryMb)) &&
+                        (!s.memory_per_se ||
+                         (*s.memory_per_se >= kMinMemoryMb && *s.memory_per_se <= kMaxMemoryMb)) &&
                         (!s.se_count || (*s.se_count >= 1 && *s.se_count <= kMaxSeCount));
   if (!shape_ok) return v;
   if (s.memory_per_se) {
@@ -263,12 +261,11 @@ Validation Validate(const Workload& w, const Settings& s) {
         "disk_per_se", rules::kDisk,
         absl::StrCat("disk_per_se = ", *s.disk_per_se, " GB is below the seed rule (", minimum,
                      " GB)"),
-        absl::StrCat("Seed 000 recommends at least max(15, 2 x RAM + 5) GB; with ", v.memory_mb,
-                     " MB that is max(15, 2 x ", (v.memory_mb + kMbPerGb - 1) / kMbPerGb,
-                     " + 5) = ", minimum, " GB. Set disk_per_se = ",
-                     static_cast<int64_t>(
-                         RecommendedDiskGb(w.platform, v.vcpus, v.memory_mb).value),
-                     ".")));
+        absl::StrCat(
+            "Seed 000 recommends at least max(15, 2 x RAM + 5) GB; with ", v.memory_mb,
+            " MB that is max(15, 2 x ", (v.memory_mb + kMbPerGb - 1) / kMbPerGb,
+            " + 5) = ", minimum, " GB. Set disk_per_se = ",
+            static_cast<int64_t>(RecommendedDiskGb(w.platform, v.vcpus, v.memory_mb).value), ".")));
   }
   if (s.cpu_reserve && !*s.cpu_reserve) {
     v.findings.push_back(Warning("cpu_reserve", rules::kReserve,
@@ -307,24 +304,25 @@ Validation Validate(const Workload& w, const Settings& s) {
   const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
   if (shape_given && w.platform == Platform::kVcenter && rps &&
       *rps / v.se_count > kEsxiMaxRpsPerSe) {
-    v.findings.push_back(Warning(
-        s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
-        absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
-                     " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
-        absl::StrCat(Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
-                     FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                     " L7 RPS (vcenter); an SE VM on ESXi reaches about 160,000 RPS (about "
-                     "40,000 per core). Run at least ",
-                     Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
+    v.findings.push_back(
+        Warning(s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
+                absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
+                             " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
+                absl::StrCat(Shape(v.se_count, v.vcpus),
+                             v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
+                             FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
+                             " L7 RPS (vcenter); an SE VM on ESXi reaches about 160,000 RPS (about "
+                             "40,000 per core). Run at least ",
+                             Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
   }
   if (s.se_count && *s.se_count > w.max_scaleout_per_vs) {
-    v.findings.push_back(Warning(
-        "se_count", rules::kScaleoutLimit,
-        absl::StrCat("se_count = ", *s.se_count, " exceeds max_scaleout_per_vs = ",
-                     w.max_scaleout_per_vs),
-        absl::StrCat("One virtual service can scale out to ", w.max_scaleout_per_vs,
-                     " SEs only. Set max_scaleout_per_vs = ", *s.se_count,
-                     " or split the workload across virtual services.")));
+    v.findings.push_back(
+        Warning("se_count", rules::kScaleoutLimit,
+                absl::StrCat("se_count = ", *s.se_count,
+                             " exceeds max_scaleout_per_vs = ", w.max_scaleout_per_vs),
+                absl::StrCat("One virtual service can scale out to ", w.max_scaleout_per_vs,
+                             " SEs only. Set max_scaleout_per_vs = ", *s.se_count,
+                             " or split the workload across virtual services.")));
   }
   if (shape_given && rec && !w.demand.Empty()) {
     const int64_t given = static_cast<int64_t>(v.vcpus) * v.se_count;
@@ -332,22 +330,17 @@ Validation Validate(const Workload& w, const Settings& s) {
     if (given >= 2 * needed) {
       v.findings.push_back(Warning(
           s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kOverProvisioning,
-          absl::StrCat(given, " vCPUs is at least twice the ", needed,
-                       " the workload needs"),
-          absl::StrCat(Ses(v.se_count), " of ", Vcpus(v.vcpus), " = ", given,
-                       " vCPUs in total; the workload needs ",
-                       Ses(rec->se_count.value), " of ", Vcpus(rec->vcpus_per_se.value),
-                       " = ", needed,
-                       " at ", w.target_utilization_pct, "% utilization",
-                       rec->binding ? absl::StrCat(" (binding metric ",
-                                                   InfoOf(*rec->binding).label, ")")
-                                    : "",
-                       ". Licences are per core: set vcpus_per_se = ",
-                       rec->vcpus_per_se.value,
-                       rec->se_count.value > 1
-                           ? absl::StrCat(" and run ", Ses(rec->se_count.value))
+          absl::StrCat(given, " vCPUs is at least twice the ", needed, " the workload needs"),
+          absl::StrCat(
+              Ses(v.se_count), " of ", Vcpus(v.vcpus), " = ", given,
+              " vCPUs in total; the workload needs ", Ses(rec->se_count.value), " of ",
+              Vcpus(rec->vcpus_per_se.value), " = ", needed, " at ", w.target_utilization_pct,
+              "% utilization",
+              rec->binding ? absl::StrCat(" (binding metric ", InfoOf(*rec->binding).label, ")")
                            : "",
-                       ".")));
+              ". Licences are per core: set vcpus_per_se = ", rec->vcpus_per_se.value,
+              rec->se_count.value > 1 ? absl::StrCat(" and run ", Ses(rec->se_count.value)) : "",
+              ".")));
     }
   }
   return v;

@@ -18,8 +18,9 @@ struct Result {
 
 // Runs `binary args` through the shell with stdout (and stderr when asked) captured.
 Result RunBinary(const std::string& args, bool merge_stderr = false) {
-  const std::string command = std::string("env -u PLUGIN_PROTOCOL_VERSIONS -u "
-                                          "TF_PLUGIN_MAGIC_COOKIE '") +
+  const std::string command = std::string(
+                                  "env -u PLUGIN_PROTOCOL_VERSIONS -u "
+                                  "TF_PLUGIN_MAGIC_COOKIE '") +
                               NSXALB_PROVIDER_BINARY + "' " + args +
                               (merge_stderr ? " 2>&1" : " 2>/dev/null");
   Result r;

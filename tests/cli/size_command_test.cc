@@ -53,7 +53,8 @@ TEST(SizeCommandTest, ReproducesMeasuredCellsForExplicitVcpus) {
 }
 
 TEST(SizeCommandTest, RecommendsForAWorkloadWithBasisAndProvenance) {
-  Outcome run = Size({"--platform", "nsxt", "--l7-rps", "150000", "--ssl-tps-ecc", "8000", "--json"});
+  Outcome run =
+      Size({"--platform", "nsxt", "--l7-rps", "150000", "--ssl-tps-ecc", "8000", "--json"});
   ASSERT_EQ(run.code, 0) << run.err;
   nlohmann::json j = Json(run);
   EXPECT_EQ(j["profile"]["seed_file"], "001_abd1a4d572c28938.txt");
@@ -94,12 +95,10 @@ TEST(SizeCommandTest, TextReportShowsRecommendationCapacityAndWarnings) {
 }
 
 TEST(SizeCommandTest, StrictExitsOneWhenUnderSized) {
-  EXPECT_EQ(Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2", "--strict"})
-                .code,
-            1);
-  EXPECT_EQ(Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "5", "--strict"})
-                .code,
-            0);
+  EXPECT_EQ(
+      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2", "--strict"}).code, 1);
+  EXPECT_EQ(
+      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "5", "--strict"}).code, 0);
   // JSON reports under_sized too.
   Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc=8000", "--vcpus=2", "--json"});
   EXPECT_EQ(Json(run)["check"]["under_sized"], true);
@@ -124,8 +123,8 @@ TEST(SizeCommandTest, Tables) {
 
 TEST(SizeCommandTest, ThroughputFlagsAreGbps) {
   // 5.6 Gbps L7 at 80% needs 7 Gbps: vcenter 4 vCPUs (11 Gbps); 3 give 8.3.
-  Outcome run = Size({"--platform", "vcenter", "--l7-gbps", "5.6", "--json",
-                  "--target-utilization", "80%"});
+  Outcome run =
+      Size({"--platform", "vcenter", "--l7-gbps", "5.6", "--json", "--target-utilization", "80%"});
   ASSERT_EQ(run.code, 0) << run.err;
   nlohmann::json j = Json(run);
   EXPECT_EQ(j["workload"]["demand"]["l7_gbps"], 5.6);
@@ -172,27 +171,86 @@ TEST(SizeCommandTest, UsageErrorsExitTwoNamingTheFlag) {
 TEST(SizeCommandTest, Help) {
   Outcome run = Size({"--help"});
   EXPECT_EQ(run.code, 0);
-  for (const char* flag : {"--platform", "--ssl-tps-ecc", "--ssl-tps-rsa", "--l7-rps", "--l4-cps",
-                           "--l4-open-conns", "--l4-gbps", "--l7-gbps", "--l7-ssl-gbps",
-                           "--target-utilization", "--max-vcpus-per-se", "--buffer-se",
-                           "--max-scaleout-per-vs", "--vcpus", "--memory-mb", "--disk-gb",
-                           "--cpu-reserve", "--mem-reserve", "--dedicated-dispatcher",
-                           "--num-dispatcher-cores", "--max-queues-per-vnic", "--hybrid-rss",
-                           "--se-count", "--json", "--strict", "--tables"}) {
+  for (const char* flag : {"--platform",
+                           "--ssl-tps-ecc",
+                           "--ssl-tps-rsa",
+                           "--l7-rps",
+                           "--l4-cps",
+                           "--l4-open-conns",
+                           "--l4-gbps",
+                           "--l7-gbps",
+                           "--l7-ssl-gbps",
+                           "--target-utilization",
+                           "--max-vcpus-per-se",
+                           "--buffer-se",
+                           "--max-scaleout-per-vs",
+                           "--vcpus",
+                           "--memory-mb",
+                           "--disk-gb",
+                           "--cpu-reserve",
+                           "--mem-reserve",
+                           "--dedicated-dispatcher",
+                           "--num-dispatcher-cores",
+                           "--max-queues-per-vnic",
+                           "--hybrid-rss",
+                           "--se-count",
+                           "--json",
+                           "--strict",
+                           "--tables"}) {
     EXPECT_THAT(run.out, HasSubstr(flag));
   }
   EXPECT_THAT(run.err, Not(HasSubstr("error")));
 }
 
 TEST(SizeCommandTest, EveryDocumentedFlagParses) {
-  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc", "1", "--ssl-tps-rsa", "1",
-                  "--l7-rps", "1", "--l4-cps", "1", "--l4-open-conns", "1", "--l4-gbps", "0.1",
-                  "--l7-gbps", "0.1", "--l7-ssl-gbps", "0.1", "--target-utilization", "70",
-                  "--max-vcpus-per-se", "8", "--buffer-se", "2", "--max-scaleout-per-vs", "2",
-                  "--vcpus", "1", "--memory-mb", "2048", "--disk-gb", "15", "--cpu-reserve",
-                  "true", "--mem-reserve", "true", "--dedicated-dispatcher", "false",
-                  "--num-dispatcher-cores", "0", "--max-queues-per-vnic", "0", "--hybrid-rss",
-                  "false", "--se-count", "1", "--json", "--strict"});
+  Outcome run = Size({"--platform",
+                      "vcenter",
+                      "--ssl-tps-ecc",
+                      "1",
+                      "--ssl-tps-rsa",
+                      "1",
+                      "--l7-rps",
+                      "1",
+                      "--l4-cps",
+                      "1",
+                      "--l4-open-conns",
+                      "1",
+                      "--l4-gbps",
+                      "0.1",
+                      "--l7-gbps",
+                      "0.1",
+                      "--l7-ssl-gbps",
+                      "0.1",
+                      "--target-utilization",
+                      "70",
+                      "--max-vcpus-per-se",
+                      "8",
+                      "--buffer-se",
+                      "2",
+                      "--max-scaleout-per-vs",
+                      "2",
+                      "--vcpus",
+                      "1",
+                      "--memory-mb",
+                      "2048",
+                      "--disk-gb",
+                      "15",
+                      "--cpu-reserve",
+                      "true",
+                      "--mem-reserve",
+                      "true",
+                      "--dedicated-dispatcher",
+                      "false",
+                      "--num-dispatcher-cores",
+                      "0",
+                      "--max-queues-per-vnic",
+                      "0",
+                      "--hybrid-rss",
+                      "false",
+                      "--se-count",
+                      "1",
+                      "--json",
+                      "--strict"});
   EXPECT_EQ(run.code, 0) << run.err;
   nlohmann::json j = Json(run);
   EXPECT_EQ(j["workload"]["max_vcpus_per_se"], 8);

@@ -111,11 +111,11 @@ TEST(CapacityTest, NsxtBorrowsVcenterOpenConnections) {
 }
 
 TEST(CapacityTest, DiskRule) {
-  EXPECT_EQ(MinimumDiskGb(2048), 15);    // 2 x 2 + 5 = 9 -> 15
-  EXPECT_EQ(MinimumDiskGb(6144), 17);    // 2 x 6 + 5
-  EXPECT_EQ(MinimumDiskGb(12288), 29);   // 2 x 12 + 5
-  EXPECT_EQ(MinimumDiskGb(5000), 15);    // 5 GB rounded up: 15
-  EXPECT_EQ(MinimumDiskGb(9000), 23);    // 9 GB rounded up: 2 x 9 + 5
+  EXPECT_EQ(MinimumDiskGb(2048), 15);   // 2 x 2 + 5 = 9 -> 15
+  EXPECT_EQ(MinimumDiskGb(6144), 17);   // 2 x 6 + 5
+  EXPECT_EQ(MinimumDiskGb(12288), 29);  // 2 x 12 + 5
+  EXPECT_EQ(MinimumDiskGb(5000), 15);   // 5 GB rounded up: 15
+  EXPECT_EQ(MinimumDiskGb(9000), 23);   // 9 GB rounded up: 2 x 9 + 5
   EXPECT_EQ(MinimumDiskGb(262144), 517);
   // vcenter: not below the tested disk.
   Figure measured = RecommendedDiskGb(Platform::kVcenter, 4, 4096);

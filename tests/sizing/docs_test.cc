@@ -31,8 +31,7 @@ TEST(DocsTest, EveryBasisIsDocumented) {
   const std::string docs = ReadDocs();
   for (Basis b : {Basis::kMeasured, Basis::kInterpolated, Basis::kExtrapolated,
                   Basis::kCrossProfile, Basis::kRule}) {
-    EXPECT_NE(docs.find(std::string("`") + BasisName(b) + "`"), std::string::npos)
-        << BasisName(b);
+    EXPECT_NE(docs.find(std::string("`") + BasisName(b) + "`"), std::string::npos) << BasisName(b);
   }
 }
 
@@ -45,8 +44,9 @@ TEST(DocsTest, SeedTablesInTheDocsMatchTheEmbeddedData) {
       std::string row = std::string("| ") + InfoOf(m).seed_row + " |";
       for (const MeasuredSize& s : profile.sizes) {
         const auto& v = s.values[static_cast<int>(m)];
-        row += " " + (v ? FormatValue(m, static_cast<double>(*v), Rounding::kDown)
-                        : std::string("not published")) +
+        row += " " +
+               (v ? FormatValue(m, static_cast<double>(*v), Rounding::kDown)
+                  : std::string("not published")) +
                " |";
       }
       EXPECT_NE(docs.find(row), std::string::npos) << profile.name << ": " << row;

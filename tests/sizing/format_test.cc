@@ -25,8 +25,7 @@ TEST(FormatTest, MetricValues) {
   EXPECT_EQ(FormatValue(Metric::kL4Gbps, 11251, Rounding::kUp), "11.26 Gbps");
   EXPECT_EQ(FormatValue(Metric::kL4Gbps, 1234500, Rounding::kDown), "1,234.5 Gbps");
   EXPECT_EQ(FormatAmount(Metric::kSslTpsEcc, 5800, Rounding::kDown), "5,800 ECC SSL TPS");
-  EXPECT_EQ(FormatAmount(Metric::kL7SslGbps, 7200, Rounding::kDown),
-            "7.2 Gbps L7 SSL throughput");
+  EXPECT_EQ(FormatAmount(Metric::kL7SslGbps, 7200, Rounding::kDown), "7.2 Gbps L7 SSL throughput");
   EXPECT_EQ(FormatPercent(69.5652), "69.6%");
 }
 

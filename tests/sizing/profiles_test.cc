@@ -1,11 +1,12 @@
 // Every seed table cell, for both profiles, comes back exactly from the capacity model at the
 // table size. The expected values are transcribed here independently of profiles.cc.
+#include "plugin/sizing/profiles.h"
+
 #include <array>
 #include <cstdint>
 
 #include "gtest/gtest.h"
 #include "plugin/sizing/capacity.h"
-#include "plugin/sizing/profiles.h"
 
 namespace nsxalb::sizing {
 namespace {

@@ -57,8 +57,8 @@ TEST(RecommendTest, SmallestSingleSe) {
 
 TEST(RecommendTest, NsxtExampleFromTheIssue) {
   // 150,000 RPS needs 187,500 (5 vCPUs give 179,000); 8,000 ECC needs 10,000 (5 give 9,850).
-  Recommendation r = MustRecommend(
-      Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
+  Recommendation r =
+      MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
   EXPECT_EQ(r.vcpus_per_se.value, 6);
   EXPECT_EQ(r.memory_per_se.value, 12288);
   EXPECT_EQ(r.memory_per_se.basis, Basis::kMeasured);
@@ -108,9 +108,8 @@ TEST(RecommendTest, DispatchersFollowTheMeasuredConfigurations) {
   EXPECT_EQ(PlanDispatchers(Platform::kNsxt, 4, true).cores, 1);  // nsxt measured L4 with 1
   EXPECT_EQ(PlanDispatchers(Platform::kNsxt, 6, false).cores, 2);
   // The ratio rule elsewhere: none below 4, else vCPUs / 3 snapped down to 0,1,2,4,8,16.
-  const std::vector<std::pair<int, int>> ratio = {{3, 0},  {5, 1},  {7, 2},  {8, 2},
-                                                  {12, 4}, {20, 4}, {24, 8}, {47, 8},
-                                                  {48, 16}, {64, 16}};
+  const std::vector<std::pair<int, int>> ratio = {{3, 0},  {5, 1},  {7, 2},  {8, 2},   {12, 4},
+                                                  {20, 4}, {24, 8}, {47, 8}, {48, 16}, {64, 16}};
   for (const auto& [vcpus, cores] : ratio) {
     DispatcherPlan plan = PlanDispatchers(Platform::kVcenter, vcpus, false);
     EXPECT_EQ(plan.cores, cores) << vcpus;
@@ -179,12 +178,12 @@ TEST(RecommendTest, WarnsAboveOneHundredSixtyThousandRpsPerVcenterSe) {
   w.max_vcpus_per_se = 8;
   EXPECT_TRUE(HasFinding(MustRecommend(w).findings, rules::kRps160k, "workload.l7_rps"));
   // Not below 160k, and not on nsxt (measured 205,000 at 6 vCPUs).
-  EXPECT_FALSE(HasFinding(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}}))
-                              .findings,
-                          rules::kRps160k, "workload.l7_rps"));
-  EXPECT_FALSE(HasFinding(MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 165000}}, 90))
-                              .findings,
-                          rules::kRps160k, "workload.l7_rps"));
+  EXPECT_FALSE(
+      HasFinding(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}})).findings,
+                 rules::kRps160k, "workload.l7_rps"));
+  EXPECT_FALSE(
+      HasFinding(MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 165000}}, 90)).findings,
+                 rules::kRps160k, "workload.l7_rps"));
 }
 
 TEST(RecommendTest, WarnsWhenOneVirtualServiceWouldExceedMaxScaleout) {
@@ -194,8 +193,7 @@ TEST(RecommendTest, WarnsWhenOneVirtualServiceWouldExceedMaxScaleout) {
   EXPECT_TRUE(HasFinding(r.findings, rules::kScaleoutLimit, "max_scaleout_per_vs"));
   Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}});
   w.max_scaleout_per_vs = 7;
-  EXPECT_FALSE(HasFinding(MustRecommend(w).findings, rules::kScaleoutLimit,
-                          "max_scaleout_per_vs"));
+  EXPECT_FALSE(HasFinding(MustRecommend(w).findings, rules::kScaleoutLimit, "max_scaleout_per_vs"));
 }
 
 TEST(RecommendTest, EmptyDemandGivesTheSmallestSe) {
@@ -276,8 +274,7 @@ void ExpectMinimalAndSufficient(const Workload& w, const Recommendation& r) {
 
 // Demand units per metric for the grid: the 1-vCPU vcenter cell.
 double Unit(Metric m) {
-  return static_cast<double>(
-      *ProfileOf(Platform::kVcenter).sizes[0].values[static_cast<int>(m)]);
+  return static_cast<double>(*ProfileOf(Platform::kVcenter).sizes[0].values[static_cast<int>(m)]);
 }
 
 TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonotone) {
@@ -290,8 +287,7 @@ TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonoto
             Workload w = Make(p, {{m, Unit(m) * k / 4.0}}, util);
             w.max_vcpus_per_se = max_vcpus;
             SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(m).key << " x"
-                                            << k / 4.0 << " util " << util << " max "
-                                            << max_vcpus);
+                                            << k / 4.0 << " util " << util << " max " << max_vcpus);
             Recommendation r = MustRecommend(w);
             ExpectMinimalAndSufficient(w, r);
             std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,
@@ -306,12 +302,11 @@ TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonoto
 }
 
 TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
-  const std::vector<std::pair<Metric, Metric>> pairs = {
-      {Metric::kSslTpsEcc, Metric::kL7Rps},
-      {Metric::kL7Rps, Metric::kL7Gbps},
-      {Metric::kL4Cps, Metric::kL4OpenConns},
-      {Metric::kSslTpsRsa, Metric::kL7SslGbps},
-      {Metric::kL4Gbps, Metric::kL4OpenConns}};
+  const std::vector<std::pair<Metric, Metric>> pairs = {{Metric::kSslTpsEcc, Metric::kL7Rps},
+                                                        {Metric::kL7Rps, Metric::kL7Gbps},
+                                                        {Metric::kL4Cps, Metric::kL4OpenConns},
+                                                        {Metric::kSslTpsRsa, Metric::kL7SslGbps},
+                                                        {Metric::kL4Gbps, Metric::kL4OpenConns}};
   for (Platform p : kAllPlatforms) {
     for (const auto& [a, b] : pairs) {
       for (int i = 1; i <= 12; ++i) {
@@ -319,8 +314,7 @@ TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
         for (int j = 1; j <= 12; ++j) {
           Workload w = Make(p, {{a, Unit(a) * i / 2.0}, {b, Unit(b) * j / 2.0}});
           SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(a).key << " x"
-                                          << i / 2.0 << " + " << InfoOf(b).key << " x"
-                                          << j / 2.0);
+                                          << i / 2.0 << " + " << InfoOf(b).key << " x" << j / 2.0);
           Recommendation r = MustRecommend(w);
           ExpectMinimalAndSufficient(w, r);
           std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,

@@ -98,8 +98,8 @@ TEST(ValidateTest, ErrorDispatchersNotFewerThanVcpus) {
   Settings s;
   s.vcpus_per_se = 2;
   s.num_dispatcher_cores = 2;
-  Finding f = Only(Validate(Make(Platform::kVcenter), s), rules::kDispatchersFewer,
-                   "num_dispatcher_cores");
+  Finding f =
+      Only(Validate(Make(Platform::kVcenter), s), rules::kDispatchersFewer, "num_dispatcher_cores");
   EXPECT_EQ(f.severity, Severity::kError);
   EXPECT_THAT(f.detail, HasSubstr("Set num_dispatcher_cores = 0"));
   s.vcpus_per_se = 1;
@@ -122,8 +122,7 @@ TEST(ValidateTest, ErrorWorkloadInputsAndUnsizableWorkload) {
   Settings s;
   s.vcpus_per_se = 2;
   Validation v = Validate(w, s);
-  EXPECT_EQ(Only(v, rules::kInputRange, "workload.target_utilization").severity,
-            Severity::kError);
+  EXPECT_EQ(Only(v, rules::kInputRange, "workload.target_utilization").severity, Severity::kError);
   Validation huge = Validate(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 1e9}}), s);
   EXPECT_EQ(Only(huge, rules::kInputRange, "workload").severity, Severity::kError);
 }
@@ -171,8 +170,7 @@ TEST(ValidateTest, WarnsMemoryUnder2048) {
   Settings s;
   s.vcpus_per_se = 1;
   s.memory_per_se = 1536;
-  Finding f = Only(Validate(Make(Platform::kVcenter), s), rules::kMemoryMin2048,
-                   "memory_per_se");
+  Finding f = Only(Validate(Make(Platform::kVcenter), s), rules::kMemoryMin2048, "memory_per_se");
   EXPECT_EQ(f.severity, Severity::kWarning);
   EXPECT_THAT(f.detail, HasSubstr("30.1"));
 }
@@ -200,8 +198,8 @@ TEST(ValidateTest, WarnsReservesOff) {
 TEST(ValidateTest, WarnsQueuesOneAtFourOrMoreVcpus) {
   Settings s = Clean4Vcenter();
   s.max_queues_per_vnic = 1;
-  Finding f = Only(Validate(Make(Platform::kVcenter), s), rules::kQueuesNotOne,
-                   "max_queues_per_vnic");
+  Finding f =
+      Only(Validate(Make(Platform::kVcenter), s), rules::kQueuesNotOne, "max_queues_per_vnic");
   EXPECT_THAT(f.detail, HasSubstr("Set max_queues_per_vnic = 0"));
   s.vcpus_per_se = 2;
   s.num_dispatcher_cores = 0;
@@ -257,13 +255,13 @@ TEST(ValidateTest, WarnsOverProvisioning) {
   Finding f = Only(v, rules::kOverProvisioning, "vcpus_per_se");
   EXPECT_THAT(f.detail, HasSubstr("set vcpus_per_se = 2"));
   s.vcpus_per_se = 3;
-  EXPECT_FALSE(Has(Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}), s),
-                   rules::kOverProvisioning));
+  EXPECT_FALSE(
+      Has(Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}), s), rules::kOverProvisioning));
   // Through the SE count: 2 SEs of 2 vCPUs.
   Settings count;
   count.se_count = 2;
-  Only(Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}), count),
-       rules::kOverProvisioning, "se_count");
+  Only(Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}), count), rules::kOverProvisioning,
+       "se_count");
 }
 
 TEST(ValidateTest, WarnsRpsAbove160kPerSeOnVcenter) {
@@ -275,16 +273,16 @@ TEST(ValidateTest, WarnsRpsAbove160kPerSeOnVcenter) {
   Finding f = Only(v, rules::kRps160k, "vcpus_per_se");
   EXPECT_THAT(f.detail, HasSubstr("Run at least 2 SEs"));
   s.se_count = 2;
-  EXPECT_FALSE(Has(Validate(Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}}), s),
-                   rules::kRps160k));
+  EXPECT_FALSE(
+      Has(Validate(Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}}), s), rules::kRps160k));
 }
 
 TEST(ValidateTest, WarnsSeCountAboveMaxScaleout) {
   Settings s;
   s.vcpus_per_se = 6;
   s.se_count = 5;
-  Only(Validate(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 40000}}), s),
-       rules::kScaleoutLimit, "se_count");
+  Only(Validate(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 40000}}), s), rules::kScaleoutLimit,
+       "se_count");
 }
 
 TEST(ValidateTest, EffectiveShapeDefaults) {
