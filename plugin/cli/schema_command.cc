@@ -1,9 +1,28 @@
-// Being written (issue 2); replaced by the schema implementation.
+// `terraform-provider-nsxalb schema --json`: the embedded schemas, read through the same
+// framework engine that serves GetSchema, printed like `terraform providers schema -json`.
 #include "plugin/cli/schema_command.h"
 
+#include "plugin/framework/provider_server.h"
+#include "plugin/framework/schema_json.h"
+#include "plugin/provider/provider.h"
+
 namespace nsxalb::cli {
-int RunSchemaCommand(const std::vector<std::string>&, std::ostream&, std::ostream& err) {
-  err << "schema: not built yet\n";
-  return 2;
+
+int RunSchemaCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.size() != 1 || args[0] != "--json") {
+    err << "usage: terraform-provider-nsxalb schema --json\n"
+           "Prints the provider's schemas in the format of `terraform providers schema -json`.\n";
+    return 2;
+  }
+  framework::ProviderServer server(provider::NewProvider());
+  if (server.schema_diagnostics().HasError()) {
+    err << "schema: the embedded schemas are invalid:\n" << server.schema_diagnostics().ToString();
+    return 1;
+  }
+  out << framework::ProviderSchemasJson(provider::kProviderAddress, server.provider_schema(),
+                                        server.resource_schemas(), server.data_source_schemas())
+      << "\n";
+  return out.good() ? 0 : 1;
 }
+
 }  // namespace nsxalb::cli
