@@ -10,7 +10,8 @@
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
 #include "plugin/host/serve.h"
-#include "plugin/host/unimplemented_provider.h"
+#include "plugin/provider/provider.h"
+#include "plugin/wire/provider_service.h"
 
 #ifndef NSXALB_VERSION
 #define NSXALB_VERSION "dev"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
               << "\"; commands: size, schema, version; flags: --debug, --version\n";
     return 2;
   }
-  std::unique_ptr<grpc::Service> provider = nsxalb::host::NewUnimplementedProviderService();
+  std::unique_ptr<grpc::Service> provider =
+      nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider());
   return nsxalb::host::Serve(provider.get(), options);
 }
