@@ -115,23 +115,22 @@ void Server::HandleLogin(const httplib::Request& req, httplib::Response& res) {
                  {"uuid", "admin"},
                  {"url", absl::StrCat(base, "/api/tenant/admin")},
                  {"local", true}};
-  json out = {
-      {"version", VersionJson()},
-      {"user",
-       {{"username", username},
-        {"name", username},
-        {"full_name", "System Administrator"},
-        {"uuid", absl::StrCat("user-", username)},
-        {"is_superuser", true},
-        {"local", true},
-        {"default_tenant_ref", absl::StrCat(base, "/api/tenant/admin#admin")}}},
-      {"tenants", json::array({tenant})},
-      {"system_config",
-       {{"uuid", "default"},
-        {"url", absl::StrCat(base, "/api/systemconfiguration/default")},
-        {"default_license_tier", "ENTERPRISE"}}},
-      {"controller", {{"api_idle_timeout", idle_minutes}}},
-      {"session_cookie_name", "avi-sessionid"}};
+  json out = {{"version", VersionJson()},
+              {"user",
+               {{"username", username},
+                {"name", username},
+                {"full_name", "System Administrator"},
+                {"uuid", absl::StrCat("user-", username)},
+                {"is_superuser", true},
+                {"local", true},
+                {"default_tenant_ref", absl::StrCat(base, "/api/tenant/admin#admin")}}},
+              {"tenants", json::array({tenant})},
+              {"system_config",
+               {{"uuid", "default"},
+                {"url", absl::StrCat(base, "/api/systemconfiguration/default")},
+                {"default_license_tier", "ENTERPRISE"}}},
+              {"controller", {{"api_idle_timeout", idle_minutes}}},
+              {"session_cookie_name", "avi-sessionid"}};
   res.status = 200;
   res.set_content(out.dump(), "application/json");
 }
@@ -166,13 +165,13 @@ void Server::HandleInitialData(const httplib::Request&, httplib::Response& res) 
 
 void Server::HandleClusterStatus(const httplib::Request&, httplib::Response& res) {
   const std::string up = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
-  json out = {{"cluster_state", {{"state", "CLUSTER_UP_NO_HA"}, {"progress", 100}, {"up_since", up}}},
-              {"node_states",
-               json::array({{{"name", config_.bind},
-                             {"mgmt_ip", config_.bind},
-                             {"role", "CLUSTER_LEADER"},
-                             {"state", "CLUSTER_ACTIVE"},
-                             {"up_since", up}}})}};
+  json out = {
+      {"cluster_state", {{"state", "CLUSTER_UP_NO_HA"}, {"progress", 100}, {"up_since", up}}},
+      {"node_states", json::array({{{"name", config_.bind},
+                                    {"mgmt_ip", config_.bind},
+                                    {"role", "CLUSTER_LEADER"},
+                                    {"state", "CLUSTER_ACTIVE"},
+                                    {"up_since", up}}})}};
   res.set_content(out.dump(), "application/json");
 }
 
@@ -308,8 +307,9 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
     for (auto it = body.begin(); it != body.end(); ++it) {
       const std::string& op = it.key();
       if ((op != "add" && op != "replace" && op != "delete") || !it.value().is_object()) {
-        WriteError(res, 400, absl::StrCat("Unsupported PATCH operation \"", op,
-                                          "\" (expected add, replace or delete with an object)."));
+        WriteError(res, 400,
+                   absl::StrCat("Unsupported PATCH operation \"", op,
+                                "\" (expected add, replace or delete with an object)."));
         return;
       }
       if (op != "delete") {

@@ -21,7 +21,8 @@ absl::StatusOr<ApiVersion> ParseApiVersion(absl::string_view text) {
   bool ok = parts.size() == 2 || parts.size() == 3;
   for (size_t i = 0; ok && i < parts.size(); ++i) {
     ok = !parts[i].empty() && parts[i].size() <= 4 &&
-         std::all_of(parts[i].begin(), parts[i].end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+         std::all_of(parts[i].begin(), parts[i].end(),
+                     [](char c) { return c >= '0' && c <= '9'; }) &&
          absl::SimpleAtoi(parts[i], slots[i]);
   }
   if (!ok) {

@@ -57,8 +57,8 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       {"--bind",
        [&c](const std::string& flag, const std::string& v) -> absl::Status {
          if (!IsLoopback(v)) {
-           return absl::InvalidArgumentError(
-               absl::StrCat(flag, " must be a loopback address (127.0.0.1 or ::1), got \"", v, "\""));
+           return absl::InvalidArgumentError(absl::StrCat(
+               flag, " must be a loopback address (127.0.0.1 or ::1), got \"", v, "\""));
          }
          c.bind = v;
          return absl::OkStatus();

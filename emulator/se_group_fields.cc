@@ -54,8 +54,8 @@ absl::Status CheckAllowed(const FieldInfo& f, const nlohmann::json& value) {
   long long hi = 0;
   if (bounds.size() == 2 && absl::SimpleAtoi(bounds[0], &lo) && absl::SimpleAtoi(bounds[1], &hi) &&
       (v < lo || v > hi)) {
-    return absl::InvalidArgumentError(absl::StrCat("Value ", v, " of field ", f.name,
-                                                   " is out of range [", lo, "-", hi, "]."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Value ", v, " of field ", f.name, " is out of range [", lo, "-", hi, "]."));
   }
   return absl::OkStatus();
 }
@@ -117,10 +117,9 @@ absl::Status CheckFieldsAvailable(const nlohmann::json& object, const ApiVersion
     if (found == Index().end()) continue;
     absl::optional<ApiVersion> missing = FirstMissingVersion(found->second.introduced, version);
     if (missing.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat("Incoming request (", version.ToTag(),
-                                                     ") has field (", it.key(),
-                                                     ") introduced in later versions(",
-                                                     missing->ToTag(), ")."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Incoming request (", version.ToTag(), ") has field (", it.key(),
+                       ") introduced in later versions(", missing->ToTag(), ")."));
     }
   }
   return absl::OkStatus();

@@ -23,7 +23,8 @@ const std::vector<FieldInfo>& SeGroupFields() {
       {"auto_rebalance", FieldKind::kBoolean, "", "", "", ""},
       {"auto_rebalance_capacity_per_se", FieldKind::kArray, "17.2.4", "", "", ""},
       {"auto_rebalance_criteria", FieldKind::kArray, "17.2.3", "", "",
-       "SE_AUTO_REBALANCE_CPU,SE_AUTO_REBALANCE_PPS,SE_AUTO_REBALANCE_MBPS,SE_AUTO_REBALANCE_OPEN_CONNS,SE_AUTO_REBALANCE_CPS"},
+       "SE_AUTO_REBALANCE_CPU,SE_AUTO_REBALANCE_PPS,SE_AUTO_REBALANCE_MBPS,SE_AUTO_REBALANCE_OPEN_"
+       "CONNS,SE_AUTO_REBALANCE_CPS"},
       {"auto_rebalance_interval", FieldKind::kInteger, "", "300", "", ""},
       {"auto_redistribute_active_standby_load", FieldKind::kBoolean, "", "", "", ""},
       {"availability_zone_refs", FieldKind::kArray, "20.1.1", "", "", ""},
@@ -116,7 +117,8 @@ const std::vector<FieldInfo>& SeGroupFields() {
       {"license_tier", FieldKind::kString, "17.2.5", "", "",
        "ENTERPRISE_16,ENTERPRISE,ENTERPRISE_18,BASIC,ESSENTIALS,ENTERPRISE_WITH_CLOUD_SERVICES"},
       {"license_type", FieldKind::kString, "17.2.5", "", "",
-       "LIC_BACKEND_SERVERS,LIC_SOCKETS,LIC_CORES,LIC_HOSTS,LIC_SE_BANDWIDTH,LIC_METERED_SE_BANDWIDTH"},
+       "LIC_BACKEND_SERVERS,LIC_SOCKETS,LIC_CORES,LIC_HOSTS,LIC_SE_BANDWIDTH,LIC_METERED_SE_"
+       "BANDWIDTH"},
       {"log_agent_compress_logs", FieldKind::kBoolean, "21.1.1", "true", "", ""},
       {"log_agent_debug_enabled", FieldKind::kBoolean, "21.1.1", "", "", ""},
       {"log_agent_file_sz_appl", FieldKind::kInteger, "21.1.1", "4", "", ""},
@@ -191,7 +193,8 @@ const std::vector<FieldInfo>& SeGroupFields() {
       {"sdb_pipeline_size", FieldKind::kInteger, "21.1.1", "100", "1-10000", ""},
       {"sdb_scan_count", FieldKind::kInteger, "21.1.1", "1000", "1-1000", ""},
       {"se_bandwidth_type", FieldKind::kString, "17.2.5", "", "",
-       "SE_BANDWIDTH_UNLIMITED,SE_BANDWIDTH_25M,SE_BANDWIDTH_200M,SE_BANDWIDTH_1000M,SE_BANDWIDTH_10000M"},
+       "SE_BANDWIDTH_UNLIMITED,SE_BANDWIDTH_25M,SE_BANDWIDTH_200M,SE_BANDWIDTH_1000M,SE_BANDWIDTH_"
+       "10000M"},
       {"se_delayed_flow_delete", FieldKind::kBoolean, "20.1.2", "true", "", ""},
       {"se_deprovision_delay", FieldKind::kInteger, "", "120", "0-525600", ""},
       {"se_dos_profile", FieldKind::kObject, "", "", "", ""},
@@ -214,7 +217,8 @@ const std::vector<FieldInfo>& SeGroupFields() {
       {"se_flow_probe_retry_timer", FieldKind::kInteger, "18.2.5", "40", "20-50", ""},
       {"se_group_analytics_policy", FieldKind::kObject, "20.1.3", "", "", ""},
       {"se_hyperthreaded_mode", FieldKind::kString, "20.1.1", "\"SE_CPU_HT_AUTO\"", "",
-       "SE_CPU_HT_AUTO,SE_CPU_HT_SPARSE_DISPATCHER_PRIORITY,SE_CPU_HT_SPARSE_PROXY_PRIORITY,SE_CPU_HT_PACKED_CORES"},
+       "SE_CPU_HT_AUTO,SE_CPU_HT_SPARSE_DISPATCHER_PRIORITY,SE_CPU_HT_SPARSE_PROXY_PRIORITY,SE_CPU_"
+       "HT_PACKED_CORES"},
       {"se_ip_encap_ipc", FieldKind::kInteger, "20.1.3", "", "", ""},
       {"se_kni_burst_factor", FieldKind::kInteger, "18.2.6", "", "0-2", ""},
       {"se_l3_encap_ipc", FieldKind::kInteger, "20.1.3", "", "", ""},

@@ -155,8 +155,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
     s->port_ = -1;
   }
   if (s->port_ <= 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", config.bind, ":", config.port));
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", config.bind, ":", config.port));
   }
   return s;
 }
@@ -325,7 +324,8 @@ void Server::Routes() {
     http_->Get(absl::StrCat("/api/", t, "/([^/]+)/?"),
                api([this, t](Req q, Res r) { HandleGetOne(t, q, r); }));
   }
-  http_->Post("/api/serviceenginegroup/?", api([this](Req q, Res r) { HandleCreateSeGroup(q, r); }));
+  http_->Post("/api/serviceenginegroup/?",
+              api([this](Req q, Res r) { HandleCreateSeGroup(q, r); }));
   http_->Put("/api/serviceenginegroup/([^/]+)/?",
              api([this](Req q, Res r) { HandleUpdateSeGroup(false, q, r); }));
   http_->Patch("/api/serviceenginegroup/([^/]+)/?",
@@ -333,9 +333,8 @@ void Server::Routes() {
   http_->Delete("/api/serviceenginegroup/([^/]+)/?",
                 api([this](Req q, Res r) { HandleDeleteSeGroup(q, r); }));
   ControlRoutes();
-  auto not_found = api([](Req q, Res r) {
-    WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found."));
-  });
+  auto not_found = api(
+      [](Req q, Res r) { WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found.")); });
   http_->Get(".*", not_found);
   http_->Post(".*", not_found);
   http_->Put(".*", not_found);

@@ -97,8 +97,7 @@ void Store::Seed() {
                         {"vtype", "CLOUD_NSXT"},
                         {"tenant_ref", "admin"},
                         {"nsxt_configuration",
-                         {{"nsxt_url", "nsxt.example.invalid"},
-                          {"transport_zone", "overlay-tz"}}},
+                         {{"nsxt_url", "nsxt.example.invalid"}, {"transport_zone", "overlay-tz"}}},
                         {"license_tier", "ENTERPRISE"},
                         {"license_type", "LIC_CORES"},
                         {"_last_modified", NextLastModifiedLocked()}});
@@ -131,8 +130,8 @@ absl::Status Store::Load(const std::string& path) {
     }
     for (const json& obj : list) {
       if (!obj.is_object() || !obj["uuid"].is_string() || !obj["name"].is_string()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "state file ", path, ": every ", type, " needs a string uuid and name"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("state file ", path, ": every ", type, " needs a string uuid and name"));
       }
       InsertLocked(type, obj);
     }
@@ -170,8 +169,8 @@ absl::StatusOr<json> Store::Get(const std::string& type, const std::string& uuid
                                 const std::string& tenant_uuid) {
   absl::MutexLock lock(&mu_);
   json* obj = FindLocked(type, uuid);
-  if (obj == nullptr || (type == kSeGroup && tenant_uuid != "*" &&
-                         obj->value("tenant_ref", "") != tenant_uuid)) {
+  if (obj == nullptr ||
+      (type == kSeGroup && tenant_uuid != "*" && obj->value("tenant_ref", "") != tenant_uuid)) {
     return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", type, " not found"));
   }
   return *obj;
@@ -196,8 +195,8 @@ std::vector<json> Store::List(const std::string& type, const ListFilter& f) {
 absl::StatusOr<std::string> Store::ResolveRefLocked(const std::string& type,
                                                     const std::string& field, const json& ref) {
   if (!ref.is_string()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Invalid value ", ref.dump(), " for field ", field, ": expected a ref string."));
+    return absl::InvalidArgumentError(absl::StrCat("Invalid value ", ref.dump(), " for field ",
+                                                   field, ": expected a ref string."));
   }
   const std::string text = ref.get<std::string>();
   auto not_found = [&](const std::string& what) {
@@ -216,8 +215,8 @@ absl::StatusOr<std::string> Store::ResolveRefLocked(const std::string& type,
   const size_t end_type = rest.find_first_of("/?");
   const std::string ref_type = rest.substr(0, end_type);
   if (ref_type != type) {
-    return absl::InvalidArgumentError(absl::StrCat("Invalid ", field, " \"", text,
-                                                   "\": expected a reference to a ", type, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid ", field, " \"", text, "\": expected a reference to a ", type, "."));
   }
   rest = end_type == std::string::npos ? "" : rest.substr(end_type);
   if (absl::StartsWith(rest, "/")) rest = rest.substr(1);
@@ -274,10 +273,10 @@ absl::Status Store::PrepareSeGroupLocked(const json& body, const std::string& te
         other.value("tenant_ref", "") == tenant && other.value("cloud_ref", "") == cloud) {
       json* c = FindLocked(kCloud, cloud);
       json* t = FindLocked(kTenant, tenant);
-      return absl::AlreadyExistsError(absl::StrCat(
-          "Service Engine Group with name '", name, "' already exists in tenant '",
-          t ? t->value("name", tenant) : tenant, "' and cloud '", c ? c->value("name", cloud) : cloud,
-          "'."));
+      return absl::AlreadyExistsError(
+          absl::StrCat("Service Engine Group with name '", name, "' already exists in tenant '",
+                       t ? t->value("name", tenant) : tenant, "' and cloud '",
+                       c ? c->value("name", cloud) : cloud, "'."));
     }
   }
   *out = std::move(obj);
@@ -366,8 +365,10 @@ json Store::Render(const std::string& type, const json& stored, const RenderOpti
   };
   const std::string uuid = stored.value("uuid", "");
   out["url"] = ref(type, uuid);
-  if (stored.contains("tenant_ref")) out["tenant_ref"] = ref(kTenant, stored["tenant_ref"].get<std::string>());
-  if (stored.contains("cloud_ref")) out["cloud_ref"] = ref(kCloud, stored["cloud_ref"].get<std::string>());
+  if (stored.contains("tenant_ref"))
+    out["tenant_ref"] = ref(kTenant, stored["tenant_ref"].get<std::string>());
+  if (stored.contains("cloud_ref"))
+    out["cloud_ref"] = ref(kCloud, stored["cloud_ref"].get<std::string>());
   if (!o.fields.empty()) {
     json projected = {{"uuid", uuid}, {"url", out["url"]}};
     for (const std::string& f : o.fields) {

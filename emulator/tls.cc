@@ -33,8 +33,7 @@ bool PairLoads(const TlsFiles& files) {
   std::unique_ptr<FILE, FileClose> kf(fopen(files.key_file.c_str(), "r"));
   if (!cf || !kf) return false;
   std::unique_ptr<X509, X509Free> cert(PEM_read_X509(cf.get(), nullptr, nullptr, nullptr));
-  std::unique_ptr<EVP_PKEY, PkeyFree> key(
-      PEM_read_PrivateKey(kf.get(), nullptr, nullptr, nullptr));
+  std::unique_ptr<EVP_PKEY, PkeyFree> key(PEM_read_PrivateKey(kf.get(), nullptr, nullptr, nullptr));
   return cert && key && X509_check_private_key(cert.get(), key.get()) == 1 &&
          X509_cmp_current_time(X509_get0_notAfter(cert.get())) > 0;
 }
@@ -92,7 +91,8 @@ absl::Status EnsureCertificate(const std::string& dir, TlsFiles* files) {
   int kfd = open(files->key_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (kfd < 0) return absl::PermissionDeniedError(absl::StrCat("cannot write ", files->key_file));
   std::unique_ptr<FILE, FileClose> kf(fdopen(kfd, "w"));
-  if (!kf || PEM_write_PrivateKey(kf.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1) {
+  if (!kf ||
+      PEM_write_PrivateKey(kf.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1) {
     return absl::InternalError(absl::StrCat("cannot write ", files->key_file));
   }
   std::unique_ptr<FILE, FileClose> cf(fopen(files->cert_file.c_str(), "w"));

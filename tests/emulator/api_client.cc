@@ -49,8 +49,8 @@ ApiResponse ApiClient::Send(const std::string& method, const std::string& path,
                             const std::map<std::string, std::string>& extra) {
   std::map<std::string, std::string> headers = {{"X-Avi-Version", version_}};
   if (!session_.empty()) {
-    headers["Cookie"] = absl::StrCat("csrftoken=", csrf_, "; avi-sessionid=", session_,
-                                     "; sessionid=", session_);
+    headers["Cookie"] =
+        absl::StrCat("csrftoken=", csrf_, "; avi-sessionid=", session_, "; sessionid=", session_);
   }
   if (method != "GET") {
     headers["X-CSRFToken"] = csrf_;

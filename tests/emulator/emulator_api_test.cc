@@ -94,15 +94,14 @@ TEST_F(EmulatorApiTest, TokenLogin) {
   absl::StatusOr<json> t = emu_->Control("POST", "tokens", json::object());
   ASSERT_TRUE(t.ok()) << t.status();
   ApiClient fresh(*emu_);
-  ApiResponse r = fresh.Send("POST", "/login",
-                             {{"username", "admin"}, {"token", (*t)["token"]}});
+  ApiResponse r = fresh.Send("POST", "/login", {{"username", "admin"}, {"token", (*t)["token"]}});
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(fresh.Send("POST", "/login", {{"username", "admin"}, {"token", "bogus"}}).status, 401);
   ApiResponse issued = api_->Send("POST", "/api/user-token", json::object());
   ASSERT_EQ(issued.status, 200) << issued.body;
-  EXPECT_EQ(fresh.Send("POST", "/login", {{"username", "admin"}, {"token", issued.json["token"]}})
-                .status,
-            200);
+  EXPECT_EQ(
+      fresh.Send("POST", "/login", {{"username", "admin"}, {"token", issued.json["token"]}}).status,
+      200);
 }
 
 TEST_F(EmulatorApiTest, RequestsWithoutSessionAre401) {
@@ -122,9 +121,9 @@ TEST_F(EmulatorApiTest, CsrfAndRefererChecks) {
   EXPECT_EQ(no_referer.status, 401);
   EXPECT_THAT(no_referer.body, HasSubstr("Referer"));
   EXPECT_EQ(api_->Send("POST", kSeg, body, {{"Referer", "https://evil.example/"}}).status, 401);
-  EXPECT_EQ(api_->Send("DELETE", absl::StrCat(kSeg, "/x"), nullptr, {{"X-CSRFToken", "<omit>"}})
-                .status,
-            401);
+  EXPECT_EQ(
+      api_->Send("DELETE", absl::StrCat(kSeg, "/x"), nullptr, {{"X-CSRFToken", "<omit>"}}).status,
+      401);
   // GET needs neither.
   EXPECT_EQ(api_->Send("GET", kSeg, nullptr, {{"X-CSRFToken", "<omit>"}}).status, 200);
   EXPECT_EQ(api_->Send("POST", kSeg, body).status, 201);
@@ -142,8 +141,8 @@ TEST_F(EmulatorApiTest, AviVersionHeaderRequiredAndBounded) {
 }
 
 TEST_F(EmulatorApiTest, CreateReadDeleteShapes) {
-  ApiResponse c = api_->Send("POST", kSeg,
-                             {{"name", "web"}, {"vcpus_per_se", 4}, {"x_custom_field", "kept"}});
+  ApiResponse c =
+      api_->Send("POST", kSeg, {{"name", "web"}, {"vcpus_per_se", 4}, {"x_custom_field", "kept"}});
   ASSERT_EQ(c.status, 201) << c.body;
   const std::string uuid = c.json["uuid"];
   EXPECT_TRUE(std::regex_match(
@@ -156,7 +155,8 @@ TEST_F(EmulatorApiTest, CreateReadDeleteShapes) {
   EXPECT_EQ(c.json["tenant_ref"], absl::StrCat(base, "/api/tenant/admin#admin"));
   EXPECT_EQ(c.json["cloud_ref"],
             absl::StrCat(base, "/api/cloud/", CloudUuid("Default-Cloud"), "#Default-Cloud"));
-  EXPECT_TRUE(std::regex_match(c.json["_last_modified"].get<std::string>(), std::regex("[0-9]{16}")));
+  EXPECT_TRUE(
+      std::regex_match(c.json["_last_modified"].get<std::string>(), std::regex("[0-9]{16}")));
   EXPECT_EQ(c.json["x_custom_field"], "kept");
   EXPECT_EQ(c.json["memory_per_se"], 2048);  // default filled in
 
@@ -248,9 +248,9 @@ TEST_F(EmulatorApiTest, PutReplacesAndPatchMerges) {
   EXPECT_EQ(patch.json["memory_per_se"], 8192);
   ASSERT_EQ(api_->Send("POST", kSeg, {{"name", "q"}}).status, 201);
   EXPECT_EQ(api_->Send("PUT", path, {{"name", "q"}}).status, 409);
-  EXPECT_EQ(api_->Send("PUT", absl::StrCat(kSeg, "/serviceenginegroup-nope"), {{"name", "z"}})
-                .status,
-            404);
+  EXPECT_EQ(
+      api_->Send("PUT", absl::StrCat(kSeg, "/serviceenginegroup-nope"), {{"name", "z"}}).status,
+      404);
 }
 
 TEST_F(EmulatorApiTest, DefaultGroupCannotBeDeleted) {
@@ -329,8 +329,8 @@ TEST_F(EmulatorApiTest, FaultsFromTheControlEndpoint) {
   EXPECT_EQ(api_->Send("GET", kSeg).status, 502);
   EXPECT_EQ(api_->Send("GET", kSeg).status, 200);
 
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"throttle_next", 1}, {"retry_after_seconds", 7}})
-                  .ok());
+  ASSERT_TRUE(
+      emu_->Control("POST", "faults", {{"throttle_next", 1}, {"retry_after_seconds", 7}}).ok());
   ApiResponse t = api_->Send("GET", kSeg);
   EXPECT_EQ(t.status, 429);
   EXPECT_EQ(t.Header("Retry-After"), "7");
@@ -423,8 +423,8 @@ TEST(EmulatorProcessTest, ExpiredSessionStatusFlag) {
 }
 
 TEST(EmulatorProcessTest, FaultFlags) {
-  auto emu = StartOrDie({"--fail-next", "1", "--fail-status", "504", "--throttle-next", "1",
-                         "--retry-after", "3"});
+  auto emu = StartOrDie(
+      {"--fail-next", "1", "--fail-status", "504", "--throttle-next", "1", "--retry-after", "3"});
   ASSERT_NE(emu, nullptr);
   ApiClient api(*emu);
   ApiResponse first = api.Login();
@@ -554,9 +554,10 @@ TEST(EmulatorProcessTest, StartupTime) {
     ms.push_back(emu->startup_ms());
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("emulator --port 0 start-to-ready over %zu runs: min %.1f ms, median %.1f ms, "
-              "max %.1f ms\n",
-              ms.size(), ms.front(), ms[ms.size() / 2], ms.back());
+  std::printf(
+      "emulator --port 0 start-to-ready over %zu runs: min %.1f ms, median %.1f ms, "
+      "max %.1f ms\n",
+      ms.size(), ms.front(), ms[ms.size() / 2], ms.back());
   RecordProperty("startup_median_ms", std::to_string(ms[ms.size() / 2]));
 }
 

@@ -66,13 +66,30 @@ TEST(SeGroupFieldsTest, TableIsWellFormed) {
       EXPECT_FALSE(json::parse(f.default_json, nullptr, false).is_discarded()) << f.name;
     }
   }
-  for (const char* name :
-       {"vcpus_per_se", "memory_per_se", "disk_per_se", "cpu_reserve", "mem_reserve",
-        "dedicated_dispatcher_core", "num_dispatcher_cores", "max_queues_per_vnic",
-        "hybrid_rss_mode", "num_dispatcher_queues", "max_se", "min_se", "buffer_se",
-        "max_scaleout_per_vs", "min_scaleout_per_vs", "max_cpu_usage", "min_cpu_usage", "ha_mode",
-        "algo", "se_deprovision_delay", "se_name_prefix", "description", "labels",
-        "max_vs_per_se"}) {
+  for (const char* name : {"vcpus_per_se",
+                           "memory_per_se",
+                           "disk_per_se",
+                           "cpu_reserve",
+                           "mem_reserve",
+                           "dedicated_dispatcher_core",
+                           "num_dispatcher_cores",
+                           "max_queues_per_vnic",
+                           "hybrid_rss_mode",
+                           "num_dispatcher_queues",
+                           "max_se",
+                           "min_se",
+                           "buffer_se",
+                           "max_scaleout_per_vs",
+                           "min_scaleout_per_vs",
+                           "max_cpu_usage",
+                           "min_cpu_usage",
+                           "ha_mode",
+                           "algo",
+                           "se_deprovision_delay",
+                           "se_name_prefix",
+                           "description",
+                           "labels",
+                           "max_vs_per_se"}) {
     EXPECT_NE(FindSeGroupField(name), nullptr) << name;
   }
   EXPECT_STREQ(FindSeGroupField("hybrid_rss_mode")->introduced_in, "21.1.3");
@@ -166,7 +183,9 @@ TEST(SessionsTest, IdleTimeoutAndExpiry) {
 TEST(FaultsTest, CountsDownAndValidates) {
   Faults f(FaultConfig{});
   EXPECT_EQ(f.OnRequest().status, 0);
-  ASSERT_TRUE(f.Update({{"fail_next", 2}, {"fail_status", 502}, {"throttle_next", 1},
+  ASSERT_TRUE(f.Update({{"fail_next", 2},
+                        {"fail_status", 502},
+                        {"throttle_next", 1},
                         {"retry_after_seconds", 3}})
                   .ok());
   FaultDecision d = f.OnRequest();
@@ -188,8 +207,8 @@ TEST(FaultsTest, CountsDownAndValidates) {
 
 TEST(ConfigTest, ParsesFlags) {
   absl::StatusOr<Config> c = ParseCommandLine(
-      {"--bind", "::1", "--port=0", "--controller-version", "21.1.3", "--session-idle-timeout",
-       "5", "--fail-next", "2", "--fail-status", "502", "--drop-after-create", "1"},
+      {"--bind", "::1", "--port=0", "--controller-version", "21.1.3", "--session-idle-timeout", "5",
+       "--fail-next", "2", "--fail-status", "502", "--drop-after-create", "1"},
       nullptr);
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->bind, "::1");
@@ -259,17 +278,18 @@ TEST_F(StoreTest, CreateResolvesRefsAndEnforcesUniqueness) {
     ASSERT_TRUE(b.ok()) << ref << ": " << b.status();
     EXPECT_EQ((*b)["cloud_ref"], nsxt) << ref;
   }
-  EXPECT_THAT(std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/cloud/nope"}},
-                                               "admin")
-                              .status()
-                              .message()),
-              HasSubstr("cloud_ref"));
-  EXPECT_THAT(std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/tenant/admin"}},
-                                               "admin")
-                              .status()
-                              .message()),
-              HasSubstr("cloud"));
-  EXPECT_TRUE(absl::IsInvalidArgument(store_.CreateSeGroup({{"vcpus_per_se", 1}}, "admin").status()));
+  EXPECT_THAT(
+      std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/cloud/nope"}}, "admin")
+                      .status()
+                      .message()),
+      HasSubstr("cloud_ref"));
+  EXPECT_THAT(
+      std::string(store_.CreateSeGroup({{"name", "z"}, {"cloud_ref", "/api/tenant/admin"}}, "admin")
+                      .status()
+                      .message()),
+      HasSubstr("cloud"));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(store_.CreateSeGroup({{"vcpus_per_se", 1}}, "admin").status()));
 }
 
 TEST_F(StoreTest, DefaultGroupCannotBeDeleted) {
@@ -283,10 +303,10 @@ TEST_F(StoreTest, DefaultGroupCannotBeDeleted) {
 }
 
 TEST_F(StoreTest, ReplaceResetsOmittedFieldsAndKeepsIdentity) {
-  json a = store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 4}, {"x_unknown", 1}}, "admin")
-               .value();
-  json b = store_.ReplaceSeGroup(a["uuid"], {{"name", "g2"}, {"memory_per_se", 4096}}, "admin")
-               .value();
+  json a =
+      store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 4}, {"x_unknown", 1}}, "admin").value();
+  json b =
+      store_.ReplaceSeGroup(a["uuid"], {{"name", "g2"}, {"memory_per_se", 4096}}, "admin").value();
   EXPECT_EQ(b["uuid"], a["uuid"]);
   EXPECT_EQ(b["cloud_ref"], a["cloud_ref"]);
   EXPECT_FALSE(b.contains("vcpus_per_se"));
@@ -297,9 +317,9 @@ TEST_F(StoreTest, ReplaceResetsOmittedFieldsAndKeepsIdentity) {
 }
 
 TEST_F(StoreTest, RenderFormsRefsAndDefaults) {
-  json a = store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 1}, {"memory_per_se", 8192}},
-                                "admin")
-               .value();
+  json a =
+      store_.CreateSeGroup({{"name", "g"}, {"vcpus_per_se", 1}, {"memory_per_se", 8192}}, "admin")
+          .value();
   RenderOptions o;
   o.base_url = "https://127.0.0.1:9";
   o.version = V("22.1.3");

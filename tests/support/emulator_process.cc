@@ -16,7 +16,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-
 #include "httplib.h"
 
 extern char** environ;
@@ -113,9 +112,8 @@ absl::StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(const Op
     }
     line.append(buf, static_cast<size_t>(got));
   }
-  proc->startup_ms_ = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - started)
-                          .count();
+  proc->startup_ms_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   line.resize(line.find('\n'));
 
   nlohmann::json ready = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -181,8 +179,8 @@ absl::StatusOr<nlohmann::json> EmulatorProcess::Control(const std::string& metho
   }
   httplib::Result res = send();
   if (!res) {
-    return absl::UnavailableError(absl::StrCat(method, " ", full,
-                                               " failed: ", httplib::to_string(res.error())));
+    return absl::UnavailableError(
+        absl::StrCat(method, " ", full, " failed: ", httplib::to_string(res.error())));
   }
   nlohmann::json parsed;
   if (!res->body.empty()) {
