@@ -191,8 +191,10 @@ class RogueProvider final : public tfplugin5::Provider::Service {
             std::string((!prior.ok() ? prior : proposed).status().message()));
       return grpc::Status::OK;
     }
-    resp->set_planned_private(req->prior_private().empty() ? "rogue-private"
-                                                           : req->prior_private());
+    // Private data grows by one '.' per plan that received some, so tests can follow it.
+    resp->set_planned_private(req->prior_private().empty()
+                                  ? std::string("rogue-private")
+                                  : absl::StrCat(req->prior_private(), "."));
     if (proposed->IsNull()) {
       Encode(*proposed, resp->mutable_planned_state());
       return grpc::Status::OK;
@@ -238,6 +240,11 @@ class RogueProvider final : public tfplugin5::Provider::Service {
       return grpc::Status::OK;
     }
     resp->set_private_(req->planned_private());
+    if (planned->IsNull() && req->planned_private().empty()) {
+      Error(resp->mutable_diagnostics(), "Missing private data",
+            "a destroy must carry the private data of the state or of the replace plan");
+      return grpc::Status::OK;
+    }
     if (planned->IsNull()) {
       Encode(Mode("destroy_non_null") ? *prior : *planned, resp->mutable_new_state());
       return grpc::Status::OK;

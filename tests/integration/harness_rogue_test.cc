@@ -59,13 +59,19 @@ TEST(HarnessRogueTest, WellBehavedRoguePassesEverySequence) {
   EXPECT_EQ(state->GetAttribute("id")->AsString(), "thing-a");
   EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private");
 
+  // Private data: state -> prior_private -> planned_private -> ApplyResourceChange -> state.
+  // The rogue appends '.' to the private data of every plan that received some.
   absl::StatusOr<PlannedChange> update = driver.Apply(kAddress, Config("a", 2, "small"));
   ASSERT_TRUE(update.ok()) << update.status();
   EXPECT_EQ(update->action, PlanAction::kUpdate);
+  EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private.");
 
+  // Replace: the second PlanResourceChange gets the first one's planned_private.
   absl::StatusOr<PlannedChange> replace = driver.Apply(kAddress, Config("a", 2, "large"));
   ASSERT_TRUE(replace.ok()) << replace.status();
   EXPECT_EQ(replace->action, PlanAction::kReplace);
+  EXPECT_EQ(replace->replace_private, "rogue-private..");
+  EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private...");
 
   absl::StatusOr<PlannedChange> noop = driver.Apply(kAddress, Config("a", 2, "large"));
   ASSERT_TRUE(noop.ok()) << noop.status();
@@ -76,6 +82,8 @@ TEST(HarnessRogueTest, WellBehavedRoguePassesEverySequence) {
   EXPECT_EQ(driver.State(kAddress), nullptr);
   ASSERT_TRUE(driver.Import("rogue_thing.b", "b-7").ok());
   ASSERT_NE(driver.State("rogue_thing.b"), nullptr);
+  // The import's private data is dropped: ReadResource gets (and here echoes) an empty one.
+  EXPECT_EQ(driver.State("rogue_thing.b")->private_data, "");
   EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
 }
 
