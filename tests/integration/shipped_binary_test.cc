@@ -1,0 +1,210 @@
+// The shipped terraform-provider-nsxalb, launched exactly as Terraform launches it: handshake
+// with AutoMTLS, GetSchema over mutual TLS (equal to what `terraform-provider-nsxalb schema
+// --json` prints, and valid by Terraform's InternalValidate), PrepareProviderConfig and
+// Configure, Shutdown within a second, a foreign client certificate refused, and no resources
+// or data sources yet (real ones come in their own issue). Also runs the nsxalb-tf demo CLI.
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/harness/terraform_driver.h"
+
+namespace nsxalb::harness {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kAddress[] = "registry.terraform.io/nsxalb/nsxalb";
+// Variables the provider reads as defaults; cleared so the host's environment cannot leak in.
+const std::vector<std::string> kProviderEnv = {
+    "NSXALB_CONTROLLER", "NSXALB_USERNAME",    "NSXALB_PASSWORD", "NSXALB_AUTH_TOKEN",
+    "NSXALB_TENANT",     "NSXALB_API_VERSION", "NSXALB_INSECURE", "NSXALB_CA_FILE",
+    "NSXALB_CA_PEM"};
+
+DriverOptions Shipped() {
+  DriverOptions options;
+  options.process.binary = NSXALB_SHIPPED_PROVIDER;
+  options.process.unset_env = kProviderEnv;
+  options.provider_address = kAddress;
+  return options;
+}
+
+// Runs a shell command line (bounded by coreutils timeout) and returns its stdout and exit code.
+struct CommandResult {
+  std::string out;
+  int code = -1;
+};
+CommandResult RunCommand(const std::string& command_line) {
+  CommandResult result;
+  FILE* pipe = popen(absl::StrCat("timeout 30 ", command_line).c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string Quoted(const std::string& path) { return absl::StrCat("'", path, "'"); }
+
+TEST(ShippedBinaryTest, HandshakesWithAutoMtlsForOldAndCurrentTerraform) {
+  for (const char* versions : {"5", "5,6", "6,5"}) {
+    PluginProcessOptions options = Shipped().process;
+    options.protocol_versions = versions;
+    absl::StatusOr<std::unique_ptr<PluginProcess>> p = PluginProcess::Start(options);
+    ASSERT_TRUE(p.ok()) << versions << ": " << p.status();
+    EXPECT_EQ((*p)->handshake().core_version, 1);
+    EXPECT_EQ((*p)->handshake().protocol_version, 5);
+    EXPECT_EQ((*p)->handshake().network, "unix");
+    EXPECT_EQ((*p)->handshake().protocol, "grpc");
+    EXPECT_FALSE((*p)->handshake().cert_der.empty());
+    absl::StatusOr<absl::Duration> exit = (*p)->Shutdown(absl::Seconds(1));
+    EXPECT_TRUE(exit.ok()) << exit.status();
+    EXPECT_EQ((*p)->StdoutAfterHandshake(), "");
+  }
+}
+
+TEST(ShippedBinaryTest, GetSchemaOverMutualTlsEqualsTheSchemaCommand) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "schema", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  const std::string from_grpc = ProviderSchemasJsonFromProto(kAddress, (*session)->raw_schema());
+  ASSERT_TRUE((*session)->Close().ok());
+
+  // As a user types it, with no plugin environment.
+  CommandResult cli = RunCommand(absl::StrCat("env -u TF_PLUGIN_MAGIC_COOKIE -u PLUGIN_CLIENT_CERT ",
+                                       Quoted(NSXALB_SHIPPED_PROVIDER), " schema --json"));
+  ASSERT_EQ(cli.code, 0) << cli.out;
+  nlohmann::json doc = nlohmann::json::parse(cli.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << cli.out;
+  ASSERT_TRUE(doc["provider_schemas"].contains(kAddress)) << cli.out;
+  std::string why;
+  EXPECT_TRUE(SameProviderSchemasJson(from_grpc, cli.out, &why))
+      << why << "\nGetSchema:\n" << from_grpc << "\nschema --json:\n" << cli.out;
+
+  // The comparison does see a difference: one flag changed in the CLI's document.
+  nlohmann::json& attrs = doc["provider_schemas"][kAddress]["provider"]["block"]["attributes"];
+  ASSERT_TRUE(attrs.contains("controller"));
+  attrs["controller"]["sensitive"] = true;
+  EXPECT_FALSE(SameProviderSchemasJson(from_grpc, doc.dump(), &why));
+  EXPECT_THAT(why, HasSubstr("controller"));
+}
+
+TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
+  std::vector<std::string> log;
+  // Open already validates every resource and data source schema; check the provider block too.
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "schema", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  const tfplugin5::GetProviderSchema::Response& raw = (*session)->raw_schema();
+  EXPECT_TRUE(ValidateSchema(raw.provider(), "provider").ok());
+  EXPECT_GT(raw.provider().block().attributes_size(), 0);
+  for (const auto& [name, schema] : raw.resource_schemas()) {
+    EXPECT_TRUE(ValidateSchema(schema, name).ok()) << name;
+  }
+  ASSERT_TRUE((*session)->Close().ok());
+}
+
+TEST(ShippedBinaryTest, CarriesNoResourcesOrDataSourcesYet) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "schema", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_EQ((*session)->raw_schema().resource_schemas_size(), 0);
+  EXPECT_EQ((*session)->raw_schema().data_source_schemas_size(), 0);
+  ASSERT_TRUE((*session)->Close().ok());
+}
+
+TEST(ShippedBinaryTest, PrepareProviderConfigAndConfigure) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "configure", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  absl::StatusOr<cty::Value> config =
+      NormalizeConfig((*session)->provider_schema().block,
+                      cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")},
+                                          {"username", cty::Value::String("admin")},
+                                          {"password", cty::Value::String("pw-123")}}));
+  ASSERT_TRUE(config.ok()) << config.status();
+  absl::StatusOr<cty::Value> prepared = (*session)->PrepareProviderConfig(*config);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  EXPECT_TRUE((*session)->Configure(*config).ok());
+  EXPECT_TRUE((*session)->Close().ok());
+  EXPECT_THAT(log, ::testing::ElementsAre("configure: GetSchema", "configure: PrepareProviderConfig",
+                                          "configure: Configure", "configure: Shutdown"));
+}
+
+TEST(ShippedBinaryTest, BadProviderConfigFailsWithoutShowingTheSecret) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "configure", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  // No controller anywhere (config or environment).
+  absl::StatusOr<cty::Value> config = NormalizeConfig(
+      (*session)->provider_schema().block,
+      cty::Value::Object({{"username", cty::Value::String("admin")},
+                          {"password", cty::Value::String("hunter2-very-secret")}}));
+  ASSERT_TRUE(config.ok()) << config.status();
+  absl::Status configured = (*session)->Configure(*config);
+  ASSERT_FALSE(configured.ok());
+  EXPECT_THAT(configured.message(), HasSubstr("Error: "));
+  EXPECT_THAT(configured.message(), HasSubstr("controller"));
+  EXPECT_THAT(configured.message(), Not(HasSubstr("hunter2-very-secret")));
+  EXPECT_TRUE((*session)->Close().ok());
+  EXPECT_THAT((*session)->process().Stderr(), Not(HasSubstr("hunter2-very-secret")));
+}
+
+TEST(ShippedBinaryTest, ValidateWalkAndRefusalOfAnotherClientCertificate) {
+  TerraformDriver driver(Shipped());
+  driver.mutable_options().provider_config =
+      cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")}});
+  // No resource types: asking for one is Terraform's "Invalid resource type".
+  absl::Status r = driver.Validate("nsxalb_se_group", cty::Value::Object({}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_se_group\""));
+  EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
+}
+
+TEST(NsxalbTfCliTest, HandshakeAndSchemaCommands) {
+  const std::string tf = Quoted(NSXALB_TF_CLI);
+  const std::string provider = Quoted(NSXALB_SHIPPED_PROVIDER);
+  CommandResult handshake = RunCommand(absl::StrCat(tf, " handshake ", provider));
+  ASSERT_EQ(handshake.code, 0) << handshake.out;
+  EXPECT_THAT(handshake.out, HasSubstr("plugin protocol:    5 (tfplugin5)"));
+  EXPECT_THAT(handshake.out, HasSubstr("mutual TLS"));
+  EXPECT_THAT(handshake.out, HasSubstr("time to handshake:"));
+  EXPECT_THAT(handshake.out, HasSubstr("RSS at handshake:"));
+  EXPECT_THAT(handshake.out, HasSubstr("time to exit:"));
+  EXPECT_THAT(handshake.out, HasSubstr("stdout after line:  nothing"));
+
+  CommandResult schema = RunCommand(absl::StrCat(tf, " schema ", provider));
+  ASSERT_EQ(schema.code, 0) << schema.out;
+  EXPECT_THAT(schema.out, HasSubstr("controller  \"string\"  (optional)"));
+  EXPECT_THAT(schema.out, HasSubstr("password  \"string\"  (optional, sensitive)"));
+  EXPECT_THAT(schema.out, HasSubstr("resources: 0"));
+
+  CommandResult test_provider = RunCommand(absl::StrCat(tf, " schema ", Quoted(NSXALB_TEST_PROVIDER)));
+  ASSERT_EQ(test_provider.code, 0) << test_provider.out;
+  EXPECT_THAT(test_provider.out, HasSubstr("nsxalbtest_thing (schema version 1)"));
+
+  CommandResult usage = RunCommand(absl::StrCat(tf, " 2>&1"));
+  EXPECT_EQ(usage.code, 2);
+  EXPECT_THAT(usage.out, HasSubstr("usage: nsxalb-tf"));
+
+  CommandResult not_a_plugin = RunCommand(absl::StrCat(tf, " handshake /bin/true 2>&1"));
+  EXPECT_EQ(not_a_plugin.code, 1);
+  EXPECT_THAT(not_a_plugin.out, HasSubstr("plugin exited before we could connect"));
+}
+
+}  // namespace
+}  // namespace nsxalb::harness
