@@ -11,6 +11,7 @@
 //
 // Options (before BINARY): --protocols=5 (PLUGIN_PROTOCOL_VERSIONS, default "5,6"),
 // --no-mtls (TF_DISABLE_PLUGIN_TLS mode: no client certificate, plaintext).
+#include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,8 +21,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -51,7 +50,9 @@ long RssKib(pid_t pid) {
   return -1;
 }
 
-std::string Ms(absl::Duration d) { return absl::StrFormat("%.2f ms", absl::ToDoubleMilliseconds(d)); }
+std::string Ms(absl::Duration d) {
+  return absl::StrFormat("%.2f ms", absl::ToDoubleMilliseconds(d));
+}
 
 std::string Flags(const tfplugin5::Schema::Attribute& a) {
   std::vector<std::string> f;
@@ -72,8 +73,7 @@ int RunHandshake(std::unique_ptr<PluginProcess> p) {
             << "core protocol:      " << h.core_version << "\n"
             << "plugin protocol:    " << h.protocol_version << " (tfplugin" << h.protocol_version
             << ")\n"
-            << "transport:          " << h.network << " " << h.address << " " << h.protocol
-            << "\n"
+            << "transport:          " << h.network << " " << h.address << " " << h.protocol << "\n"
             << "server certificate: "
             << (h.cert_der.empty() ? std::string("none (plaintext)")
                                    : absl::StrCat(h.cert_der.size(), " bytes DER, mutual TLS"))

@@ -8,9 +8,9 @@
 // also misbehave on stdout and on Shutdown, which the real host (plugin/host) never allows.
 // Its one resource, "rogue_thing", behaves correctly in mode "good"; every other mode breaks
 // one response in one way:
-//   invalid_plan             PlanResourceChange plans name != config ("Provider produced invalid plan")
-//   plan_wrong_type          PlanResourceChange plans size as a string (non-conforming object)
-//   missing_attribute        PlanResourceChange's planned object lacks the "size" attribute
+//   invalid_plan             PlanResourceChange plans name != config ("Provider produced invalid
+//   plan") plan_wrong_type          PlanResourceChange plans size as a string (non-conforming
+//   object) missing_attribute        PlanResourceChange's planned object lacks the "size" attribute
 //   inconsistent_apply       ApplyResourceChange returns a name other than planned
 //   unknown_after_apply      ApplyResourceChange leaves id unknown
 //   null_apply               ApplyResourceChange returns null for a create
@@ -23,6 +23,8 @@
 //   slow_shutdown            waits 3 s after answering Shutdown before exiting
 //   exit_nonzero             exits with code 3 after answering Shutdown
 //   no_client_auth           serves TLS without requiring a client certificate
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/security/server_credentials.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -36,9 +38,6 @@
 #include <random>
 #include <string>
 #include <thread>
-
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/security/server_credentials.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
@@ -252,8 +251,8 @@ class RogueProvider final : public tfplugin5::Provider::Service {
     cty::Value result = *planned;
     if (!result.GetAttribute("id")->IsKnown() && !Mode("unknown_after_apply")) {
       result = result.WithAttribute(
-          "id", cty::Value::String(absl::StrCat("thing-", planned->GetAttribute("name")
-                                                              ->AsString())));
+          "id",
+          cty::Value::String(absl::StrCat("thing-", planned->GetAttribute("name")->AsString())));
     }
     if (Mode("inconsistent_apply")) {
       result = result.WithAttribute("name", cty::Value::String("renamed-by-provider"));
@@ -269,10 +268,9 @@ class RogueProvider final : public tfplugin5::Provider::Service {
     tfplugin5::ImportResourceState::ImportedResource* r = resp->add_imported_resources();
     r->set_type_name(req->type_name());
     r->set_private_("from-import");
-    Encode(cty::Value::ObjectOf(ThingType(),
-                                {{"id", cty::Value::String(req->id())},
-                                 {"name", cty::Value::String("imported")},
-                                 {"rule", cty::Value::List(RuleType(), {})}}),
+    Encode(cty::Value::ObjectOf(ThingType(), {{"id", cty::Value::String(req->id())},
+                                              {"name", cty::Value::String("imported")},
+                                              {"rule", cty::Value::List(RuleType(), {})}}),
            r->mutable_state());
     return grpc::Status::OK;
   }

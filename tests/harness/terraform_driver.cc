@@ -1,13 +1,12 @@
 // Terraform's side of the plugin protocol over real gRPC (see terraform_driver.h).
 #include "tests/harness/terraform_driver.h"
 
+#include <grpcpp/grpcpp.h>
 #include <signal.h>
 
 #include <chrono>
 #include <functional>
 #include <utility>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -33,24 +32,42 @@ using Json = nlohmann::json;
 // Go's names of gRPC codes, as Terraform prints "rpc error: code = X desc = ...".
 const char* GoCodeName(grpc::StatusCode code) {
   switch (code) {
-    case grpc::StatusCode::OK: return "OK";
-    case grpc::StatusCode::CANCELLED: return "Canceled";
-    case grpc::StatusCode::UNKNOWN: return "Unknown";
-    case grpc::StatusCode::INVALID_ARGUMENT: return "InvalidArgument";
-    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DeadlineExceeded";
-    case grpc::StatusCode::NOT_FOUND: return "NotFound";
-    case grpc::StatusCode::ALREADY_EXISTS: return "AlreadyExists";
-    case grpc::StatusCode::PERMISSION_DENIED: return "PermissionDenied";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "ResourceExhausted";
-    case grpc::StatusCode::FAILED_PRECONDITION: return "FailedPrecondition";
-    case grpc::StatusCode::ABORTED: return "Aborted";
-    case grpc::StatusCode::OUT_OF_RANGE: return "OutOfRange";
-    case grpc::StatusCode::UNIMPLEMENTED: return "Unimplemented";
-    case grpc::StatusCode::INTERNAL: return "Internal";
-    case grpc::StatusCode::UNAVAILABLE: return "Unavailable";
-    case grpc::StatusCode::DATA_LOSS: return "DataLoss";
-    case grpc::StatusCode::UNAUTHENTICATED: return "Unauthenticated";
-    default: return "Unknown";
+    case grpc::StatusCode::OK:
+      return "OK";
+    case grpc::StatusCode::CANCELLED:
+      return "Canceled";
+    case grpc::StatusCode::UNKNOWN:
+      return "Unknown";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "InvalidArgument";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DeadlineExceeded";
+    case grpc::StatusCode::NOT_FOUND:
+      return "NotFound";
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return "AlreadyExists";
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return "PermissionDenied";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "ResourceExhausted";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FailedPrecondition";
+    case grpc::StatusCode::ABORTED:
+      return "Aborted";
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return "OutOfRange";
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return "Unimplemented";
+    case grpc::StatusCode::INTERNAL:
+      return "Internal";
+    case grpc::StatusCode::UNAVAILABLE:
+      return "Unavailable";
+    case grpc::StatusCode::DATA_LOSS:
+      return "DataLoss";
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return "Unauthenticated";
+    default:
+      return "Unknown";
   }
 }
 
@@ -77,18 +94,18 @@ absl::StatusOr<cty::Value> DecodeDynamic(bool present, const tfplugin5::DynamicV
   if (!present) return cty::Value::Null(type);
   if (dv.msgpack().empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "Provider produced invalid object: Provider ", Quote(subject.provider), " returned ",
-        field, " for ", subject.address,
+        "Provider produced invalid object: Provider ", Quote(subject.provider), " returned ", field,
+        " for ", subject.address,
         dv.json().empty() ? " with neither msgpack nor json"
                           : " as JSON only; Terraform v0.13 and v0.14 read only msgpack",
         ", which Terraform cannot decode: msgpack: empty input"));
   }
   absl::StatusOr<cty::Value> v = cty::DecodeMsgpack(dv.msgpack(), type);
   if (!v.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Provider produced invalid object: Provider ", Quote(subject.provider), " returned ",
-        field, " for ", subject.address, " that is not a value of the schema's type: ",
-        v.status().message()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("Provider produced invalid object: Provider ", Quote(subject.provider),
+                     " returned ", field, " for ", subject.address,
+                     " that is not a value of the schema's type: ", v.status().message()));
   }
   return v;
 }
@@ -115,15 +132,14 @@ absl::Status AsInconsistentFinalPlan(const absl::Status& compat) {
       lines.push_back(absl::StrCat("Provider produced inconsistent final plan: ", line));
       continue;
     }
-    const absl::string_view address =
-        line.substr(kHead.size(), provider - kHead.size());
+    const absl::string_view address = line.substr(kHead.size(), provider - kHead.size());
     const absl::string_view who =
         line.substr(provider + kProvider.size(), tail - provider - kProvider.size());
     const absl::string_view detail = line.substr(tail + kTail.size());
-    lines.push_back(absl::StrCat(
-        "Provider produced inconsistent final plan: When expanding the plan for ", address,
-        " to include new values learned so far during apply, provider ", who,
-        " produced an invalid new value for ", detail));
+    lines.push_back(
+        absl::StrCat("Provider produced inconsistent final plan: When expanding the plan for ",
+                     address, " to include new values learned so far during apply, provider ", who,
+                     " produced an invalid new value for ", detail));
   }
   return absl::FailedPreconditionError(
       absl::StrCat(absl::StrJoin(lines, "\n"),
@@ -135,11 +151,16 @@ absl::Status AsInconsistentFinalPlan(const absl::Status& compat) {
 
 const char* PlanActionName(PlanAction action) {
   switch (action) {
-    case PlanAction::kNoOp: return "NoOp";
-    case PlanAction::kCreate: return "Create";
-    case PlanAction::kUpdate: return "Update";
-    case PlanAction::kReplace: return "DeleteThenCreate";
-    case PlanAction::kDelete: return "Delete";
+    case PlanAction::kNoOp:
+      return "NoOp";
+    case PlanAction::kCreate:
+      return "Create";
+    case PlanAction::kUpdate:
+      return "Update";
+    case PlanAction::kReplace:
+      return "DeleteThenCreate";
+    case PlanAction::kDelete:
+      return "Delete";
   }
   return "?";
 }
@@ -195,9 +216,8 @@ absl::StatusOr<cty::Value> NormalizeConfig(const Block& block, const cty::Value&
       case NestedBlock::Nesting::kSingle:
       case NestedBlock::Nesting::kGroup: {
         if (!given) {
-          out[nb.type_name] = nb.nesting == NestedBlock::Nesting::kSingle
-                                  ? cty::Value::Null(t)
-                                  : EmptyValue(nb.block);
+          out[nb.type_name] = nb.nesting == NestedBlock::Nesting::kSingle ? cty::Value::Null(t)
+                                                                          : EmptyValue(nb.block);
           break;
         }
         absl::StatusOr<cty::Value> inner = NormalizeConfig(nb.block, *v);
@@ -245,7 +265,8 @@ absl::StatusOr<cty::Value> NormalizeConfig(const Block& block, const cty::Value&
   }
   cty::Value result = cty::Value::Object(out);
   if (absl::Status s = cty::CheckConformance(result, implied); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("Incorrect attribute value type: ", s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Incorrect attribute value type: ", s.message()));
   }
   return result;
 }
@@ -263,10 +284,10 @@ absl::StatusOr<std::unique_ptr<ProviderSession>> ProviderSession::Open(
   absl::StatusOr<std::unique_ptr<PluginProcess>> process =
       PluginProcess::Start(s->options_.process);
   if (!process.ok()) {
-    return absl::Status(process.status().code(),
-                        absl::StrCat("Failed to instantiate provider ",
-                                     Quote(options.provider_address),
-                                     " to obtain schema: ", process.status().message()));
+    return absl::Status(
+        process.status().code(),
+        absl::StrCat("Failed to instantiate provider ", Quote(options.provider_address),
+                     " to obtain schema: ", process.status().message()));
   }
   s->process_ = *std::move(process);
   s->stub_ = tfplugin5::Provider::NewStub(s->process_->channel());
@@ -297,8 +318,7 @@ absl::Status ProviderSession::CheckRpc(const char* rpc, const absl::Status& tran
 }
 
 absl::Status ProviderSession::CheckDiagnostics(
-    const char* rpc,
-    const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>& diagnostics) {
+    const char* rpc, const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>& diagnostics) {
   std::vector<std::string> errors;
   for (const tfplugin5::Diagnostic& d : diagnostics) {
     std::string text = absl::StrCat(d.summary(), d.detail().empty() ? "" : ": ", d.detail());
@@ -310,9 +330,10 @@ absl::Status ProviderSession::CheckDiagnostics(
     } else if (d.severity() == tfplugin5::Diagnostic::ERROR) {
       errors.push_back(absl::StrCat("Error: ", text));
     } else {
-      errors.push_back(absl::StrCat("Error: diagnostic with INVALID severity (neither error nor "
-                                    "warning): ",
-                                    text));
+      errors.push_back(
+          absl::StrCat("Error: diagnostic with INVALID severity (neither error nor "
+                       "warning): ",
+                       text));
     }
   }
   if (errors.empty()) return absl::OkStatus();
@@ -329,8 +350,7 @@ absl::Status Invoke(absl::Duration timeout,
   context.set_deadline(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(timeout));
   const grpc::Status status = call(&context);
   if (status.ok()) return absl::OkStatus();
-  return absl::UnavailableError(absl::StrCat("rpc error: code = ",
-                                             GoCodeName(status.error_code()),
+  return absl::UnavailableError(absl::StrCat("rpc error: code = ", GoCodeName(status.error_code()),
                                              " desc = ", status.error_message()));
 }
 
@@ -339,10 +359,10 @@ absl::Status Invoke(absl::Duration timeout,
 absl::Status ProviderSession::CallGetSchema() {
   Record("GetSchema");
   tfplugin5::GetProviderSchema::Request req;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-      "GetSchema", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-        return stub_->GetSchema(c, req, &raw_schema_);
-      })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(
+      CheckRpc("GetSchema", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                 return stub_->GetSchema(c, req, &raw_schema_);
+               })));
   NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("GetSchema", raw_schema_.diagnostics()));
   absl::StatusOr<Schema> provider = SchemaFromProto(raw_schema_.provider());
   if (!provider.ok()) {
@@ -403,13 +423,13 @@ absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Val
   tfplugin5::PrepareProviderConfig::Request req;
   *req.mutable_config() = *dv;
   tfplugin5::PrepareProviderConfig::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-      "PrepareProviderConfig", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-        return stub_->PrepareProviderConfig(c, req, &resp);
-      })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(
+      CheckRpc("PrepareProviderConfig", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                 return stub_->PrepareProviderConfig(c, req, &resp);
+               })));
   NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("PrepareProviderConfig", resp.diagnostics()));
-  const Subject subject = SubjectFor(absl::StrCat("provider[", Quote(options_.provider_address),
-                                                  "]"));
+  const Subject subject =
+      SubjectFor(absl::StrCat("provider[", Quote(options_.provider_address), "]"));
   if (!resp.has_prepared_config()) {
     return absl::FailedPreconditionError(
         absl::StrCat("Provider produced invalid object: PrepareProviderConfig returned no "
@@ -445,17 +465,16 @@ absl::Status ProviderSession::ValidateResourceTypeConfig(const std::string& type
   Record("ValidateResourceTypeConfig");
   absl::StatusOr<const Schema*> schema = ResourceSchema(type);
   if (!schema.ok()) return schema.status();
-  absl::StatusOr<tfplugin5::DynamicValue> dv =
-      EncodeDynamic(config, ImpliedType((*schema)->block));
+  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, ImpliedType((*schema)->block));
   if (!dv.ok()) return dv.status();
   tfplugin5::ValidateResourceTypeConfig::Request req;
   req.set_type_name(type);
   *req.mutable_config() = *dv;
   tfplugin5::ValidateResourceTypeConfig::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-      "ValidateResourceTypeConfig", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-        return stub_->ValidateResourceTypeConfig(c, req, &resp);
-      })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc("ValidateResourceTypeConfig",
+                                          Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                                            return stub_->ValidateResourceTypeConfig(c, req, &resp);
+                                          })));
   return CheckDiagnostics("ValidateResourceTypeConfig", resp.diagnostics());
 }
 
@@ -464,17 +483,16 @@ absl::Status ProviderSession::ValidateDataSourceConfig(const std::string& type,
   Record("ValidateDataSourceConfig");
   absl::StatusOr<const Schema*> schema = DataSourceSchema(type);
   if (!schema.ok()) return schema.status();
-  absl::StatusOr<tfplugin5::DynamicValue> dv =
-      EncodeDynamic(config, ImpliedType((*schema)->block));
+  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, ImpliedType((*schema)->block));
   if (!dv.ok()) return dv.status();
   tfplugin5::ValidateDataSourceConfig::Request req;
   req.set_type_name(type);
   *req.mutable_config() = *dv;
   tfplugin5::ValidateDataSourceConfig::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-      "ValidateDataSourceConfig", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-        return stub_->ValidateDataSourceConfig(c, req, &resp);
-      })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc("ValidateDataSourceConfig",
+                                          Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                                            return stub_->ValidateDataSourceConfig(c, req, &resp);
+                                          })));
   return CheckDiagnostics("ValidateDataSourceConfig", resp.diagnostics());
 }
 
@@ -494,15 +512,15 @@ absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::stri
   req.set_version(state.schema_version);
   req.mutable_raw_state()->set_json(state.attributes_json);
   tfplugin5::UpgradeResourceState::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-      "UpgradeResourceState", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-        return stub_->UpgradeResourceState(c, req, &resp);
-      })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(
+      CheckRpc("UpgradeResourceState", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                 return stub_->UpgradeResourceState(c, req, &resp);
+               })));
   NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("UpgradeResourceState", resp.diagnostics()));
   const Subject subject = SubjectFor(address);
   absl::StatusOr<cty::Value> upgraded =
-      DecodeDynamic(resp.has_upgraded_state(), resp.upgraded_state(),
-                    ImpliedType((*schema)->block), "upgraded_state", subject);
+      DecodeDynamic(resp.has_upgraded_state(), resp.upgraded_state(), ImpliedType((*schema)->block),
+                    "upgraded_state", subject);
   if (!upgraded.ok()) return upgraded.status();
   NSXALB_HARNESS_RETURN_IF_ERROR(AssertUpgradeResult((*schema)->block, *upgraded, subject));
   return upgraded;
@@ -568,10 +586,10 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
     }
     req.set_prior_private(private_in);
     tfplugin5::PlanResourceChange::Response resp;
-    NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc(
-        "PlanResourceChange", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-          return stub_->PlanResourceChange(c, req, &resp);
-        })));
+    NSXALB_HARNESS_RETURN_IF_ERROR(
+        CheckRpc("PlanResourceChange", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
+                   return stub_->PlanResourceChange(c, req, &resp);
+                 })));
     NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("PlanResourceChange", resp.diagnostics()));
     if (resp.legacy_type_system()) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -589,8 +607,8 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
       out.requires_replace.push_back(AttributePathFromProto(p));
     }
     out.planned_private = resp.planned_private();
-    NSXALB_HARNESS_RETURN_IF_ERROR(AssertPlanResult(block, prior_value, config, out.planned,
-                                                    out.requires_replace, subject));
+    NSXALB_HARNESS_RETURN_IF_ERROR(
+        AssertPlanResult(block, prior_value, config, out.planned, out.requires_replace, subject));
     return out;
   };
 
@@ -680,8 +698,7 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
   NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("ImportResourceState", resp.diagnostics()));
   std::vector<Imported> out;
   for (const auto& r : resp.imported_resources()) {
-    const std::string at =
-        out.empty() ? address : absl::StrCat(address, "-", out.size());
+    const std::string at = out.empty() ? address : absl::StrCat(address, "-", out.size());
     const Subject subject = SubjectFor(at);
     if (r.type_name().empty()) {
       NSXALB_HARNESS_RETURN_IF_ERROR(
@@ -697,9 +714,8 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
     out.push_back({r.type_name(), *state, r.private_()});
   }
   if (out.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("Import failed: the provider returned no objects for ", address, " (id ",
-                     Quote(id), ")"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Import failed: the provider returned no objects for ", address, " (id ", Quote(id), ")"));
   }
   return out;
 }
@@ -748,11 +764,11 @@ absl::Status ProviderSession::Close() {
   }
   const std::string noise = process_->StdoutAfterHandshake();
   if (!noise.empty()) {
-    problems.push_back(absl::StrCat(
-        "provider wrote ", noise.size(),
-        " bytes to stdout after the handshake line (Terraform discards them; only the "
-        "handshake line may go to stdout): ",
-        Quote(noise.substr(0, 200))));
+    problems.push_back(
+        absl::StrCat("provider wrote ", noise.size(),
+                     " bytes to stdout after the handshake line (Terraform discards them; only the "
+                     "handshake line may go to stdout): ",
+                     Quote(noise.substr(0, 200))));
   }
   if (problems.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(
@@ -765,8 +781,7 @@ absl::Status ProviderSession::Close() {
 TerraformDriver::TerraformDriver(DriverOptions options) : options_(std::move(options)) {}
 
 absl::StatusOr<std::unique_ptr<ProviderSession>> TerraformDriver::Open(const std::string& walk) {
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s =
-      ProviderSession::Open(options_, walk, &log_);
+  absl::StatusOr<std::unique_ptr<ProviderSession>> s = ProviderSession::Open(options_, walk, &log_);
   if (!s.ok()) return s.status();
   for (const auto& [name, schema] : (*s)->resource_schemas()) latest_schemas_[name] = schema;
   return s;
@@ -924,23 +939,22 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
     Subject subject;
     subject.provider = options_.provider_address;
     subject.address = address;
-    if (absl::Status compat = AssertObjectCompatible(block, saved.after, final_plan->after,
-                                                     subject);
+    if (absl::Status compat =
+            AssertObjectCompatible(block, saved.after, final_plan->after, subject);
         !compat.ok()) {
       return AsInconsistentFinalPlan(compat);
     }
     if (final_plan->action == PlanAction::kReplace) {
       // Destroy half: planned null, config null, the replace plan's private.
-      absl::StatusOr<std::pair<cty::Value, std::string>> destroyed = session.Apply(
-          address, type, prior, null_value, null_value, final_plan->replace_private);
+      absl::StatusOr<std::pair<cty::Value, std::string>> destroyed =
+          session.Apply(address, type, prior, null_value, null_value, final_plan->replace_private);
       if (!destroyed.ok()) return destroyed.status();
       state_.erase(address);
       prior = null_value;
     }
     std::optional<std::pair<cty::Value, std::string>> partial;
-    absl::StatusOr<std::pair<cty::Value, std::string>> applied =
-        session.Apply(address, type, prior, final_plan->after, *cfg,
-                      final_plan->planned_private, &partial);
+    absl::StatusOr<std::pair<cty::Value, std::string>> applied = session.Apply(
+        address, type, prior, final_plan->after, *cfg, final_plan->planned_private, &partial);
     if (!applied.ok()) {
       if (partial.has_value()) {
         (void)Store(address, type, **schema, partial->first, partial->second);
@@ -1050,9 +1064,8 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
     absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
     if (!schema.ok()) return schema.status();
     const cty::Value null_object = cty::Value::Null(ImpliedType((*schema)->block));
-    absl::StatusOr<std::pair<cty::Value, std::string>> destroyed =
-        session.Apply(address, type, *prior, null_object, null_object,
-                      state_[address].private_data);
+    absl::StatusOr<std::pair<cty::Value, std::string>> destroyed = session.Apply(
+        address, type, *prior, null_object, null_object, state_[address].private_data);
     if (!destroyed.ok()) return destroyed.status();
     state_.erase(address);
     return absl::OkStatus();
@@ -1099,12 +1112,18 @@ absl::Status TerraformDriver::CheckRefusesOtherClientCertificate() {
   absl::Status call = Invoke(absl::Seconds(5), [&](grpc::ClientContext* c) {
     return stub->GetSchema(c, tfplugin5::GetProviderSchema::Request(), &resp);
   });
+  const bool survived = (*process)->Running();
   (*process)->Signal(SIGTERM);
   (void)(*process)->Wait(absl::Seconds(2));
   if (call.ok()) {
     return absl::FailedPreconditionError(
         "the provider answered GetSchema over a TLS connection whose client certificate is not "
         "the one in PLUGIN_CLIENT_CERT; it must require and verify the client certificate");
+  }
+  if (!survived) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the provider exited instead of refusing a TLS client with the wrong certificate (",
+        call.message(), ")"));
   }
   return absl::OkStatus();
 }
@@ -1145,12 +1164,18 @@ const char* KindName(tfplugin5::StringKind kind) {
 
 const char* NestingModeName(tfplugin5::Schema::NestedBlock::NestingMode mode) {
   switch (mode) {
-    case tfplugin5::Schema::NestedBlock::SINGLE: return "single";
-    case tfplugin5::Schema::NestedBlock::LIST: return "list";
-    case tfplugin5::Schema::NestedBlock::SET: return "set";
-    case tfplugin5::Schema::NestedBlock::MAP: return "map";
-    case tfplugin5::Schema::NestedBlock::GROUP: return "group";
-    default: return "invalid";
+    case tfplugin5::Schema::NestedBlock::SINGLE:
+      return "single";
+    case tfplugin5::Schema::NestedBlock::LIST:
+      return "list";
+    case tfplugin5::Schema::NestedBlock::SET:
+      return "set";
+    case tfplugin5::Schema::NestedBlock::MAP:
+      return "map";
+    case tfplugin5::Schema::NestedBlock::GROUP:
+      return "group";
+    default:
+      return "invalid";
   }
 }
 
@@ -1238,8 +1263,8 @@ bool SameProviderSchemasJson(const std::string& a, const std::string& b, std::st
   Json ja = Json::parse(a, nullptr, /*allow_exceptions=*/false);
   Json jb = Json::parse(b, nullptr, /*allow_exceptions=*/false);
   if (ja.is_discarded() || jb.is_discarded()) {
-    if (why != nullptr) *why = ja.is_discarded() ? "first document is not JSON"
-                                                 : "second document is not JSON";
+    if (why != nullptr)
+      *why = ja.is_discarded() ? "first document is not JSON" : "second document is not JSON";
     return false;
   }
   FillEmptyMaps(&ja);

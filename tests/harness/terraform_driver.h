@@ -66,10 +66,10 @@ const char* PlanActionName(PlanAction action);
 // The result of a PlanResourceChange sequence (one call, or two on replace).
 struct PlannedChange {
   PlanAction action = PlanAction::kNoOp;
-  cty::Value prior;                  // the (refreshed, upgraded) prior state; null on create
-  cty::Value after;                  // the planned new value
-  std::string planned_private;       // what ApplyResourceChange will get
-  std::string replace_private;       // on replace: the first call's planned_private
+  cty::Value prior;             // the (refreshed, upgraded) prior state; null on create
+  cty::Value after;             // the planned new value
+  std::string planned_private;  // what ApplyResourceChange will get
+  std::string replace_private;  // on replace: the first call's planned_private
   std::vector<cty::AttributePath> replace_paths;  // requires_replace paths that changed
 };
 
@@ -146,9 +146,9 @@ class ProviderSession {
   // Appends "walk: rpc" to the log.
   void Record(const char* rpc);
   // Turns error diagnostics into a failed status, collects warnings.
-  absl::Status CheckDiagnostics(const char* rpc,
-                                const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>&
-                                    diagnostics);
+  absl::Status CheckDiagnostics(
+      const char* rpc,
+      const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>& diagnostics);
   absl::Status CheckRpc(const char* rpc, const absl::Status& transport);
   Subject SubjectFor(const std::string& address) const;
 

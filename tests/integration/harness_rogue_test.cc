@@ -121,8 +121,7 @@ TEST(HarnessRogueTest, ApplyResultDifferentFromPlanIsInconsistent) {
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
   ASSERT_FALSE(r.ok());
   Show(r);
-  EXPECT_THAT(r.status().message(),
-              HasSubstr("Provider produced inconsistent result after apply"));
+  EXPECT_THAT(r.status().message(), HasSubstr("Provider produced inconsistent result after apply"));
   EXPECT_THAT(r.status().message(), HasSubstr(".name"));
 }
 
@@ -230,9 +229,9 @@ TEST(HarnessRogueTest, ProviderThatAcceptsAnyClientCertificateIsCaught) {
 
 TEST(HarnessRogueTest, UnsupportedConfigArgumentIsRejectedBeforeAnyRpcUsesIt) {
   TerraformDriver driver(RogueOptions("good"));
-  absl::Status r = driver.Validate(
-      "rogue_thing", cty::Value::Object({{"name", cty::Value::String("a")},
-                                         {"colour", cty::Value::String("red")}}));
+  absl::Status r =
+      driver.Validate("rogue_thing", cty::Value::Object({{"name", cty::Value::String("a")},
+                                                         {"colour", cty::Value::String("red")}}));
   ASSERT_FALSE(r.ok());
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("Unsupported argument"));

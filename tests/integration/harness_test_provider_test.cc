@@ -69,8 +69,8 @@ class HarnessTestProviderTest : public ::testing::Test {
         {"settings", cty::Value::Object({{"mode", S("fast")}})},
         {"options", cty::Value::Object({{"verbose", cty::Value::Bool(true)}})},
         {"endpoint", cty::Value::Tuple({cty::Value::Object({{"host", S(host)}})})},
-        {"rule", cty::Value::Tuple({cty::Value::Object({{"action", S("allow")},
-                                                        {"priority", cty::Value::Int(1)}}),
+        {"rule", cty::Value::Tuple({cty::Value::Object(
+                                        {{"action", S("allow")}, {"priority", cty::Value::Int(1)}}),
                                     cty::Value::Object({{"action", S("deny")}})})},
         {"env", cty::Value::Object({{"prod", cty::Value::Object({{"value", S("1")}})}})},
     });
@@ -98,8 +98,8 @@ TEST_F(HarnessTestProviderTest, ValidatePlaysTheValidateSequence) {
   ASSERT_TRUE(driver.Validate(kType, Config("n", "d")).ok());
   EXPECT_THAT(driver.log(),
               ElementsAre("schema: GetSchema", "schema: Shutdown", "validate: GetSchema",
-                          "validate: PrepareProviderConfig",
-                          "validate: ValidateResourceTypeConfig", "validate: Shutdown"));
+                          "validate: PrepareProviderConfig", "validate: ValidateResourceTypeConfig",
+                          "validate: Shutdown"));
 }
 
 TEST_F(HarnessTestProviderTest, ValidationErrorFromTheProviderFailsWithItsPath) {
@@ -143,9 +143,9 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
   // Refresh: Configure, UpgradeResourceState, ReadResource.
   driver.ClearLog();
   ASSERT_TRUE(driver.Refresh(kAddress).ok());
-  EXPECT_THAT(Walk(driver.log(), "refresh"),
-              ElementsAre("GetSchema", "Configure", "UpgradeResourceState", "ReadResource",
-                          "Shutdown"));
+  EXPECT_THAT(
+      Walk(driver.log(), "refresh"),
+      ElementsAre("GetSchema", "Configure", "UpgradeResourceState", "ReadResource", "Shutdown"));
   absl::StatusOr<cty::Value> refreshed = driver.StateValue(kAddress);
   ASSERT_TRUE(refreshed.ok());
   EXPECT_TRUE(refreshed->Equals(*created)) << refreshed->DebugString();
@@ -179,15 +179,14 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
   EXPECT_EQ(replace->action, PlanAction::kReplace);
   ASSERT_EQ(replace->replace_paths.size(), 1u);
   EXPECT_EQ(replace->replace_paths[0].ToString(), ".name");
-  EXPECT_THAT(Walk(driver.log(), "plan"),
-              ElementsAre("GetSchema", "Configure", "UpgradeResourceState",
-                          "ValidateResourceTypeConfig", "PlanResourceChange",
-                          "PlanResourceChange", "Shutdown"));
+  EXPECT_THAT(
+      Walk(driver.log(), "plan"),
+      ElementsAre("GetSchema", "Configure", "UpgradeResourceState", "ValidateResourceTypeConfig",
+                  "PlanResourceChange", "PlanResourceChange", "Shutdown"));
   EXPECT_THAT(Walk(driver.log(), "apply"),
               ElementsAre("GetSchema", "Configure", "UpgradeResourceState",
-                          "ValidateResourceTypeConfig", "PlanResourceChange",
-                          "PlanResourceChange", "ApplyResourceChange", "ApplyResourceChange",
-                          "Shutdown"));
+                          "ValidateResourceTypeConfig", "PlanResourceChange", "PlanResourceChange",
+                          "ApplyResourceChange", "ApplyResourceChange", "Shutdown"));
   absl::StatusOr<cty::Value> replaced = driver.StateValue(kAddress);
   ASSERT_TRUE(replaced.ok());
   const std::string new_id = Str(*replaced, "id");
@@ -222,10 +221,10 @@ TEST_F(HarnessTestProviderTest, ImportReadsTheObjectWithEmptyPrivate) {
 
   driver.ClearLog();
   ASSERT_TRUE(driver.Import("nsxalbtest_thing.b", Str(*original, "id")).ok());
-  EXPECT_THAT(driver.log(),
-              ElementsAre("schema: GetSchema", "schema: Shutdown", "import: GetSchema",
-                          "import: Configure", "import: ImportResourceState",
-                          "import: ReadResource", "import: Shutdown"));
+  EXPECT_THAT(
+      driver.log(),
+      ElementsAre("schema: GetSchema", "schema: Shutdown", "import: GetSchema", "import: Configure",
+                  "import: ImportResourceState", "import: ReadResource", "import: Shutdown"));
   absl::StatusOr<cty::Value> imported = driver.StateValue("nsxalbtest_thing.b");
   ASSERT_TRUE(imported.ok()) << imported.status();
   EXPECT_TRUE(imported->Equals(*original)) << imported->DebugString();

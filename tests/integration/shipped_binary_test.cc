@@ -25,9 +25,9 @@ using ::testing::Not;
 constexpr char kAddress[] = "registry.terraform.io/nsxalb/nsxalb";
 // Variables the provider reads as defaults; cleared so the host's environment cannot leak in.
 const std::vector<std::string> kProviderEnv = {
-    "NSXALB_CONTROLLER", "NSXALB_USERNAME",    "NSXALB_PASSWORD", "NSXALB_AUTH_TOKEN",
-    "NSXALB_TENANT",     "NSXALB_API_VERSION", "NSXALB_INSECURE", "NSXALB_CA_FILE",
-    "NSXALB_CA_PEM"};
+    "NSXALB_CONTROLLER", "NSXALB_USERNAME", "NSXALB_PASSWORD",
+    "NSXALB_AUTH_TOKEN", "NSXALB_TENANT",   "NSXALB_API_VERSION",
+    "NSXALB_INSECURE",   "NSXALB_CA_FILE",  "NSXALB_CA_PEM"};
 
 DriverOptions Shipped() {
   DriverOptions options;
@@ -48,7 +48,8 @@ CommandResult RunCommand(const std::string& command_line) {
   if (pipe == nullptr) return result;
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
@@ -82,15 +83,18 @@ TEST(ShippedBinaryTest, GetSchemaOverMutualTlsEqualsTheSchemaCommand) {
   ASSERT_TRUE((*session)->Close().ok());
 
   // As a user types it, with no plugin environment.
-  CommandResult cli = RunCommand(absl::StrCat("env -u TF_PLUGIN_MAGIC_COOKIE -u PLUGIN_CLIENT_CERT ",
-                                       Quoted(NSXALB_SHIPPED_PROVIDER), " schema --json"));
+  CommandResult cli =
+      RunCommand(absl::StrCat("env -u TF_PLUGIN_MAGIC_COOKIE -u PLUGIN_CLIENT_CERT ",
+                              Quoted(NSXALB_SHIPPED_PROVIDER), " schema --json"));
   ASSERT_EQ(cli.code, 0) << cli.out;
   nlohmann::json doc = nlohmann::json::parse(cli.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << cli.out;
   ASSERT_TRUE(doc["provider_schemas"].contains(kAddress)) << cli.out;
   std::string why;
   EXPECT_TRUE(SameProviderSchemasJson(from_grpc, cli.out, &why))
-      << why << "\nGetSchema:\n" << from_grpc << "\nschema --json:\n" << cli.out;
+      << why << "\nGetSchema:\n"
+      << from_grpc << "\nschema --json:\n"
+      << cli.out;
 
   // The comparison does see a difference: one flag changed in the CLI's document.
   nlohmann::json& attrs = doc["provider_schemas"][kAddress]["provider"]["block"]["attributes"];
@@ -140,8 +144,9 @@ TEST(ShippedBinaryTest, PrepareProviderConfigAndConfigure) {
   ASSERT_TRUE(prepared.ok()) << prepared.status();
   EXPECT_TRUE((*session)->Configure(*config).ok());
   EXPECT_TRUE((*session)->Close().ok());
-  EXPECT_THAT(log, ::testing::ElementsAre("configure: GetSchema", "configure: PrepareProviderConfig",
-                                          "configure: Configure", "configure: Shutdown"));
+  EXPECT_THAT(log,
+              ::testing::ElementsAre("configure: GetSchema", "configure: PrepareProviderConfig",
+                                     "configure: Configure", "configure: Shutdown"));
 }
 
 TEST(ShippedBinaryTest, BadProviderConfigFailsWithoutShowingTheSecret) {
@@ -193,7 +198,8 @@ TEST(NsxalbTfCliTest, HandshakeAndSchemaCommands) {
   EXPECT_THAT(schema.out, HasSubstr("password  \"string\"  (optional, sensitive)"));
   EXPECT_THAT(schema.out, HasSubstr("resources: 0"));
 
-  CommandResult test_provider = RunCommand(absl::StrCat(tf, " schema ", Quoted(NSXALB_TEST_PROVIDER)));
+  CommandResult test_provider =
+      RunCommand(absl::StrCat(tf, " schema ", Quoted(NSXALB_TEST_PROVIDER)));
   ASSERT_EQ(test_provider.code, 0) << test_provider.out;
   EXPECT_THAT(test_provider.out, HasSubstr("nsxalbtest_thing (schema version 1)"));
 
