@@ -4,11 +4,13 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -153,12 +155,23 @@ absl::Status CheckFieldValues(const nlohmann::json& object, const ApiVersion& co
 }
 
 nlohmann::json DefaultsFor(const ApiVersion& version) {
+  // Rendering asks for the same few versions over and over; compute each once.
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* const cache = new std::map<std::tuple<int, int, int>, nlohmann::json>();
+  const auto key = std::make_tuple(version.major, version.minor, version.patch);
+  {
+    absl::MutexLock lock(&mu);
+    auto it = cache->find(key);
+    if (it != cache->end()) return it->second;
+  }
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [name, field] : Index()) {
     if (field.info->default_json[0] == '\0') continue;
     if (FirstMissingVersion(field.introduced, version).has_value()) continue;
     out[name] = nlohmann::json::parse(field.info->default_json, nullptr, false);
   }
+  absl::MutexLock lock(&mu);
+  if (cache->size() < 64) (*cache)[key] = out;
   return out;
 }
 

@@ -141,6 +141,7 @@ absl::Status Store::Load(const std::string& path) {
 }
 
 absl::Status Store::Save(const std::string& path) {
+  absl::MutexLock save_lock(&save_mu_);
   json doc = Dump();
   {
     absl::MutexLock lock(&mu_);

@@ -125,6 +125,8 @@ class Store {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const Clock clock_micros_;
+  // Serialises writers of the state file (they share its temporary file name).
+  absl::Mutex save_mu_;
   absl::Mutex mu_;
   std::map<std::string, Collection> collections_ ABSL_GUARDED_BY(mu_);
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
