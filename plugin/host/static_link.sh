@@ -2,14 +2,19 @@
 # Link launcher for the provider binary (CMake RULE_LAUNCH_LINK): runs the link command CMake
 # generated, but with every shared library from the system library directory that has a static
 # archive next to it (gRPC, protobuf, Abseil, OpenSSL, c-ares, re2, upb, zlib) replaced by that
-# archive, inside one --start-group/--end-group. libc, libstdc++ and libm stay shared.
+# archive, inside one --start-group/--end-group, plus libstdc++ and libgcc linked statically.
+# libc and libm stay shared. If lld is installed, it links with startup_order.txt (next to this
+# script) as --symbol-ordering-file, so the code that runs before the handshake sits together.
 #
 # Why: a dynamically linked gRPC binary loads ~57 shared objects and spends most of its start-up
-# in the dynamic loader (symbol lookups and relocations); see docs/design/host.md. If the static
-# link fails for any reason, the original command runs instead, so the build never breaks.
+# in the dynamic loader (symbol lookups and relocations); start-up code scattered over ~10 MB of
+# text makes the kernel's fault-around map most of it. See docs/design/host.md. Each attempt
+# falls back to the next (lld with ordering, then the default linker, then the original shared
+# link), so the build never breaks.
 set -uo pipefail
 
 libdir=${NSXALB_STATIC_LIBDIR:-/usr/lib/x86_64-linux-gnu}
+order_file="$(cd "$(dirname "$0")" && pwd)/startup_order.txt"
 args=()
 archives=()
 for arg in "$@"; do
@@ -23,15 +28,22 @@ for arg in "$@"; do
   fi
 done
 
-if ((${#archives[@]} > 0)) &&
-   "${args[@]}" -Wl,--start-group "${archives[@]}" -Wl,--end-group -Wl,--gc-sections \
-     2>/tmp/nsxalb-static-link.$$.log; then
-  rm -f /tmp/nsxalb-static-link.$$.log
-  exit 0
-fi
+log=/tmp/nsxalb-static-link.$$.log
+static_link=("${args[@]}" -static-libstdc++ -static-libgcc
+             -Wl,--start-group "${archives[@]}" -Wl,--end-group -Wl,--gc-sections)
 if ((${#archives[@]} > 0)); then
+  if command -v ld.lld >/dev/null && [[ -f $order_file ]] &&
+     "${static_link[@]}" -fuse-ld=lld -Wl,--symbol-ordering-file="$order_file" \
+       -Wl,--no-warn-symbol-ordering 2>"$log"; then
+    rm -f "$log"
+    exit 0
+  fi
+  if "${static_link[@]}" 2>"$log"; then
+    rm -f "$log"
+    exit 0
+  fi
   echo "static_link.sh: static link failed, linking against shared libraries instead:" >&2
-  head -n 20 /tmp/nsxalb-static-link.$$.log >&2
-  rm -f /tmp/nsxalb-static-link.$$.log
+  head -n 20 "$log" >&2
+  rm -f "$log"
 fi
 exec "$@"
