@@ -2,6 +2,7 @@
 // verified HTTPS client for the control endpoint.
 #include "tests/support/emulator_process.h"
 
+#include <curl/curl.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,11 +13,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "httplib.h"
 
 extern char** environ;
 
@@ -160,38 +161,55 @@ EmulatorProcess::~EmulatorProcess() { Stop().IgnoreError(); }
 absl::StatusOr<nlohmann::json> EmulatorProcess::Control(const std::string& method,
                                                         const std::string& path,
                                                         const nlohmann::json& body) {
-  std::string full = absl::StartsWith(path, "/") ? path : absl::StrCat("/_emulator/", path);
-  httplib::SSLClient client(host_, port_);
-  client.set_ca_cert_path(ca_file_.c_str());
-  client.enable_server_certificate_verification(true);
-  client.set_connection_timeout(5, 0);
-  client.set_read_timeout(10, 0);
-  client.set_write_timeout(10, 0);
-  std::string payload = body.is_null() ? std::string() : body.dump();
-  auto send = [&]() -> httplib::Result {
-    if (method == "GET") return client.Get(full.c_str());
-    if (method == "POST") return client.Post(full.c_str(), payload, "application/json");
-    if (method == "PUT") return client.Put(full.c_str(), payload, "application/json");
-    return client.Delete(full.c_str(), payload, "application/json");
-  };
   if (method != "GET" && method != "POST" && method != "PUT" && method != "DELETE") {
     return absl::InvalidArgumentError(absl::StrCat("unsupported control method: ", method));
   }
-  httplib::Result res = send();
-  if (!res) {
-    return absl::UnavailableError(
-        absl::StrCat(method, " ", full, " failed: ", httplib::to_string(res.error())));
+  const std::string full = absl::StartsWith(path, "/") ? path : absl::StrCat("/_emulator/", path);
+  const std::string url = absl::StrCat(url_, full);
+  const std::string payload = body.is_null() ? std::string() : body.dump();
+  std::string response;
+  // libcurl rather than cpp-httplib: httplib 0.11's client over-reads IPv4 SAN entries when it
+  // verifies an IPv6 host, which AddressSanitizer reports.
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
+  if (!curl) return absl::InternalError("curl_easy_init failed");
+  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+  std::unique_ptr<curl_slist, void (*)(curl_slist*)> headers_owner(headers, curl_slist_free_all);
+  CURL* c = curl.get();
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CAINFO, ca_file_.c_str());
+  curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 15000L);
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  if (method != "GET") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, payload.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(payload.size()));
   }
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
+  curl_easy_setopt(
+      c, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t n, void* out) -> size_t {
+        static_cast<std::string*>(out)->append(data, size * n);
+        return size * n;
+      });
+  CURLcode rc = curl_easy_perform(c);
+  if (rc != CURLE_OK) {
+    return absl::UnavailableError(
+        absl::StrCat(method, " ", full, " failed: ", curl_easy_strerror(rc)));
+  }
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   nlohmann::json parsed;
-  if (!res->body.empty()) {
-    parsed = nlohmann::json::parse(res->body, nullptr, /*allow_exceptions=*/false);
+  if (!response.empty()) {
+    parsed = nlohmann::json::parse(response, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) {
       return absl::InternalError(absl::StrCat(method, " ", full, ": response is not JSON"));
     }
   }
-  if (res->status >= 400) {
-    return absl::UnknownError(
-        absl::StrCat(method, " ", full, " -> HTTP ", res->status, ": ", res->body));
+  if (status >= 400) {
+    return absl::UnknownError(absl::StrCat(method, " ", full, " -> HTTP ", status, ": ", response));
   }
   return parsed;
 }
