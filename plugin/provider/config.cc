@@ -281,9 +281,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
   if (insecure.value.has_value() && insecure.value->type().kind() == cty::Type::Kind::kBool) {
     parsed.insecure = insecure.value->AsBool();
     if (parsed.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
-      diags.AddAttributeWarning(At("insecure"), "Certificate authority ignored",
-                                "insecure = true turns certificate verification off, so the "
-                                "certificate authorities in ca_file / ca_pem are not used.");
+      diags.AddAttributeError(At("insecure"), "Conflicting TLS settings",
+                              "insecure = true turns certificate verification off, so the "
+                              "certificate authorities in ca_file / ca_pem would never be used. "
+                              "Remove insecure to verify the Controller, or remove the CA.");
     }
   }
 

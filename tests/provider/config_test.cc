@@ -104,17 +104,16 @@ TEST(ProviderConfigTest, CaFileWithoutCertificateIsAnError) {
   EXPECT_TRUE(Has(d, Severity::kError, "ca_file")) << d.ToString();
 }
 
-TEST(ProviderConfigTest, InsecureWithCaFileIsAWarning) {
+TEST(ProviderConfigTest, InsecureWithCaFileIsAnError) {
   TempFile f("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
   auto attrs = Minimal();
   attrs["ca_file"] = S(f.path());
   attrs["insecure"] = cty::Value::Bool(true);
   ProviderConfig out;
   Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
-  EXPECT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_TRUE(Has(d, Severity::kWarning, "insecure")) << d.ToString();
-  EXPECT_TRUE(out.insecure);
-  EXPECT_NE(out.ca_pem.find("BEGIN CERTIFICATE"), std::string::npos);
+  EXPECT_TRUE(Has(d, Severity::kError, "insecure")) << d.ToString();
+  // The controller client refuses the same combination, so the provider reports it up front.
+  EXPECT_FALSE(out.insecure);
 }
 
 TEST(ProviderConfigTest, CaFileAndCaPemTogetherIsAnError) {
