@@ -1,4 +1,4 @@
-// One line of documentation per rule; docs/sizing.md has the long form.
+// One line of documentation per rule; README.md ("How sizing works") has the long form.
 #include "plugin/sizing/rules.h"
 
 namespace nsxalb::sizing::rules {

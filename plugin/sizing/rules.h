@@ -1,6 +1,6 @@
 // Names of the sizing model's rules. Every figure the model derives, and every finding it
-// reports, names the rule it came from; docs/sizing.md explains each name, and a test checks that
-// every name here appears there.
+// reports, names the rule it came from; the README's "How sizing works" explains each name, and
+// a test checks that every name here appears there.
 #ifndef NSXALB_PLUGIN_SIZING_RULES_H_
 #define NSXALB_PLUGIN_SIZING_RULES_H_
 

@@ -1,4 +1,4 @@
-// docs/sizing.md documents every rule the model names, and the seed tables it embeds.
+// README.md ("How sizing works") documents every rule the model names, and the seed tables.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -13,7 +13,7 @@ namespace nsxalb::sizing {
 namespace {
 
 std::string ReadDocs() {
-  std::ifstream in(std::string(NSXALB_SOURCE_DIR) + "/docs/sizing.md");
+  std::ifstream in(std::string(NSXALB_SOURCE_DIR) + "/README.md");
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -21,7 +21,7 @@ std::string ReadDocs() {
 
 TEST(DocsTest, EveryRuleNameIsDocumented) {
   const std::string docs = ReadDocs();
-  ASSERT_FALSE(docs.empty()) << "docs/sizing.md is missing";
+  ASSERT_FALSE(docs.empty()) << "README.md is missing";
   for (const rules::RuleDoc& rule : rules::AllRules()) {
     EXPECT_NE(docs.find(std::string("`") + rule.name + "`"), std::string::npos) << rule.name;
   }
