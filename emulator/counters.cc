@@ -10,6 +10,8 @@
 namespace nsxalb::emulator {
 
 std::string Counters::Key(absl::string_view method, absl::string_view path) {
+  // "/api/serviceenginegroup/" and "/api/serviceenginegroup" are the same endpoint.
+  if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   std::vector<std::string> parts = absl::StrSplit(path, '/');
   // parts: "", "api", TYPE, ID, ... ; the segment after the type is an object id, except the
   // collection-level actions a Controller defines there.

@@ -1,7 +1,8 @@
 // Request counters per method and normalised path, read by tests and benchmarks through
 // GET /_emulator/counters. Object ids in paths are replaced by "{uuid}" so that
 // "GET /api/serviceenginegroup/serviceenginegroup-0f8f..." counts as
-// "GET /api/serviceenginegroup/{uuid}"; query strings are not part of the key.
+// "GET /api/serviceenginegroup/{uuid}"; a trailing slash and the query string are not part of
+// the key.
 #ifndef NSXALB_EMULATOR_COUNTERS_H_
 #define NSXALB_EMULATOR_COUNTERS_H_
 

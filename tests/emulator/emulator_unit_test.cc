@@ -139,7 +139,9 @@ TEST(CountersTest, NormalisesObjectIds) {
   EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup/serviceenginegroup-1234"),
             "GET /api/serviceenginegroup/{uuid}");
   EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup"), "GET /api/serviceenginegroup");
-  EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup/"), "GET /api/serviceenginegroup/");
+  EXPECT_EQ(Counters::Key("GET", "/api/serviceenginegroup/"), "GET /api/serviceenginegroup");
+  EXPECT_EQ(Counters::Key("GET", "/api/cloud/cloud-1/"), "GET /api/cloud/{uuid}");
+  EXPECT_EQ(Counters::Key("GET", "/"), "GET /");
   EXPECT_EQ(Counters::Key("POST", "/login"), "POST /login");
   Counters c;
   c.Record("GET", "/api/tenant/admin");
