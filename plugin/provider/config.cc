@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 
 namespace nsxalb::provider {
@@ -55,61 +56,6 @@ bool HasSpace(const std::string& s) {
     if (absl::ascii_isspace(static_cast<unsigned char>(c))) return true;
   }
   return false;
-}
-
-// Normalises a controller address to "https://host[:port]"; nullopt when invalid.
-std::optional<std::string> NormaliseController(const std::string& text, std::string* problem,
-                                               bool* plain_http) {
-  std::string rest = text;
-  std::string scheme = "https";
-  if (auto pos = rest.find("://"); pos != std::string::npos) {
-    scheme = absl::AsciiStrToLower(rest.substr(0, pos));
-    rest = rest.substr(pos + 3);
-  }
-  if (scheme != "https" && scheme != "http") {
-    *problem = absl::StrCat("the scheme \"", scheme, "\" is not supported; use https://");
-    return std::nullopt;
-  }
-  *plain_http = scheme == "http";
-  while (!rest.empty() && rest.back() == '/') rest.pop_back();
-  if (rest.empty()) {
-    *problem = "the host name is empty";
-    return std::nullopt;
-  }
-  if (HasSpace(rest) || rest.find('/') != std::string::npos ||
-      rest.find('@') != std::string::npos || rest.find('?') != std::string::npos) {
-    *problem = "expected a host name or address with an optional port, without a path";
-    return std::nullopt;
-  }
-  // Port check: the text after the last ':' outside brackets.
-  const size_t bracket = rest.rfind(']');
-  const size_t colon = rest.rfind(':');
-  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
-    const std::string host = rest.substr(0, colon);
-    const std::string port_text = rest.substr(colon + 1);
-    int port = 0;
-    if (host.find(':') != std::string::npos && bracket == std::string::npos) {
-      *problem = "write IPv6 addresses in brackets, e.g. [2001:db8::1]:443";
-      return std::nullopt;
-    }
-    if (host.empty() || !absl::SimpleAtoi(port_text, &port) || port < 1 || port > 65535) {
-      *problem = "the port must be a number from 1 to 65535";
-      return std::nullopt;
-    }
-  }
-  return absl::StrCat(scheme, "://", rest);
-}
-
-bool ValidApiVersion(const std::string& v) {
-  const std::vector<std::string> parts = absl::StrSplit(v, '.');
-  if (parts.size() < 2 || parts.size() > 4) return false;
-  for (const std::string& p : parts) {
-    if (p.empty()) return false;
-    for (char c : p) {
-      if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
-    }
-  }
-  return true;
 }
 
 bool LooksLikePem(const std::string& text) {
@@ -161,20 +107,15 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
 
   const Field controller = Get(config, "controller");
   if (controller.value.has_value()) {
-    std::string problem;
-    bool plain_http = false;
-    std::optional<std::string> url = NormaliseController(Str(controller), &problem, &plain_http);
-    if (!url.has_value()) {
+    // The client's own address parser, so that what validates here is what the client accepts.
+    absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(Str(controller));
+    if (!endpoint.ok()) {
       diags.AddAttributeError(At("controller"), "Invalid Controller address",
                               absl::StrCat("The Controller address \"", Str(controller),
-                                           "\" is not valid: ", problem, "."));
+                                           "\" is not valid: ", endpoint.status().message(),
+                                           "."));
     } else {
-      parsed.controller_url = *url;
-      if (plain_http) {
-        diags.AddAttributeWarning(At("controller"), "Unencrypted Controller connection",
-                                  "The Controller address uses http://, so credentials travel "
-                                  "unencrypted. Use https://.");
-      }
+      parsed.controller = endpoint->base_url;
     }
   } else if (configure && controller.known) {
     diags.AddAttributeError(At("controller"), "Missing Controller address",
@@ -233,7 +174,7 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
   const Field api_version = Get(config, "api_version");
   if (api_version.value.has_value()) {
     parsed.api_version = Str(api_version);
-    if (!ValidApiVersion(parsed.api_version)) {
+    if (!controller::ApiVersion::Parse(parsed.api_version).ok()) {
       diags.AddAttributeError(At("api_version"), "Invalid API version",
                               absl::StrCat("The API version \"", parsed.api_version,
                                            "\" is not valid: expected numbers separated by "
@@ -264,8 +205,6 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                               absl::StrCat("The file \"", parsed.ca_file,
                                            "\" contains no PEM certificate (-----BEGIN "
                                            "CERTIFICATE-----)."));
-    } else {
-      parsed.ca_pem = content.str();
     }
   }
   if (ca_pem.value.has_value()) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "plugin/controller/config.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/framework/provider.h"
@@ -12,21 +13,10 @@
 
 namespace nsxalb::provider {
 
-// The provider configuration after environment defaults. Never log `password` or `auth_token`.
-struct ProviderConfig {
-  // The Controller's base URL, normalised: "https://host[:port]" (no trailing slash).
-  std::string controller_url;
-  std::string username;
-  std::string password;
-  std::string auth_token;
-  std::string tenant = "admin";
-  // Empty: use the Controller's own version.
-  std::string api_version;
-  std::string ca_file;
-  // PEM of the trusted CAs: ca_pem, or the contents of ca_file; empty means the system store.
-  std::string ca_pem;
-  bool insecure = false;
-};
+// The provider configuration after environment defaults is the Controller client's settings:
+// `controller` holds the normalised base URL, `ca_file` / `ca_pem` whichever was set. Never log
+// `password` or `auth_token`.
+using ProviderConfig = controller::ClientConfig;
 
 // When the configuration is checked.
 enum class ConfigPhase {

@@ -74,7 +74,7 @@ TEST(ProviderConfigTest, MinimalConfigurationIsValid) {
   ProviderConfig out;
   Diagnostics d = CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.controller_url, "https://ctl.example.com");
+  EXPECT_EQ(out.controller, "https://ctl.example.com");
   EXPECT_EQ(out.tenant, "admin");
   EXPECT_FALSE(out.insecure);
 }
@@ -126,13 +126,13 @@ TEST(ProviderConfigTest, CaFileAndCaPemTogetherIsAnError) {
 }
 
 TEST(ProviderConfigTest, InvalidControllerAndApiVersion) {
-  for (const char* bad : {"ftp://x", "https://", "host name", "h:99999", "h/path", "2001:db8::1"}) {
+  for (const char* bad : {"ftp://x", "http://ctl", "https://", "host name", "h:99999", "h/path", "u@h"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(bad);
     Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
     EXPECT_TRUE(Has(d, Severity::kError, "controller")) << bad;
   }
-  for (const char* good : {"https://127.0.0.1:8443/", "[::1]:443", "ctl", "HTTPS://ctl"}) {
+  for (const char* good : {"https://127.0.0.1:8443/", "[::1]:443", "2001:db8::1", "ctl", "HTTPS://ctl"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(good);
     Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
@@ -169,7 +169,7 @@ TEST(ProviderConfigTest, EnvironmentFillsUnsetAttributes) {
                        {"NSXALB_TENANT", "t1"}}),
                   &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.controller_url, "https://env-ctl:9443");
+  EXPECT_EQ(out.controller, "https://env-ctl:9443");
   EXPECT_EQ(out.username, "from-config");
   EXPECT_EQ(out.auth_token, "tok");
   EXPECT_TRUE(out.insecure);
@@ -217,6 +217,21 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   EXPECT_EQ(provider.config()->username, "admin");
   EXPECT_TRUE(provider.Resources().empty());
   EXPECT_TRUE(provider.DataSources().empty());
+}
+
+// What Configure accepts is a configuration the Controller client accepts too.
+TEST(ProviderConfigTest, ConfiguredSettingsAreValidClientSettings) {
+  TempFile ca("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+  auto attrs = Minimal();
+  attrs["ca_file"] = S(ca.path());
+  attrs["api_version"] = S("22.1.3");
+  ProviderConfig out;
+  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
+  ASSERT_FALSE(d.HasError()) << d.ToString();
+  EXPECT_EQ(out.controller, "https://ctl.example.com");
+  EXPECT_EQ(out.ca_file, ca.path());
+  EXPECT_TRUE(out.ca_pem.empty());
+  EXPECT_TRUE(controller::ValidateConfig(out).ok()) << controller::ValidateConfig(out).status();
 }
 
 }  // namespace
