@@ -29,7 +29,7 @@ const char* Usage() {
          "  [--session-idle-timeout SECONDS (900)] [--expired-session-status 419|401]\n"
          "  [--page-size N (25)] [--latency-ms N] [--fail-next N] [--fail-status 503]\n"
          "  [--throttle-next N] [--retry-after SECONDS] [--drop-after-create N]\n"
-         "  [--log-level TRACE|DEBUG|INFO|WARN|ERROR]\n";
+         "  [--log-level TRACE|DEBUG|INFO|WARN|ERROR] [--exit-with-parent]\n";
 }
 
 absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
@@ -100,6 +100,10 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
     std::string value;
     bool has_value = false;
     if (name == "--help" || name == "-h") return absl::InvalidArgumentError(Usage());
+    if (name == "--exit-with-parent") {
+      c.exit_with_parent = true;
+      continue;
+    }
     const size_t eq = name.find('=');
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);

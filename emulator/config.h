@@ -4,7 +4,7 @@
 //   [--controller-version 22.1.3] [--state FILE] [--username admin] [--password P]
 //   [--session-idle-timeout SECONDS] [--expired-session-status 419|401] [--page-size N]
 //   [--latency-ms N] [--fail-next N] [--fail-status S] [--throttle-next N] [--retry-after SECONDS]
-//   [--drop-after-create N] [--log-level LEVEL]
+//   [--drop-after-create N] [--log-level LEVEL] [--exit-with-parent]
 // The password defaults to $NSXALB_EMULATOR_PASSWORD, else "admin".
 #ifndef NSXALB_EMULATOR_CONFIG_H_
 #define NSXALB_EMULATOR_CONFIG_H_
@@ -39,6 +39,9 @@ struct Config {
   // Page size of collection GETs without page_size.
   int default_page_size = 25;
   FaultConfig faults;
+  // Stop (as on SIGTERM) when the process that started the emulator dies, so a crashed test
+  // leaves no emulator behind. Linux-only; the parent *thread* that spawned us must stay alive.
+  bool exit_with_parent = false;
   // Threshold of stderr logging (TRACE, DEBUG, INFO, WARN, ERROR).
   std::string log_level = "INFO";
 };

@@ -1,6 +1,8 @@
 // nsxalb-controller-emulator: flags, start the server, print the ready line, serve until SIGTERM.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -39,6 +41,11 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  if (config->exit_with_parent) {
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) return 1;  // The parent died before prctl took effect.
+  }
 
   absl::StatusOr<std::unique_ptr<emu::Server>> server = emu::Server::Create(*config);
   if (!server.ok()) {

@@ -1,11 +1,16 @@
 // The emulator's API behaviours over real HTTPS on loopback: login and cookies, CSRF and Referer,
 // X-Avi-Version, SE group CRUD shapes, version rejections, pagination, faults, counters, idle
 // timeout and --state persistence.
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <thread>
@@ -17,6 +22,8 @@
 #include "gtest/gtest.h"
 #include "tests/emulator/api_client.h"
 #include "tests/support/emulator_process.h"
+
+extern char** environ;
 
 namespace nsxalb::testing {
 namespace {
@@ -565,6 +572,57 @@ TEST(EmulatorProcessTest, OlderControllerVersion) {
   EXPECT_EQ(r.status, 400);
   EXPECT_THAT(r.json["error"].get<std::string>(), HasSubstr("(v20_1_9)"));
   EXPECT_EQ(api.Send("GET", kSeg, nullptr, {{"X-Avi-Version", "22.1.3"}}).status, 400);
+}
+
+// True when `pid` is gone or a zombie (a container's init may not reap orphans).
+bool ProcessEnded(pid_t pid) {
+  std::FILE* f = std::fopen(absl::StrCat("/proc/", pid, "/stat").c_str(), "r");
+  if (f == nullptr) return true;
+  char state = '?';
+  int scanned = std::fscanf(f, "%*d %*s %c", &state);
+  std::fclose(f);
+  return scanned == 1 && (state == 'Z' || state == 'X');
+}
+
+TEST(EmulatorProcessTest, ExitsWithItsParent) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string script = absl::StrCat("'", NSXALB_EMULATOR_BINARY,
+                                          "' --port 0 --exit-with-parent >/dev/null 2>&1 & "
+                                          "echo $!; exec sleep 30");
+  const char* argv[] = {"/bin/sh", "-c", script.c_str(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  pid_t shell = -1;
+  ASSERT_EQ(posix_spawn(&shell, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ),
+            0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  pollfd p{fds[0], POLLIN, 0};
+  char buf[64];
+  while (out.find('\n') == std::string::npos && poll(&p, 1, 5000) > 0) {
+    ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  const pid_t emulator = static_cast<pid_t>(std::atoi(out.c_str()));
+  ASSERT_GT(emulator, 0) << out;
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let it get going
+  EXPECT_FALSE(ProcessEnded(emulator));
+  kill(shell, SIGKILL);
+  int status = 0;
+  waitpid(shell, &status, 0);
+  bool ended = false;
+  for (int i = 0; i < 100 && !ended; ++i) {
+    ended = ProcessEnded(emulator);
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(ended) << "the emulator outlived its parent";
+  if (!ended) kill(emulator, SIGKILL);
 }
 
 TEST(EmulatorProcessTest, StartupTime) {

@@ -219,7 +219,9 @@ TEST(ConfigTest, ParsesFlags) {
   EXPECT_EQ(c->faults.fail_next, 2);
   EXPECT_EQ(c->faults.fail_status, 502);
   EXPECT_EQ(c->password, "admin");
+  EXPECT_FALSE(c->exit_with_parent);
   EXPECT_EQ(ParseCommandLine({}, "from-env")->password, "from-env");
+  EXPECT_TRUE(ParseCommandLine({"--exit-with-parent"}, nullptr)->exit_with_parent);
 }
 
 TEST(ConfigTest, ErrorsNameTheFlag) {

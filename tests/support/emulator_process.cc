@@ -59,7 +59,12 @@ absl::StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(const Op
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return absl::InternalError(absl::StrCat("pipe2: ", std::strerror(errno)));
   }
-  std::vector<std::string> args = {kBinary, "--port", "0", "--controller-version",
+  // --exit-with-parent: if this test process dies, the emulator stops instead of lingering.
+  std::vector<std::string> args = {kBinary,
+                                   "--port",
+                                   "0",
+                                   "--exit-with-parent",
+                                   "--controller-version",
                                    options.controller_version};
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<char*> argv;

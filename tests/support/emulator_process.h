@@ -3,8 +3,10 @@
 // Start() runs the binary built by this tree (its path is compiled in) on a free loopback port,
 // waits a bounded time for the emulator's one-line JSON "ready" message on stdout and returns a
 // handle that knows the base URL, the port and the CA certificate file to verify it with. The
-// destructor stops the process (SIGTERM, bounded wait, then SIGKILL). Control() talks to the
-// emulator's /_emulator/ endpoints (counters, faults, state) over verified HTTPS.
+// destructor stops the process (SIGTERM, bounded wait, then SIGKILL); the emulator is started with
+// --exit-with-parent, so it also stops if the test process dies. Call Start() from a thread that
+// outlives the emulator (the main thread, or the thread that owns the handle). Control() talks to
+// the emulator's /_emulator/ endpoints (counters, faults, state) over verified HTTPS.
 #ifndef NSXALB_TESTS_SUPPORT_EMULATOR_PROCESS_H_
 #define NSXALB_TESTS_SUPPORT_EMULATOR_PROCESS_H_
 
