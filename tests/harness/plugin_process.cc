@@ -344,6 +344,15 @@ PluginProcess::~PluginProcess() {
     kill(pid_, SIGKILL);
     (void)Wait(absl::Seconds(5));
   }
+  // A provider that was killed (or broke its Shutdown) cannot remove its socket; clean up after
+  // it so that test runs leave nothing behind. rmdir only removes the directory when it is empty.
+  if (handshake_.network == "unix" && !handshake_.address.empty()) {
+    unlink(handshake_.address.c_str());
+    const size_t slash = handshake_.address.rfind('/');
+    if (slash != std::string::npos && slash > 0) {
+      rmdir(handshake_.address.substr(0, slash).c_str());
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_reader_ = true;
