@@ -4,7 +4,6 @@
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
-#include <cctype>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -14,10 +13,11 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
-#include "emulator/se_group_fields.h"
+#include "emulator/field_rules.h"
 #include "emulator/server.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
+#include "plugin/controller/refs.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -28,21 +28,6 @@ bool FlagParam(const httplib::Request& req, const char* name) {
   if (!req.has_param(name)) return false;
   const std::string v = req.get_param_value(name);
   return v != "false" && v != "0" && v != "False";
-}
-
-std::string PercentEncode(absl::string_view in) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : in) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
 }
 
 bool SecretEquals(const std::string& a, const std::string& b) {
@@ -231,7 +216,8 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
     std::string query;
     for (const auto& [k, v] : req.params) {
       if (k == "page") continue;
-      absl::StrAppend(&query, query.empty() ? "" : "&", PercentEncode(k), "=", PercentEncode(v));
+      absl::StrAppend(&query, query.empty() ? "" : "&", controller::UrlEncode(k), "=",
+                      controller::UrlEncode(v));
     }
     absl::StrAppend(&query, query.empty() ? "" : "&", "page=", page + 1);
     out["next"] = absl::StrCat(ctx.base_url, req.path, "?", query);
@@ -262,7 +248,7 @@ void Server::HandleCreateSeGroup(const httplib::Request& req, httplib::Response&
   if (!Authorize(req, res, &ctx)) return;
   json body;
   if (!ParseBody(req, res, &body)) return;
-  for (absl::Status s : {CheckFieldsAvailable(body, ctx.version),
+  for (absl::Status s : {CheckFieldVersions(body, ctx.version),
                          CheckFieldValues(body, config_.controller_version)}) {
     if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
   }
@@ -313,7 +299,7 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
         return;
       }
       if (op != "delete") {
-        for (absl::Status s : {CheckFieldsAvailable(it.value(), ctx.version),
+        for (absl::Status s : {CheckFieldVersions(it.value(), ctx.version),
                                CheckFieldValues(it.value(), config_.controller_version)}) {
           if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
         }
@@ -328,7 +314,7 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
     }
     body = merged;
   } else {
-    for (absl::Status s : {CheckFieldsAvailable(body, ctx.version),
+    for (absl::Status s : {CheckFieldVersions(body, ctx.version),
                            CheckFieldValues(body, config_.controller_version)}) {
       if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
     }

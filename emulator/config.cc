@@ -67,7 +67,7 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       {"--tls-dir", string_flag(&c.tls_dir)},
       {"--controller-version",
        [&c](const std::string& flag, const std::string& v) -> absl::Status {
-         absl::StatusOr<ApiVersion> parsed = ParseApiVersion(v);
+         absl::StatusOr<controller::ApiVersion> parsed = controller::ApiVersion::ParseExact(v);
          if (!parsed.ok()) {
            return absl::InvalidArgumentError(absl::StrCat(flag, ": ", parsed.status().message()));
          }

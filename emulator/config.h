@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "emulator/api_version.h"
 #include "emulator/faults.h"
+#include "plugin/controller/version.h"
 
 namespace nsxalb::emulator {
 
@@ -27,7 +27,7 @@ struct Config {
   // Where cert.pem and key.pem go; empty means a new private temporary directory that is removed
   // on exit.
   std::string tls_dir;
-  ApiVersion controller_version{22, 1, 3};
+  controller::ApiVersion controller_version{22, 1, 3};
   // Optional state file, loaded at start and written after every change and at exit.
   std::string state_file;
   std::string username = "admin";

@@ -55,7 +55,7 @@ class Server {
  private:
   // Per-request facts established by Authorize().
   struct ApiContext {
-    ApiVersion version;
+    controller::ApiVersion version;
     std::string tenant_uuid;
     std::string base_url;
     std::string username;
@@ -70,7 +70,8 @@ class Server {
   bool Authorize(const httplib::Request& req, httplib::Response& res, ApiContext* ctx,
                  bool require_version = true);
   // Like Authorize but only for the version header (no session): used by public endpoints.
-  bool CheckVersionHeader(const httplib::Request& req, httplib::Response& res, ApiVersion* out);
+  bool CheckVersionHeader(const httplib::Request& req, httplib::Response& res,
+                          controller::ApiVersion* out);
   // Counts the request and applies the current faults; true when a fault answered it.
   bool InjectFault(const httplib::Request& req, httplib::Response& res);
   // The "https://host:port" a client reached us at (Host header, else our own URL).

@@ -9,8 +9,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "emulator/field_rules.h"
 #include "emulator/random_id.h"
-#include "emulator/se_group_fields.h"
 
 namespace nsxalb::emulator {
 namespace {

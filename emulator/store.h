@@ -20,8 +20,8 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/optional.h"
-#include "emulator/api_version.h"
 #include "nlohmann/json.hpp"
+#include "plugin/controller/version.h"
 
 namespace nsxalb::emulator {
 
@@ -39,7 +39,7 @@ struct RenderOptions {
   // Leave out fields whose value is the default (skip_default=true); otherwise fill defaults in.
   bool skip_default = false;
   // The request's API version: fields introduced later are left out.
-  ApiVersion version;
+  controller::ApiVersion version;
   // If non-empty, only these fields (plus uuid and url) are returned (fields=a,b).
   std::vector<std::string> fields;
 };

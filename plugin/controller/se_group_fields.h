@@ -1,13 +1,18 @@
-// The catalog of Service Engine group fields the provider manages: JSON kind, the Controller
-// version each field was introduced in, and allowed values or ranges where the swagger gives
-// them (facts from docs/reference avi-se-group-fields.md, swagger 30.2.1).
+// The catalog of ServiceEngineGroup fields: for every field of the Controller's swagger (30.2.1),
+// its JSON kind, the Controller version it was introduced in, the swagger default, allowed
+// values or ranges, enum values, unit and whether a change needs an SE reboot (facts from
+// docs/reference avi-se-group-fields.md; the rows are in se_group_fields_data.cc).
 //
-// The client uses it for the version gate (a field set by the caller but introduced after the API
-// version in use is a FailedPrecondition error instead of a 400 from the Controller) and to
-// check values before sending them. Fields outside the catalog pass through unchecked.
+// The one source of these facts for both sides of the API. The client uses it for the version
+// gate (a field set by the caller but introduced after the API version in use is a
+// FailedPrecondition error instead of a 400 from the Controller) and to check values before
+// sending them. The Controller emulator uses it to reject fields newer than a request's
+// X-Avi-Version, to check values and to fill defaults. Fields outside the catalog pass through
+// unchecked.
 #ifndef NSXALB_PLUGIN_CONTROLLER_SE_GROUP_FIELDS_H_
 #define NSXALB_PLUGIN_CONTROLLER_SE_GROUP_FIELDS_H_
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -20,22 +25,44 @@ namespace nsxalb::controller {
 // JSON kind of a field's value.
 enum class FieldKind { kString, kInteger, kNumber, kBoolean, kObject, kArray };
 
-// One managed SE group field.
+// One SE group field.
 struct SeGroupField {
   std::string_view name;  // Avi field name, e.g. "vcpus_per_se"
   FieldKind kind;
-  std::string_view introduced;   // "" (always), "21.1.3", or backports "17.2.12,18.1.3,18.2.1"
-  std::string_view allowed;      // integers: "1-64" or "0,1,2,4,8,16"; "" when unconstrained
-  std::string_view enum_values;  // strings: comma-separated allowed values; "" when free text
-  std::string_view unit;         // "MB", "GB", "PERCENT", "MIN", "SEC", or ""
-  bool requires_reboot;          // changes apply to existing SEs only after a reboot
+  std::string_view introduced;     // "" (always), "21.1.3", or backports "17.2.12,18.1.3,18.2.1"
+  std::string_view default_json;   // swagger default as JSON text ("2048", "\"Avi\""); "" if none
+  std::string_view allowed;        // integers: "1-64" or "0,1,2,4,8,16"; "" when unconstrained
+  std::string_view allowed_since;  // Controller version that enforces `allowed`; "" (always)
+  std::string_view enum_values;    // strings: comma-separated allowed values; "" when free text
+  std::string_view unit;           // "MB", "GB", "PERCENT", "MIN", "SEC", ... or ""
+  bool requires_reboot;            // changes apply to existing SEs only after a reboot
 };
 
-// Every managed field, sorted by name.
+// Every field, sorted by name.
 const std::vector<SeGroupField>& SeGroupFields();
 
-// The catalog entry for `name`, or nullptr when the provider does not manage it.
+// The catalog entry for `name`, or nullptr for a field the catalog does not know.
 const SeGroupField* FindSeGroupField(std::string_view name);
+
+// The parsed "introduced in" versions of a catalog entry (parsed once).
+const IntroducedIn& FieldIntroducedIn(const SeGroupField& field);
+
+// "a string", "an integer", "a number", "a boolean", "an object" or "a list", for error messages.
+const char* KindName(FieldKind kind);
+
+// True when `value` has JSON kind `kind` (an integer is also a number; 2.0 is not an integer).
+bool HasKind(FieldKind kind, const nlohmann::json& value);
+
+// True when the integer `value` is within the field's `allowed` range or list (always true when
+// the field has none).
+bool IntegerAllowed(const SeGroupField& field, int64_t value);
+
+// True when a Controller at `controller_version` enforces the field's `allowed` values (see
+// allowed_since).
+bool AllowedEnforcedIn(const SeGroupField& field, const ApiVersion& controller_version);
+
+// True when `value` is one of the field's enum values (always true when the field has none).
+bool EnumAllows(const SeGroupField& field, std::string_view value);
 
 // Checks that every catalog field set in `fields` (a JSON object; null values mean "unset" and
 // are skipped) exists in API version `in_use`. The error is FailedPrecondition naming the field,

@@ -14,12 +14,20 @@ ApiVersion V(const char* text) { return *ApiVersion::Parse(text); }
 
 TEST(SeGroupFieldsTest, CatalogIsSortedUniqueAndParsable) {
   const auto& all = SeGroupFields();
-  ASSERT_GT(all.size(), 40u);
+  ASSERT_GT(all.size(), 250u);
   for (size_t i = 0; i < all.size(); ++i) {
     if (i > 0) {
       EXPECT_LT(all[i - 1].name, all[i].name);
     }
     EXPECT_TRUE(IntroducedIn::Parse(all[i].introduced).ok()) << all[i].name;
+    EXPECT_TRUE(all[i].allowed_since.empty() || ApiVersion::Parse(all[i].allowed_since).ok())
+        << all[i].name;
+    if (!all[i].default_json.empty()) {
+      EXPECT_FALSE(
+          Json::parse(all[i].default_json.begin(), all[i].default_json.end(), nullptr, false)
+              .is_discarded())
+          << all[i].name;
+    }
     EXPECT_EQ(FindSeGroupField(all[i].name), &all[i]);
   }
   EXPECT_EQ(FindSeGroupField("no_such_field"), nullptr);
@@ -28,6 +36,49 @@ TEST(SeGroupFieldsTest, CatalogIsSortedUniqueAndParsable) {
   EXPECT_EQ(f->introduced, "21.1.3");
   EXPECT_EQ(f->kind, FieldKind::kBoolean);
   EXPECT_EQ(FindSeGroupField("memory_per_se")->unit, "MB");
+}
+
+TEST(SeGroupFieldsTest, CatalogHasTheSizingFieldsWithTheirFacts) {
+  for (const char* name : {"vcpus_per_se",
+                           "memory_per_se",
+                           "disk_per_se",
+                           "cpu_reserve",
+                           "mem_reserve",
+                           "dedicated_dispatcher_core",
+                           "num_dispatcher_cores",
+                           "max_queues_per_vnic",
+                           "hybrid_rss_mode",
+                           "num_dispatcher_queues",
+                           "max_se",
+                           "min_se",
+                           "buffer_se",
+                           "max_scaleout_per_vs",
+                           "min_scaleout_per_vs",
+                           "max_cpu_usage",
+                           "min_cpu_usage",
+                           "ha_mode",
+                           "algo",
+                           "se_deprovision_delay",
+                           "se_name_prefix",
+                           "description",
+                           "labels",
+                           "max_vs_per_se"}) {
+    EXPECT_NE(FindSeGroupField(name), nullptr) << name;
+  }
+  EXPECT_EQ(FindSeGroupField("max_queues_per_vnic")->introduced, "18.2.7,20.1.1");
+  EXPECT_EQ(FindSeGroupField("memory_per_se")->default_json, "2048");
+  EXPECT_EQ(FindSeGroupField("ha_mode")->default_json, "\"HA_MODE_SHARED\"");
+  EXPECT_TRUE(FindSeGroupField("hybrid_rss_mode")->requires_reboot);
+  const SeGroupField& cores = *FindSeGroupField("num_dispatcher_cores");
+  EXPECT_TRUE(IntegerAllowed(cores, 8));
+  EXPECT_FALSE(IntegerAllowed(cores, 3));
+  const SeGroupField& memory = *FindSeGroupField("memory_per_se");
+  EXPECT_FALSE(AllowedEnforcedIn(memory, V("22.1.3")));
+  EXPECT_TRUE(AllowedEnforcedIn(memory, V("30.1.1")));
+  EXPECT_TRUE(EnumAllows(*FindSeGroupField("ha_mode"), "HA_MODE_SHARED_PAIR"));
+  EXPECT_FALSE(EnumAllows(*FindSeGroupField("ha_mode"), "HA_MODE_BOGUS"));
+  EXPECT_TRUE(FieldIntroducedIn(*FindSeGroupField("hybrid_rss_mode")).AvailableIn(V("21.1.3")));
+  EXPECT_FALSE(FieldIntroducedIn(*FindSeGroupField("hybrid_rss_mode")).AvailableIn(V("21.1.2")));
 }
 
 TEST(SeGroupFieldsTest, VersionGateNamesFieldAndVersions) {

@@ -1,6 +1,9 @@
 // Tests for plugin/controller/version.h.
 #include "plugin/controller/version.h"
 
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace nsxalb::controller {
@@ -29,6 +32,34 @@ TEST(ApiVersionTest, RejectsNonVersions) {
       EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
     }
   }
+}
+
+TEST(ApiVersionTest, ParsesExactlyAsTheControllerReadsXAviVersion) {
+  auto exact = [](const char* text) {
+    auto v = ApiVersion::ParseExact(text);
+    EXPECT_TRUE(v.ok()) << text << ": " << v.status();
+    return v.ok() ? *v : ApiVersion();
+  };
+  EXPECT_EQ(exact("22.1.3").ToString(), "22.1.3");
+  EXPECT_EQ(exact(" 18.2.8 ").ToString(), "18.2.8");
+  EXPECT_EQ(exact("30.2").ToString(), "30.2.0");
+  for (const char* bad :
+       {"", "22", "22.1.3.4", "a.b.c", "22.-1.3", "22..3", "v22_1_3", "22.1.3-9096", "22.1."}) {
+    auto v = ApiVersion::ParseExact(bad);
+    EXPECT_FALSE(v.ok()) << bad;
+    if (!v.ok()) {
+      EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+  EXPECT_NE(std::string(ApiVersion::ParseExact("x.y").status().message()).find("\"x.y\""),
+            std::string::npos);
+}
+
+TEST(ApiVersionTest, PrintsTheControllersTagForm) {
+  EXPECT_EQ(V("18.2.8").ToTag(), "v18_2_8");
+  EXPECT_EQ(V("22.1").ToTag(), "v22_1_0");
+  EXPECT_EQ(ApiVersion(22, 1, 3).ToTag(), "v22_1_3");
+  EXPECT_EQ(ApiVersion(22, 1, 3), V("22.1.3"));
 }
 
 TEST(ApiVersionTest, ComparesNumericallyNotLexically) {
@@ -70,6 +101,25 @@ TEST(IntroducedInTest, BackportsApplyPerTrain) {
   EXPECT_FALSE(in->AvailableIn(V("18.0.9")));   // a train between listed ones
   EXPECT_EQ(in->Describe(),
             "17.2.12 on the 17.2 train, 18.1.3 on the 18.1 train, or 18.2.1 and later");
+}
+
+TEST(IntroducedInTest, FirstMissingNamesTheVersionToAskFor) {
+  auto in = IntroducedIn::Parse("17.2.12,18.1.3,18.2.1");
+  ASSERT_TRUE(in.ok());
+  EXPECT_FALSE(in->FirstMissing(V("17.2.12")).has_value());
+  EXPECT_FALSE(in->FirstMissing(V("18.1.3")).has_value());
+  EXPECT_FALSE(in->FirstMissing(V("18.2.1")).has_value());
+  EXPECT_FALSE(in->FirstMissing(V("22.1.3")).has_value());
+  EXPECT_EQ(in->FirstMissing(V("17.2.11")).value(), V("17.2.12"));
+  EXPECT_EQ(in->FirstMissing(V("18.1.2")).value(), V("18.1.3"));
+  EXPECT_EQ(in->FirstMissing(V("17.1.9")).value(), V("17.2.12"));
+  // 18.0 is no listed train and not above the last listed version.
+  EXPECT_EQ(in->FirstMissing(V("18.0.5")).value(), V("18.1.3"));
+  EXPECT_FALSE(IntroducedIn().FirstMissing(V("10.1.1")).has_value());
+  auto single = IntroducedIn::Parse("21.1.3");
+  ASSERT_TRUE(single.ok());
+  EXPECT_EQ(single->FirstMissing(V("21.1.2")).value(), V("21.1.3"));
+  EXPECT_FALSE(single->FirstMissing(V("21.1.3")).has_value());
 }
 
 TEST(IntroducedInTest, UnsortedListIsSorted) {

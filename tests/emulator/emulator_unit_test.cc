@@ -1,5 +1,5 @@
-// Unit tests of the emulator's parts: versions, field table, counters, sessions, faults, flags
-// and the object store. No network.
+// Unit tests of the emulator's parts: field rules, counters, sessions, faults, flags and the
+// object store. No network. (Versions and the field catalog are tested in tests/controller.)
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,11 +7,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "emulator/api_version.h"
 #include "emulator/config.h"
 #include "emulator/counters.h"
 #include "emulator/faults.h"
-#include "emulator/se_group_fields.h"
+#include "emulator/field_rules.h"
 #include "emulator/sessions.h"
 #include "emulator/store.h"
 #include "gmock/gmock.h"
@@ -23,94 +22,28 @@ namespace {
 using ::nlohmann::json;
 using ::testing::HasSubstr;
 
+using ::nsxalb::controller::ApiVersion;
+
 ApiVersion V(const std::string& s) {
-  absl::StatusOr<ApiVersion> v = ParseApiVersion(s);
+  absl::StatusOr<ApiVersion> v = ApiVersion::ParseExact(s);
   EXPECT_TRUE(v.ok()) << s;
   return v.value_or(ApiVersion{});
 }
 
-TEST(ApiVersionTest, ParsesAndPrints) {
-  EXPECT_EQ(V("22.1.3").ToString(), "22.1.3");
-  EXPECT_EQ(V("18.2.8").ToTag(), "v18_2_8");
-  EXPECT_EQ(V("30.2").ToString(), "30.2.0");
-  for (const char* bad : {"", "22", "22.1.3.4", "a.b.c", "22.-1.3", "22..3", "v22_1_3"}) {
-    EXPECT_FALSE(ParseApiVersion(bad).ok()) << bad;
-  }
-  EXPECT_THAT(std::string(ParseApiVersion("x.y").status().message()), HasSubstr("\"x.y\""));
-  EXPECT_LT(V("18.2.8"), V("20.1.1"));
-  EXPECT_LT(V("21.1.2"), V("21.1.3"));
-}
-
-TEST(ApiVersionTest, BackportRules) {
-  std::vector<ApiVersion> spec = ParseIntroducedIn("17.2.12,18.1.3,18.2.1").value();
-  EXPECT_FALSE(FirstMissingVersion(spec, V("17.2.12")).has_value());
-  EXPECT_FALSE(FirstMissingVersion(spec, V("18.1.3")).has_value());
-  EXPECT_FALSE(FirstMissingVersion(spec, V("18.2.1")).has_value());
-  EXPECT_FALSE(FirstMissingVersion(spec, V("22.1.3")).has_value());
-  EXPECT_EQ(FirstMissingVersion(spec, V("17.2.11")).value(), V("17.2.12"));
-  EXPECT_EQ(FirstMissingVersion(spec, V("18.1.2")).value(), V("18.1.3"));
-  EXPECT_EQ(FirstMissingVersion(spec, V("17.1.9")).value(), V("17.2.12"));
-  // 18.0 is no listed train and not above the last listed version.
-  EXPECT_EQ(FirstMissingVersion(spec, V("18.0.5")).value(), V("18.1.3"));
-  EXPECT_FALSE(FirstMissingVersion({}, V("10.1.1")).has_value());
-  std::vector<ApiVersion> single = ParseIntroducedIn("21.1.3").value();
-  EXPECT_EQ(FirstMissingVersion(single, V("21.1.2")).value(), V("21.1.3"));
-  EXPECT_FALSE(FirstMissingVersion(single, V("21.1.3")).has_value());
-}
-
-TEST(SeGroupFieldsTest, TableIsWellFormed) {
-  EXPECT_GT(SeGroupFields().size(), 250u);
-  for (const FieldInfo& f : SeGroupFields()) {
-    EXPECT_TRUE(ParseIntroducedIn(f.introduced_in).ok()) << f.name;
-    if (f.default_json[0] != '\0') {
-      EXPECT_FALSE(json::parse(f.default_json, nullptr, false).is_discarded()) << f.name;
-    }
-  }
-  for (const char* name : {"vcpus_per_se",
-                           "memory_per_se",
-                           "disk_per_se",
-                           "cpu_reserve",
-                           "mem_reserve",
-                           "dedicated_dispatcher_core",
-                           "num_dispatcher_cores",
-                           "max_queues_per_vnic",
-                           "hybrid_rss_mode",
-                           "num_dispatcher_queues",
-                           "max_se",
-                           "min_se",
-                           "buffer_se",
-                           "max_scaleout_per_vs",
-                           "min_scaleout_per_vs",
-                           "max_cpu_usage",
-                           "min_cpu_usage",
-                           "ha_mode",
-                           "algo",
-                           "se_deprovision_delay",
-                           "se_name_prefix",
-                           "description",
-                           "labels",
-                           "max_vs_per_se"}) {
-    EXPECT_NE(FindSeGroupField(name), nullptr) << name;
-  }
-  EXPECT_STREQ(FindSeGroupField("hybrid_rss_mode")->introduced_in, "21.1.3");
-  EXPECT_STREQ(FindSeGroupField("max_queues_per_vnic")->introduced_in, "18.2.7,20.1.1");
-  EXPECT_EQ(FindSeGroupField("not_a_field"), nullptr);
-}
-
-TEST(SeGroupFieldsTest, RejectsFieldsNewerThanTheRequest) {
-  absl::Status s = CheckFieldsAvailable({{"name", "x"}, {"hybrid_rss_mode", true}}, V("18.2.8"));
+TEST(FieldRulesTest, RejectsFieldsNewerThanTheRequest) {
+  absl::Status s = CheckFieldVersions({{"name", "x"}, {"hybrid_rss_mode", true}}, V("18.2.8"));
   EXPECT_TRUE(absl::IsInvalidArgument(s));
   EXPECT_EQ(s.message(),
             "Incoming request (v18_2_8) has field (hybrid_rss_mode) introduced in later "
             "versions(v21_1_3).");
-  EXPECT_TRUE(CheckFieldsAvailable({{"hybrid_rss_mode", true}}, V("21.1.3")).ok());
-  EXPECT_TRUE(CheckFieldsAvailable({{"unknown_field", 1}, {"vcpus_per_se", 2}}, V("16.1.1")).ok());
-  absl::Status q = CheckFieldsAvailable({{"max_queues_per_vnic", 2}}, V("20.1.0"));
+  EXPECT_TRUE(CheckFieldVersions({{"hybrid_rss_mode", true}}, V("21.1.3")).ok());
+  EXPECT_TRUE(CheckFieldVersions({{"unknown_field", 1}, {"vcpus_per_se", 2}}, V("16.1.1")).ok());
+  absl::Status q = CheckFieldVersions({{"max_queues_per_vnic", 2}}, V("20.1.0"));
   EXPECT_THAT(std::string(q.message()), HasSubstr("versions(v20_1_1)"));
-  EXPECT_TRUE(CheckFieldsAvailable({{"max_queues_per_vnic", 2}}, V("18.2.7")).ok());
+  EXPECT_TRUE(CheckFieldVersions({{"max_queues_per_vnic", 2}}, V("18.2.7")).ok());
 }
 
-TEST(SeGroupFieldsTest, ChecksKindsRangesAndEnums) {
+TEST(FieldRulesTest, ChecksKindsRangesAndEnums) {
   const ApiVersion c = V("22.1.3");
   EXPECT_TRUE(CheckFieldValues({{"vcpus_per_se", 4}, {"ha_mode", "HA_MODE_SHARED_PAIR"}}, c).ok());
   EXPECT_THAT(std::string(CheckFieldValues({{"max_cpu_usage", 95}}, c).message()),
@@ -126,7 +59,7 @@ TEST(SeGroupFieldsTest, ChecksKindsRangesAndEnums) {
   EXPECT_FALSE(CheckFieldValues({{"memory_per_se", 1024}}, V("30.1.1")).ok());
 }
 
-TEST(SeGroupFieldsTest, DefaultsFollowTheVersion) {
+TEST(FieldRulesTest, DefaultsFollowTheVersion) {
   json d22 = DefaultsFor(V("22.1.3"));
   EXPECT_EQ(d22["vcpus_per_se"], 1);
   EXPECT_EQ(d22["memory_per_se"], 2048);
