@@ -9,14 +9,14 @@
 // printed for docs/design/host.md.
 //
 // Usage: host_launch_bench [--launches N] [--binary PATH]
+#include <grpcpp/grpcpp.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
     absl::StatusOr<std::unique_ptr<nsxalb::harness::PluginProcess>> process =
         nsxalb::harness::PluginProcess::Start(options);
     if (!process.ok()) {
-      std::fprintf(stderr, "launch %d failed: %s\n", i, std::string(process.status().message()).c_str());
+      std::fprintf(stderr, "launch %d failed: %s\n", i,
+                   std::string(process.status().message()).c_str());
       return 1;
     }
     const pid_t pid = (*process)->pid();
@@ -116,10 +117,11 @@ int main(int argc, char** argv) {
   std::printf("  spawn -> handshake line: median %.2f ms, p90 %.2f ms, min %.2f ms, max %.2f ms\n",
               Percentile(handshake_ms, 0.5), Percentile(handshake_ms, 0.9),
               Percentile(handshake_ms, 0.0), Percentile(handshake_ms, 1.0));
-  std::printf("  memory at handshake: VmRSS median %.0f kB (max %.0f kB), VmHWM median %.0f kB "
-              "(max %.0f kB)\n",
-              Percentile(rss_kb, 0.5), Percentile(rss_kb, 1.0), Percentile(hwm_kb, 0.5),
-              Percentile(hwm_kb, 1.0));
+  std::printf(
+      "  memory at handshake: VmRSS median %.0f kB (max %.0f kB), VmHWM median %.0f kB "
+      "(max %.0f kB)\n",
+      Percentile(rss_kb, 0.5), Percentile(rss_kb, 1.0), Percentile(hwm_kb, 0.5),
+      Percentile(hwm_kb, 1.0));
   std::printf("  Shutdown reply -> exit: median %.2f ms, p90 %.2f ms, max %.2f ms\n",
               Percentile(exit_ms, 0.5), Percentile(exit_ms, 0.9), Percentile(exit_ms, 1.0));
   return 0;

@@ -57,9 +57,9 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
     case Type::Kind::kTuple: {
       if (node.kind != JsonNode::Kind::kArray) return mismatch();
       if (type.kind() == Type::Kind::kTuple && node.items.size() != type.tuple_elements().size()) {
-        return PathError(path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
-                                            " elements is required (", node.items.size(),
-                                            " given)"));
+        return PathError(path,
+                         absl::StrCat("a tuple of ", type.tuple_elements().size(),
+                                      " elements is required (", node.items.size(), " given)"));
       }
       std::vector<Value> elements;
       for (size_t i = 0; i < node.items.size(); ++i) {
@@ -127,7 +127,8 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
       }
       absl::StatusOr<Type> concrete = internal::TypeFromJsonNode(*type_node);
       if (!concrete.ok()) {
-        return PathError(path, absl::StrCat("a dynamic value's type: ", concrete.status().message()));
+        return PathError(path,
+                         absl::StrCat("a dynamic value's type: ", concrete.status().message()));
       }
       return Decode(*value_node, *concrete, path);
     }
@@ -153,8 +154,8 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     return absl::OkStatus();
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(path, absl::StrCat(WithArticle(type), " is required, got ",
-                                        value.type().FriendlyName()));
+    return PathError(
+        path, absl::StrCat(WithArticle(type), " is required, got ", value.type().FriendlyName()));
   }
   switch (type.kind()) {
     case Type::Kind::kString:
@@ -176,9 +177,9 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     case Type::Kind::kTuple: {
       if (type.kind() == Type::Kind::kTuple &&
           value.elements().size() != type.tuple_elements().size()) {
-        return PathError(path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
-                                            " elements is required (", value.elements().size(),
-                                            " given)"));
+        return PathError(
+            path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
+                               " elements is required (", value.elements().size(), " given)"));
       }
       out->append("[");
       for (size_t i = 0; i < value.elements().size(); ++i) {

@@ -113,7 +113,8 @@ class Decoder : public msgpack::null_visitor {
       case Type::Kind::kDynamic:
         if (n != 2) {
           return Fail(path_, absl::StrCat("a dynamic value must be a [type, value] array of 2 "
-                                          "elements (", n, " given)"));
+                                          "elements (",
+                                          n, " given)"));
         }
         frame.kind = Frame::Kind::kDynamic;
         break;
@@ -224,9 +225,9 @@ class Decoder : public msgpack::null_visitor {
           absl::StrAppend(&missing, missing.empty() ? "" : ", ", JsonQuote(name));
         }
       }
-      return Fail(top.path, absl::StrCat("an object with ", attributes.size(),
-                                         " attributes is required (", top.entries.size(),
-                                         " given); missing ", missing));
+      return Fail(top.path,
+                  absl::StrCat("an object with ", attributes.size(), " attributes is required (",
+                               top.entries.size(), " given); missing ", missing));
     }
     return Deliver(Value::Object(std::move(top.entries)));
   }
@@ -367,8 +368,8 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
     return Encode(pk, value, value.type(), path, depth + 1);
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(path, absl::StrCat(WithArticle(type), " is required, got ",
-                                        value.type().FriendlyName()));
+    return PathError(
+        path, absl::StrCat(WithArticle(type), " is required, got ", value.type().FriendlyName()));
   }
   switch (type.kind()) {
     case Type::Kind::kString: {
@@ -449,8 +450,8 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
       for (const auto& [name, attr_type] : type.attributes()) {
         pk.pack_str(static_cast<uint32_t>(name.size()));
         pk.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
-        absl::Status s = Encode(pk, *value.GetAttribute(name), attr_type, path.Attribute(name),
-                                depth + 1);
+        absl::Status s =
+            Encode(pk, *value.GetAttribute(name), attr_type, path.Attribute(name), depth + 1);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -477,8 +478,8 @@ absl::StatusOr<Value> DecodeMsgpack(std::string_view bytes, const Type& type) {
   std::optional<Value> result = decoder.TakeResult();
   if (!ok || !result.has_value()) return PathError(AttributePath(), "malformed msgpack");
   if (offset != bytes.size()) {
-    return PathError(AttributePath(), absl::StrCat(bytes.size() - offset,
-                                                   " unexpected bytes after the value"));
+    return PathError(AttributePath(),
+                     absl::StrCat(bytes.size() - offset, " unexpected bytes after the value"));
   }
   return *std::move(result);
 }

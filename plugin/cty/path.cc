@@ -116,7 +116,8 @@ std::string AttributePath::ToString() const {
 }
 
 absl::Status PathError(const AttributePath& path, std::string_view message) {
-  absl::Status status = absl::InvalidArgumentError(absl::StrCat(path.ToString(), ": ", std::string(message)));
+  absl::Status status =
+      absl::InvalidArgumentError(absl::StrCat(path.ToString(), ": ", std::string(message)));
   status.SetPayload(kPathPayloadUrl, absl::Cord(SerializePath(path)));
   return status;
 }

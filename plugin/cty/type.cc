@@ -175,13 +175,20 @@ bool Type::HasDynamic() const {
 
 std::string Type::ToJson() const {
   switch (kind()) {
-    case Kind::kString: return "\"string\"";
-    case Kind::kNumber: return "\"number\"";
-    case Kind::kBool: return "\"bool\"";
-    case Kind::kDynamic: return "\"dynamic\"";
-    case Kind::kList: return absl::StrCat("[\"list\",", element().ToJson(), "]");
-    case Kind::kSet: return absl::StrCat("[\"set\",", element().ToJson(), "]");
-    case Kind::kMap: return absl::StrCat("[\"map\",", element().ToJson(), "]");
+    case Kind::kString:
+      return "\"string\"";
+    case Kind::kNumber:
+      return "\"number\"";
+    case Kind::kBool:
+      return "\"bool\"";
+    case Kind::kDynamic:
+      return "\"dynamic\"";
+    case Kind::kList:
+      return absl::StrCat("[\"list\",", element().ToJson(), "]");
+    case Kind::kSet:
+      return absl::StrCat("[\"set\",", element().ToJson(), "]");
+    case Kind::kMap:
+      return absl::StrCat("[\"map\",", element().ToJson(), "]");
     case Kind::kObject: {
       std::string out = "[\"object\",{";
       bool first = true;
@@ -208,8 +215,8 @@ namespace internal {
 namespace {
 
 absl::Status TypeJsonError(const std::string& where, std::string_view message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("invalid type JSON", where.empty() ? "" : " at ", where, ": ", std::string(message)));
+  return absl::InvalidArgumentError(absl::StrCat("invalid type JSON", where.empty() ? "" : " at ",
+                                                 where, ": ", std::string(message)));
 }
 
 absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& where) {
@@ -221,8 +228,8 @@ absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& wher
     return TypeJsonError(where, absl::StrCat("unknown primitive type ", JsonQuote(node.text)));
   }
   if (node.kind != JsonNode::Kind::kArray) {
-    return TypeJsonError(where, absl::StrCat("a type is a string or an array, got ",
-                                             node.KindName()));
+    return TypeJsonError(where,
+                         absl::StrCat("a type is a string or an array, got ", node.KindName()));
   }
   if (node.items.empty() || node.items[0].kind != JsonNode::Kind::kString) {
     return TypeJsonError(where, "a complex type must start with its kind name");
@@ -243,8 +250,9 @@ absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& wher
     // A third element lists optional attributes; it matters only for type conversion, which
     // this package does not do, so it is accepted and ignored.
     if (node.items.size() != 2 && node.items.size() != 3) {
-      return TypeJsonError(where, "\"object\" takes an attribute map (and optionally a list of "
-                                  "optional attributes)");
+      return TypeJsonError(where,
+                           "\"object\" takes an attribute map (and optionally a list of "
+                           "optional attributes)");
     }
     const JsonNode& attrs = node.items[1];
     if (attrs.kind != JsonNode::Kind::kObject) {
@@ -304,28 +312,44 @@ absl::StatusOr<Type> Type::FromJson(std::string_view json) {
 
 std::string Type::FriendlyName() const {
   switch (kind()) {
-    case Kind::kString: return "string";
-    case Kind::kNumber: return "number";
-    case Kind::kBool: return "bool";
-    case Kind::kDynamic: return "dynamic";
-    case Kind::kList: return absl::StrCat("list of ", element().FriendlyName());
-    case Kind::kSet: return absl::StrCat("set of ", element().FriendlyName());
-    case Kind::kMap: return absl::StrCat("map of ", element().FriendlyName());
-    case Kind::kObject: return "object";
-    case Kind::kTuple: return "tuple";
+    case Kind::kString:
+      return "string";
+    case Kind::kNumber:
+      return "number";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kDynamic:
+      return "dynamic";
+    case Kind::kList:
+      return absl::StrCat("list of ", element().FriendlyName());
+    case Kind::kSet:
+      return absl::StrCat("set of ", element().FriendlyName());
+    case Kind::kMap:
+      return absl::StrCat("map of ", element().FriendlyName());
+    case Kind::kObject:
+      return "object";
+    case Kind::kTuple:
+      return "tuple";
   }
   return "dynamic";
 }
 
 std::string Type::DebugString() const {
   switch (kind()) {
-    case Kind::kString: return "cty.String";
-    case Kind::kNumber: return "cty.Number";
-    case Kind::kBool: return "cty.Bool";
-    case Kind::kDynamic: return "cty.DynamicPseudoType";
-    case Kind::kList: return absl::StrCat("cty.List(", element().DebugString(), ")");
-    case Kind::kSet: return absl::StrCat("cty.Set(", element().DebugString(), ")");
-    case Kind::kMap: return absl::StrCat("cty.Map(", element().DebugString(), ")");
+    case Kind::kString:
+      return "cty.String";
+    case Kind::kNumber:
+      return "cty.Number";
+    case Kind::kBool:
+      return "cty.Bool";
+    case Kind::kDynamic:
+      return "cty.DynamicPseudoType";
+    case Kind::kList:
+      return absl::StrCat("cty.List(", element().DebugString(), ")");
+    case Kind::kSet:
+      return absl::StrCat("cty.Set(", element().DebugString(), ")");
+    case Kind::kMap:
+      return absl::StrCat("cty.Map(", element().DebugString(), ")");
     case Kind::kObject: {
       if (attributes().empty()) return "cty.EmptyObject";
       std::string out = "cty.Object(map[string]cty.Type{";

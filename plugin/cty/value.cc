@@ -241,7 +241,8 @@ std::string NumberDebugString(const cty::Number& n) {
   if (n.ExactDouble().has_value() && !n.IsInfinity()) {
     return absl::StrCat("cty.NumberFloatVal(", n.ToString(), ")");
   }
-  if (n.IsInfinity()) return n.ToString() == "Inf" ? "cty.PositiveInfinity" : "cty.NegativeInfinity";
+  if (n.IsInfinity())
+    return n.ToString() == "Inf" ? "cty.PositiveInfinity" : "cty.NegativeInfinity";
   return absl::StrCat("cty.MustParseNumberVal(\"", n.ToString(), "\")");
 }
 
@@ -327,9 +328,9 @@ absl::StatusOr<Value> Value::GetPath(const AttributePath& path) const {
       }
       case AttributePath::Step::Kind::kElementKeyInt: {
         if (kind != Type::Kind::kList && kind != Type::Kind::kTuple) {
-          return PathError(walked, absl::StrCat("a list or tuple is required to look up index ",
-                                                step.index, ", got ",
-                                                current.type().FriendlyName()));
+          return PathError(walked,
+                           absl::StrCat("a list or tuple is required to look up index ", step.index,
+                                        ", got ", current.type().FriendlyName()));
         }
         if (step.index < 0 || static_cast<size_t>(step.index) >= current.elements().size()) {
           return PathError(walked, absl::StrCat("index ", step.index, " is out of range (",
@@ -352,8 +353,7 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
                                         " is required, got ", value.type().FriendlyName()));
   }
   const Type::Kind have = value.type().kind();
-  const std::string article =
-      type.kind() == Type::Kind::kObject ? "an " : "a ";
+  const std::string article = type.kind() == Type::Kind::kObject ? "an " : "a ";
   if (have != type.kind()) {
     return PathError(path, absl::StrCat(article, type.FriendlyName(), " is required, got ",
                                         value.type().FriendlyName()));
@@ -382,8 +382,8 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
       for (const auto& [name, attr_type] : type.attributes()) {
         const Value* attr = value.GetAttribute(name);
         if (attr == nullptr) {
-          return PathError(path, absl::StrCat("attribute ", internal::JsonQuote(name),
-                                              " is required"));
+          return PathError(path,
+                           absl::StrCat("attribute ", internal::JsonQuote(name), " is required"));
         }
         absl::Status s = CheckConformance(*attr, attr_type, path.Attribute(name));
         if (!s.ok()) return s;
@@ -391,9 +391,9 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
       return absl::OkStatus();
     case Type::Kind::kTuple:
       if (value.elements().size() != type.tuple_elements().size()) {
-        return PathError(path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
-                                            " elements is required (", value.elements().size(),
-                                            " given)"));
+        return PathError(
+            path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
+                               " elements is required (", value.elements().size(), " given)"));
       }
       for (size_t i = 0; i < value.elements().size(); ++i) {
         absl::Status s = CheckConformance(value.elements()[i], type.tuple_elements()[i],

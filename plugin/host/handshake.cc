@@ -22,8 +22,7 @@ std::string FormatHandshakeLine(int protocol_version, absl::string_view network,
 }
 
 std::string FormatReattachProviders(absl::string_view provider_address, int protocol_version,
-                                    int pid, absl::string_view network,
-                                    absl::string_view address) {
+                                    int pid, absl::string_view network, absl::string_view address) {
   nlohmann::json entry = {
       {"Protocol", "grpc"},
       {"ProtocolVersion", protocol_version},

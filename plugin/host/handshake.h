@@ -32,8 +32,7 @@ std::string FormatHandshakeLine(int protocol_version, absl::string_view network,
 // mode: {"<provider_address>": {"Protocol": "grpc", "ProtocolVersion": N, "Pid": PID,
 // "Test": true, "Addr": {"Network": "<network>", "String": "<address>"}}}, on one line.
 std::string FormatReattachProviders(absl::string_view provider_address, int protocol_version,
-                                    int pid, absl::string_view network,
-                                    absl::string_view address);
+                                    int pid, absl::string_view network, absl::string_view address);
 
 }  // namespace nsxalb::host
 

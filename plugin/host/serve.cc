@@ -2,6 +2,8 @@
 #include "plugin/host/serve.h"
 
 #include <fcntl.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -12,9 +14,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -211,8 +210,8 @@ int Serve(grpc::Service* provider_service, const HostOptions& options) {
   builder.RegisterService(&controller);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr) {
-    return Fail(absl::UnavailableError(
-        absl::StrCat("cannot listen on unix socket \"", socket_path, "\"")));
+    return Fail(
+        absl::UnavailableError(absl::StrCat("cannot listen on unix socket \"", socket_path, "\"")));
   }
   server->GetHealthCheckService()->SetServingStatus("plugin", true);
   log::Debug(absl::StrCat("nsxalb plugin: serving plugin protocol ", config.protocol_version,
@@ -220,18 +219,16 @@ int Serve(grpc::Service* provider_service, const HostOptions& options) {
                           cert_der.empty() ? " in plaintext" : " with mutual TLS"));
 
   if (options.debug) {
-    const std::string reattach = FormatReattachProviders(
-        options.provider_address, config.protocol_version, static_cast<int>(getpid()), "unix",
-        socket_path);
+    const std::string reattach =
+        FormatReattachProviders(options.provider_address, config.protocol_version,
+                                static_cast<int>(getpid()), "unix", socket_path);
     WriteAll(STDOUT_FILENO,
              absl::StrCat("Provider started in debug mode. To attach Terraform, set this in the "
                           "environment of the shell that runs it:\n\n\tTF_REATTACH_PROVIDERS='",
-                          reattach,
-                          "'\n\nStop the provider with Ctrl-C (or SIGTERM).\n"));
+                          reattach, "'\n\nStop the provider with Ctrl-C (or SIGTERM).\n"));
   } else {
     const bool written = WriteAll(
-        STDOUT_FILENO,
-        FormatHandshakeLine(config.protocol_version, "unix", socket_path, cert_der));
+        STDOUT_FILENO, FormatHandshakeLine(config.protocol_version, "unix", socket_path, cert_der));
     // From here on stdout belongs to nobody: stray prints from any library land in stderr,
     // which Terraform logs, instead of corrupting the plugin protocol.
     dup2(STDERR_FILENO, STDOUT_FILENO);

@@ -52,8 +52,8 @@ absl::StatusOr<SocketDir> CreateSocketDir(const std::string& parent) {
   std::vector<char> buffer(dir_template.begin(), dir_template.end());
   buffer.push_back('\0');
   if (mkdtemp(buffer.data()) == nullptr) {
-    return absl::UnavailableError(absl::StrCat("socket directory: cannot create \"",
-                                               dir_template, "\": ", std::strerror(errno)));
+    return absl::UnavailableError(absl::StrCat("socket directory: cannot create \"", dir_template,
+                                               "\": ", std::strerror(errno)));
   }
   SocketDir out;
   out.dir = buffer.data();

@@ -5,9 +5,9 @@
 #ifndef NSXALB_PLUGIN_HOST_UNIMPLEMENTED_PROVIDER_H_
 #define NSXALB_PLUGIN_HOST_UNIMPLEMENTED_PROVIDER_H_
 
-#include <memory>
-
 #include <grpcpp/impl/service_type.h>
+
+#include <memory>
 
 namespace nsxalb::host {
 

@@ -112,8 +112,7 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     if (!endpoint.ok()) {
       diags.AddAttributeError(At("controller"), "Invalid Controller address",
                               absl::StrCat("The Controller address \"", Str(controller),
-                                           "\" is not valid: ", endpoint.status().message(),
-                                           "."));
+                                           "\" is not valid: ", endpoint.status().message(), "."));
     } else {
       parsed.controller = endpoint->base_url;
     }

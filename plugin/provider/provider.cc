@@ -37,8 +37,8 @@ void NsxalbProvider::Configure(const framework::ConfigureRequest& request,
   response.diagnostics.Append(CheckConfig(EmbeddedProviderSchema().block, request.config,
                                           ConfigPhase::kConfigure, env_, parsed.get()));
   if (response.diagnostics.HasError()) return;
-  log::Debug(absl::StrCat("provider configured for ", parsed->controller, " as ",
-                          parsed->username, " (tenant ", parsed->tenant, ")"));
+  log::Debug(absl::StrCat("provider configured for ", parsed->controller, " as ", parsed->username,
+                          " (tenant ", parsed->tenant, ")"));
   std::lock_guard<std::mutex> lock(mu_);
   config_ = std::move(parsed);
 }

@@ -53,9 +53,8 @@ TEST(JsonDecodeTest, PrettyAndCompactAgree) {
     ]
   }
 )";
-  const char* compact =
-      R"({"id":"se-group-1","name":"alpha","vcpus_per_se":2,"enabled":true,)"
-      R"("labels":{"env":"prod"},"vcenters":[{"name":"vc1","id":7}]})";
+  const char* compact = R"({"id":"se-group-1","name":"alpha","vcpus_per_se":2,"enabled":true,)"
+                        R"("labels":{"env":"prod"},"vcenters":[{"name":"vc1","id":7}]})";
   absl::StatusOr<Value> a = DecodeJson(pretty, StateType());
   absl::StatusOr<Value> b = DecodeJson(compact, StateType());
   ASSERT_TRUE(a.ok()) << a.status();
@@ -81,8 +80,8 @@ TEST(JsonDecodeTest, ExtraAttributeIsNamed) {
 }
 
 TEST(JsonDecodeTest, NumbersStayExact) {
-  for (const char* text : {"12345678901234567890123456789", "0.1000000000000000000001",
-                           "-1e-30", "18446744073709551616", "1.5e+300"}) {
+  for (const char* text : {"12345678901234567890123456789", "0.1000000000000000000001", "-1e-30",
+                           "18446744073709551616", "1.5e+300"}) {
     absl::StatusOr<Value> v = DecodeJson(text, Type::Number());
     ASSERT_TRUE(v.ok()) << text << ": " << v.status();
     EXPECT_EQ(v->AsNumber(), *Number::FromDecimal(text)) << text;
@@ -95,8 +94,7 @@ TEST(JsonDecodeTest, NumbersStayExact) {
 
 TEST(JsonDecodeTest, DynamicValues) {
   Type t = Type::Object({{"d", Type::Dynamic()}});
-  absl::StatusOr<Value> v =
-      DecodeJson(R"({"d":{"value":["a","b"],"type":["list","string"]}})", t);
+  absl::StatusOr<Value> v = DecodeJson(R"({"d":{"value":["a","b"],"type":["list","string"]}})", t);
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_TRUE(v->GetAttribute("d")->Equals(
       Value::List(Type::String(), {Value::String("a"), Value::String("b")})));

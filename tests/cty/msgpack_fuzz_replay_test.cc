@@ -25,9 +25,14 @@ std::vector<std::string> SeedCorpus() {
       Unhex("83 a2 69 64 d4 00 00 a4 6e 61 6d 65 a5 61 6c 70 68 61 a4 73 69 7a 65 c0"),
       Unhex("92 c4 08 22 73 74 72 69 6e 67 22 a1 78"),
       Unhex("92 c4 11 5b 22 6c 69 73 74 22 2c 22 6e 75 6d 62 65 72 22 5d 92 01 02"),
-      Unhex("80"), Unhex("c0"), Unhex("d4 00 00"), Unhex("c7 03 0c 81 01 c2"),
-      Unhex("cf ff ff ff ff ff ff ff ff"), Unhex("cb 3f e0 00 00 00 00 00 00"),
-      Unhex("a6 31 65 2b 34 30 30"), Unhex("91 91 90"),
+      Unhex("80"),
+      Unhex("c0"),
+      Unhex("d4 00 00"),
+      Unhex("c7 03 0c 81 01 c2"),
+      Unhex("cf ff ff ff ff ff ff ff ff"),
+      Unhex("cb 3f e0 00 00 00 00 00 00"),
+      Unhex("a6 31 65 2b 34 30 30"),
+      Unhex("91 91 90"),
       Unhex("88 a2 69 64 a1 78 a4 73 69 7a 65 01 a2 6f 6e c3 a4 74 61 67 73 91 a1 61 a6 6c 61 62 "
             "65 6c 73 81 a1 6b 02 a3 61 6e 79 c0 a4 70 61 69 72 92 a1 70 03 a8 76 63 65 6e 74 65 "
             "72 73 91 81 a4 6e 61 6d 65 a1 6e"),
@@ -74,10 +79,18 @@ TEST(MsgpackFuzzReplayTest, BoundedPseudoRandomInputs) {
       for (int e = 0; e < edits && !input.empty(); ++e) {
         size_t pos = rng() % input.size();
         switch (rng() % 4) {
-          case 0: input[pos] = static_cast<char>(rng()); break;
-          case 1: input.insert(pos, 1, static_cast<char>(rng())); break;
-          case 2: input.erase(pos, 1); break;
-          case 3: input += seeds[rng() % seeds.size()].substr(0, rng() % 8); break;
+          case 0:
+            input[pos] = static_cast<char>(rng());
+            break;
+          case 1:
+            input.insert(pos, 1, static_cast<char>(rng()));
+            break;
+          case 2:
+            input.erase(pos, 1);
+            break;
+          case 3:
+            input += seeds[rng() % seeds.size()].substr(0, rng() % 8);
+            break;
         }
       }
     } else {

@@ -104,8 +104,7 @@ TEST(MsgpackGoldenTest, DynamicList) {
   Value v = Value::Object({{"d", Value::List(Type::Number(), {Value::Int(1), Value::Int(2)})}});
   // {"d": [bin("[\"list\",\"number\"]"), [1, 2]]}
   std::string hex = EncodeHex(v, t);
-  EXPECT_EQ(hex,
-            "81 a1 64 92 c4 11 5b 22 6c 69 73 74 22 2c 22 6e 75 6d 62 65 72 22 5d 92 01 02");
+  EXPECT_EQ(hex, "81 a1 64 92 c4 11 5b 22 6c 69 73 74 22 2c 22 6e 75 6d 62 65 72 22 5d 92 01 02");
   EXPECT_TRUE(DecodeHex(hex, t).Equals(v));
 }
 
@@ -145,28 +144,27 @@ TEST_P(MsgpackNumberTest, EncodesSmallestAndDecodesBack) {
 
 INSTANTIATE_TEST_SUITE_P(
     Widths, MsgpackNumberTest,
-    ::testing::Values(
-        NumberCase{"0", "00"}, NumberCase{"127", "7f"}, NumberCase{"128", "cc 80"},
-        NumberCase{"255", "cc ff"}, NumberCase{"256", "cd 01 00"},
-        NumberCase{"65535", "cd ff ff"}, NumberCase{"65536", "ce 00 01 00 00"},
-        NumberCase{"4294967296", "cf 00 00 00 01 00 00 00 00"},
-        NumberCase{"9223372036854775807", "cf 7f ff ff ff ff ff ff ff"},
-        NumberCase{"-1", "ff"}, NumberCase{"-32", "e0"}, NumberCase{"-33", "d0 df"},
-        NumberCase{"-128", "d0 80"}, NumberCase{"-129", "d1 ff 7f"},
-        NumberCase{"-32769", "d2 ff ff 7f ff"},
-        NumberCase{"-2147483649", "d3 ff ff ff ff 7f ff ff ff"},
-        NumberCase{"-9223372036854775808", "d3 80 00 00 00 00 00 00 00"},
-        // Not int64 but exactly a double: float64.
-        NumberCase{"0.5", "cb 3f e0 00 00 00 00 00 00"},
-        NumberCase{"-0.25", "cb bf d0 00 00 00 00 00 00"},
-        NumberCase{"18446744073709551616", "cb 43 f0 00 00 00 00 00 00"},
-        // Neither: the canonical decimal string.
-        NumberCase{"0.1", "a3 30 2e 31"},
-        NumberCase{"18446744073709551615",
-                   "b4 31 38 34 34 36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 35"},
-        NumberCase{"1e400", "a6 31 65 2b 34 30 30"},
-        NumberCase{"-123456789.123456789",
-                   "b4 2d 31 32 33 34 35 36 37 38 39 2e 31 32 33 34 35 36 37 38 39"}),
+    ::testing::Values(NumberCase{"0", "00"}, NumberCase{"127", "7f"}, NumberCase{"128", "cc 80"},
+                      NumberCase{"255", "cc ff"}, NumberCase{"256", "cd 01 00"},
+                      NumberCase{"65535", "cd ff ff"}, NumberCase{"65536", "ce 00 01 00 00"},
+                      NumberCase{"4294967296", "cf 00 00 00 01 00 00 00 00"},
+                      NumberCase{"9223372036854775807", "cf 7f ff ff ff ff ff ff ff"},
+                      NumberCase{"-1", "ff"}, NumberCase{"-32", "e0"}, NumberCase{"-33", "d0 df"},
+                      NumberCase{"-128", "d0 80"}, NumberCase{"-129", "d1 ff 7f"},
+                      NumberCase{"-32769", "d2 ff ff 7f ff"},
+                      NumberCase{"-2147483649", "d3 ff ff ff ff 7f ff ff ff"},
+                      NumberCase{"-9223372036854775808", "d3 80 00 00 00 00 00 00 00"},
+                      // Not int64 but exactly a double: float64.
+                      NumberCase{"0.5", "cb 3f e0 00 00 00 00 00 00"},
+                      NumberCase{"-0.25", "cb bf d0 00 00 00 00 00 00"},
+                      NumberCase{"18446744073709551616", "cb 43 f0 00 00 00 00 00 00"},
+                      // Neither: the canonical decimal string.
+                      NumberCase{"0.1", "a3 30 2e 31"},
+                      NumberCase{"18446744073709551615",
+                                 "b4 31 38 34 34 36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 35"},
+                      NumberCase{"1e400", "a6 31 65 2b 34 30 30"},
+                      NumberCase{"-123456789.123456789",
+                                 "b4 2d 31 32 33 34 35 36 37 38 39 2e 31 32 33 34 35 36 37 38 39"}),
     [](const ::testing::TestParamInfo<NumberCase>& info) {
       std::string name = "n" + std::to_string(info.index);
       return name;
@@ -177,17 +175,17 @@ TEST(MsgpackDecodeTest, NumberWireForms) {
     return DecodeHex(hex, Type::Number()).AsNumber().ToString();
   };
   EXPECT_EQ(decimal("cf ff ff ff ff ff ff ff ff"), "18446744073709551615");  // uint64 max
-  EXPECT_EQ(decimal("d3 00 00 00 00 00 00 00 05"), "5");                    // padded int64
-  EXPECT_EQ(decimal("ca 3f c0 00 00"), "1.5");                              // float32
-  EXPECT_EQ(decimal("cb 40 59 00 00 00 00 00 00"), "100");                  // float64 100.0
-  EXPECT_EQ(decimal("a5 31 32 2e 35 30"), "12.5");                          // "12.50"
-  EXPECT_EQ(decimal("a3 31 65 32"), "100");                                 // "1e2"
+  EXPECT_EQ(decimal("d3 00 00 00 00 00 00 00 05"), "5");                     // padded int64
+  EXPECT_EQ(decimal("ca 3f c0 00 00"), "1.5");                               // float32
+  EXPECT_EQ(decimal("cb 40 59 00 00 00 00 00 00"), "100");                   // float64 100.0
+  EXPECT_EQ(decimal("a5 31 32 2e 35 30"), "12.5");                           // "12.50"
+  EXPECT_EQ(decimal("a3 31 65 32"), "100");                                  // "1e2"
 }
 
 TEST(MsgpackDecodeTest, AnyExtensionIsUnknown) {
   // Plain unknown, refined "not null" unknown (type 12), other codes and lengths.
-  for (const char* hex : {"d4 00 00", "c7 03 0c 81 01 c2", "d5 05 01 02", "c7 00 07",
-                          "c7 06 0c 82 01 c2 02 a1 78"}) {
+  for (const char* hex :
+       {"d4 00 00", "c7 03 0c 81 01 c2", "d5 05 01 02", "c7 00 07", "c7 06 0c 82 01 c2 02 a1 78"}) {
     Value v = DecodeHex(hex, Type::String());
     EXPECT_FALSE(v.IsKnown()) << hex;
     EXPECT_EQ(v.type(), Type::String()) << hex;
@@ -266,8 +264,8 @@ TEST(MsgpackBadInputTest, ObjectMissingAttributes) {
   Type vc = Type::Object({{"name", Type::String()}, {"host", Type::String()}, {"z", Type::Bool()}});
   Type t = Type::Object({{"vcenters", Type::List(vc)}});
   // {"vcenters": [{"name": "a", "host": "h"}]}
-  std::string bytes = Unhex("81 a8") + "vcenters" + Unhex("91 82 a4") + "name" + Unhex("a1") +
-                      "a" + Unhex("a4") + "host" + Unhex("a1") + "h";
+  std::string bytes = Unhex("81 a8") + "vcenters" + Unhex("91 82 a4") + "name" + Unhex("a1") + "a" +
+                      Unhex("a4") + "host" + Unhex("a1") + "h";
   ExpectDecodeError(bytes, t, AttributePath().Attribute("vcenters").Index(0),
                     "an object with 3 attributes is required (2 given); missing \"z\"");
 }

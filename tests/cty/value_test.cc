@@ -99,14 +99,16 @@ TEST(ValueTest, Equality) {
   EXPECT_FALSE(Value::Null(Type::String()).Equals(Value::Unknown(Type::String())));
   EXPECT_FALSE(Value::Null(Type::String()).Equals(Value::String("")));
   Value s1 = Value::Set(Type::String(), {Value::String("a"), Value::String("b")});
-  Value s2 = Value::Set(Type::String(), {Value::String("b"), Value::String("a"), Value::String("a")});
+  Value s2 =
+      Value::Set(Type::String(), {Value::String("b"), Value::String("a"), Value::String("a")});
   EXPECT_EQ(s2.elements().size(), 2u);
   EXPECT_TRUE(s1.Equals(s2));
   Value l1 = Value::List(Type::String(), {Value::String("a"), Value::String("b")});
   Value l2 = Value::List(Type::String(), {Value::String("b"), Value::String("a")});
   EXPECT_FALSE(l1.Equals(l2));
-  EXPECT_TRUE(Value::ObjectOf(VcType(), {}).Equals(
-      Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Null(Type::Number())}})));
+  EXPECT_TRUE(Value::ObjectOf(VcType(), {})
+                  .Equals(Value::Object({{"name", Value::Null(Type::String())},
+                                         {"id", Value::Null(Type::Number())}})));
 }
 
 TEST(ValueTest, DebugStringsLookLikeTerraforms) {
@@ -126,10 +128,10 @@ TEST(ValueTest, DebugStringsLookLikeTerraforms) {
 
 TEST(ValueTest, GetPath) {
   Value v = Value::Object(
-      {{"vcenters", Value::List(VcType(), {Value::ObjectOf(VcType(), {{"name", Value::String("a")}})})},
+      {{"vcenters",
+        Value::List(VcType(), {Value::ObjectOf(VcType(), {{"name", Value::String("a")}})})},
        {"labels", Value::Map(Type::String(), {{"env", Value::String("prod")}})}});
-  EXPECT_EQ(v.GetPath(AttributePath().Attribute("vcenters").Index(0).Attribute("name"))
-                ->AsString(),
+  EXPECT_EQ(v.GetPath(AttributePath().Attribute("vcenters").Index(0).Attribute("name"))->AsString(),
             "a");
   EXPECT_EQ(v.GetPath(AttributePath().Attribute("labels").ElementKey("env"))->AsString(), "prod");
   absl::StatusOr<Value> missing = v.GetPath(AttributePath().Attribute("vcenters").Index(3));
@@ -160,8 +162,9 @@ TEST(ValueTest, CheckConformance) {
 }
 
 TEST(ValueTest, WalkTransformAndUnknownAsNull) {
-  Value v = Value::Object({{"a", Value::Unknown(Type::String())},
-                           {"l", Value::List(Type::Number(), {Value::Int(1), Value::Unknown(Type::Number())})}});
+  Value v = Value::Object(
+      {{"a", Value::Unknown(Type::String())},
+       {"l", Value::List(Type::Number(), {Value::Int(1), Value::Unknown(Type::Number())})}});
   std::vector<std::string> unknown_paths;
   Walk(v, [&](const AttributePath& p, const Value& x) {
     if (!x.IsKnown()) unknown_paths.push_back(p.ToString());

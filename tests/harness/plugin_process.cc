@@ -2,6 +2,9 @@
 #include "tests/harness/plugin_process.h"
 
 #include <fcntl.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/channel_arguments.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,10 +16,6 @@
 #include <cerrno>
 #include <cstring>
 #include <utility>
-
-#include <grpcpp/create_channel.h>
-#include <grpcpp/security/credentials.h>
-#include <grpcpp/support/channel_arguments.h>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -58,9 +57,8 @@ absl::StatusOr<Handshake> ParseHandshakeLine(absl::string_view line,
   const std::string trimmed(absl::StripAsciiWhitespace(line));
   const std::vector<std::string> parts = absl::StrSplit(trimmed, '|');
   if (parts.size() < 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Unrecognized remote plugin message: ", trimmed,
-                     " (fewer than 4 '|'-separated fields)"));
+    return absl::InvalidArgumentError(absl::StrCat("Unrecognized remote plugin message: ", trimmed,
+                                                   " (fewer than 4 '|'-separated fields)"));
   }
   if (parts.size() < 5) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -109,9 +107,10 @@ absl::StatusOr<Handshake> ParseHandshakeLine(absl::string_view line,
   if (parts.size() == 6 && !parts[5].empty()) {
     const std::string& field = parts[5];
     if (field.size() <= kMinCertFieldLength) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "certificate field \"", field, "\" is too short to be a certificate; go-plugin would "
-          "ignore it and fail TLS"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("certificate field \"", field,
+                       "\" is too short to be a certificate; go-plugin would "
+                       "ignore it and fail TLS"));
     }
     if (field.find('=') != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -120,9 +119,9 @@ absl::StatusOr<Handshake> ParseHandshakeLine(absl::string_view line,
     }
     for (char c : field) {
       if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/') {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "certificate field has a character outside standard base64: '", std::string(1, c),
-            "'"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("certificate field has a character outside standard base64: '",
+                         std::string(1, c), "'"));
       }
     }
     if (field.size() % 4 == 1 || !absl::Base64Unescape(field, &out.cert_der)) {
@@ -143,8 +142,8 @@ absl::StatusOr<std::unique_ptr<PluginProcess>> PluginProcess::Start(
   if (absl::Status s = process->AwaitHandshake(options); !s.ok()) {
     process->Signal(SIGKILL);
     (void)process->Wait(absl::Seconds(5));
-    return absl::Status(s.code(), absl::StrCat(s.message(), "\nplugin stderr:\n",
-                                               Tail(process->Stderr())));
+    return absl::Status(s.code(),
+                        absl::StrCat(s.message(), "\nplugin stderr:\n", Tail(process->Stderr())));
   }
   return process;
 }
@@ -222,8 +221,8 @@ absl::Status PluginProcess::Spawn(const PluginProcessOptions& options) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   spawned_at_ = Clock::now();
-  const int rc = posix_spawn(&pid_, options.binary.c_str(), &actions, &attr, argv.data(),
-                             envp.data());
+  const int rc =
+      posix_spawn(&pid_, options.binary.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(out_pipe[1]);
@@ -308,9 +307,8 @@ absl::Status PluginProcess::AwaitHandshake(const PluginProcessOptions& options) 
   if (!parsed.ok()) return parsed.status();
   handshake_ = *std::move(parsed);
 
-  const std::string target = handshake_.network == "unix"
-                                 ? absl::StrCat("unix:", handshake_.address)
-                                 : handshake_.address;
+  const std::string target =
+      handshake_.network == "unix" ? absl::StrCat("unix:", handshake_.address) : handshake_.address;
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxReceiveBytes);
   std::shared_ptr<grpc::ChannelCredentials> credentials;
@@ -383,13 +381,12 @@ absl::StatusOr<std::string> PluginProcess::WaitForStdout(absl::string_view needl
                                                          absl::Duration timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   const std::string wanted(needle);
-  cv_.wait_for(lock, absl::ToChronoMilliseconds(timeout), [&] {
-    return stdout_.find(wanted) != std::string::npos || stdout_closed_;
-  });
+  cv_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
+               [&] { return stdout_.find(wanted) != std::string::npos || stdout_closed_; });
   if (stdout_.find(wanted) != std::string::npos) return stdout_;
   if (stdout_closed_) {
-    return absl::UnavailableError(absl::StrCat("stdout closed without \"", wanted,
-                                               "\"; stdout: ", Tail(stdout_)));
+    return absl::UnavailableError(
+        absl::StrCat("stdout closed without \"", wanted, "\"; stdout: ", Tail(stdout_)));
   }
   return absl::DeadlineExceededError(
       absl::StrCat("no \"", wanted, "\" on stdout in time; stdout: ", Tail(stdout_)));
@@ -403,8 +400,8 @@ bool PluginProcess::Reap() {
   if (r != pid_) return false;
   reaped_ = true;
   exited_at_ = Clock::now();
-  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status)
-                                 : (WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1);
+  exit_code_ =
+      WIFEXITED(status) ? WEXITSTATUS(status) : (WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1);
   return true;
 }
 
@@ -412,9 +409,8 @@ absl::StatusOr<int> PluginProcess::Wait(absl::Duration timeout) {
   const auto deadline = Clock::now() + absl::ToChronoMilliseconds(timeout);
   while (!Reap()) {
     if (Clock::now() >= deadline) {
-      return absl::DeadlineExceededError(
-          absl::StrCat("plugin (pid ", pid_, ") still running after ",
-                       absl::FormatDuration(timeout)));
+      return absl::DeadlineExceededError(absl::StrCat(
+          "plugin (pid ", pid_, ") still running after ", absl::FormatDuration(timeout)));
     }
     if (pidfd_ >= 0) {
       pollfd p = {pidfd_, POLLIN, 0};
@@ -446,8 +442,8 @@ absl::StatusOr<absl::Duration> PluginProcess::Shutdown(absl::Duration timeout) {
   const grpc::Status status = stub->Shutdown(&context, request, &response);
   const auto replied_at = Clock::now();
   if (!status.ok()) {
-    return absl::UnavailableError(absl::StrCat("plugin.GRPCController/Shutdown failed: ",
-                                               status.error_message()));
+    return absl::UnavailableError(
+        absl::StrCat("plugin.GRPCController/Shutdown failed: ", status.error_message()));
   }
   absl::StatusOr<int> code = Wait(timeout);
   if (!code.ok()) return code.status();

@@ -12,6 +12,7 @@
 #ifndef NSXALB_TESTS_HARNESS_PLUGIN_PROCESS_H_
 #define NSXALB_TESTS_HARNESS_PLUGIN_PROCESS_H_
 
+#include <grpcpp/channel.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -22,8 +23,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <grpcpp/channel.h>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -88,8 +87,7 @@ class PluginProcess {
   // Spawns the plugin. With expect_handshake, also waits for the handshake line, parses it with
   // ParseHandshakeLine and creates the channel; if anything fails the process is killed and the
   // error includes what the plugin wrote to stderr.
-  static absl::StatusOr<std::unique_ptr<PluginProcess>> Start(
-      const PluginProcessOptions& options);
+  static absl::StatusOr<std::unique_ptr<PluginProcess>> Start(const PluginProcessOptions& options);
 
   // Kills the process (SIGKILL) if it is still running and reaps it.
   ~PluginProcess();

@@ -127,7 +127,8 @@ Value SetCompareValue(const Block& block, const Value& v, bool is_config) {
           break;
         }
         std::vector<Value> elems;
-        for (const Value& e : bv.elements()) elems.push_back(SetCompareValue(nb.block, e, is_config));
+        for (const Value& e : bv.elements())
+          elems.push_back(SetCompareValue(nb.block, e, is_config));
         if (bv.type().kind() == Type::Kind::kTuple) {
           attrs[nb.type_name] = Value::Tuple(std::move(elems));
         } else if (nb.nesting == NestedBlock::Nesting::kSet) {
@@ -273,16 +274,15 @@ void PlanValueProblems(const Attribute& a, const Value& prior_v, const Value& co
                                                      config_v.DebugString())});
     return;
   }
-  out->push_back(
-      {path, a.sensitive
-                 ? "sensitive planned value does not match config value nor prior value"
-                 : absl::StrCat("planned value ", planned_v.DebugString(),
-                                " does not match config value ", config_v.DebugString(),
-                                " nor prior value ", prior_v.DebugString())});
+  out->push_back({path, a.sensitive
+                            ? "sensitive planned value does not match config value nor prior value"
+                            : absl::StrCat("planned value ", planned_v.DebugString(),
+                                           " does not match config value ", config_v.DebugString(),
+                                           " nor prior value ", prior_v.DebugString())});
 }
 
-void PlanProblems(const Block& block, const Value& prior, const Value& config,
-                  const Value& planned, const AttributePath& path, std::vector<Problem>* out) {
+void PlanProblems(const Block& block, const Value& prior, const Value& config, const Value& planned,
+                  const AttributePath& path, std::vector<Problem>* out) {
   if (planned.IsNull() && !config.IsNull()) {
     out->push_back({path, "planned for absence but config wants existence"});
     return;
@@ -302,7 +302,8 @@ void PlanProblems(const Block& block, const Value& prior, const Value& config,
     Value config_v = GetAttr(config, a.name, a.type);
     Value prior_v = GetAttr(prior, a.name, a.type);
     if (a.write_only && !planned_v.IsNull()) {
-      out->push_back({path.Attribute(a.name), "planned value for write-only attribute is not null"});
+      out->push_back(
+          {path.Attribute(a.name), "planned value for write-only attribute is not null"});
       continue;
     }
     PlanValueProblems(a, prior_v, config_v, planned_v, path.Attribute(a.name), out);
@@ -322,13 +323,15 @@ void PlanProblems(const Block& block, const Value& prior, const Value& config,
       continue;
     }
     if (!planned_v.IsKnown()) {
-      out->push_back({bpath, "attribute representing nested block must not be unknown itself; "
-                             "set nested attribute values to unknown instead"});
+      out->push_back({bpath,
+                      "attribute representing nested block must not be unknown itself; "
+                      "set nested attribute values to unknown instead"});
       continue;
     }
     auto unknown_element = [&](const AttributePath& p) {
-      out->push_back({p, "element representing nested block must not be unknown itself; set "
-                         "nested attribute values to unknown instead"});
+      out->push_back({p,
+                      "element representing nested block must not be unknown itself; set "
+                      "nested attribute values to unknown instead"});
     };
     switch (nb.nesting) {
       case NestedBlock::Nesting::kSingle:
@@ -337,16 +340,17 @@ void PlanProblems(const Block& block, const Value& prior, const Value& config,
         break;
       case NestedBlock::Nesting::kList: {
         if (planned_v.IsNull()) {
-          out->push_back({bpath, "attribute representing a list of nested blocks must be empty to "
-                                 "indicate no blocks, not null"});
+          out->push_back({bpath,
+                          "attribute representing a list of nested blocks must be empty to "
+                          "indicate no blocks, not null"});
           break;
         }
         const size_t planned_n = Length(planned_v);
         const size_t config_n = Length(config_v);
         if (planned_n != config_n) {
-          out->push_back({bpath, absl::StrCat("block count in plan (", planned_n,
-                                              ") disagrees with count in config (", config_n,
-                                              ")")});
+          out->push_back(
+              {bpath, absl::StrCat("block count in plan (", planned_n,
+                                   ") disagrees with count in config (", config_n, ")")});
           break;
         }
         for (size_t i = 0; i < planned_n; ++i) {
@@ -366,15 +370,16 @@ void PlanProblems(const Block& block, const Value& prior, const Value& config,
       }
       case NestedBlock::Nesting::kMap: {
         if (planned_v.IsNull()) {
-          out->push_back({bpath, "attribute representing a map of nested blocks must be empty to "
-                                 "indicate no blocks, not null"});
+          out->push_back({bpath,
+                          "attribute representing a map of nested blocks must be empty to "
+                          "indicate no blocks, not null"});
           break;
         }
         const bool object = planned_v.type().kind() == Type::Kind::kObject;
         if (!object && Length(planned_v) != Length(config_v)) {
-          out->push_back({bpath, absl::StrCat("block count in plan (", Length(planned_v),
-                                              ") disagrees with count in config (",
-                                              Length(config_v), ")")});
+          out->push_back(
+              {bpath, absl::StrCat("block count in plan (", Length(planned_v),
+                                   ") disagrees with count in config (", Length(config_v), ")")});
           break;
         }
         static const std::map<std::string, Value> kNoEntries;
@@ -408,8 +413,9 @@ void PlanProblems(const Block& block, const Value& prior, const Value& config,
       }
       case NestedBlock::Nesting::kSet: {
         if (planned_v.IsNull()) {
-          out->push_back({bpath, "attribute representing a set of nested blocks must be empty to "
-                                 "indicate no blocks, not null"});
+          out->push_back({bpath,
+                          "attribute representing a set of nested blocks must be empty to "
+                          "indicate no blocks, not null"});
           break;
         }
         // Set elements cannot be correlated, so Terraform only checks they are not unknown.
@@ -587,9 +593,9 @@ void ObjectCompatProblems(const Block& block, const Value& planned, const Value&
       case NestedBlock::Nesting::kList: {
         if (!IsKnownNonNull(planned_v) || !IsKnownNonNull(actual_v) || maybe_unknown_blocks) break;
         if (planned_v.elements().size() != actual_v.elements().size()) {
-          out->push_back({bpath, absl::StrCat("block count changed from ",
-                                              planned_v.elements().size(), " to ",
-                                              actual_v.elements().size())});
+          out->push_back(
+              {bpath, absl::StrCat("block count changed from ", planned_v.elements().size(), " to ",
+                                   actual_v.elements().size())});
           break;
         }
         for (size_t i = 0; i < planned_v.elements().size(); ++i) {
@@ -603,15 +609,16 @@ void ObjectCompatProblems(const Block& block, const Value& planned, const Value&
         const bool object = planned_v.type().kind() == Type::Kind::kObject;
         if (!object && planned_v.entries().size() != actual_v.entries().size() &&
             !maybe_unknown_blocks) {
-          out->push_back({bpath, absl::StrCat("block count changed from ",
-                                              planned_v.entries().size(), " to ",
-                                              actual_v.entries().size())});
+          out->push_back(
+              {bpath, absl::StrCat("block count changed from ", planned_v.entries().size(), " to ",
+                                   actual_v.entries().size())});
           break;
         }
         for (const auto& [k, pe] : planned_v.entries()) {
           auto it = actual_v.entries().find(k);
           if (it == actual_v.entries().end()) {
-            if (object) out->push_back({bpath, absl::StrCat("block key ", Quote(k), " has vanished")});
+            if (object)
+              out->push_back({bpath, absl::StrCat("block key ", Quote(k), " has vanished")});
             continue;
           }
           ObjectCompatProblems(nb.block, pe, it->second,
@@ -645,9 +652,9 @@ void ObjectCompatProblems(const Block& block, const Value& planned, const Value&
           }
         }
         if (planned_v.elements().size() < actual_v.elements().size()) {
-          out->push_back({bpath, absl::StrCat("block set length changed from ",
-                                              planned_v.elements().size(), " to ",
-                                              actual_v.elements().size())});
+          out->push_back(
+              {bpath, absl::StrCat("block set length changed from ", planned_v.elements().size(),
+                                   " to ", actual_v.elements().size())});
         }
         break;
       }
@@ -747,8 +754,9 @@ void ValidateBlock(const Block& block, const std::string& prefix, std::vector<st
   for (const Attribute& a : block.attributes) {
     const std::string name = prefix + a.name;
     if (!ValidName(a.name)) {
-      out->push_back(absl::StrCat(name, ": name may contain only lowercase letters, digits and "
-                                        "underscores"));
+      out->push_back(absl::StrCat(name,
+                                  ": name may contain only lowercase letters, digits and "
+                                  "underscores"));
     }
     if (!a.optional && !a.required && !a.computed) {
       out->push_back(absl::StrCat(name, ": must set Optional, Required or Computed"));
@@ -764,8 +772,9 @@ void ValidateBlock(const Block& block, const std::string& prefix, std::vector<st
   for (const NestedBlock& nb : block.block_types) {
     const std::string name = prefix + nb.type_name;
     if (!ValidName(nb.type_name)) {
-      out->push_back(absl::StrCat(name, ": name may contain only lowercase letters, digits and "
-                                        "underscores"));
+      out->push_back(absl::StrCat(name,
+                                  ": name may contain only lowercase letters, digits and "
+                                  "underscores"));
     }
     if (++seen[nb.type_name] > 1) {
       out->push_back(absl::StrCat(name, ": name defined as both attribute and child block type"));
@@ -776,36 +785,40 @@ void ValidateBlock(const Block& block, const std::string& prefix, std::vector<st
     switch (nb.nesting) {
       case NestedBlock::Nesting::kSingle:
         if (nb.min_items != nb.max_items) {
-          out->push_back(absl::StrCat(name, ": MinItems and MaxItems must match in NestingSingle "
-                                            "mode"));
+          out->push_back(absl::StrCat(name,
+                                      ": MinItems and MaxItems must match in NestingSingle "
+                                      "mode"));
         } else if (nb.min_items != 0 && nb.min_items != 1) {
-          out->push_back(absl::StrCat(name, ": MinItems and MaxItems must be set to either 0 or 1 "
-                                            "in NestingSingle mode"));
+          out->push_back(absl::StrCat(name,
+                                      ": MinItems and MaxItems must be set to either 0 or 1 "
+                                      "in NestingSingle mode"));
         }
         break;
       case NestedBlock::Nesting::kGroup:
         if (nb.min_items != 0 || nb.max_items != 0) {
-          out->push_back(absl::StrCat(name, ": MinItems and MaxItems cannot be used in "
-                                            "NestingGroup mode"));
+          out->push_back(absl::StrCat(name,
+                                      ": MinItems and MaxItems cannot be used in "
+                                      "NestingGroup mode"));
         }
         break;
       case NestedBlock::Nesting::kList:
       case NestedBlock::Nesting::kSet:
         if (nb.max_items != 0 && nb.min_items > nb.max_items) {
-          out->push_back(absl::StrCat(name, ": MinItems must be less than or equal to MaxItems in ",
-                                      nb.nesting == NestedBlock::Nesting::kList ? "NestingList"
-                                                                                : "NestingSet",
-                                      " mode"));
+          out->push_back(absl::StrCat(
+              name, ": MinItems must be less than or equal to MaxItems in ",
+              nb.nesting == NestedBlock::Nesting::kList ? "NestingList" : "NestingSet", " mode"));
         }
         if (nb.nesting == NestedBlock::Nesting::kSet && ImpliedType(nb.block).HasDynamic()) {
-          out->push_back(absl::StrCat(name, ": NestingSet blocks may not contain attributes of "
-                                            "cty.DynamicPseudoType"));
+          out->push_back(absl::StrCat(name,
+                                      ": NestingSet blocks may not contain attributes of "
+                                      "cty.DynamicPseudoType"));
         }
         break;
       case NestedBlock::Nesting::kMap:
         if (nb.min_items != 0 || nb.max_items != 0) {
-          out->push_back(absl::StrCat(name, ": MinItems and MaxItems must both be 0 in NestingMap "
-                                            "mode"));
+          out->push_back(absl::StrCat(name,
+                                      ": MinItems and MaxItems must both be 0 in NestingMap "
+                                      "mode"));
         }
         break;
       case NestedBlock::Nesting::kInvalid:
@@ -859,12 +872,24 @@ absl::StatusOr<Block> BlockFromProto(const tfplugin5::Schema::Block& block) {
     NestedBlock nb;
     nb.type_name = pb.type_name();
     switch (pb.nesting()) {
-      case tfplugin5::Schema::NestedBlock::SINGLE: nb.nesting = NestedBlock::Nesting::kSingle; break;
-      case tfplugin5::Schema::NestedBlock::LIST: nb.nesting = NestedBlock::Nesting::kList; break;
-      case tfplugin5::Schema::NestedBlock::SET: nb.nesting = NestedBlock::Nesting::kSet; break;
-      case tfplugin5::Schema::NestedBlock::MAP: nb.nesting = NestedBlock::Nesting::kMap; break;
-      case tfplugin5::Schema::NestedBlock::GROUP: nb.nesting = NestedBlock::Nesting::kGroup; break;
-      default: nb.nesting = NestedBlock::Nesting::kInvalid; break;
+      case tfplugin5::Schema::NestedBlock::SINGLE:
+        nb.nesting = NestedBlock::Nesting::kSingle;
+        break;
+      case tfplugin5::Schema::NestedBlock::LIST:
+        nb.nesting = NestedBlock::Nesting::kList;
+        break;
+      case tfplugin5::Schema::NestedBlock::SET:
+        nb.nesting = NestedBlock::Nesting::kSet;
+        break;
+      case tfplugin5::Schema::NestedBlock::MAP:
+        nb.nesting = NestedBlock::Nesting::kMap;
+        break;
+      case tfplugin5::Schema::NestedBlock::GROUP:
+        nb.nesting = NestedBlock::Nesting::kGroup;
+        break;
+      default:
+        nb.nesting = NestedBlock::Nesting::kInvalid;
+        break;
     }
     nb.min_items = pb.min_items();
     nb.max_items = pb.max_items();
@@ -923,8 +948,7 @@ cty::Value EmptyValue(const Block& block) {
         attrs[nb.type_name] = EmptyValue(nb.block);
         break;
       case NestedBlock::Nesting::kList:
-        attrs[nb.type_name] =
-            inner.HasDynamic() ? Value::Tuple({}) : Value::List(inner, {});
+        attrs[nb.type_name] = inner.HasDynamic() ? Value::Tuple({}) : Value::List(inner, {});
         break;
       case NestedBlock::Nesting::kSet:
         attrs[nb.type_name] = Value::Set(inner, {});
@@ -948,29 +972,27 @@ cty::Value ProposedNewObject(const Block& block, const cty::Value& prior,
 absl::Status AssertConforms(const Block& block, const cty::Value& value, const Subject& subject) {
   absl::Status s = cty::CheckConformance(value, ImpliedType(block));
   if (s.ok()) return s;
-  return Failure("Provider produced invalid object",
-                 {absl::StrCat("Provider ", Quote(subject.provider),
-                               " produced an invalid value for ", subject.address, ": ",
-                               s.message())});
+  return Failure(
+      "Provider produced invalid object",
+      {absl::StrCat("Provider ", Quote(subject.provider), " produced an invalid value for ",
+                    subject.address, ": ", s.message())});
 }
 
-absl::Status AssertPlanValid(const Block& block, const cty::Value& prior,
-                             const cty::Value& config, const cty::Value& planned,
-                             const Subject& subject) {
+absl::Status AssertPlanValid(const Block& block, const cty::Value& prior, const cty::Value& config,
+                             const cty::Value& planned, const Subject& subject) {
   std::vector<Problem> problems;
   PlanProblems(block, prior, config, planned, AttributePath(), &problems);
   if (problems.empty()) return absl::OkStatus();
   std::vector<std::string> details;
   for (const Problem& p : problems) {
     details.push_back(absl::StrCat("Provider ", Quote(subject.provider),
-                                   " planned an invalid value for ",
-                                   Prefixed(subject.address, p)));
+                                   " planned an invalid value for ", Prefixed(subject.address, p)));
   }
   return Failure("Provider produced invalid plan", details);
 }
 
-absl::Status AssertPlanResult(const Block& block, const cty::Value& prior,
-                              const cty::Value& config, const cty::Value& planned,
+absl::Status AssertPlanResult(const Block& block, const cty::Value& prior, const cty::Value& config,
+                              const cty::Value& planned,
                               const std::vector<cty::AttributePath>& requires_replace,
                               const Subject& subject) {
   absl::Status conforms = cty::CheckConformance(planned, ImpliedType(block));
@@ -979,11 +1001,10 @@ absl::Status AssertPlanResult(const Block& block, const cty::Value& prior,
     std::string message(conforms.message());
     // Re-render "path: message" with the address prefix, as Terraform does.
     if (path.has_value()) message = message.substr(path->ToString().size() + 2);
-    return Failure("Provider produced invalid plan",
-                   {absl::StrCat("Provider ", Quote(subject.provider),
-                                 " planned an invalid value for ",
-                                 Prefixed(subject.address,
-                                          {path.value_or(AttributePath()), message}))});
+    return Failure(
+        "Provider produced invalid plan",
+        {absl::StrCat("Provider ", Quote(subject.provider), " planned an invalid value for ",
+                      Prefixed(subject.address, {path.value_or(AttributePath()), message}))});
   }
   absl::Status valid = AssertPlanValid(block, prior, config, planned, subject);
   if (!valid.ok()) return valid;
@@ -992,9 +1013,8 @@ absl::Status AssertPlanResult(const Block& block, const cty::Value& prior,
   for (const AttributePath& p : requires_replace) {
     if (!PathExists(prior, p) && !PathExists(planned, p)) {
       details.push_back(absl::StrCat("Provider ", Quote(subject.provider),
-                                     " has indicated \"requires replacement\" on ",
-                                     subject.address, " for a non-existent attribute path ",
-                                     PathGoString(p)));
+                                     " has indicated \"requires replacement\" on ", subject.address,
+                                     " for a non-existent attribute path ", PathGoString(p)));
     }
   }
   if (!details.empty()) return Failure("Provider produced invalid plan", details);
@@ -1022,8 +1042,8 @@ absl::Status AssertObjectCompatible(const Block& block, const cty::Value& planne
   std::vector<std::string> details;
   for (const Problem& p : problems) {
     details.push_back(absl::StrCat("When applying changes to ", subject.address, ", provider ",
-                                   Quote(subject.provider), " produced an unexpected new value: ",
-                                   Unprefixed(p), "."));
+                                   Quote(subject.provider),
+                                   " produced an unexpected new value: ", Unprefixed(p), "."));
   }
   return Failure("Provider produced inconsistent result after apply", details);
 }
@@ -1065,17 +1085,17 @@ absl::Status AssertReadResult(const Block& block, const cty::Value& new_state,
   if (new_state.IsNull()) return absl::OkStatus();
   absl::Status s = cty::CheckConformance(new_state, ImpliedType(block));
   if (s.ok()) return s;
-  return Failure("Provider produced invalid object",
-                 {absl::StrCat("Provider ", Quote(subject.provider),
-                               " planned an invalid value for ", subject.address,
-                               " during refresh: ", s.message())});
+  return Failure(
+      "Provider produced invalid object",
+      {absl::StrCat("Provider ", Quote(subject.provider), " planned an invalid value for ",
+                    subject.address, " during refresh: ", s.message())});
 }
 
 absl::Status AssertImportedResource(const Block& block, std::string_view type_name,
                                     const cty::Value& state, const Subject& subject) {
   if (type_name.empty()) {
-    return Failure("Import failed", {absl::StrCat("import of ", subject.address,
-                                                  " didn't set type")});
+    return Failure("Import failed",
+                   {absl::StrCat("import of ", subject.address, " didn't set type")});
   }
   if (state.IsNull()) {
     return Failure("Import returned null resource",
@@ -1088,11 +1108,11 @@ absl::Status AssertImportedResource(const Block& block, std::string_view type_na
 absl::Status AssertImportReadResult(const Block& block, const cty::Value& new_state,
                                     const Subject& subject) {
   if (new_state.IsNull()) {
-    return Failure("Cannot import non-existent remote object",
-                   {absl::StrCat("While attempting to import an existing object to ",
-                                 subject.address,
-                                 ", the provider detected that no object exists with the given "
-                                 "id")});
+    return Failure(
+        "Cannot import non-existent remote object",
+        {absl::StrCat("While attempting to import an existing object to ", subject.address,
+                      ", the provider detected that no object exists with the given "
+                      "id")});
   }
   return AssertReadResult(block, new_state, subject);
 }
@@ -1101,8 +1121,8 @@ absl::Status AssertDataSourceResult(const Block& block, const cty::Value& state,
                                     const Subject& subject) {
   if (state.IsNull()) {
     return Failure("Provider produced null object",
-                   {absl::StrCat("Provider ", Quote(subject.provider), " produced a null value for ",
-                                 subject.address)});
+                   {absl::StrCat("Provider ", Quote(subject.provider),
+                                 " produced a null value for ", subject.address)});
   }
   absl::Status conforms = AssertConforms(block, state, subject);
   if (!conforms.ok()) return conforms;
@@ -1110,8 +1130,8 @@ absl::Status AssertDataSourceResult(const Block& block, const cty::Value& state,
     std::vector<std::string> details;
     for (const std::string& p : UnknownPaths(state)) {
       details.push_back(absl::StrCat("Provider ", Quote(subject.provider), " produced a value for ",
-                                     subject.address, " that is not wholly known (unknown at ",
-                                     p, ")"));
+                                     subject.address, " that is not wholly known (unknown at ", p,
+                                     ")"));
     }
     return Failure("Provider produced invalid object", details);
   }
@@ -1127,10 +1147,10 @@ absl::Status AssertUpgradeResult(const Block& block, const cty::Value& upgraded,
   }
   absl::Status s = cty::CheckConformance(upgraded, ImpliedType(block));
   if (s.ok()) return s;
-  return Failure("Invalid resource state upgrade",
-                 {absl::StrCat("The provider upgraded the state for ", subject.address,
-                               " from a previous version, but produced an invalid result: ",
-                               s.message())});
+  return Failure(
+      "Invalid resource state upgrade",
+      {absl::StrCat("The provider upgraded the state for ", subject.address,
+                    " from a previous version, but produced an invalid result: ", s.message())});
 }
 
 std::vector<std::string> InternalValidate(const Block& block) {

@@ -106,8 +106,8 @@ absl::Status AssertPlanValid(const Block& block, const cty::Value& prior, const 
 
 // Everything Terraform checks on a PlanResourceChange response: `planned` conforms to the schema,
 // AssertPlanValid, and each requires_replace path exists in prior or planned (ignored on create).
-absl::Status AssertPlanResult(const Block& block, const cty::Value& prior,
-                              const cty::Value& config, const cty::Value& planned,
+absl::Status AssertPlanResult(const Block& block, const cty::Value& prior, const cty::Value& config,
+                              const cty::Value& planned,
                               const std::vector<cty::AttributePath>& requires_replace,
                               const Subject& subject = Subject());
 

@@ -160,7 +160,8 @@ TEST_F(RulesTest, AttributePathFromProto) {
 // ---- ProposedNewObject ----
 
 TEST_F(RulesTest, ProposedNewOnCreateIsTheConfig) {
-  Value config = Thing({{"name", S("a")}, {"vcenter", Vcenters({Vcenter("vc", Value::Null(Type::String()))})}});
+  Value config = Thing(
+      {{"name", S("a")}, {"vcenter", Vcenters({Vcenter("vc", Value::Null(Type::String()))})}});
   Value proposed = ProposedNewObject(block_, Value::Null(ImpliedType(block_)), config);
   EXPECT_TRUE(proposed.Equals(config)) << proposed.DebugString();
 }
@@ -171,17 +172,17 @@ TEST_F(RulesTest, ProposedNewTakesComputedFromPrior) {
                        {"size", Value::Int(5)},
                        {"zone", S("z1")},
                        {"vcenter", Vcenters({Vcenter("vc", S("u1"))})},
-                       {"network", Obj(NestedOf("network"), {{"cidr", S("10.0.0.0/8")},
-                                                             {"gateway", S("10.0.0.1")}})}});
+                       {"network", Obj(NestedOf("network"),
+                                       {{"cidr", S("10.0.0.0/8")}, {"gateway", S("10.0.0.1")}})}});
   Value config = Thing({{"name", S("b")},
                         {"vcenter", Vcenters({Vcenter("vc", Value::Null(Type::String())),
                                               Vcenter("vc2", Value::Null(Type::String()))})},
                         {"network", Obj(NestedOf("network"), {{"cidr", S("10.0.0.0/8")}})}});
   Value p = ProposedNewObject(block_, prior, config);
-  EXPECT_EQ(p.GetAttribute("id")->AsString(), "x");          // computed-only: prior
-  EXPECT_EQ(p.GetAttribute("zone")->AsString(), "z1");       // optional+computed, null in config
-  EXPECT_EQ(p.GetAttribute("name")->AsString(), "b");        // config wins
-  EXPECT_TRUE(p.GetAttribute("size")->IsNull());             // optional only: config even if null
+  EXPECT_EQ(p.GetAttribute("id")->AsString(), "x");     // computed-only: prior
+  EXPECT_EQ(p.GetAttribute("zone")->AsString(), "z1");  // optional+computed, null in config
+  EXPECT_EQ(p.GetAttribute("name")->AsString(), "b");   // config wins
+  EXPECT_TRUE(p.GetAttribute("size")->IsNull());        // optional only: config even if null
   const auto& vcs = p.GetAttribute("vcenter")->elements();
   ASSERT_EQ(vcs.size(), 2u);
   EXPECT_EQ(vcs[0].GetAttribute("uuid")->AsString(), "u1");  // correlated by index
@@ -195,13 +196,15 @@ TEST_F(RulesTest, ProposedNewTakesComputedFromPrior) {
 TEST_F(RulesTest, ProposedNewCorrelatesSetBlocksByContent) {
   const Block& rule = NestedOf("rule");
   Type rt = ImpliedType(rule);
-  Value prior = Thing({{"name", S("a")},
-                       {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(80)},
-                                                           {"rule_id", S("r80")}})})}});
-  Value same = Thing({{"name", S("a")}, {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(80)}})})}});
+  Value prior = Thing(
+      {{"name", S("a")},
+       {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(80)}, {"rule_id", S("r80")}})})}});
+  Value same =
+      Thing({{"name", S("a")}, {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(80)}})})}});
   Value p = ProposedNewObject(block_, prior, same);
   EXPECT_EQ(p.GetAttribute("rule")->elements()[0].GetAttribute("rule_id")->AsString(), "r80");
-  Value changed = Thing({{"name", S("a")}, {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(81)}})})}});
+  Value changed =
+      Thing({{"name", S("a")}, {"rule", Value::Set(rt, {Obj(rule, {{"port", Value::Int(81)}})})}});
   p = ProposedNewObject(block_, prior, changed);
   EXPECT_TRUE(p.GetAttribute("rule")->elements()[0].GetAttribute("rule_id")->IsNull());
 }
@@ -209,7 +212,8 @@ TEST_F(RulesTest, ProposedNewCorrelatesSetBlocksByContent) {
 TEST_F(RulesTest, ProposedNewMapBlocksByKey) {
   const Block& label = NestedOf("label");
   Type lt = ImpliedType(label);
-  Value prior = Thing({{"name", S("a")}, {"label", Value::Map(lt, {{"env", Obj(label, {{"value", S("p")}})}})}});
+  Value prior = Thing(
+      {{"name", S("a")}, {"label", Value::Map(lt, {{"env", Obj(label, {{"value", S("p")}})}})}});
   Value config = Thing({{"name", S("a")},
                         {"label", Value::Map(lt, {{"env", Obj(label, {{"value", S("q")}})},
                                                   {"team", Obj(label, {{"value", S("t")}})}})}});
@@ -224,7 +228,8 @@ class PlanTest : public RulesTest {
  protected:
   Value NullPrior() { return Value::Null(ImpliedType(block_)); }
   Value Config() {
-    return Thing({{"name", S("a")}, {"vcenter", Vcenters({Vcenter("vc", Value::Null(Type::String()))})}});
+    return Thing(
+        {{"name", S("a")}, {"vcenter", Vcenters({Vcenter("vc", Value::Null(Type::String()))})}});
   }
   // What a correct provider plans on create: computed attributes unknown.
   Value GoodCreatePlan() {
@@ -254,7 +259,9 @@ TEST_F(PlanTest, PlannedValueNotMatchingConfigFails) {
 }
 
 TEST_F(PlanTest, UpdateMayKeepPriorButNotInventValues) {
-  Value prior = Thing({{"id", S("x")}, {"name", S("a")}, {"zone", S("z")},
+  Value prior = Thing({{"id", S("x")},
+                       {"name", S("a")},
+                       {"zone", S("z")},
                        {"vcenter", Vcenters({Vcenter("vc", S("u"))})}});
   Value config = Config().WithAttribute("name", S("b"));
   Value keep_prior = prior;  // planned = prior for name ("a"), config "b": allowed (case 2)
@@ -268,7 +275,9 @@ TEST_F(PlanTest, UpdateMayKeepPriorButNotInventValues) {
 }
 
 TEST_F(PlanTest, KeepingPriorOfARemovedOptionalAttributeFails) {
-  Value prior = GoodCreatePlan().WithAttribute("id", S("x")).WithAttribute("zone", S("z"))
+  Value prior = GoodCreatePlan()
+                    .WithAttribute("id", S("x"))
+                    .WithAttribute("zone", S("z"))
                     .WithAttribute("size", Value::Int(3))
                     .WithAttribute("vcenter", Vcenters({Vcenter("vc", S("u"))}));
   Value planned = prior;  // size 3 kept although config removed it
@@ -279,7 +288,8 @@ TEST_F(PlanTest, KeepingPriorOfARemovedOptionalAttributeFails) {
 }
 
 TEST_F(PlanTest, ComputedAttributesMayBeAnything) {
-  Value planned = GoodCreatePlan().WithAttribute("id", S("known-early")).WithAttribute("zone", S("z"));
+  Value planned =
+      GoodCreatePlan().WithAttribute("id", S("known-early")).WithAttribute("zone", S("z"));
   EXPECT_TRUE(AssertPlanValid(block_, NullPrior(), Config(), planned).ok());
 }
 
@@ -296,7 +306,8 @@ TEST_F(PlanTest, SensitiveMismatchDoesNotLeakTheValue) {
   Value planned = GoodCreatePlan().WithAttribute("secret", S(kSecret));
   absl::Status s = AssertPlanValid(block_, NullPrior(), config, planned);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(Message(s), HasSubstr(".secret: sensitive planned value does not match config value"));
+  EXPECT_THAT(Message(s),
+              HasSubstr(".secret: sensitive planned value does not match config value"));
   EXPECT_THAT(Message(s), Not(HasSubstr(kSecret)));
 }
 
@@ -309,7 +320,8 @@ TEST_F(PlanTest, WriteOnlyMustBePlannedNull) {
 }
 
 TEST_F(PlanTest, NestedAttributeMismatchNamesTheElement) {
-  Value planned = GoodCreatePlan().WithAttribute("vcenter", Vcenters({Vcenter("other", UnknownString())}));
+  Value planned =
+      GoodCreatePlan().WithAttribute("vcenter", Vcenters({Vcenter("other", UnknownString())}));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s), HasSubstr("nsxalb_test.test.vcenter[0].name: planned value "
@@ -356,7 +368,8 @@ TEST_F(PlanTest, CollectionBlocksMustNotBeNull) {
 TEST_F(PlanTest, MapBlockKeysMustMatchConfig) {
   const Block& label = NestedOf("label");
   Type lt = ImpliedType(label);
-  Value config = Config().WithAttribute("label", Value::Map(lt, {{"env", Obj(label, {{"value", S("p")}})}}));
+  Value config =
+      Config().WithAttribute("label", Value::Map(lt, {{"env", Obj(label, {{"value", S("p")}})}}));
   Value planned = GoodCreatePlan().WithAttribute(
       "label", Value::Map(lt, {{"team", Obj(label, {{"value", S("p")}})}}));
   absl::Status s = AssertPlanValid(block_, NullPrior(), config, planned);
@@ -386,12 +399,15 @@ TEST_F(PlanTest, NonConformingPlanFails) {
 }
 
 TEST_F(PlanTest, RequiresReplaceMustNameAnExistingPath) {
-  Value prior = Thing({{"id", S("x")}, {"name", S("a")}, {"zone", S("z")},
+  Value prior = Thing({{"id", S("x")},
+                       {"name", S("a")},
+                       {"zone", S("z")},
                        {"vcenter", Vcenters({Vcenter("vc", S("u"))})}});
   Value config = Config().WithAttribute("name", S("b"));
   Value planned = prior.WithAttribute("name", S("b"));
-  std::vector<AttributePath> good = {AttributePath().Attribute("name"),
-                                     AttributePath().Attribute("vcenter").Index(0).Attribute("name")};
+  std::vector<AttributePath> good = {
+      AttributePath().Attribute("name"),
+      AttributePath().Attribute("vcenter").Index(0).Attribute("name")};
   EXPECT_TRUE(AssertPlanResult(block_, prior, config, planned, good).ok());
   std::vector<AttributePath> bad = {AttributePath().Attribute("nope")};
   absl::Status s = AssertPlanResult(block_, prior, config, planned, bad);
@@ -407,8 +423,8 @@ TEST_F(PlanTest, RequiresReplaceMustNameAnExistingPath) {
 TEST_F(PlanTest, ReplacePathsKeepsOnlyChangedValues) {
   Value prior = Thing({{"name", S("a")}, {"size", Value::Int(1)}});
   Value planned = prior.WithAttribute("name", S("b"));
-  std::vector<AttributePath> kept =
-      ReplacePaths(prior, planned, {AttributePath().Attribute("name"), AttributePath().Attribute("size")});
+  std::vector<AttributePath> kept = ReplacePaths(
+      prior, planned, {AttributePath().Attribute("name"), AttributePath().Attribute("size")});
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].ToString(), ".name");
   EXPECT_TRUE(ReplacePaths(NullPrior(), planned, {AttributePath().Attribute("name")}).empty());
@@ -419,7 +435,9 @@ TEST_F(PlanTest, ReplacePathsKeepsOnlyChangedValues) {
 class ApplyTest : public PlanTest {
  protected:
   Value Applied() {
-    return Thing({{"id", S("se-1")}, {"name", S("a")}, {"zone", S("z1")},
+    return Thing({{"id", S("se-1")},
+                  {"name", S("a")},
+                  {"zone", S("z1")},
                   {"vcenter", Vcenters({Vcenter("vc", S("uuid-1"))})}});
   }
 };
@@ -430,7 +448,8 @@ TEST_F(ApplyTest, ValidApplyPasses) {
 }
 
 TEST_F(ApplyTest, ChangedKnownValueIsInconsistent) {
-  absl::Status s = AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("name", S("b")));
+  absl::Status s =
+      AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("name", S("b")));
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(Message(s),
             "Provider produced inconsistent result after apply: When applying changes to "
@@ -439,7 +458,8 @@ TEST_F(ApplyTest, ChangedKnownValueIsInconsistent) {
 }
 
 TEST_F(ApplyTest, PlannedNullMustStayNull) {
-  absl::Status s = AssertObjectCompatible(block_, GoodCreatePlan(), Applied().WithAttribute("size", Value::Int(2)));
+  absl::Status s = AssertObjectCompatible(block_, GoodCreatePlan(),
+                                          Applied().WithAttribute("size", Value::Int(2)));
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s), HasSubstr(".size: was null, but now cty.NumberIntVal(2)"));
 }
@@ -462,14 +482,16 @@ TEST_F(ApplyTest, BlockCountMustNotChange) {
 
 TEST_F(ApplyTest, SensitiveInconsistencyIsVague) {
   Value planned = GoodCreatePlan().WithAttribute("secret", S("a"));
-  absl::Status s = AssertObjectCompatible(block_, planned, Applied().WithAttribute("secret", S(kSecret)));
+  absl::Status s =
+      AssertObjectCompatible(block_, planned, Applied().WithAttribute("secret", S(kSecret)));
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s), HasSubstr(".secret: inconsistent values for sensitive attribute"));
   EXPECT_THAT(Message(s), Not(HasSubstr(kSecret)));
 }
 
 TEST_F(ApplyTest, UnknownLeftAfterApplyFails) {
-  absl::Status s = AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("id", UnknownString()));
+  absl::Status s =
+      AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("id", UnknownString()));
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s), HasSubstr("Provider returned invalid result object after apply"));
   EXPECT_THAT(Message(s), HasSubstr("still indicated an unknown value for nsxalb_test.test.id"));
@@ -562,14 +584,21 @@ TEST(InternalValidateTest, EachRuleIsEnforced) {
   std::vector<Case> cases = {
       {[](auto* b) { AddAttr(b, "Name", "\"string\"", "O"); }, "Name: name may contain only"},
       {[](auto* b) { AddAttr(b, "na-me", "\"string\"", "O"); }, "na-me: name may contain only"},
-      {[](auto* b) { AddAttr(b, "x", "\"string\"", ""); }, "x: must set Optional, Required or Computed"},
-      {[](auto* b) { AddAttr(b, "x", "\"string\"", "OR"); }, "x: cannot set both Optional and Required"},
-      {[](auto* b) { AddAttr(b, "x", "\"string\"", "CR"); }, "x: cannot set both Computed and Required"},
+      {[](auto* b) { AddAttr(b, "x", "\"string\"", ""); },
+       "x: must set Optional, Required or Computed"},
+      {[](auto* b) { AddAttr(b, "x", "\"string\"", "OR"); },
+       "x: cannot set both Optional and Required"},
+      {[](auto* b) { AddAttr(b, "x", "\"string\"", "CR"); },
+       "x: cannot set both Computed and Required"},
       {[](auto* b) { AddBlock(b, "s", NB::SINGLE, 1, 0); }, "s: MinItems and MaxItems must match"},
-      {[](auto* b) { AddBlock(b, "s", NB::SINGLE, 2, 2); }, "s: MinItems and MaxItems must be set to either 0 or 1"},
-      {[](auto* b) { AddBlock(b, "g", NB::GROUP, 1, 1); }, "g: MinItems and MaxItems cannot be used in NestingGroup"},
-      {[](auto* b) { AddBlock(b, "m", NB::MAP, 0, 1); }, "m: MinItems and MaxItems must both be 0 in NestingMap"},
-      {[](auto* b) { AddBlock(b, "l", NB::LIST, 3, 2); }, "l: MinItems must be less than or equal to MaxItems"},
+      {[](auto* b) { AddBlock(b, "s", NB::SINGLE, 2, 2); },
+       "s: MinItems and MaxItems must be set to either 0 or 1"},
+      {[](auto* b) { AddBlock(b, "g", NB::GROUP, 1, 1); },
+       "g: MinItems and MaxItems cannot be used in NestingGroup"},
+      {[](auto* b) { AddBlock(b, "m", NB::MAP, 0, 1); },
+       "m: MinItems and MaxItems must both be 0 in NestingMap"},
+      {[](auto* b) { AddBlock(b, "l", NB::LIST, 3, 2); },
+       "l: MinItems must be less than or equal to MaxItems"},
       {[](auto* b) { AddAttr(AddBlock(b, "st", NB::SET), "d", "\"dynamic\"", "O"); },
        "st: NestingSet blocks may not contain attributes of cty.DynamicPseudoType"},
       {[](auto* b) { AddBlock(b, "bad", NB::INVALID); }, "bad: invalid nesting mode"},
@@ -601,7 +630,8 @@ TEST(InternalValidateTest, ValidateSchemaReportsVersionAndTypeJson) {
   s.set_version(-1);
   absl::Status st = ValidateSchema(s, "nsxalb_test");
   ASSERT_FALSE(st.ok());
-  EXPECT_THAT(std::string(st.message()), HasSubstr("nsxalb_test: schema version must be at least 0"));
+  EXPECT_THAT(std::string(st.message()),
+              HasSubstr("nsxalb_test: schema version must be at least 0"));
   s = ThingProto();
   s.mutable_block()->mutable_attributes(0)->set_type("[\"list\"");
   st = ValidateSchema(s, "nsxalb_test");

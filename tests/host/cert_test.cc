@@ -133,7 +133,8 @@ TEST(CertificatePemTest, RoundTripsBetweenPemAndDer) {
 }
 
 TEST(CertificatePemTest, BadInputNamesTheSource) {
-  for (const char* bad : {"", "hello", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"}) {
+  for (const char* bad :
+       {"", "hello", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"}) {
     absl::StatusOr<std::string> der = CertificatePemToDer(bad, "PLUGIN_CLIENT_CERT");
     ASSERT_FALSE(der.ok());
     EXPECT_EQ(der.status().code(), absl::StatusCode::kInvalidArgument);

@@ -2,7 +2,6 @@
 #include <string>
 
 #include "absl/strings/escaping.h"
-
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/host/cert.h"
@@ -27,8 +26,8 @@ class ParseHandshakeLineTest : public ::testing::Test {
 };
 
 TEST_F(ParseHandshakeLineTest, AcceptsTheHostsLine) {
-  absl::StatusOr<Handshake> h = ParseHandshakeLine(
-      host::FormatHandshakeLine(5, "unix", "/tmp/d/plugin.sock", der_), {5, 6});
+  absl::StatusOr<Handshake> h =
+      ParseHandshakeLine(host::FormatHandshakeLine(5, "unix", "/tmp/d/plugin.sock", der_), {5, 6});
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_EQ(h->core_version, 1);
   EXPECT_EQ(h->protocol_version, 5);

@@ -1,19 +1,17 @@
 // Process tests of the shipped binary's plugin host: started exactly as Terraform starts it
 // (tests/harness/plugin_process.h), over mutual TLS, plaintext, and in --debug mode.
+#include <grpcpp/grpcpp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/x509.h>
-#include <openssl/x509v3.h>
-
 #include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"

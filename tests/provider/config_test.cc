@@ -126,13 +126,15 @@ TEST(ProviderConfigTest, CaFileAndCaPemTogetherIsAnError) {
 }
 
 TEST(ProviderConfigTest, InvalidControllerAndApiVersion) {
-  for (const char* bad : {"ftp://x", "http://ctl", "https://", "host name", "h:99999", "h/path", "u@h"}) {
+  for (const char* bad :
+       {"ftp://x", "http://ctl", "https://", "host name", "h:99999", "h/path", "u@h"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(bad);
     Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
     EXPECT_TRUE(Has(d, Severity::kError, "controller")) << bad;
   }
-  for (const char* good : {"https://127.0.0.1:8443/", "[::1]:443", "2001:db8::1", "ctl", "HTTPS://ctl"}) {
+  for (const char* good :
+       {"https://127.0.0.1:8443/", "[::1]:443", "2001:db8::1", "ctl", "HTTPS://ctl"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(good);
     Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);

@@ -105,12 +105,18 @@ class TreeBuilder {
 
 const char* JsonNode::KindName() const {
   switch (kind) {
-    case Kind::kNull: return "null";
-    case Kind::kBool: return "bool";
-    case Kind::kNumber: return "number";
-    case Kind::kString: return "string";
-    case Kind::kArray: return "array";
-    case Kind::kObject: return "object";
+    case Kind::kNull:
+      return "null";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kNumber:
+      return "number";
+    case Kind::kString:
+      return "string";
+    case Kind::kArray:
+      return "array";
+    case Kind::kObject:
+      return "object";
   }
   return "?";
 }

@@ -1,6 +1,7 @@
 // Internal to nsxalb_cty: a small JSON document tree that keeps numbers as their exact source text
 // and object members in document order (so duplicates can be reported). Built from nlohmann-json's
-// SAX parser with a nesting bound, so hostile input can neither lose precision nor exhaust the stack.
+// SAX parser with a nesting bound, so hostile input can neither lose precision nor exhaust the
+// stack.
 #ifndef NSXALB_PLUGIN_CTY_INTERNAL_JSON_TREE_H_
 #define NSXALB_PLUGIN_CTY_INTERNAL_JSON_TREE_H_
 
@@ -21,8 +22,8 @@ struct JsonNode {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
   bool boolean = false;
-  std::string text;  // a string's contents, or a number's exact source text
-  std::vector<JsonNode> items;                             // array elements
+  std::string text;             // a string's contents, or a number's exact source text
+  std::vector<JsonNode> items;  // array elements
   std::vector<std::pair<std::string, JsonNode>> members;  // object members, document order
 
   // "null", "bool", "number", "string", "array", "object".
