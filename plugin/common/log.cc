@@ -25,12 +25,18 @@ Level LevelFromEnvironment() {
 
 std::string_view Tag(Level level) {
   switch (level) {
-    case Level::kTrace: return "[TRACE] ";
-    case Level::kDebug: return "[DEBUG] ";
-    case Level::kInfo: return "[INFO] ";
-    case Level::kWarn: return "[WARN] ";
-    case Level::kError: return "[ERROR] ";
-    case Level::kOff: break;
+    case Level::kTrace:
+      return "[TRACE] ";
+    case Level::kDebug:
+      return "[DEBUG] ";
+    case Level::kInfo:
+      return "[INFO] ";
+    case Level::kWarn:
+      return "[WARN] ";
+    case Level::kError:
+      return "[ERROR] ";
+    case Level::kOff:
+      break;
   }
   return "";
 }
