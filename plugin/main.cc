@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin/cli/controller_command.h"
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
 #include "plugin/host/serve.h"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "size") return nsxalb::cli::RunSizeCommand(args, std::cout, std::cerr);
   if (command == "schema") return nsxalb::cli::RunSchemaCommand(args, std::cout, std::cerr);
+  if (command == "controller") return nsxalb::cli::RunControllerCommand(args, std::cout, std::cerr);
   if (command == "version" || command == "--version") {
     std::cout << "terraform-provider-nsxalb " << NSXALB_VERSION << " (plugin protocol 5)\n";
     return 0;
@@ -32,7 +34,7 @@ int main(int argc, char** argv) {
     options.debug = true;
   } else if (!command.empty()) {
     std::cerr << "terraform-provider-nsxalb: unknown command or flag \"" << command
-              << "\"; commands: size, schema, version; flags: --debug, --version\n";
+              << "\"; commands: size, schema, controller, version; flags: --debug, --version\n";
     return 2;
   }
   std::unique_ptr<grpc::Service> provider =

@@ -1,0 +1,421 @@
+// `terraform-provider-nsxalb controller`: settings from the environment and flags -> Controller
+// client -> text or JSON. Every Controller call goes through plugin/controller; this file only
+// parses flags, builds the client's settings and renders.
+#include "plugin/cli/controller_command.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "plugin/controller/client.h"
+#include "plugin/controller/config.h"
+
+namespace nsxalb::cli {
+namespace {
+
+namespace ctl = ::nsxalb::controller;
+using Json = nlohmann::ordered_json;
+
+constexpr char kProgram[] = "terraform-provider-nsxalb controller";
+
+constexpr char kUsage[] =
+    R"(Usage: terraform-provider-nsxalb controller check [--cloud NAME] [--json] [settings]
+       terraform-provider-nsxalb controller list-se-groups [--cloud NAME] [--json] [settings]
+       terraform-provider-nsxalb controller get-se-group NAME [--cloud NAME] [settings]
+
+Talks to the NSX ALB Controller with the provider's own client and settings.
+
+Actions:
+  check            log in; print the Controller's version, the API version in use, the tenant
+                   and a cloud (--cloud, default Default-Cloud)
+  list-se-groups   list the tenant's SE groups (all pages), optionally only those in --cloud
+  get-se-group     print one SE group, found by name (and --cloud), as JSON
+
+Settings (flags override the environment variables the provider block reads):
+  --controller ADDR     NSXALB_CONTROLLER    host, host:port or https:// URL
+  --username USER       NSXALB_USERNAME
+                        NSXALB_PASSWORD      password (environment only)
+                        NSXALB_AUTH_TOKEN    API token instead of a password (environment only)
+  --tenant NAME         NSXALB_TENANT        default admin
+  --api-version V       NSXALB_API_VERSION   X-Avi-Version; default the Controller's version
+  --ca-file PATH        NSXALB_CA_FILE       PEM CA that signs the Controller's certificate
+                        NSXALB_CA_PEM        the same as PEM text (environment only)
+  --insecure            NSXALB_INSECURE      skip TLS verification (true|false)
+Options:
+  --cloud NAME     cloud name, uuid or ref
+  --json           machine-readable output (check, list-se-groups)
+  --help           print this help
+
+Exit codes: 0 ok; 1 the Controller call failed; 2 usage error or invalid setting.
+)";
+
+// Where one client setting can come from, for building it and for naming it in errors.
+struct SettingSource {
+  const char* setting;  // ClientConfig member, as config.h names it in errors
+  const char* env;      // environment variable
+  const char* flag;     // flag, or nullptr for secrets and inline PEM
+};
+
+constexpr SettingSource kSources[] = {
+    {"controller", "NSXALB_CONTROLLER", "--controller"},
+    {"username", "NSXALB_USERNAME", "--username"},
+    {"password", "NSXALB_PASSWORD", nullptr},
+    {"auth_token", "NSXALB_AUTH_TOKEN", nullptr},
+    {"tenant", "NSXALB_TENANT", "--tenant"},
+    {"api_version", "NSXALB_API_VERSION", "--api-version"},
+    {"ca_file", "NSXALB_CA_FILE", "--ca-file"},
+    {"ca_pem", "NSXALB_CA_PEM", nullptr},
+    {"insecure", "NSXALB_INSECURE", "--insecure"},
+};
+
+// "the NSXALB_X environment variable or --x" for a setting; empty for settings the command does
+// not expose (timeouts, page size).
+std::string HowToSet(absl::string_view setting) {
+  if (setting == "password") {
+    return "set NSXALB_PASSWORD or NSXALB_AUTH_TOKEN in the environment; there is no password "
+           "flag";
+  }
+  for (const SettingSource& s : kSources) {
+    if (setting != s.setting) continue;
+    if (s.flag == nullptr) return absl::StrCat("set by the ", s.env, " environment variable");
+    return absl::StrCat("set by ", s.flag, " or the ", s.env, " environment variable");
+  }
+  return "";
+}
+
+// A usage error: the message names the flag, variable or setting.
+struct UsageError {
+  std::string message;
+};
+
+struct Options {
+  std::string action;
+  std::optional<std::string> name;  // get-se-group's NAME
+  std::string cloud;
+  bool json = false;
+  bool help = false;
+  std::map<std::string, std::string> flag_values;  // "--controller" -> value
+  bool insecure_flag = false;
+};
+
+std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Options& o) {
+  if (args.empty()) return UsageError{"missing action (check, list-se-groups or get-se-group)"};
+  size_t first = 0;
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    o.help = true;
+    return std::nullopt;
+  }
+  o.action = args[0];
+  first = 1;
+  if (o.action != "check" && o.action != "list-se-groups" && o.action != "get-se-group") {
+    return UsageError{absl::StrCat("unknown action \"", o.action,
+                                   "\" (want check, list-se-groups or get-se-group)")};
+  }
+  std::map<std::string, bool> seen;
+  for (size_t i = first; i < args.size(); ++i) {
+    std::string flag = args[i];
+    if (flag.rfind("--", 0) != 0 && flag != "-h") {
+      if (o.action == "get-se-group" && !o.name.has_value()) {
+        o.name = flag;
+        continue;
+      }
+      return UsageError{absl::StrCat("unexpected argument \"", flag, "\"")};
+    }
+    std::optional<std::string> value;
+    const size_t eq = flag.find('=');
+    if (eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    if (seen[flag]) return UsageError{absl::StrCat(flag, ": given more than once")};
+    seen[flag] = true;
+    if (flag == "--help" || flag == "-h" || flag == "--json" || flag == "--insecure") {
+      if (value.has_value()) return UsageError{absl::StrCat(flag, ": takes no value")};
+      if (flag == "--json") o.json = true;
+      if (flag == "--insecure") o.insecure_flag = true;
+      if (flag == "--help" || flag == "-h") o.help = true;
+      continue;
+    }
+    if (flag == "--password" || flag == "--auth-token" || flag == "--ca-pem") {
+      return UsageError{absl::StrCat(flag,
+                                     ": not a flag, so that secrets stay out of shell history; set "
+                                     "the ",
+                                     flag == "--password"     ? "NSXALB_PASSWORD"
+                                     : flag == "--auth-token" ? "NSXALB_AUTH_TOKEN"
+                                                              : "NSXALB_CA_PEM",
+                                     " environment variable")};
+    }
+    const bool known =
+        flag == "--cloud" ||
+        std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
+          return s.flag != nullptr && flag == s.flag;
+        });
+    if (!known) return UsageError{absl::StrCat("unknown flag ", flag)};
+    if (!value.has_value()) {
+      if (i + 1 >= args.size()) return UsageError{absl::StrCat(flag, ": needs a value")};
+      value = args[++i];
+    }
+    if (flag == "--cloud") {
+      if (value->empty()) return UsageError{"--cloud: must not be empty"};
+      o.cloud = *value;
+    } else {
+      o.flag_values[flag] = *value;
+    }
+  }
+  if (o.help) return std::nullopt;
+  if (o.action == "get-se-group" && (!o.name.has_value() || o.name->empty())) {
+    return UsageError{"get-se-group: missing the SE group NAME"};
+  }
+  return std::nullopt;
+}
+
+// The client's settings: environment first, then flags. A CA or --insecure given by flag drops
+// the other CA variables, so that a global NSXALB_CA_FILE does not conflict with them.
+std::optional<UsageError> BuildConfig(const Options& o, const ControllerEnvLookup& env,
+                                      ctl::ClientConfig& config) {
+  auto from_env = [&env](const char* name) -> std::optional<std::string> {
+    std::optional<std::string> v = env(name);
+    if (v.has_value() && v->empty()) return std::nullopt;
+    return v;
+  };
+  auto flag = [&o](const char* name) -> std::optional<std::string> {
+    auto it = o.flag_values.find(name);
+    if (it == o.flag_values.end()) return std::nullopt;
+    return it->second;
+  };
+  auto pick = [&](const SettingSource& s) -> std::optional<std::string> {
+    if (s.flag != nullptr) {
+      if (auto v = flag(s.flag)) return v;
+    }
+    return from_env(s.env);
+  };
+  const bool ca_by_flag = flag("--ca-file").has_value() || o.insecure_flag;
+  for (const SettingSource& s : kSources) {
+    const std::string setting = s.setting;
+    std::optional<std::string> v = pick(s);
+    if (ca_by_flag && (setting == "ca_pem" || (o.insecure_flag && setting == "ca_file"))) {
+      v.reset();
+    }
+    if (!v.has_value()) continue;
+    if (setting == "controller") config.controller = *v;
+    if (setting == "username") config.username = *v;
+    if (setting == "password") config.password = *v;
+    if (setting == "auth_token") config.auth_token = *v;
+    if (setting == "tenant") config.tenant = *v;
+    if (setting == "api_version") config.api_version = *v;
+    if (setting == "ca_file") config.ca_file = *v;
+    if (setting == "ca_pem") config.ca_pem = *v;
+    if (setting == "insecure" && !o.insecure_flag) {
+      const std::string b = absl::AsciiStrToLower(*v);
+      if (b == "true" || b == "1") {
+        config.insecure = true;
+      } else if (b != "false" && b != "0") {
+        return UsageError{absl::StrCat("NSXALB_INSECURE: \"", *v, "\" is not true or false")};
+      }
+    }
+  }
+  if (o.insecure_flag) config.insecure = true;
+  if (config.controller.empty()) {
+    return UsageError{"no Controller address: set NSXALB_CONTROLLER or --controller"};
+  }
+  if (config.username.empty()) {
+    return UsageError{"no user name: set NSXALB_USERNAME or --username"};
+  }
+  if (config.password.empty() && config.auth_token.empty()) {
+    return UsageError{
+        "no credentials: set NSXALB_PASSWORD or NSXALB_AUTH_TOKEN in the environment (there is "
+        "no password flag)"};
+  }
+  absl::StatusOr<ctl::Endpoint> endpoint = ctl::ValidateConfig(config);
+  if (!endpoint.ok()) {
+    // config.h's messages read "controller: <setting> <why>" and never quote a secret.
+    std::string message(endpoint.status().message());
+    std::string setting = message;
+    if (absl::StartsWith(setting, "controller: ")) setting = setting.substr(12);
+    setting = setting.substr(0, setting.find(' '));
+    const std::string how = HowToSet(setting);
+    return UsageError{how.empty() ? message : absl::StrCat(message, " (", how, ")")};
+  }
+  return std::nullopt;
+}
+
+// A Controller failure: the client's message, which never carries a password or token.
+int Failed(std::ostream& err, const std::string& action, const absl::Status& status) {
+  err << kProgram << " " << action << ": " << status.message() << "\n";
+  // The client names provider settings; say which flags and variables set them here.
+  if (absl::StrContains(status.message(), "TLS verification")) {
+    err << "Hint: give the Controller's CA with --ca-file, NSXALB_CA_FILE or NSXALB_CA_PEM (or "
+           "skip verification with --insecure).\n";
+  } else if (status.code() == absl::StatusCode::kUnauthenticated) {
+    err << "Hint: check --username / NSXALB_USERNAME and NSXALB_PASSWORD or NSXALB_AUTH_TOKEN.\n";
+  }
+  return 1;
+}
+
+Json CloudJson(const ctl::CloudInfo& c) {
+  return Json{{"name", c.name}, {"uuid", c.uuid}, {"vtype", c.vtype}};
+}
+
+int RunCheck(const Options& o, const ctl::ClientConfig& config, ctl::Client& client,
+             std::ostream& out, std::ostream& err) {
+  absl::StatusOr<ctl::VersionInfo> version = client.ControllerVersion();
+  if (!version.ok()) return Failed(err, o.action, version.status());
+  absl::StatusOr<ctl::TenantInfo> tenant = client.ResolveTenant(config.tenant);
+  if (!tenant.ok()) return Failed(err, o.action, tenant.status());
+  absl::StatusOr<ctl::CloudInfo> cloud =
+      client.ResolveCloud(o.cloud.empty() ? "Default-Cloud" : o.cloud);
+  if (!cloud.ok()) return Failed(err, o.action, cloud.status());
+  if (o.json) {
+    Json j{{"controller", config.controller},
+           {"username", config.username},
+           {"controller_version", version->controller.ToString()},
+           {"api_version", version->api.ToString()},
+           {"tenant", Json{{"name", tenant->name}, {"uuid", tenant->uuid}}},
+           {"clouds", Json::array({CloudJson(*cloud)})}};
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  out << "Logged in to " << config.controller << " as " << config.username << ".\n"
+      << absl::StrFormat("%-20s%s\n", "Controller version", version->controller.ToString())
+      << absl::StrFormat("%-20s%s\n", "API version", version->api.ToString())
+      << absl::StrFormat("%-20s%s (uuid %s)\n", "Tenant", tenant->name, tenant->uuid)
+      << absl::StrFormat("%-20s%s (uuid %s, %s)\n", "Cloud", cloud->name, cloud->uuid,
+                         cloud->vtype);
+  return 0;
+}
+
+// A member as text for the table: strings as they are, numbers and booleans as JSON, "-" when
+// absent.
+std::string Cell(const nlohmann::json& body, const char* key) {
+  auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return "-";
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+Json Member(const nlohmann::json& body, const char* key) {
+  auto it = body.find(key);
+  if (it == body.end()) return nullptr;
+  return Json::parse(it->dump());
+}
+
+constexpr const char* kListedFields[] = {"vcpus_per_se", "memory_per_se", "disk_per_se", "max_se"};
+
+int RunList(const Options& o, ctl::Client& client, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::vector<ctl::SeGroup>> groups = client.ListSeGroups("", o.cloud);
+  if (!groups.ok()) return Failed(err, o.action, groups.status());
+  // Cloud names, looked up once per cloud.
+  std::map<std::string, std::string> cloud_names;
+  for (const ctl::SeGroup& g : *groups) {
+    if (g.cloud_ref.empty() || cloud_names.count(g.cloud_ref) > 0) continue;
+    absl::StatusOr<ctl::CloudInfo> cloud = client.ResolveCloud(g.cloud_ref);
+    if (!cloud.ok()) return Failed(err, o.action, cloud.status());
+    cloud_names[g.cloud_ref] = cloud->name;
+  }
+  auto cloud_of = [&cloud_names](const ctl::SeGroup& g) -> std::string {
+    auto it = cloud_names.find(g.cloud_ref);
+    return it == cloud_names.end() ? "" : it->second;
+  };
+  if (o.json) {
+    Json list = Json::array();
+    for (const ctl::SeGroup& g : *groups) {
+      Json item{{"name", g.name}, {"uuid", g.uuid}, {"cloud", cloud_of(g)}};
+      for (const char* f : kListedFields) item[f] = Member(g.body, f);
+      list.push_back(std::move(item));
+    }
+    out << list.dump(2) << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"NAME", "UUID", "CLOUD", "VCPUS_PER_SE", "MEMORY_PER_SE", "DISK_PER_SE", "MAX_SE"}};
+  for (const ctl::SeGroup& g : *groups) {
+    std::vector<std::string> row = {g.name, g.uuid, cloud_of(g)};
+    for (const char* f : kListedFields) row.push_back(Cell(g.body, f));
+    rows.push_back(std::move(row));
+  }
+  std::vector<size_t> width(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      absl::StrAppend(&line, c == 0 ? "" : "  ",
+                      c + 1 == row.size()
+                          ? row[c]
+                          : absl::StrFormat("%-*s", static_cast<int>(width[c]), row[c]));
+    }
+    out << line << "\n";
+  }
+  out << groups->size() << (groups->size() == 1 ? " SE group" : " SE groups")
+      << (o.cloud.empty() ? "" : absl::StrCat(" in cloud ", o.cloud)) << ".\n";
+  return 0;
+}
+
+int RunGet(const Options& o, const ctl::ClientConfig& config, ctl::Client& client,
+           std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::optional<ctl::SeGroup>> found = client.FindSeGroup(*o.name, "", o.cloud);
+  if (!found.ok()) return Failed(err, o.action, found.status());
+  if (!found->has_value()) {
+    return Failed(err, o.action,
+                  absl::NotFoundError(absl::StrCat(
+                      "no SE group named \"", *o.name, "\" in tenant \"", config.tenant, "\"",
+                      o.cloud.empty() ? "" : absl::StrCat(" and cloud \"", o.cloud, "\""))));
+  }
+  out << (*found)->body.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
+                         std::ostream& out, std::ostream& err) {
+  Options o;
+  if (std::optional<UsageError> e = ParseArgs(args, o)) {
+    err << kProgram << ": " << e->message << "\n\n" << kUsage;
+    return 2;
+  }
+  if (o.help) {
+    out << kUsage;
+    return 0;
+  }
+  ctl::ClientConfig config;
+  if (std::optional<UsageError> e = BuildConfig(o, env, config)) {
+    err << kProgram << " " << o.action << ": " << e->message << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<ctl::Client>> client = ctl::NewClient(config);
+  if (!client.ok()) {
+    err << kProgram << " " << o.action << ": " << client.status().message() << "\n";
+    return 2;
+  }
+  if (o.action == "check") return RunCheck(o, config, **client, out, err);
+  if (o.action == "list-se-groups") return RunList(o, **client, out, err);
+  return RunGet(o, config, **client, out, err);
+}
+
+int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out,
+                         std::ostream& err) {
+  return RunControllerCommand(
+      args,
+      [](const std::string& name) -> std::optional<std::string> {
+        const char* v = std::getenv(name.c_str());
+        if (v == nullptr) return std::nullopt;
+        return std::string(v);
+      },
+      out, err);
+}
+
+}  // namespace nsxalb::cli

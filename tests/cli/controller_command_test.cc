@@ -1,0 +1,245 @@
+// The controller command in-process against the Controller emulator: check, list (across pages),
+// get, credentials and TLS failures, and usage errors that name the setting.
+#include "plugin/cli/controller_command.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "plugin/controller/client.h"
+#include "tests/support/emulator_process.h"
+
+namespace nsxalb::cli {
+namespace {
+
+using ::nsxalb::testing::EmulatorProcess;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+  std::string log;  // what the process wrote to stderr meanwhile (the client's log lines)
+};
+
+class ControllerCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto emulator = EmulatorProcess::Start(EmulatorProcess::Options{});
+    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    emulator_ = *std::move(emulator);
+    env_ = {{"NSXALB_CONTROLLER", emulator_->url()},
+            {"NSXALB_USERNAME", "admin"},
+            {"NSXALB_PASSWORD", "admin"},
+            {"NSXALB_CA_FILE", emulator_->ca_file()}};
+  }
+
+  Outcome Run(const std::vector<std::string>& args) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const std::map<std::string, std::string> env = env_;
+    ::testing::internal::CaptureStderr();
+    const int code = RunControllerCommand(
+        args,
+        [&env](const std::string& name) -> std::optional<std::string> {
+          auto it = env.find(name);
+          if (it == env.end()) return std::nullopt;
+          return it->second;
+        },
+        out, err);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    return {code, out.str(), err.str(), log};
+  }
+
+  static nlohmann::json Parse(const Outcome& run) {
+    nlohmann::json j = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(j.is_discarded()) << run.out;
+    return j;
+  }
+
+  // Creates SE groups through the client, as the provider would.
+  void CreateGroups(const std::string& prefix, int count, const std::string& cloud) {
+    controller::ClientConfig config;
+    config.controller = emulator_->url();
+    config.username = "admin";
+    config.password = "admin";
+    config.ca_file = emulator_->ca_file();
+    auto client = controller::NewClient(config);
+    ASSERT_TRUE(client.ok()) << client.status();
+    for (int i = 0; i < count; ++i) {
+      controller::SeGroupSpec spec;
+      spec.name = absl::StrCat(prefix, i);
+      spec.cloud = cloud;
+      spec.fields = {{"vcpus_per_se", 2 + i % 3}, {"memory_per_se", 4096}, {"max_se", 3}};
+      auto created = (*client)->CreateSeGroup(spec);
+      ASSERT_TRUE(created.ok()) << created.status();
+    }
+  }
+
+  int Count(const std::string& key) {
+    auto counters = emulator_->Control("GET", "counters");
+    EXPECT_TRUE(counters.ok()) << counters.status();
+    if (!counters.ok()) return -1;
+    return (*counters)["requests"].value(key, 0);
+  }
+
+  std::unique_ptr<EmulatorProcess> emulator_;
+  std::map<std::string, std::string> env_;
+};
+
+TEST_F(ControllerCommandTest, CheckPrintsVersionsTenantAndCloud) {
+  Outcome run = Run({"check"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("Controller version  22.1.3"));
+  EXPECT_THAT(run.out, HasSubstr("API version         22.1.3"));
+  EXPECT_THAT(run.out, HasSubstr("Tenant              admin"));
+  EXPECT_THAT(run.out, HasSubstr("Default-Cloud (uuid cloud-"));
+  EXPECT_THAT(run.out, HasSubstr("CLOUD_VCENTER"));
+  EXPECT_EQ(run.err, "");
+
+  Outcome json = Run({"check", "--json", "--cloud", "nsxt-cloud", "--api-version", "21.1.3"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = Parse(json);
+  EXPECT_EQ(j["controller_version"], "22.1.3");
+  EXPECT_EQ(j["api_version"], "21.1.3");
+  EXPECT_EQ(j["tenant"]["name"], "admin");
+  ASSERT_EQ(j["clouds"].size(), 1u);
+  EXPECT_EQ(j["clouds"][0]["name"], "nsxt-cloud");
+  EXPECT_EQ(j["clouds"][0]["vtype"], "CLOUD_NSXT");
+  EXPECT_THAT(j["clouds"][0]["uuid"].get<std::string>(), HasSubstr("cloud-"));
+}
+
+TEST_F(ControllerCommandTest, ListFollowsPagesAndFiltersByCloud) {
+  // The client asks for 100 objects a page; 2 seeded groups + 101 make three pages.
+  CreateGroups("cli-seg-", 101, "Default-Cloud");
+  CreateGroups("cli-nsxt-", 2, "nsxt-cloud");
+  const int gets_before = Count("GET /api/serviceenginegroup");
+
+  Outcome run = Run({"list-se-groups", "--json"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_GE(Count("GET /api/serviceenginegroup") - gets_before, 2);
+  nlohmann::json list = Parse(run);
+  ASSERT_TRUE(list.is_array());
+  EXPECT_EQ(list.size(), 105u);
+  std::set<std::string> names;
+  std::set<std::string> uuids;
+  for (const auto& g : list) {
+    names.insert(g["name"].get<std::string>());
+    uuids.insert(g["uuid"].get<std::string>());
+  }
+  EXPECT_EQ(uuids.size(), 105u);  // no page listed twice
+  EXPECT_EQ(names.size(), 104u);  // each cloud has its own Default-Group
+  EXPECT_TRUE(names.count("cli-seg-0") && names.count("cli-seg-100") && names.count("cli-nsxt-1"));
+  for (const auto& g : list) {
+    if (g["name"] != "cli-seg-4") continue;
+    EXPECT_EQ(g["cloud"], "Default-Cloud");
+    EXPECT_EQ(g["vcpus_per_se"], 3);
+    EXPECT_EQ(g["memory_per_se"], 4096);
+    EXPECT_EQ(g["max_se"], 3);
+    EXPECT_THAT(g["uuid"].get<std::string>(), HasSubstr("serviceenginegroup-"));
+  }
+
+  Outcome nsxt = Run({"list-se-groups", "--cloud=nsxt-cloud"});
+  ASSERT_EQ(nsxt.code, 0) << nsxt.err;
+  EXPECT_THAT(nsxt.out, HasSubstr("NAME"));
+  EXPECT_THAT(nsxt.out, HasSubstr("VCPUS_PER_SE"));
+  EXPECT_THAT(nsxt.out, HasSubstr("cli-nsxt-0"));
+  EXPECT_THAT(nsxt.out, HasSubstr("cli-nsxt-1"));
+  EXPECT_THAT(nsxt.out, Not(HasSubstr("cli-seg-")));
+  EXPECT_THAT(nsxt.out, HasSubstr("3 SE groups in cloud nsxt-cloud."));
+}
+
+TEST_F(ControllerCommandTest, GetPrintsTheObjectAsJson) {
+  CreateGroups("cli-get-", 1, "nsxt-cloud");
+  Outcome run = Run({"get-se-group", "cli-get-0", "--cloud", "nsxt-cloud"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  nlohmann::json j = Parse(run);
+  EXPECT_EQ(j["name"], "cli-get-0");
+  EXPECT_EQ(j["vcpus_per_se"], 2);
+  EXPECT_THAT(j["cloud_ref"].get<std::string>(), HasSubstr("/api/cloud/"));
+
+  Outcome missing = Run({"get-se-group", "no-such-group"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err, HasSubstr("no SE group named \"no-such-group\""));
+  EXPECT_EQ(missing.out, "");
+}
+
+TEST_F(ControllerCommandTest, WrongPasswordExitsOneWithoutThePassword) {
+  const std::string secret = "Wr0ng-Secret-7f3e";
+  env_["NSXALB_PASSWORD"] = secret;
+  Outcome run = Run({"check"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.err, HasSubstr("controller check: "));
+  EXPECT_THAT(run.err, HasSubstr("401"));
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_PASSWORD"));
+  EXPECT_THAT(run.out + run.err + run.log, Not(HasSubstr(secret)));
+}
+
+TEST_F(ControllerCommandTest, TlsFailsWithoutTheCa) {
+  env_.erase("NSXALB_CA_FILE");
+  Outcome run = Run({"list-se-groups"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_THAT(run.err, HasSubstr("TLS verification"));
+  EXPECT_THAT(run.err, HasSubstr("ca_file"));
+  EXPECT_THAT(run.err, HasSubstr("--ca-file, NSXALB_CA_FILE or NSXALB_CA_PEM"));
+
+  // --ca-file overrides the environment, and --insecure drops the CA variables.
+  env_["NSXALB_CA_FILE"] = "/nonexistent/ca.pem";
+  EXPECT_EQ(Run({"check", "--ca-file", emulator_->ca_file()}).code, 0);
+  Outcome insecure = Run({"check", "--insecure"});
+  EXPECT_EQ(insecure.code, 0) << insecure.err;
+  EXPECT_THAT(insecure.log, HasSubstr("[WARN]"));
+}
+
+TEST_F(ControllerCommandTest, UsageErrorsNameTheSetting) {
+  env_.erase("NSXALB_CONTROLLER");
+  Outcome run = Run({"check"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_CONTROLLER"));
+  EXPECT_THAT(run.err, HasSubstr("--controller"));
+  EXPECT_EQ(Count("POST /login"), 0);
+
+  env_["NSXALB_CONTROLLER"] = emulator_->url();
+  env_.erase("NSXALB_PASSWORD");
+  run = Run({"check"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_PASSWORD"));
+
+  env_["NSXALB_PASSWORD"] = "admin";
+  run = Run({"check", "--password", "admin"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_PASSWORD environment variable"));
+
+  run = Run({"check", "--ca-file", "/nonexistent/ca.pem"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("ca_file"));
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_CA_FILE"));
+
+  env_["NSXALB_INSECURE"] = "maybe";
+  run = Run({"check"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("NSXALB_INSECURE"));
+  env_.erase("NSXALB_INSECURE");
+
+  EXPECT_EQ(Run({}).code, 2);
+  EXPECT_EQ(Run({"frobnicate"}).code, 2);
+  EXPECT_EQ(Run({"get-se-group"}).code, 2);
+  EXPECT_EQ(Run({"list-se-groups", "--bogus"}).code, 2);
+  EXPECT_EQ(Run({"check", "--controller"}).code, 2);
+  Outcome help = Run({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_THAT(help.out, HasSubstr("list-se-groups"));
+  EXPECT_EQ(Count("POST /login"), 0);
+}
+
+}  // namespace
+}  // namespace nsxalb::cli
