@@ -39,7 +39,8 @@ Talks to the NSX ALB Controller with the provider's own client and settings.
 
 Actions:
   check            log in; print the Controller's version, the API version in use, the tenant
-                   and a cloud (--cloud, default Default-Cloud)
+                   and every cloud the tenant sees; with --cloud, also look that cloud up and
+                   fail when it does not exist
   list-se-groups   list the tenant's SE groups (all pages), optionally only those in --cloud
   get-se-group     print one SE group, found by name (and --cloud), as JSON
 
@@ -274,25 +275,42 @@ int RunCheck(const Options& o, const ctl::ClientConfig& config, ctl::Client& cli
   if (!version.ok()) return Failed(err, o.action, version.status());
   absl::StatusOr<ctl::TenantInfo> tenant = client.ResolveTenant(config.tenant);
   if (!tenant.ok()) return Failed(err, o.action, tenant.status());
-  absl::StatusOr<ctl::CloudInfo> cloud =
-      client.ResolveCloud(o.cloud.empty() ? "Default-Cloud" : o.cloud);
-  if (!cloud.ok()) return Failed(err, o.action, cloud.status());
+  absl::StatusOr<std::vector<ctl::CloudInfo>> clouds = client.ListClouds();
+  if (!clouds.ok()) return Failed(err, o.action, clouds.status());
+  // --cloud: the cloud a resource would name, which must exist.
+  std::optional<ctl::CloudInfo> chosen;
+  if (!o.cloud.empty()) {
+    absl::StatusOr<ctl::CloudInfo> cloud = client.ResolveCloud(o.cloud);
+    if (!cloud.ok()) return Failed(err, o.action, cloud.status());
+    chosen = *std::move(cloud);
+  }
   if (o.json) {
+    Json list = Json::array();
+    for (const ctl::CloudInfo& c : *clouds) list.push_back(CloudJson(c));
     Json j{{"controller", config.controller},
            {"username", config.username},
            {"controller_version", version->controller.ToString()},
            {"api_version", version->api.ToString()},
            {"tenant", Json{{"name", tenant->name}, {"uuid", tenant->uuid}}},
-           {"clouds", Json::array({CloudJson(*cloud)})}};
+           {"clouds", std::move(list)}};
+    if (chosen.has_value()) j["cloud"] = CloudJson(*chosen);
     out << j.dump(2) << "\n";
     return 0;
   }
+  auto cloud_line = [](const ctl::CloudInfo& c) {
+    return absl::StrFormat("%s (uuid %s, %s)", c.name, c.uuid, c.vtype);
+  };
   out << "Logged in to " << config.controller << " as " << config.username << ".\n"
       << absl::StrFormat("%-20s%s\n", "Controller version", version->controller.ToString())
       << absl::StrFormat("%-20s%s\n", "API version", version->api.ToString())
-      << absl::StrFormat("%-20s%s (uuid %s)\n", "Tenant", tenant->name, tenant->uuid)
-      << absl::StrFormat("%-20s%s (uuid %s, %s)\n", "Cloud", cloud->name, cloud->uuid,
-                         cloud->vtype);
+      << absl::StrFormat("%-20s%s (uuid %s)\n", "Tenant", tenant->name, tenant->uuid);
+  if (clouds->empty()) out << absl::StrFormat("%-20s%s\n", "Clouds", "(none)");
+  for (size_t i = 0; i < clouds->size(); ++i) {
+    out << absl::StrFormat("%-20s%s\n", i == 0 ? "Clouds" : "", cloud_line((*clouds)[i]));
+  }
+  if (chosen.has_value()) {
+    out << absl::StrFormat("%-20s%s\n", "Cloud (--cloud)", cloud_line(*chosen));
+  }
   return 0;
 }
 

@@ -34,6 +34,7 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
+constexpr char kCloudPath[] = "/api/cloud";
 constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
 
@@ -237,36 +238,19 @@ class ClientImpl : public Client {
       absl::StrAppend(&path, "&cloud_ref.uuid=", UrlEncode(cloud_uuid));
     }
     std::vector<SeGroup> out;
-    std::set<std::string> seen_pages;
-    for (int page_no = 0; page_no < kMaxPages; ++page_no) {
-      if (!seen_pages.insert(path).second) {
-        return absl::InternalError(absl::StrCat(
-            "controller: listing SE groups: the Controller's next link repeats a page"));
-      }
-      Call call = MakeCall("GET", path, tenant);
-      auto response = Send(call);
-      if (!response.ok()) return response.status();
-      auto page = ParseBody(*response, call.what);
-      if (!page.ok()) return page.status();
-      auto results = Results(*page, call.what);
-      if (!results.ok()) return results.status();
-      for (Json& item : *results) {
-        if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) continue;
-        auto g = ToSeGroup(std::move(item), call.what);
-        if (!g.ok()) return g.status();
-        out.push_back(*std::move(g));
-      }
-      std::string next = StringMember(*page, "next");
-      if (next.empty()) return out;
-      size_t api = next.find("/api/");
-      if (api == std::string::npos) {
-        return absl::InternalError(
-            "controller: listing SE groups: the next link is not an /api/ URL");
-      }
-      path = next.substr(api);
-    }
-    return absl::InternalError(
-        absl::StrCat("controller: listing SE groups: more than ", kMaxPages, " pages"));
+    absl::Status listed =
+        ForEachListed(std::move(path), tenant, "SE groups",
+                      [&out, &cloud_uuid](Json& item, const std::string& what) -> absl::Status {
+                        if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) {
+                          return absl::OkStatus();  // in another cloud
+                        }
+                        auto g = ToSeGroup(std::move(item), what);
+                        if (!g.ok()) return g.status();
+                        out.push_back(*std::move(g));
+                        return absl::OkStatus();
+                      });
+    if (!listed.ok()) return listed;
+    return out;
   }
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
@@ -356,12 +340,25 @@ class ClientImpl : public Client {
     }
     auto obj = LookUp(*ref, "cloud");
     if (!obj.ok()) return obj.status();
-    CloudInfo info{StringMember(*obj, "uuid"), StringMember(*obj, "name"),
-                   StringMember(*obj, "url"), StringMember(*obj, "vtype")};
-    if (info.ref.empty()) info.ref = absl::StrCat(endpoint_.base_url, "/api/cloud/", info.uuid);
+    auto info = ToCloudInfo(*obj, "cloud");
+    if (!info.ok()) return info.status();
     absl::MutexLock lock(&cache_mu_);
-    clouds_[key] = info;
+    clouds_[key] = *info;
     return info;
+  }
+
+  absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
+    std::vector<CloudInfo> out;
+    absl::Status listed =
+        ForEachListed(absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
+                      [this, &out](Json& item, const std::string& what) -> absl::Status {
+                        auto info = ToCloudInfo(item, what);
+                        if (!info.ok()) return info.status();
+                        out.push_back(*std::move(info));
+                        return absl::OkStatus();
+                      });
+    if (!listed.ok()) return listed;
+    return out;
   }
 
   absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) override {
@@ -440,6 +437,53 @@ class ClientImpl : public Client {
     if (ref.empty()) return false;
     auto parsed = ParseRef(ref, "cloud", "cloud_ref");
     return parsed.ok() && parsed->uuid == cloud_uuid;
+  }
+
+  // GETs the collection at `path` (with its query, including page_size) in `tenant`, and every
+  // page its `next` links lead to, calling `visit` with each result and the GET's description.
+  // Stops at the first error, the Controller's or `visit`'s. `what` names the listing in errors
+  // ("SE groups").
+  absl::Status ForEachListed(
+      std::string path, std::string_view tenant, absl::string_view what,
+      const std::function<absl::Status(Json& item, const std::string& call_what)>& visit) {
+    std::set<std::string> seen_pages;
+    for (int page_no = 0; page_no < kMaxPages; ++page_no) {
+      if (!seen_pages.insert(path).second) {
+        return absl::InternalError(absl::StrCat("controller: listing ", what,
+                                                ": the Controller's next link repeats a page"));
+      }
+      Call call = MakeCall("GET", path, tenant);
+      auto response = Send(call);
+      if (!response.ok()) return response.status();
+      auto page = ParseBody(*response, call.what);
+      if (!page.ok()) return page.status();
+      auto results = Results(*page, call.what);
+      if (!results.ok()) return results.status();
+      for (Json& item : *results) {
+        if (absl::Status st = visit(item, call.what); !st.ok()) return st;
+      }
+      std::string next = StringMember(*page, "next");
+      if (next.empty()) return absl::OkStatus();
+      size_t api = next.find("/api/");
+      if (api == std::string::npos) {
+        return absl::InternalError(
+            absl::StrCat("controller: listing ", what, ": the next link is not an /api/ URL"));
+      }
+      path = next.substr(api);
+    }
+    return absl::InternalError(
+        absl::StrCat("controller: listing ", what, ": more than ", kMaxPages, " pages"));
+  }
+
+  // A cloud object as CloudInfo; the ref is formed from the uuid when the object has no url.
+  absl::StatusOr<CloudInfo> ToCloudInfo(const Json& obj, absl::string_view what) const {
+    if (!obj.is_object() || StringMember(obj, "uuid").empty()) {
+      return absl::InternalError(absl::StrCat("controller: ", what, ": expected a cloud object"));
+    }
+    CloudInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"), StringMember(obj, "url"),
+                   StringMember(obj, "vtype")};
+    if (info.ref.empty()) info.ref = absl::StrCat(endpoint_.base_url, kCloudPath, "/", info.uuid);
+    return info;
   }
 
   // A group from a POST/PUT response; an empty body falls back to GET by Location or uuid.

@@ -50,7 +50,7 @@ struct SeGroupSpec {
   nlohmann::json fields = nlohmann::json::object();
 };
 
-// A cloud, resolved from a name or ref.
+// A cloud, resolved from a name or ref or listed.
 struct CloudInfo {
   std::string uuid;
   std::string name;
@@ -105,6 +105,10 @@ class Client {
 
   // Looks up a cloud by name, uuid or ref. NotFound when there is none.
   virtual absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) = 0;
+
+  // Every cloud the tenant (ClientConfig::tenant) can see, in the Controller's order. Follows
+  // `next` across pages like ListSeGroups.
+  virtual absl::StatusOr<std::vector<CloudInfo>> ListClouds() = 0;
 
   // Looks up a tenant by name, uuid or ref. NotFound when there is none.
   virtual absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) = 0;

@@ -21,6 +21,7 @@ namespace nsxalb::cli {
 namespace {
 
 using ::nsxalb::testing::EmulatorProcess;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -96,26 +97,58 @@ class ControllerCommandTest : public ::testing::Test {
   std::map<std::string, std::string> env_;
 };
 
-TEST_F(ControllerCommandTest, CheckPrintsVersionsTenantAndCloud) {
+TEST_F(ControllerCommandTest, CheckPrintsVersionsTenantAndEveryCloud) {
   Outcome run = Run({"check"});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("Controller version  22.1.3"));
   EXPECT_THAT(run.out, HasSubstr("API version         22.1.3"));
   EXPECT_THAT(run.out, HasSubstr("Tenant              admin"));
-  EXPECT_THAT(run.out, HasSubstr("Default-Cloud (uuid cloud-"));
-  EXPECT_THAT(run.out, HasSubstr("CLOUD_VCENTER"));
+  EXPECT_THAT(run.out, HasSubstr("Clouds              "));
+  EXPECT_THAT(run.out, ContainsRegex("Default-Cloud \\(uuid cloud-[-0-9a-f]+, CLOUD_VCENTER\\)"));
+  EXPECT_THAT(run.out, ContainsRegex("nsxt-cloud \\(uuid cloud-[-0-9a-f]+, CLOUD_NSXT\\)"));
+  EXPECT_THAT(run.out, Not(HasSubstr("--cloud")));
   EXPECT_EQ(run.err, "");
 
-  Outcome json = Run({"check", "--json", "--cloud", "nsxt-cloud", "--api-version", "21.1.3"});
+  Outcome json = Run({"check", "--json", "--api-version", "21.1.3"});
   ASSERT_EQ(json.code, 0) << json.err;
   nlohmann::json j = Parse(json);
   EXPECT_EQ(j["controller_version"], "22.1.3");
   EXPECT_EQ(j["api_version"], "21.1.3");
   EXPECT_EQ(j["tenant"]["name"], "admin");
-  ASSERT_EQ(j["clouds"].size(), 1u);
-  EXPECT_EQ(j["clouds"][0]["name"], "nsxt-cloud");
-  EXPECT_EQ(j["clouds"][0]["vtype"], "CLOUD_NSXT");
-  EXPECT_THAT(j["clouds"][0]["uuid"].get<std::string>(), HasSubstr("cloud-"));
+  EXPECT_FALSE(j.contains("cloud"));
+  ASSERT_TRUE(j["clouds"].is_array());
+  ASSERT_EQ(j["clouds"].size(), 2u);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& c : j["clouds"]) by_name[c["name"].get<std::string>()] = c;
+  ASSERT_EQ(by_name.count("Default-Cloud"), 1u) << json.out;
+  ASSERT_EQ(by_name.count("nsxt-cloud"), 1u) << json.out;
+  EXPECT_EQ(by_name["Default-Cloud"]["vtype"], "CLOUD_VCENTER");
+  EXPECT_EQ(by_name["nsxt-cloud"]["vtype"], "CLOUD_NSXT");
+  for (const auto& [name, c] : by_name) {
+    EXPECT_THAT(c["uuid"].get<std::string>(), ::testing::StartsWith("cloud-")) << name;
+    // The text output names the same uuids.
+    EXPECT_THAT(run.out, HasSubstr(absl::StrCat(name, " (uuid ", c["uuid"].get<std::string>())));
+  }
+}
+
+TEST_F(ControllerCommandTest, CheckWithCloudAlsoResolvesThatCloud) {
+  Outcome json = Run({"check", "--json", "--cloud", "nsxt-cloud"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = Parse(json);
+  EXPECT_EQ(j["clouds"].size(), 2u);
+  EXPECT_EQ(j["cloud"]["name"], "nsxt-cloud");
+  EXPECT_EQ(j["cloud"]["vtype"], "CLOUD_NSXT");
+  EXPECT_THAT(j["cloud"]["uuid"].get<std::string>(), HasSubstr("cloud-"));
+
+  Outcome text = Run({"check", "--cloud", j["cloud"]["uuid"].get<std::string>()});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, ContainsRegex("Cloud \\(--cloud\\) +nsxt-cloud \\(uuid cloud-"));
+
+  Outcome missing = Run({"check", "--cloud", "no-such-cloud"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err, HasSubstr("controller check: "));
+  EXPECT_THAT(missing.err, HasSubstr("cloud \"no-such-cloud\" not found"));
+  EXPECT_EQ(missing.out, "");
 }
 
 TEST_F(ControllerCommandTest, ListFollowsPagesAndFiltersByCloud) {

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -307,6 +308,42 @@ TEST_F(ClientTest, ListFollowsNextAcrossPages) {
   ASSERT_TRUE(nsxt.ok()) << nsxt.status();
   ASSERT_EQ(nsxt->size(), 1u);
   EXPECT_EQ(nsxt->front().name, "Default-Group");
+}
+
+TEST_F(ClientTest, ListsCloudsAcrossPages) {
+  ClientConfig config = Config();
+  config.page_size = 1;
+  auto client = NewClientOrDie(config);
+  auto clouds = client->ListClouds();
+  ASSERT_TRUE(clouds.ok()) << clouds.status();
+  ASSERT_EQ(clouds->size(), 2u);
+  EXPECT_EQ(Count("GET /api/cloud"), 2);  // one cloud a page
+  std::map<std::string, CloudInfo> by_name;
+  for (const CloudInfo& c : *clouds) by_name[c.name] = c;
+  ASSERT_EQ(by_name.count("Default-Cloud"), 1u);
+  ASSERT_EQ(by_name.count("nsxt-cloud"), 1u);
+  EXPECT_EQ(by_name["Default-Cloud"].vtype, "CLOUD_VCENTER");
+  EXPECT_EQ(by_name["nsxt-cloud"].vtype, "CLOUD_NSXT");
+  for (const CloudInfo& c : *clouds) {
+    EXPECT_THAT(c.uuid, ::testing::StartsWith("cloud-"));
+    EXPECT_THAT(c.ref, ::testing::StartsWith(emulator_->url() + "/api/cloud/" + c.uuid));
+    // The listed ref names the same cloud ResolveCloud finds by name.
+    auto resolved = client->ResolveCloud(c.ref);
+    ASSERT_TRUE(resolved.ok()) << resolved.status();
+    EXPECT_EQ(resolved->uuid, c.uuid);
+    EXPECT_EQ(resolved->name, c.name);
+    auto by_cloud_name = client->ResolveCloud(c.name);
+    ASSERT_TRUE(by_cloud_name.ok()) << by_cloud_name.status();
+    EXPECT_EQ(by_cloud_name->uuid, c.uuid);
+  }
+  EXPECT_NE(by_name["Default-Cloud"].uuid, by_name["nsxt-cloud"].uuid);
+
+  // The default page size lists both clouds with one GET.
+  const int gets_before = Count("GET /api/cloud");
+  auto one_page = NewClientOrDie(Config())->ListClouds();
+  ASSERT_TRUE(one_page.ok()) << one_page.status();
+  EXPECT_EQ(one_page->size(), 2u);
+  EXPECT_EQ(Count("GET /api/cloud") - gets_before, 1);
 }
 
 TEST_F(ClientTest, ResolvesCloudsAndTenants) {

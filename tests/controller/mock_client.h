@@ -27,6 +27,7 @@ class MockClient : public Client {
   MOCK_METHOD(absl::Status, DeleteSeGroup, (std::string_view uuid, std::string_view tenant),
               (override));
   MOCK_METHOD(absl::StatusOr<CloudInfo>, ResolveCloud, (std::string_view cloud), (override));
+  MOCK_METHOD(absl::StatusOr<std::vector<CloudInfo>>, ListClouds, (), (override));
   MOCK_METHOD(absl::StatusOr<TenantInfo>, ResolveTenant, (std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
   MOCK_METHOD(void, Cancel, (), (override));
