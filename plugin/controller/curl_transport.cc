@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/controller/curl_library.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -18,11 +19,6 @@ namespace {
 constexpr size_t kMaxIdleHandles = 32;
 constexpr size_t kMaxResponseBytes = 64 << 20;
 constexpr absl::Duration kMaxConnectTimeout = absl::Seconds(15);
-
-void GlobalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 struct Transfer {
   HttpResponse* response;
@@ -103,8 +99,9 @@ std::string HttpResponse::Header(const std::string& name) const {
   return "";
 }
 
-// The CURLSH and one mutex per shared data kind.
+// libcurl (loaded on first use, see curl_library.h), the CURLSH and one mutex per shared data kind.
 struct CurlTransport::Share {
+  const CurlLibrary* curl = nullptr;
   CURLSH* handle = nullptr;
   std::array<std::mutex, CURL_LOCK_DATA_LAST + 1> locks;
 
@@ -121,26 +118,28 @@ CurlTransport::CurlTransport(TlsOptions tls, const std::atomic<bool>* cancelled)
 
 absl::StatusOr<std::unique_ptr<CurlTransport>> CurlTransport::Create(
     TlsOptions tls, const std::atomic<bool>* cancelled) {
-  GlobalInit();
+  absl::StatusOr<const CurlLibrary*> curl = LoadCurl();
+  if (!curl.ok()) return curl.status();
   std::unique_ptr<CurlTransport> t(new CurlTransport(std::move(tls), cancelled));
-  CURLSH* sh = curl_share_init();
+  t->share_->curl = *curl;
+  CURLSH* sh = (*curl)->share_init();
   if (sh == nullptr) return absl::InternalError("controller: curl_share_init failed");
   t->share_->handle = sh;
-  curl_share_setopt(sh, CURLSHOPT_LOCKFUNC, &Share::Lock);
-  curl_share_setopt(sh, CURLSHOPT_UNLOCKFUNC, &Share::Unlock);
-  curl_share_setopt(sh, CURLSHOPT_USERDATA, t->share_.get());
-  curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-  curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  (*curl)->share_setopt(sh, CURLSHOPT_LOCKFUNC, &Share::Lock);
+  (*curl)->share_setopt(sh, CURLSHOPT_UNLOCKFUNC, &Share::Unlock);
+  (*curl)->share_setopt(sh, CURLSHOPT_USERDATA, t->share_.get());
+  (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+  (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   return t;
 }
 
 CurlTransport::~CurlTransport() {
   {
     absl::MutexLock lock(&pool_mu_);
-    for (void* h : idle_) curl_easy_cleanup(static_cast<CURL*>(h));
+    for (void* h : idle_) share_->curl->easy_cleanup(static_cast<CURL*>(h));
     idle_.clear();
   }
-  if (share_->handle != nullptr) curl_share_cleanup(share_->handle);
+  if (share_->handle != nullptr) share_->curl->share_cleanup(share_->handle);
 }
 
 void* CurlTransport::Acquire() {
@@ -152,7 +151,7 @@ void* CurlTransport::Acquire() {
       return h;
     }
   }
-  return curl_easy_init();
+  return share_->curl->easy_init();
 }
 
 void CurlTransport::Release(void* handle) {
@@ -160,7 +159,7 @@ void CurlTransport::Release(void* handle) {
   if (idle_.size() < kMaxIdleHandles) {
     idle_.push_back(handle);
   } else {
-    curl_easy_cleanup(static_cast<CURL*>(handle));
+    share_->curl->easy_cleanup(static_cast<CURL*>(handle));
   }
 }
 
@@ -170,76 +169,77 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     result.status = absl::CancelledError("controller: operation cancelled");
     return result;
   }
+  const CurlLibrary& lib = *share_->curl;
   CURL* curl = static_cast<CURL*>(Acquire());
   if (curl == nullptr) {
     result.status = absl::InternalError("controller: curl_easy_init failed");
     return result;
   }
-  curl_easy_reset(curl);
+  lib.easy_reset(curl);
   Transfer transfer{&result.response, cancelled_};
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_slist* headers = nullptr;
-  for (const std::string& h : request.headers) headers = curl_slist_append(headers, h.c_str());
-  headers = curl_slist_append(headers, "Expect:");
+  for (const std::string& h : request.headers) headers = lib.slist_append(headers, h.c_str());
+  headers = lib.slist_append(headers, "Expect:");
 
   long timeout_ms =
       static_cast<long>(std::max<int64_t>(1, absl::ToInt64Milliseconds(request.timeout)));
   long connect_ms = static_cast<long>(
       std::min<int64_t>(timeout_ms, absl::ToInt64Milliseconds(kMaxConnectTimeout)));
 
-  curl_easy_setopt(curl, CURLOPT_SHARE, share_->handle);
-  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-  curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
-  if (request.fresh_connection) curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
-  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+  lib.easy_setopt(curl, CURLOPT_SHARE, share_->handle);
+  lib.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  lib.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
+  lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+  lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+  lib.easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  if (request.fresh_connection) lib.easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+  lib.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+  lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
+  lib.easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  lib.easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+  lib.easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  lib.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  lib.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+  lib.easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
   // gzip only: every Controller's web server speaks it, and it is cheap on both ends (brotli at
   // its default level costs a server milliseconds per SE group object).
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "gzip");
+  lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "gzip");
   if (tls_.insecure) {
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
   } else {
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
-    if (!tls_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls_.ca_file.c_str());
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    lib.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (!tls_.ca_file.empty()) lib.easy_setopt(curl, CURLOPT_CAINFO, tls_.ca_file.c_str());
     if (!tls_.ca_pem.empty()) {
       curl_blob blob{const_cast<char*>(tls_.ca_pem.data()), tls_.ca_pem.size(), CURL_BLOB_COPY};
-      curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
+      lib.easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
     }
   }
   if (request.method == "GET") {
-    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    lib.easy_setopt(curl, CURLOPT_HTTPGET, 1L);
   } else if (request.method == "POST") {
-    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    lib.easy_setopt(curl, CURLOPT_POST, 1L);
   } else {
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    lib.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
   if (request.method == "POST" || request.method == "PUT" || !request.body.empty()) {
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
+    lib.easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    lib.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                    static_cast<curl_off_t>(request.body.size()));
   }
 
-  CURLcode code = curl_easy_perform(curl);
+  CURLcode code = lib.easy_perform(curl);
   long http_status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+  lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
   long request_size = 0;
-  curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &request_size);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
-  curl_slist_free_all(headers);
+  lib.easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &request_size);
+  lib.easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
+  lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
+  lib.slist_free_all(headers);
 
   if (code == CURLE_OK) {
     result.response.status = static_cast<int>(http_status);
@@ -247,9 +247,9 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   // A failed handle may hold a broken connection; don't pool it.
-  curl_easy_cleanup(curl);
+  lib.easy_cleanup(curl);
   result.response = HttpResponse();
-  std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(code);
+  std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : lib.easy_strerror(code);
   std::string where = absl::StrCat(request.method, " ", request.url);
   if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
     result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
