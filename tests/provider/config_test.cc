@@ -2,8 +2,10 @@
 #include "plugin/provider/config.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -48,8 +50,12 @@ std::map<std::string, cty::Value> Minimal() {
 
 class TempFile {
  public:
+  // A file of its own (mkstemp), so that tests running in parallel processes never share one.
   explicit TempFile(const std::string& content) {
-    path_ = ::testing::TempDir() + "provider_config_test_ca.pem";
+    std::string pattern = ::testing::TempDir() + "provider_config_test_ca_XXXXXX";
+    const int fd = mkstemp(pattern.data());
+    if (fd >= 0) close(fd);
+    path_ = pattern;
     std::ofstream(path_) << content;
   }
   ~TempFile() { std::remove(path_.c_str()); }
