@@ -38,6 +38,18 @@ cty::Value CheckApplied(const std::string& type_name, const Schema& schema,
   return NormalizeBlocks(schema.block, cty::UnknownAsNull(actual));
 }
 
+// The state to keep after a Create or Update that reported an error: the object the resource
+// returned when it changed the planned value into a conforming object (a partial result, with
+// unknowns as null), otherwise `fallback` (null after a create, the prior state after an update).
+cty::Value StateAfterFailedWrite(const cty::Value& returned, const cty::Value& planned,
+                                 const cty::Type& type, const cty::Value& fallback) {
+  const bool untouched = returned.Equals(planned) && !planned.IsWhollyKnown();
+  if (untouched || returned.IsNull() || !cty::CheckConformance(returned, type).ok()) {
+    return fallback;
+  }
+  return cty::UnknownAsNull(returned);
+}
+
 }  // namespace
 
 ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string& type_name,
@@ -80,14 +92,9 @@ ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string&
     result.diagnostics.Append(response.diagnostics);
     result.private_data = response.private_data;
     if (result.diagnostics.HasError()) {
-      const bool untouched =
-          response.new_state.Equals(planned_state) && !planned_state.IsWhollyKnown();
-      if (untouched || response.new_state.IsNull() ||
-          !cty::CheckConformance(response.new_state, type).ok()) {
-        result.new_state = cty::Value::Null(type);
-      } else {
-        result.new_state = cty::UnknownAsNull(response.new_state);  // partially created object
-      }
+      // Nothing known to exist, or the partially created object.
+      result.new_state =
+          StateAfterFailedWrite(response.new_state, planned_state, type, cty::Value::Null(type));
       return result;
     }
     result.new_state =
@@ -104,14 +111,8 @@ ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string&
   result.diagnostics.Append(response.diagnostics);
   result.private_data = response.private_data;
   if (result.diagnostics.HasError()) {
-    const bool untouched =
-        response.new_state.Equals(planned_state) && !planned_state.IsWhollyKnown();
-    if (untouched || response.new_state.IsNull() ||
-        !cty::CheckConformance(response.new_state, type).ok()) {
-      result.new_state = prior_state;  // nothing known to have changed
-    } else {
-      result.new_state = cty::UnknownAsNull(response.new_state);
-    }
+    // Nothing known to have changed, or the partially updated object.
+    result.new_state = StateAfterFailedWrite(response.new_state, planned_state, type, prior_state);
     return result;
   }
   result.new_state =
