@@ -331,20 +331,8 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) override {
-    auto ref = ParseRef(cloud, "cloud", "cloud");
-    if (!ref.ok()) return ref.status();
-    std::string key = ref->Normalized();
-    {
-      absl::MutexLock lock(&cache_mu_);
-      if (auto it = clouds_.find(key); it != clouds_.end()) return it->second;
-    }
-    auto obj = LookUp(*ref, "cloud");
-    if (!obj.ok()) return obj.status();
-    auto info = ToCloudInfo(*obj, "cloud");
-    if (!info.ok()) return info.status();
-    absl::MutexLock lock(&cache_mu_);
-    clouds_[key] = *info;
-    return info;
+    return ResolveCached<CloudInfo>(cloud, "cloud", clouds_,
+                                    [this](Json& obj) { return ToCloudInfo(obj, "cloud"); });
   }
 
   absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
@@ -362,20 +350,35 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) override {
-    auto ref = ParseRef(tenant, "tenant", "tenant");
+    return ResolveCached<TenantInfo>(
+        tenant, "tenant", tenants_, [this](Json& obj) -> absl::StatusOr<TenantInfo> {
+          TenantInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"),
+                          StringMember(obj, "url")};
+          if (info.ref.empty()) {
+            info.ref = absl::StrCat(endpoint_.base_url, "/api/tenant/", info.uuid);
+          }
+          return info;
+        });
+  }
+
+  // Looks up `text` (a name, uuid or ref of a `type` object) once per client; later calls with
+  // the same object are answered from `cache`. `convert` turns the Controller's object into Info.
+  template <typename Info, typename Convert>
+  absl::StatusOr<Info> ResolveCached(std::string_view text, const char* type,
+                                     std::map<std::string, Info>& cache, Convert convert) {
+    auto ref = ParseRef(text, type, type);
     if (!ref.ok()) return ref.status();
-    std::string key = ref->Normalized();
+    const std::string key = ref->Normalized();
     {
       absl::MutexLock lock(&cache_mu_);
-      if (auto it = tenants_.find(key); it != tenants_.end()) return it->second;
+      if (auto it = cache.find(key); it != cache.end()) return it->second;
     }
-    auto obj = LookUp(*ref, "tenant");
+    auto obj = LookUp(*ref, type);
     if (!obj.ok()) return obj.status();
-    TenantInfo info{StringMember(*obj, "uuid"), StringMember(*obj, "name"),
-                    StringMember(*obj, "url")};
-    if (info.ref.empty()) info.ref = absl::StrCat(endpoint_.base_url, "/api/tenant/", info.uuid);
+    absl::StatusOr<Info> info = convert(*obj);
+    if (!info.ok()) return info.status();
     absl::MutexLock lock(&cache_mu_);
-    tenants_[key] = info;
+    cache[key] = *info;
     return info;
   }
 
