@@ -2,6 +2,7 @@
 #include "plugin/provider/config.h"
 
 #include <fstream>
+#include <algorithm>
 #include <optional>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
@@ -17,6 +19,10 @@ namespace nsxalb::provider {
 namespace {
 
 using framework::Diagnostics;
+
+// timeout_seconds: the client's default total_timeout, and the largest accepted value.
+constexpr int64_t kDefaultTimeoutSeconds = 300;
+constexpr int64_t kMaxTimeoutSeconds = 3600;
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
@@ -105,6 +111,7 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     }
   }
 
+  std::vector<std::string> missing;  // Controller settings Configure found unset
   const Field controller = Get(config, "controller");
   if (controller.value.has_value()) {
     // The client's own address parser, so that what validates here is what the client accepts.
@@ -114,25 +121,21 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                               absl::StrCat("The Controller address \"", Str(controller),
                                            "\" is not valid: ", endpoint.status().message(), "."));
     } else {
-      parsed.controller = endpoint->base_url;
+      parsed.client.controller = endpoint->base_url;
     }
   } else if (configure && controller.known) {
-    diags.AddAttributeError(At("controller"), "Missing Controller address",
-                            "Set \"controller\" in the provider block or the NSXALB_CONTROLLER "
-                            "environment variable.");
+    missing.push_back("\"controller\" (or NSXALB_CONTROLLER / AVI_CONTROLLER)");
   }
 
   const Field username = Get(config, "username");
   if (username.value.has_value()) {
-    parsed.username = Str(username);
-    if (parsed.username.empty() || HasSpace(parsed.username)) {
+    parsed.client.username = Str(username);
+    if (parsed.client.username.empty() || HasSpace(parsed.client.username)) {
       diags.AddAttributeError(At("username"), "Invalid user name",
                               "The user name must not be empty or contain white space.");
     }
   } else if (configure && username.known) {
-    diags.AddAttributeError(At("username"), "Missing user name",
-                            "Set \"username\" in the provider block or the NSXALB_USERNAME "
-                            "environment variable.");
+    missing.push_back("\"username\" (or NSXALB_USERNAME / AVI_USERNAME)");
   }
 
   const Field password = Get(config, "password");
@@ -143,19 +146,19 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                             "variables NSXALB_PASSWORD and NSXALB_AUTH_TOKEN count too).");
   } else if (configure && password.known && token.known && !password.value.has_value() &&
              !token.value.has_value()) {
-    diags.AddAttributeError(At("password"), "Missing credentials",
-                            "Set \"password\" or \"auth_token\" in the provider block, or the "
-                            "NSXALB_PASSWORD or NSXALB_AUTH_TOKEN environment variable.");
+    missing.push_back(
+        "\"password\" or \"auth_token\" (or NSXALB_PASSWORD / AVI_PASSWORD, NSXALB_AUTH_TOKEN / "
+        "AVI_AUTHTOKEN)");
   }
   if (password.value.has_value()) {
-    parsed.password = Str(password);
-    if (parsed.password.empty()) {
+    parsed.client.password = Str(password);
+    if (parsed.client.password.empty()) {
       diags.AddAttributeError(At("password"), "Empty password", "The password must not be empty.");
     }
   }
   if (token.value.has_value()) {
-    parsed.auth_token = Str(token);
-    if (parsed.auth_token.empty()) {
+    parsed.client.auth_token = Str(token);
+    if (parsed.client.auth_token.empty()) {
       diags.AddAttributeError(At("auth_token"), "Empty auth token",
                               "The auth_token must not be empty.");
     }
@@ -163,8 +166,8 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
 
   const Field tenant = Get(config, "tenant");
   if (tenant.value.has_value()) {
-    parsed.tenant = Str(tenant);
-    if (parsed.tenant.empty()) {
+    parsed.client.tenant = Str(tenant);
+    if (parsed.client.tenant.empty()) {
       diags.AddAttributeError(At("tenant"), "Invalid tenant",
                               "The tenant must not be empty; leave it unset for \"admin\".");
     }
@@ -172,10 +175,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
 
   const Field api_version = Get(config, "api_version");
   if (api_version.value.has_value()) {
-    parsed.api_version = Str(api_version);
-    if (!controller::ApiVersion::Parse(parsed.api_version).ok()) {
+    parsed.client.api_version = Str(api_version);
+    if (!controller::ApiVersion::Parse(parsed.client.api_version).ok()) {
       diags.AddAttributeError(At("api_version"), "Invalid API version",
-                              absl::StrCat("The API version \"", parsed.api_version,
+                              absl::StrCat("The API version \"", parsed.client.api_version,
                                            "\" is not valid: expected numbers separated by "
                                            "dots, such as \"22.1.3\"."));
     }
@@ -188,20 +191,20 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                             "Set either \"ca_file\" or \"ca_pem\", not both.");
   }
   if (ca_file.value.has_value()) {
-    parsed.ca_file = Str(ca_file);
-    std::ifstream in(parsed.ca_file, std::ios::binary);
+    parsed.client.ca_file = Str(ca_file);
+    std::ifstream in(parsed.client.ca_file, std::ios::binary);
     std::stringstream content;
     if (in) content << in.rdbuf();
-    if (parsed.ca_file.empty() || !in || in.bad()) {
+    if (parsed.client.ca_file.empty() || !in || in.bad()) {
       diags.AddAttributeError(
           At("ca_file"), "Unreadable CA file",
           framework::ErrorDetail(
               "reading the certificate authority file",
-              absl::StrCat("the file \"", parsed.ca_file, "\" could not be opened for reading."),
+              absl::StrCat("the file \"", parsed.client.ca_file, "\" could not be opened for reading."),
               ""));
     } else if (!LooksLikePem(content.str())) {
       diags.AddAttributeError(At("ca_file"), "Invalid CA file",
-                              absl::StrCat("The file \"", parsed.ca_file,
+                              absl::StrCat("The file \"", parsed.client.ca_file,
                                            "\" contains no PEM certificate (-----BEGIN "
                                            "CERTIFICATE-----)."));
     }
@@ -211,14 +214,14 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
       diags.AddAttributeError(At("ca_pem"), "Invalid CA certificate",
                               "ca_pem contains no PEM certificate (-----BEGIN CERTIFICATE-----).");
     } else if (!ca_file.value.has_value()) {
-      parsed.ca_pem = Str(ca_pem);
+      parsed.client.ca_pem = Str(ca_pem);
     }
   }
 
   const Field insecure = Get(config, "insecure");
   if (insecure.value.has_value() && insecure.value->type().kind() == cty::Type::Kind::kBool) {
-    parsed.insecure = insecure.value->AsBool();
-    if (parsed.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
+    parsed.client.insecure = insecure.value->AsBool();
+    if (parsed.client.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
       diags.AddAttributeError(At("insecure"), "Conflicting TLS settings",
                               "insecure = true turns certificate verification off, so the "
                               "certificate authorities in ca_file / ca_pem would never be used. "
@@ -226,6 +229,38 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     }
   }
 
+  const Field timeout = Get(config, "timeout_seconds");
+  if (timeout.value.has_value() && timeout.value->type().kind() == cty::Type::Kind::kNumber) {
+    absl::StatusOr<int64_t> seconds = timeout.value->AsNumber().AsInt64();
+    if (!seconds.ok() || *seconds < 0 || *seconds > kMaxTimeoutSeconds) {
+      diags.AddAttributeError(
+          At("timeout_seconds"), "Invalid timeout",
+          absl::StrCat("timeout_seconds must be a whole number of seconds from 1 to ",
+                       kMaxTimeoutSeconds, " (0 means the default, ", kDefaultTimeoutSeconds,
+                       "); got ", timeout.value->AsNumber().ToString(), "."));
+    } else if (*seconds > 0) {
+      parsed.client.total_timeout = absl::Seconds(*seconds);
+      // One exchange never outlasts the whole operation.
+      parsed.client.request_timeout = std::min(parsed.client.request_timeout, absl::Seconds(*seconds));
+    }
+  }
+
+  const Field policy = Get(config, "sizing_policy");
+  if (policy.value.has_value()) {
+    absl::StatusOr<SizingPolicy> parsed_policy = ParseSizingPolicy(Str(policy));
+    if (!parsed_policy.ok()) {
+      diags.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
+                              std::string(parsed_policy.status().message()));
+    } else {
+      parsed.sizing_policy = *parsed_policy;
+    }
+  }
+
+  if (!missing.empty()) {
+    parsed.missing_controller_settings =
+        absl::StrCat("No Controller is configured: set ", absl::StrJoin(missing, ", "),
+                     " in the provider block or the environment.");
+  }
   if (out != nullptr && !diags.HasError()) *out = parsed;
   return diags;
 }

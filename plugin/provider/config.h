@@ -10,19 +10,30 @@
 #include "plugin/framework/diagnostics.h"
 #include "plugin/framework/provider.h"
 #include "plugin/framework/schema.h"
+#include "plugin/provider/se_group_sizing.h"
 
 namespace nsxalb::provider {
 
-// The provider configuration after environment defaults is the Controller client's settings:
-// `controller` holds the normalised base URL, `ca_file` / `ca_pem` whichever was set. Never log
-// `password` or `auth_token`.
-using ProviderConfig = controller::ClientConfig;
+// The provider configuration after environment defaults.
+struct ProviderConfig {
+  // The Controller client's settings: `controller` holds the normalised base URL, `ca_file` /
+  // `ca_pem` whichever was set, `total_timeout` from timeout_seconds. Never log `password` or
+  // `auth_token`.
+  controller::ClientConfig client;
+  // The provider's sizing_policy (resources may override it).
+  SizingPolicy sizing_policy = SizingPolicy::kWarn;
+  // What is missing to reach a Controller (controller, username, credentials), as a sentence
+  // naming the arguments and environment variables to set; empty when the Controller is fully
+  // configured. A configuration without a Controller is valid: nsxalb_se_sizing needs none.
+  std::string missing_controller_settings;
+};
 
 // When the configuration is checked.
 enum class ConfigPhase {
   // `terraform validate` (PrepareProviderConfig): only what is written; unknowns are skipped.
   kValidate,
-  // Configure: environment defaults applied; everything required must be present and known.
+  // Configure: environment defaults applied; every value must be known. Missing Controller
+  // settings are not an error (see ProviderConfig::missing_controller_settings).
   kConfigure,
 };
 

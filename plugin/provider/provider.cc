@@ -4,24 +4,77 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
 #include "plugin/framework/schema_json.h"
+#include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/se_group_data_source.h"
+#include "plugin/provider/se_group_resource.h"
 #include "provider_schema/embedded.h"
 
 namespace nsxalb::provider {
+namespace {
+
+// Parses one embedded schema; a broken one (a build bug, caught by tests) is logged and empty.
+framework::Schema ParseEmbedded(std::string_view what, std::string_view json) {
+  absl::StatusOr<framework::Schema> parsed = framework::ParseSchemaJson(json);
+  if (!parsed.ok()) {
+    log::Error(absl::StrCat("provider_schema/", std::string(what), ": ", parsed.status().message()));
+    return framework::Schema();
+  }
+  return *std::move(parsed);
+}
+
+// The embedded schemas of one kind, parsed once.
+std::map<std::string, framework::Schema> ParseAll(
+    const char* folder, const std::vector<provider_schema::EmbeddedSchema>& list) {
+  std::map<std::string, framework::Schema> out;
+  for (const auto& entry : list) {
+    out.emplace(std::string(entry.name),
+                ParseEmbedded(absl::StrCat(folder, "/", std::string(entry.name), ".json"), entry.json));
+  }
+  return out;
+}
+
+const framework::Schema& Lookup(const std::map<std::string, framework::Schema>& schemas,
+                                const char* folder, const std::string& type_name) {
+  static const framework::Schema* const kEmpty = new framework::Schema();
+  auto it = schemas.find(type_name);
+  if (it == schemas.end()) {
+    log::Error(absl::StrCat("provider_schema/", folder, "/", type_name, ".json is missing"));
+    return *kEmpty;
+  }
+  return it->second;
+}
+
+}  // namespace
 
 const framework::Schema& EmbeddedProviderSchema() {
-  static const framework::Schema* const kSchema = [] {
-    absl::StatusOr<framework::Schema> parsed =
-        framework::ParseSchemaJson(provider_schema::ProviderJson());
-    if (!parsed.ok()) {
-      log::Error(absl::StrCat("provider_schema/provider.json: ", parsed.status().message()));
-      return new framework::Schema();
-    }
-    return new framework::Schema(*std::move(parsed));
-  }();
+  static const framework::Schema* const kSchema =
+      new framework::Schema(ParseEmbedded("provider.json", provider_schema::ProviderJson()));
   return *kSchema;
 }
 
-NsxalbProvider::NsxalbProvider(framework::EnvLookup env) : env_(std::move(env)) {}
+const framework::Schema& EmbeddedResourceSchema(const std::string& type_name) {
+  static const auto* const kSchemas = new std::map<std::string, framework::Schema>(
+      ParseAll("resources", provider_schema::ResourceJson()));
+  return Lookup(*kSchemas, "resources", type_name);
+}
+
+const framework::Schema& EmbeddedDataSourceSchema(const std::string& type_name) {
+  static const auto* const kSchemas = new std::map<std::string, framework::Schema>(
+      ParseAll("data_sources", provider_schema::DataSourceJson()));
+  return Lookup(*kSchemas, "data_sources", type_name);
+}
+
+ClientFactory DefaultClientFactory() {
+  return [](const controller::ClientConfig& config)
+             -> absl::StatusOr<std::shared_ptr<controller::Client>> {
+    absl::StatusOr<std::unique_ptr<controller::Client>> client = controller::NewClient(config);
+    if (!client.ok()) return client.status();
+    return std::shared_ptr<controller::Client>(*std::move(client));
+  };
+}
+
+NsxalbProvider::NsxalbProvider(framework::EnvLookup env, ClientFactory clients)
+    : env_(std::move(env)), client_factory_(std::move(clients)) {}
 
 framework::Schema NsxalbProvider::GetSchema() const { return EmbeddedProviderSchema(); }
 
@@ -37,19 +90,64 @@ void NsxalbProvider::Configure(const framework::ConfigureRequest& request,
   response.diagnostics.Append(CheckConfig(EmbeddedProviderSchema().block, request.config,
                                           ConfigPhase::kConfigure, env_, parsed.get()));
   if (response.diagnostics.HasError()) return;
-  log::Debug(absl::StrCat("provider configured for ", parsed->controller, " as ", parsed->username,
-                          " (tenant ", parsed->tenant, ")"));
+  if (parsed->missing_controller_settings.empty()) {
+    log::Debug(absl::StrCat("provider configured for ", parsed->client.controller, " as ",
+                            parsed->client.username, " (tenant ", parsed->client.tenant, ")"));
+  } else {
+    log::Debug("provider configured without a Controller (sizing only)");
+  }
   std::lock_guard<std::mutex> lock(mu_);
   config_ = std::move(parsed);
+  client_.reset();  // a new configuration gets a new session on first use
 }
 
-std::map<std::string, framework::ResourceFactory> NsxalbProvider::Resources() { return {}; }
+std::map<std::string, framework::ResourceFactory> NsxalbProvider::Resources() {
+  return {{kSeGroupResourceType, [this] { return std::make_unique<SeGroupResource>(this); }}};
+}
 
-std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources() { return {}; }
+std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources() {
+  return {
+      {kCloudDataSourceType, [this] { return std::make_unique<CloudDataSource>(this); }},
+      {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
+  };
+}
+
+void NsxalbProvider::Stop() {
+  std::shared_ptr<controller::Client> client;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    client = client_;
+  }
+  if (client != nullptr) client->Cancel();
+}
 
 std::shared_ptr<const ProviderConfig> NsxalbProvider::config() const {
   std::lock_guard<std::mutex> lock(mu_);
   return config_;
+}
+
+SizingPolicy NsxalbProvider::sizing_policy() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return config_ == nullptr ? SizingPolicy::kWarn : config_->sizing_policy;
+}
+
+absl::StatusOr<std::shared_ptr<controller::Client>> NsxalbProvider::Client() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (client_ != nullptr) return client_;
+  if (config_ == nullptr) {
+    return absl::FailedPreconditionError(
+        "The provider is not configured: Terraform did not call Configure before this "
+        "operation.");
+  }
+  if (!config_->missing_controller_settings.empty()) {
+    return absl::FailedPreconditionError(config_->missing_controller_settings);
+  }
+  absl::StatusOr<std::shared_ptr<controller::Client>> client = client_factory_(config_->client);
+  if (!client.ok()) return client.status();
+  client_ = *std::move(client);
+  if (stopped_) client_->Cancel();
+  return client_;
 }
 
 std::shared_ptr<NsxalbProvider> NewProvider() { return std::make_shared<NsxalbProvider>(); }

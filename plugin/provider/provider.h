@@ -1,6 +1,7 @@
-// The shipped nsxalb provider: the provider block (schema from provider_schema/provider.json),
-// its validation and configuration. Resources and data sources arrive in a later issue; the
-// parsed configuration is kept for them (config()).
+// The shipped nsxalb provider: the provider block (schema from provider_schema/provider.json), its
+// validation and configuration, and the resource and data source types. Resources reach the
+// Controller through Client(), which logs in lazily: a process that never needs the Controller
+// (validate, sizing only, `plan -refresh=false` of settled groups) never contacts it.
 #ifndef NSXALB_PLUGIN_PROVIDER_PROVIDER_H_
 #define NSXALB_PLUGIN_PROVIDER_PROVIDER_H_
 
@@ -9,6 +10,8 @@
 #include <mutex>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "plugin/controller/client.h"
 #include "plugin/framework/provider.h"
 #include "plugin/provider/config.h"
 
@@ -17,32 +20,55 @@ namespace nsxalb::provider {
 // Terraform's address of this provider, as in `terraform providers schema -json`.
 inline constexpr char kProviderAddress[] = "registry.terraform.io/nsxalb/nsxalb";
 
+// Makes a Controller client for a configuration; tests substitute their own.
+using ClientFactory = std::function<absl::StatusOr<std::shared_ptr<controller::Client>>(
+    const controller::ClientConfig& config)>;
+
+// The production factory: controller::NewClient.
+ClientFactory DefaultClientFactory();
+
 // The provider. Thread-safe.
 class NsxalbProvider : public framework::Provider, public framework::ProviderWithValidateConfig {
  public:
-  // `env` supplies the NSXALB_* environment defaults (the process environment by default).
-  explicit NsxalbProvider(framework::EnvLookup env = framework::ProcessEnv());
+  // `env` supplies the environment defaults (the process environment by default); `clients`
+  // makes the Controller client on first use.
+  explicit NsxalbProvider(framework::EnvLookup env = framework::ProcessEnv(),
+                          ClientFactory clients = DefaultClientFactory());
 
   // The provider block schema, parsed from the embedded provider_schema/provider.json.
   framework::Schema GetSchema() const override;
   // Checks the block as written (PrepareProviderConfig).
   void ValidateConfig(const framework::ValidateProviderConfigRequest& request,
                       framework::ValidateProviderConfigResponse& response) override;
-  // Applies environment defaults, checks everything and keeps the parsed configuration.
+  // Applies environment defaults, checks everything and keeps the parsed configuration. Does not
+  // contact the Controller.
   void Configure(const framework::ConfigureRequest& request,
                  framework::ConfigureResponse& response) override;
-  // The resource types built from provider_schema/resources (none yet).
+  // nsxalb_se_group.
   std::map<std::string, framework::ResourceFactory> Resources() override;
-  // The data source types built from provider_schema/data_sources (none yet).
+  // nsxalb_se_sizing, nsxalb_cloud and nsxalb_se_group.
   std::map<std::string, framework::DataSourceFactory> DataSources() override;
+  // Cancels the Controller client's in-flight and later calls.
+  void Stop() override;
 
   // The configuration of the last successful Configure, or nullptr before one.
   std::shared_ptr<const ProviderConfig> config() const;
 
+  // The Controller client, made on first use. FailedPrecondition saying what to set when the
+  // provider has no Controller configured (or was not configured); the client's validation
+  // error when its settings are invalid.
+  absl::StatusOr<std::shared_ptr<controller::Client>> Client();
+
+  // The provider's sizing policy ("warn" before Configure).
+  SizingPolicy sizing_policy() const;
+
  private:
   framework::EnvLookup env_;
+  ClientFactory client_factory_;
   mutable std::mutex mu_;
   std::shared_ptr<const ProviderConfig> config_;
+  std::shared_ptr<controller::Client> client_;
+  bool stopped_ = false;
 };
 
 // The provider served by terraform-provider-nsxalb.
@@ -51,6 +77,11 @@ std::shared_ptr<NsxalbProvider> NewProvider();
 // The schemas of provider_schema/ parsed once; aborts nothing: a broken embedded schema (a build
 // bug, caught by tests) gives an empty schema and an error in the log.
 const framework::Schema& EmbeddedProviderSchema();
+
+// The embedded schema of resource or data source `type_name` (provider_schema/resources or
+// data_sources); an empty schema and an error in the log when there is none.
+const framework::Schema& EmbeddedResourceSchema(const std::string& type_name);
+const framework::Schema& EmbeddedDataSourceSchema(const std::string& type_name);
 
 }  // namespace nsxalb::provider
 

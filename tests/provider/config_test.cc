@@ -80,9 +80,9 @@ TEST(ProviderConfigTest, MinimalConfigurationIsValid) {
   ProviderConfig out;
   Diagnostics d = CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.controller, "https://ctl.example.com");
-  EXPECT_EQ(out.tenant, "admin");
-  EXPECT_FALSE(out.insecure);
+  EXPECT_EQ(out.client.controller, "https://ctl.example.com");
+  EXPECT_EQ(out.client.tenant, "admin");
+  EXPECT_FALSE(out.client.insecure);
 }
 
 TEST(ProviderConfigTest, PasswordAndTokenTogetherIsAnErrorOnAuthToken) {
@@ -119,7 +119,7 @@ TEST(ProviderConfigTest, InsecureWithCaFileIsAnError) {
   Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
   EXPECT_TRUE(Has(d, Severity::kError, "insecure")) << d.ToString();
   // The controller client refuses the same combination, so the provider reports it up front.
-  EXPECT_FALSE(out.insecure);
+  EXPECT_FALSE(out.client.insecure);
 }
 
 TEST(ProviderConfigTest, CaFileAndCaPemTogetherIsAnError) {
@@ -159,11 +159,75 @@ TEST(ProviderConfigTest, ValidateDoesNotRequireWhatConfigureRequires) {
   Diagnostics validate =
       CheckConfig(Schema(), Config({}), ConfigPhase::kValidate, Env({}), nullptr);
   EXPECT_FALSE(validate.HasError()) << validate.ToString();
-  Diagnostics configure =
-      CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure, Env({}), nullptr);
-  EXPECT_TRUE(Has(configure, Severity::kError, "controller"));
-  EXPECT_TRUE(Has(configure, Severity::kError, "username"));
-  EXPECT_TRUE(Has(configure, Severity::kError, "password"));
+  // No Controller is valid (nsxalb_se_sizing needs none); what is missing is kept for the
+  // resources' error, which names every argument and variable to set.
+  ProviderConfig out;
+  Diagnostics configure = CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure, Env({}), &out);
+  EXPECT_FALSE(configure.HasError()) << configure.ToString();
+  for (const char* needle : {"\"controller\"", "NSXALB_CONTROLLER", "AVI_CONTROLLER", "\"username\"",
+                             "\"password\"", "AVI_AUTHTOKEN"}) {
+    EXPECT_NE(out.missing_controller_settings.find(needle), std::string::npos) << needle;
+  }
+  ProviderConfig full;
+  ASSERT_FALSE(
+      CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &full).HasError());
+  EXPECT_EQ(full.missing_controller_settings, "");
+}
+
+TEST(ProviderConfigTest, AviEnvironmentVariablesAreFallbacks) {
+  ProviderConfig out;
+  Diagnostics d = CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
+                              Env({{"AVI_CONTROLLER", "avi-ctl"},
+                                   {"AVI_USERNAME", "avi-user"},
+                                   {"AVI_AUTHTOKEN", "avi-token"},
+                                   {"AVI_TENANT", "avi-tenant"},
+                                   {"AVI_VERSION", "21.1.3"},
+                                   {"AVI_API_TIMEOUT", "42"},
+                                   {"NSXALB_TENANT", "nsxalb-tenant"}}),
+                              &out);
+  ASSERT_FALSE(d.HasError()) << d.ToString();
+  EXPECT_EQ(out.client.controller, "https://avi-ctl");
+  EXPECT_EQ(out.client.username, "avi-user");
+  EXPECT_EQ(out.client.auth_token, "avi-token");
+  EXPECT_EQ(out.client.tenant, "nsxalb-tenant");  // NSXALB_* wins over AVI_*
+  EXPECT_EQ(out.client.api_version, "21.1.3");
+  EXPECT_EQ(out.client.total_timeout, absl::Seconds(42));
+  ProviderConfig with_password;
+  ASSERT_FALSE(CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
+                           Env({{"AVI_CONTROLLER", "c"}, {"AVI_USERNAME", "u"},
+                                {"AVI_PASSWORD", "p"}}),
+                           &with_password)
+                   .HasError());
+  EXPECT_EQ(with_password.client.password, "p");
+}
+
+TEST(ProviderConfigTest, TimeoutAndSizingPolicy) {
+  auto attrs = Minimal();
+  attrs["timeout_seconds"] = cty::Value::Int(5);
+  attrs["sizing_policy"] = S("enforce");
+  ProviderConfig out;
+  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
+  ASSERT_FALSE(d.HasError()) << d.ToString();
+  EXPECT_EQ(out.client.total_timeout, absl::Seconds(5));
+  EXPECT_LE(out.client.request_timeout, absl::Seconds(5));
+  EXPECT_EQ(out.sizing_policy, SizingPolicy::kEnforce);
+  ProviderConfig defaults;
+  ASSERT_FALSE(
+      CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &defaults)
+          .HasError());
+  EXPECT_EQ(defaults.client.total_timeout, absl::Seconds(300));
+  EXPECT_EQ(defaults.sizing_policy, SizingPolicy::kWarn);
+  for (cty::Value bad : {cty::Value::Int(-1), cty::Value::Float(1.5), cty::Value::Int(100000)}) {
+    attrs = Minimal();
+    attrs["timeout_seconds"] = bad;
+    EXPECT_TRUE(Has(CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr),
+                    Severity::kError, "timeout_seconds"))
+        << bad.DebugString();
+  }
+  attrs = Minimal();
+  attrs["sizing_policy"] = S("strict");
+  EXPECT_TRUE(Has(CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr),
+                  Severity::kError, "sizing_policy"));
 }
 
 TEST(ProviderConfigTest, EnvironmentFillsUnsetAttributes) {
@@ -177,11 +241,11 @@ TEST(ProviderConfigTest, EnvironmentFillsUnsetAttributes) {
                        {"NSXALB_TENANT", "t1"}}),
                   &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.controller, "https://env-ctl:9443");
-  EXPECT_EQ(out.username, "from-config");
-  EXPECT_EQ(out.auth_token, "tok");
-  EXPECT_TRUE(out.insecure);
-  EXPECT_EQ(out.tenant, "t1");
+  EXPECT_EQ(out.client.controller, "https://env-ctl:9443");
+  EXPECT_EQ(out.client.username, "from-config");
+  EXPECT_EQ(out.client.auth_token, "tok");
+  EXPECT_TRUE(out.client.insecure);
+  EXPECT_EQ(out.client.tenant, "t1");
 }
 
 TEST(ProviderConfigTest, WrittenPasswordSuppressesTokenFromEnvironment) {
@@ -189,8 +253,8 @@ TEST(ProviderConfigTest, WrittenPasswordSuppressesTokenFromEnvironment) {
   Diagnostics d = CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure,
                               Env({{"NSXALB_AUTH_TOKEN", "tok"}}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.password, "pw");
-  EXPECT_EQ(out.auth_token, "");
+  EXPECT_EQ(out.client.password, "pw");
+  EXPECT_EQ(out.client.auth_token, "");
   Diagnostics both = CheckConfig(
       Schema(), Config({{"controller", S("c")}, {"username", S("u")}}), ConfigPhase::kConfigure,
       Env({{"NSXALB_AUTH_TOKEN", "tok"}, {"NSXALB_PASSWORD", "pw"}}), nullptr);
@@ -210,7 +274,7 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   NsxalbProvider provider(Env({}));
   EXPECT_EQ(provider.config(), nullptr);
   framework::ConfigureRequest bad;
-  bad.config = Config({});
+  bad.config = Config({{"controller", S("https://")}});
   framework::ConfigureResponse bad_resp;
   provider.Configure(bad, bad_resp);
   EXPECT_TRUE(bad_resp.diagnostics.HasError());
@@ -222,9 +286,9 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   provider.Configure(good, good_resp);
   ASSERT_FALSE(good_resp.diagnostics.HasError()) << good_resp.diagnostics.ToString();
   ASSERT_NE(provider.config(), nullptr);
-  EXPECT_EQ(provider.config()->username, "admin");
-  EXPECT_TRUE(provider.Resources().empty());
-  EXPECT_TRUE(provider.DataSources().empty());
+  EXPECT_EQ(provider.config()->client.username, "admin");
+  EXPECT_EQ(provider.Resources().size(), 1u);
+  EXPECT_EQ(provider.DataSources().size(), 3u);
 }
 
 // What Configure accepts is a configuration the Controller client accepts too.
@@ -236,10 +300,11 @@ TEST(ProviderConfigTest, ConfiguredSettingsAreValidClientSettings) {
   ProviderConfig out;
   Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
-  EXPECT_EQ(out.controller, "https://ctl.example.com");
-  EXPECT_EQ(out.ca_file, ca.path());
-  EXPECT_TRUE(out.ca_pem.empty());
-  EXPECT_TRUE(controller::ValidateConfig(out).ok()) << controller::ValidateConfig(out).status();
+  EXPECT_EQ(out.client.controller, "https://ctl.example.com");
+  EXPECT_EQ(out.client.ca_file, ca.path());
+  EXPECT_TRUE(out.client.ca_pem.empty());
+  EXPECT_TRUE(controller::ValidateConfig(out.client).ok())
+      << controller::ValidateConfig(out.client).status();
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+// nsxalb_cloud.
+#include "plugin/provider/cloud_data_source.h"
+
+#include "absl/strings/str_cat.h"
+#include "plugin/framework/diagnostics.h"
+#include "plugin/provider/provider.h"
+
+namespace nsxalb::provider {
+
+absl::StatusOr<sizing::Platform> PlatformOfCloud(const controller::CloudInfo& cloud) {
+  if (cloud.vtype == "CLOUD_VCENTER") return sizing::Platform::kVcenter;
+  if (cloud.vtype == "CLOUD_NSXT") return sizing::Platform::kNsxt;
+  return absl::FailedPreconditionError(absl::StrCat(
+      "The cloud \"", cloud.name, "\" is of type ", cloud.vtype.empty() ? "(none)" : cloud.vtype,
+      ", for which the sizing model has no measured profile. Set platform = \"vcenter\" or "
+      "\"nsxt\" to say which profile to size with."));
+}
+
+framework::Schema CloudDataSource::GetSchema() const {
+  return EmbeddedDataSourceSchema(kCloudDataSourceType);
+}
+
+void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
+                           framework::ReadDataSourceResponse& response) {
+  const std::string name = request.config.GetAttribute("name")->AsString();
+  const std::string action = absl::StrCat("reading cloud \"", name, "\"");
+  absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
+  if (!client.ok()) {
+    response.diagnostics.AddError("No Controller configured",
+                                  framework::ErrorDetail(action, std::string(client.status().message()), ""));
+    return;
+  }
+  absl::StatusOr<controller::CloudInfo> cloud = (*client)->ResolveCloud(name);
+  if (!cloud.ok()) {
+    response.diagnostics.AddAttributeError(
+        cty::AttributePath().Attribute("name"),
+        cloud.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                             : "Cannot read cloud",
+        framework::ErrorDetail(action, "", std::string(cloud.status().message())));
+    return;
+  }
+  absl::StatusOr<sizing::Platform> platform = PlatformOfCloud(*cloud);
+  response.state =
+      response.state.WithAttribute("id", cty::Value::String(cloud->uuid))
+          .WithAttribute("url", cty::Value::String(cloud->ref))
+          .WithAttribute("vtype", cty::Value::String(cloud->vtype))
+          .WithAttribute("platform",
+                         platform.ok() ? cty::Value::String(sizing::PlatformName(*platform))
+                                       : cty::Value::Null(cty::Type::String()));
+}
+
+}  // namespace nsxalb::provider

@@ -1,0 +1,54 @@
+// nsxalb_se_group (data source).
+#include "plugin/provider/se_group_data_source.h"
+
+#include "absl/strings/str_cat.h"
+#include "plugin/framework/diagnostics.h"
+#include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_state.h"
+
+namespace nsxalb::provider {
+namespace {
+
+std::string StringOrEmpty(const cty::Value& object, const char* name) {
+  const cty::Value* v = object.GetAttribute(name);
+  return v != nullptr && v->IsKnown() && !v->IsNull() ? v->AsString() : "";
+}
+
+}  // namespace
+
+framework::Schema SeGroupDataSource::GetSchema() const {
+  return EmbeddedDataSourceSchema(kSeGroupDataSourceType);
+}
+
+void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
+                             framework::ReadDataSourceResponse& response) {
+  const std::string name = StringOrEmpty(request.config, "name");
+  const std::string cloud = StringOrEmpty(request.config, "cloud");
+  const std::string tenant = StringOrEmpty(request.config, "tenant");
+  const std::string action = absl::StrCat("reading SE group \"", name, "\"");
+  absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
+  if (!client.ok()) {
+    response.diagnostics.AddError("No Controller configured",
+                                  framework::ErrorDetail(action, std::string(client.status().message()), ""));
+    return;
+  }
+  absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(**client, name, tenant, cloud);
+  if (!group.ok()) {
+    response.diagnostics.AddAttributeError(
+        cty::AttributePath().Attribute("name"),
+        group.status().code() == absl::StatusCode::kNotFound ? "SE group not found"
+                                                             : "Cannot read SE group",
+        framework::ErrorDetail(action, "", std::string(group.status().message())));
+    return;
+  }
+  cty::Value state = WithGroup(GetSchema().block, response.state, *group, /*only_unknown=*/false);
+  absl::StatusOr<cty::Value> placed = WithPlacement(**client, state, *group);
+  if (!placed.ok()) {
+    response.diagnostics.AddError("Cannot read SE group",
+                                  framework::ErrorDetail(action, "", std::string(placed.status().message())));
+    return;
+  }
+  response.state = *std::move(placed);
+}
+
+}  // namespace nsxalb::provider

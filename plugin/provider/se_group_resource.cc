@@ -1,0 +1,413 @@
+// nsxalb_se_group.
+#include "plugin/provider/se_group_resource.h"
+
+#include <optional>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "plugin/controller/refs.h"
+#include "plugin/framework/value_util.h"
+#include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_sizing.h"
+#include "plugin/provider/se_group_state.h"
+
+namespace nsxalb::provider {
+namespace {
+
+using framework::Diagnostics;
+using Json = nlohmann::json;
+
+constexpr char kDefaultCloud[] = "Default-Cloud";
+constexpr char kDefaultGroup[] = "Default-Group";
+
+cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
+
+// A string attribute of an object value: unknown, null, or a value.
+struct StringAttr {
+  bool known = true;
+  std::optional<std::string> value;  // set when known and non-null
+};
+
+StringAttr GetString(const cty::Value& object, const char* name) {
+  StringAttr out;
+  if (object.IsNull()) return out;
+  if (!object.IsKnown()) {
+    out.known = false;
+    return out;
+  }
+  const cty::Value* v = object.GetAttribute(name);
+  if (v == nullptr) return out;
+  if (!v->IsKnown()) {
+    out.known = false;
+  } else if (!v->IsNull()) {
+    out.value = v->AsString();
+  }
+  return out;
+}
+
+std::string StringOr(const cty::Value& object, const char* name, std::string fallback) {
+  StringAttr s = GetString(object, name);
+  return s.value.has_value() ? *s.value : std::move(fallback);
+}
+
+// The resource's own sizing_policy when it is written and valid.
+std::optional<SizingPolicy> OwnPolicy(const cty::Value& config) {
+  StringAttr s = GetString(config, "sizing_policy");
+  if (!s.value.has_value()) return std::nullopt;
+  absl::StatusOr<SizingPolicy> policy = ParseSizingPolicy(*s.value);
+  if (!policy.ok()) return std::nullopt;
+  return *policy;
+}
+
+// "creating SE group \"web\"": the action in error details.
+std::string Action(const char* verb, const cty::Value& state) {
+  return absl::StrCat(verb, " SE group \"", StringOr(state, "name", "?"), "\"");
+}
+
+// The Controller client, or an error diagnostic saying what to configure.
+std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
+                                                  const std::string& action, Diagnostics& d) {
+  absl::StatusOr<std::shared_ptr<controller::Client>> client = provider->Client();
+  if (client.ok()) return *client;
+  d.AddError("No Controller configured", framework::ErrorDetail(action, std::string(client.status().message()), ""));
+  return nullptr;
+}
+
+// An error from the Controller, with its text as the original error.
+void AddControllerError(Diagnostics& d, const std::string& summary, const std::string& action,
+                        const std::string& explanation, const absl::Status& status) {
+  d.AddError(summary, framework::ErrorDetail(action, explanation, std::string(status.message())));
+}
+
+// The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
+// extra_fields keys the plan no longer has are sent as null, so the Controller reverts them to
+// their defaults.
+std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& prior,
+                                 Diagnostics& d) {
+  Json fields = TypedFieldsToSend(planned);
+  StringAttr extra = GetString(planned, "extra_fields");
+  Json given = Json::object();
+  if (extra.value.has_value()) {
+    absl::StatusOr<Json> parsed = ParseExtraFields(*extra.value);
+    if (!parsed.ok()) {
+      d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
+                          std::string(std::string(parsed.status().message())));
+      return std::nullopt;
+    }
+    given = *std::move(parsed);
+  }
+  StringAttr prior_extra = GetString(prior, "extra_fields");
+  if (prior_extra.value.has_value()) {
+    absl::StatusOr<Json> before = ParseExtraFields(*prior_extra.value);
+    if (before.ok()) {
+      for (auto it = before->begin(); it != before->end(); ++it) {
+        if (!given.contains(it.key())) fields[it.key()] = nullptr;
+      }
+    }
+  }
+  for (auto it = given.begin(); it != given.end(); ++it) fields[it.key()] = it.value();
+  return fields;
+}
+
+}  // namespace
+
+framework::Schema SeGroupResource::GetSchema() const {
+  return EmbeddedResourceSchema(kSeGroupResourceType);
+}
+
+void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequest& request,
+                                     framework::ValidateResourceConfigResponse& response) {
+  const cty::Value& config = request.config;
+  Diagnostics& d = response.diagnostics;
+  if (!config.IsKnown() || config.IsNull()) return;
+
+  StringAttr name = GetString(config, "name");
+  if (name.value.has_value() && absl::StripAsciiWhitespace(*name.value).empty()) {
+    d.AddAttributeError(At("name"), "Invalid SE group name", "The name must not be empty.");
+  }
+  StringAttr policy = GetString(config, "sizing_policy");
+  if (policy.value.has_value()) {
+    absl::StatusOr<SizingPolicy> parsed = ParseSizingPolicy(*policy.value);
+    if (!parsed.ok()) {
+      d.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
+                          std::string(std::string(parsed.status().message())));
+    }
+  }
+  StringAttr extra = GetString(config, "extra_fields");
+  if (extra.value.has_value()) {
+    absl::StatusOr<Json> parsed = ParseExtraFields(*extra.value);
+    if (!parsed.ok()) {
+      d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
+                          std::string(std::string(parsed.status().message())));
+    }
+  }
+  StringAttr platform_text = GetString(config, "platform");
+  if (!platform_text.value.has_value()) return;  // derived from the cloud in plan
+  absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_text.value);
+  if (!platform.ok()) {
+    d.AddAttributeError(At("platform"), "Invalid platform",
+                        std::string(std::string(platform.status().message())));
+    return;
+  }
+  SizingPlan plan = PlanSizing(config, *platform);
+  if (!plan.known) return;
+  d.Append(plan.input_errors);
+  const std::optional<SizingPolicy> own = OwnPolicy(config);
+  for (const PlacedFinding& finding : plan.findings) {
+    // The provider's policy decides these; validate cannot see it, plan reports them.
+    if (finding.policy_dependent && !own.has_value()) continue;
+    AddFindingDiagnostic(finding, own.value_or(SizingPolicy::kWarn), d);
+  }
+}
+
+void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
+                                 framework::ModifyPlanResponse& response) {
+  const cty::Value& config = request.config;
+  const cty::Value& prior = request.prior_state;
+  Diagnostics& d = response.diagnostics;
+  cty::Value planned = response.planned_state;
+  const bool create = prior.IsNull();
+  const std::string action = Action("planning", config);
+  std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, d);
+  if (client == nullptr) return;
+
+  // Defaults: the Controller's default cloud and the provider's tenant.
+  if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
+    planned = planned.WithAttribute("cloud", cty::Value::String(kDefaultCloud));
+  }
+  if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
+    std::shared_ptr<const ProviderConfig> pc = provider_->config();
+    planned = planned.WithAttribute(
+        "tenant", cty::Value::String(pc != nullptr ? pc->client.tenant : "admin"));
+  }
+
+  // The platform: written, kept from state while the cloud stays, or the cloud's type.
+  const StringAttr written_platform = GetString(config, "platform");
+  const bool derived = written_platform.known && !written_platform.value.has_value();
+  std::optional<sizing::Platform> platform;
+  if (written_platform.value.has_value()) {
+    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*written_platform.value);
+    if (!parsed.ok()) return;  // validate reported it
+    platform = *parsed;
+  } else if (derived) {
+    const StringAttr cloud = GetString(planned, "cloud");
+    const StringAttr kept = GetString(prior, "platform");
+    if (!cloud.known) {
+      planned = planned.WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
+    } else if (!create && kept.value.has_value() &&
+               GetString(prior, "cloud").value == cloud.value) {
+      platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
+      planned = planned.WithAttribute("platform", cty::Value::String(*kept.value));
+    } else {
+      absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
+      if (!info.ok()) {
+        d.AddAttributeError(
+            At("cloud"),
+            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                                : "Cannot read the cloud",
+            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
+                                                "\" to choose the sizing profile"),
+                                   "", std::string(info.status().message())));
+        return;
+      }
+      absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
+      if (!from_cloud.ok()) {
+        d.AddAttributeError(At("platform"), "Set platform for this cloud",
+                            std::string(std::string(from_cloud.status().message())));
+        return;
+      }
+      platform = *from_cloud;
+      planned = planned.WithAttribute("platform",
+                                      cty::Value::String(sizing::PlatformName(*platform)));
+    }
+  }
+
+  const cty::Value* workload = config.GetAttribute("workload");
+  const bool has_workload = workload != nullptr && (!workload->IsKnown() || !workload->IsNull());
+  std::optional<SizingPlan> plan;
+  if (platform.has_value()) plan = PlanSizing(config, *platform);
+  if (plan.has_value() && plan->known) {
+    for (const auto& [name, value] : plan->recommended) planned = planned.WithAttribute(name, value);
+    planned = planned.WithAttribute("sizing", plan->sizing_object);
+    d.Append(plan->input_errors);
+    const std::optional<SizingPolicy> own = OwnPolicy(config);
+    const SizingPolicy effective = own.value_or(provider_->sizing_policy());
+    for (const PlacedFinding& finding : plan->findings) {
+      // Validate reported the rest (see ValidateConfig); errors only reach here when validate
+      // could not see them.
+      const bool report = derived || (finding.policy_dependent && !own.has_value()) ||
+                          finding.finding.severity == sizing::Severity::kError;
+      if (report) AddFindingDiagnostic(finding, effective, d);
+    }
+  } else if (has_workload) {
+    // The recommendation depends on something unknown until apply.
+    for (const std::string& name : SizingAttributeNames()) {
+      const cty::Value* written = config.GetAttribute(name);
+      if (written != nullptr && written->IsKnown() && written->IsNull()) {
+        const cty::Value* current = planned.GetAttribute(name);
+        planned = planned.WithAttribute(name, cty::Value::Unknown(current->type()));
+      }
+    }
+    planned = planned.WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
+  } else {
+    planned = planned.WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
+  }
+  response.planned_state = planned;
+}
+
+void SeGroupResource::Create(const framework::CreateRequest& request,
+                             framework::CreateResponse& response) {
+  const cty::Value& planned = request.planned_state;
+  const std::string action = Action("creating", planned);
+  response.new_state = cty::Value::Null(planned.type());  // nothing exists until the POST succeeds
+  std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, response.diagnostics);
+  if (client == nullptr) return;
+  std::optional<Json> fields =
+      FieldsToSend(planned, cty::Value::Null(planned.type()), response.diagnostics);
+  if (!fields.has_value()) return;
+  controller::SeGroupSpec spec;
+  spec.name = StringOr(planned, "name", "");
+  spec.tenant = StringOr(planned, "tenant", "");
+  spec.cloud = StringOr(planned, "cloud", kDefaultCloud);
+  spec.fields = *std::move(fields);
+  absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
+  if (!group.ok()) {
+    std::string explanation;
+    if (group.status().code() == absl::StatusCode::kAlreadyExists) {
+      explanation = absl::StrCat("an SE group of that name already exists in cloud \"", spec.cloud,
+                                 "\". To manage it, import it: terraform import <address> \"",
+                                 spec.cloud, "/", spec.name, "\".");
+    }
+    AddControllerError(response.diagnostics, "Cannot create SE group", action, explanation,
+                       group.status());
+    return;
+  }
+  response.new_state = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
+}
+
+void SeGroupResource::Read(const framework::ReadRequest& request,
+                           framework::ReadResponse& response) {
+  const cty::Value& current = request.current_state;
+  const std::string action = Action("reading", current);
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
+  if (client == nullptr) return;
+  const std::string uuid = StringOr(current, "id", "");
+  absl::StatusOr<controller::SeGroup> group =
+      client->GetSeGroup(uuid, StringOr(current, "tenant", ""));
+  if (!group.ok()) {
+    if (group.status().code() == absl::StatusCode::kNotFound) {
+      response.new_state = cty::Value::Null(current.type());  // deleted outside Terraform
+      return;
+    }
+    AddControllerError(response.diagnostics, "Cannot read SE group", action, "", group.status());
+    return;
+  }
+  cty::Value state = WithGroup(GetSchema().block, current, *group, /*only_unknown=*/false);
+  absl::StatusOr<cty::Value> placed = WithPlacement(*client, state, *group);
+  if (!placed.ok()) {
+    AddControllerError(response.diagnostics, "Cannot read SE group", action,
+                       "its cloud or tenant could not be looked up.", placed.status());
+    return;
+  }
+  state = *std::move(placed);
+  StringAttr extra = GetString(current, "extra_fields");
+  if (extra.value.has_value()) {
+    state = state.WithAttribute(
+        "extra_fields", cty::Value::String(RefreshedExtraFields(*extra.value, group->body)));
+  }
+  response.new_state = state;
+}
+
+void SeGroupResource::Update(const framework::UpdateRequest& request,
+                             framework::UpdateResponse& response) {
+  const cty::Value& planned = request.planned_state;
+  const cty::Value& prior = request.prior_state;
+  const std::string action = Action("updating", planned);
+  response.new_state = prior;  // unchanged unless the PUT succeeds
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
+  if (client == nullptr) return;
+  std::optional<Json> fields = FieldsToSend(planned, prior, response.diagnostics);
+  if (!fields.has_value()) return;
+  controller::SeGroupSpec spec;
+  spec.name = StringOr(planned, "name", "");
+  spec.tenant = StringOr(planned, "tenant", "");
+  spec.fields = *std::move(fields);  // the cloud never changes in place (requires_replace)
+  absl::StatusOr<controller::SeGroup> group =
+      client->UpdateSeGroup(StringOr(prior, "id", ""), spec);
+  if (!group.ok()) {
+    std::string explanation;
+    if (group.status().code() == absl::StatusCode::kNotFound) {
+      explanation = "the group no longer exists on the Controller; run terraform apply again to "
+                    "create it.";
+    }
+    AddControllerError(response.diagnostics, "Cannot update SE group", action, explanation,
+                       group.status());
+    return;
+  }
+  response.new_state = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
+}
+
+void SeGroupResource::Delete(const framework::DeleteRequest& request,
+                             framework::DeleteResponse& response) {
+  const cty::Value& prior = request.prior_state;
+  const std::string action = Action("deleting", prior);
+  if (StringOr(prior, "name", "") == kDefaultGroup) {
+    response.diagnostics.AddError(
+        "Cannot delete Default-Group",
+        framework::ErrorDetail(action,
+                               "Default-Group is the Controller's system default SE group and "
+                               "cannot be deleted. To stop managing it, run terraform state rm "
+                               "on this resource instead.",
+                               ""));
+    return;
+  }
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
+  if (client == nullptr) return;
+  absl::Status deleted =
+      client->DeleteSeGroup(StringOr(prior, "id", ""), StringOr(prior, "tenant", ""));
+  if (!deleted.ok()) {
+    AddControllerError(response.diagnostics, "Cannot delete SE group", action,
+                       "the Controller refused; the group is unchanged.", deleted);
+  }
+}
+
+void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
+                                  framework::ImportStateResponse& response) {
+  const std::string id(absl::StripAsciiWhitespace(request.id));
+  const std::string action = absl::StrCat("importing SE group \"", id, "\"");
+  if (id.empty()) {
+    response.diagnostics.AddError(
+        "Missing import ID",
+        "Give the SE group's uuid, its name, or <cloud>/<name>, such as "
+        "\"Default-Cloud/web-se-group\".");
+    return;
+  }
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
+  if (client == nullptr) return;
+  if (controller::LooksLikeUuid(id)) {
+    response.state = response.state.WithAttribute("id", cty::Value::String(id));
+    return;
+  }
+  std::string cloud;
+  std::string name = id;
+  if (const size_t slash = id.find('/'); slash != std::string::npos) {
+    cloud = id.substr(0, slash);
+    name = id.substr(slash + 1);
+  }
+  absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(*client, name, "", cloud);
+  if (!group.ok()) {
+    AddControllerError(response.diagnostics, "Cannot import SE group", action, "",
+                       group.status());
+    return;
+  }
+  response.state = response.state.WithAttribute("id", cty::Value::String(group->uuid));
+  if (!cloud.empty()) response.state = response.state.WithAttribute("cloud", cty::Value::String(cloud));
+}
+
+}  // namespace nsxalb::provider

@@ -1,0 +1,61 @@
+// The nsxalb_se_group resource: a Service Engine group on the Controller, sized for a declared
+// workload.
+//
+// Validate (no Controller) reports the sizing model's findings at their attributes when
+// `platform` is set; plan fills unset sizing attributes with the model's recommendation as known
+// values, derives `platform` from the cloud's type when unset, and reports what validate could
+// not (see docs/design/se-group-resource.md: every finding is reported from one place only).
+// Apply is one POST (create), one read-modify-write PUT (update) or one DELETE; refresh is one
+// GET by uuid. Import takes a uuid, a name, or cloud/name.
+#ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
+#define NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
+
+#include "plugin/framework/resource.h"
+#include "plugin/framework/resource_with_import_state.h"
+#include "plugin/framework/resource_with_modify_plan.h"
+#include "plugin/framework/resource_with_validate_config.h"
+
+namespace nsxalb::provider {
+
+class NsxalbProvider;
+
+// The resource type name.
+inline constexpr char kSeGroupResourceType[] = "nsxalb_se_group";
+
+// One instance per request; `provider` outlives it.
+class SeGroupResource : public framework::Resource,
+                        public framework::ResourceWithValidateConfig,
+                        public framework::ResourceWithModifyPlan,
+                        public framework::ResourceWithImportState {
+ public:
+  explicit SeGroupResource(NsxalbProvider* provider) : provider_(provider) {}
+
+  // provider_schema/resources/nsxalb_se_group.json.
+  framework::Schema GetSchema() const override;
+  // Checks sizing_policy, platform and extra_fields, and the sizing model's findings when the
+  // platform is set. Unknown values are skipped.
+  void ValidateConfig(const framework::ValidateResourceConfigRequest& request,
+                      framework::ValidateResourceConfigResponse& response) override;
+  // Defaults cloud and tenant, derives platform, plans the recommendation and the `sizing`
+  // object, and reports the findings validate left to plan.
+  void ModifyPlan(const framework::ModifyPlanRequest& request,
+                  framework::ModifyPlanResponse& response) override;
+  // One POST of the planned values.
+  void Create(const framework::CreateRequest& request, framework::CreateResponse& response) override;
+  // One GET by uuid; a 404 removes the resource from state.
+  void Read(const framework::ReadRequest& request, framework::ReadResponse& response) override;
+  // One read-modify-write PUT that keeps every field the resource does not manage.
+  void Update(const framework::UpdateRequest& request, framework::UpdateResponse& response) override;
+  // One DELETE; a group already gone is success; Default-Group is refused.
+  void Delete(const framework::DeleteRequest& request, framework::DeleteResponse& response) override;
+  // IDs: "<uuid>", "<name>" (in the provider's tenant, any cloud) or "<cloud>/<name>".
+  void ImportState(const framework::ImportStateRequest& request,
+                   framework::ImportStateResponse& response) override;
+
+ private:
+  NsxalbProvider* provider_;
+};
+
+}  // namespace nsxalb::provider
+
+#endif  // NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
