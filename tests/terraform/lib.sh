@@ -1,0 +1,331 @@
+# shellcheck shell=bash
+# The harness for scenarios in which the real `terraform` drives the built provider against
+# nsxalb-controller-emulator. A scenario sources this file, writes its configuration and runs
+# terraform through `tf`; see docs/design/terraform-tests.md.
+#
+#   source "$(dirname "$0")/lib.sh" "$@"   # args: PROVIDER_BINARY EMULATOR_BINARY [VERSION]
+#
+# Sourcing it:
+#   * exits 77 (CTest's SKIP_RETURN_CODE) when terraform is not on PATH;
+#   * makes a private temporary directory $TF_TMP, removed on exit, INT and TERM
+#     (kept when NSXALB_TF_KEEP=1), with the working directory $TF_WORK;
+#   * points Terraform at its own CLI config (never ~/.terraformrc) whose filesystem mirror holds
+#     a copy of the provider, and writes $TF_WORK/versions.tf requiring nsxalb/nsxalb;
+#   * starts the emulator on 127.0.0.1, port 0, and exports NSXALB_CONTROLLER, NSXALB_USERNAME,
+#     NSXALB_PASSWORD and NSXALB_CA_FILE for the provider (every other NSXALB_* is unset).
+# The binaries may also come from NSXALB_PROVIDER_BINARY / NSXALB_EMULATOR_BINARY. A scenario may
+# set the array EMU_ARGS (extra emulator flags) before sourcing. Knobs for a person debugging:
+# NSXALB_TF_KEEP=1 keeps $TF_TMP, NSXALB_TF_TIMEOUT bounds each terraform command (seconds,
+# default 180), and TF_LOG* pass through to Terraform and the provider.
+
+set -euo pipefail
+
+# --- Reporting ------------------------------------------------------------------------------------
+
+# fail MSG: the scenario fails with MSG.
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# step TEXT: one progress line, so a failure's output shows how far the scenario got.
+step() { echo "--- $*"; }
+
+# pass: the last line of a scenario that got to the end.
+pass() { echo "PASS: $(basename "$0" .sh)"; }
+
+# --- Arguments and tools --------------------------------------------------------------------------
+
+TF_PROVIDER_BINARY=${1:-${NSXALB_PROVIDER_BINARY:-}}
+TF_EMULATOR_BINARY=${2:-${NSXALB_EMULATOR_BINARY:-}}
+TF_PROVIDER_VERSION=${3:-${NSXALB_PROVIDER_VERSION:-0.1.0}}
+TF_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
+# The repository root, for scenarios that compare with files in the tree.
+# shellcheck disable=SC2034
+SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+if ! command -v terraform >/dev/null 2>&1; then
+  echo "SKIP: terraform not found on PATH; the terraform scenarios need the real CLI" >&2
+  exit 77
+fi
+[ -x "$TF_PROVIDER_BINARY" ] || fail "provider binary '$TF_PROVIDER_BINARY' is not executable" \
+  "(pass it as the first argument or in NSXALB_PROVIDER_BINARY)"
+[ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
+  "(pass it as the second argument or in NSXALB_EMULATOR_BINARY)"
+TF_KEEP=${NSXALB_TF_KEEP:-}
+TF_TIMEOUT=${NSXALB_TF_TIMEOUT:-180}
+for tool in jq curl timeout; do
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool not found on PATH (scripts/install-deps)"
+done
+
+# --- Private directory and cleanup ----------------------------------------------------------------
+
+TF_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsxalb-tf-XXXXXX")
+TF_WORK=$TF_TMP/work
+TF_OUT_DIR=$TF_TMP/out
+mkdir -p "$TF_WORK" "$TF_OUT_DIR"
+EMU_PID=""
+_tf_run_pid=""
+_tf_main_pid=$BASHPID
+
+_tf_cleanup() {
+  local rc=$? pid exe
+  # Only the scenario's own shell cleans up, never a subshell that inherited the trap.
+  [ "$BASHPID" = "$_tf_main_pid" ] || return 0
+  # A running terraform (through timeout, which passes TERM on), then any provider left behind:
+  # those run from our mirror, so they are found, and stopped, by their pids.
+  if [ -n "$_tf_run_pid" ]; then
+    kill -TERM "$_tf_run_pid" 2>/dev/null || true
+    for _ in $(seq 1 200); do kill -0 "$_tf_run_pid" 2>/dev/null || break; sleep 0.05; done
+  fi
+  for exe in /proc/[0-9]*/exe; do
+    if [[ "$(readlink "$exe" 2>/dev/null)" == "$TF_TMP"/* ]]; then
+      pid=${exe#/proc/}
+      kill -TERM "${pid%/exe}" 2>/dev/null || true
+    fi
+  done
+  if [ -n "$EMU_PID" ]; then
+    kill -TERM "$EMU_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.05; done
+    kill -KILL "$EMU_PID" 2>/dev/null || true
+    wait "$EMU_PID" 2>/dev/null || true
+    EMU_PID=""
+  fi
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -s "$TF_TMP/emulator.log" ]; then
+    echo "----- last lines of the emulator's log -----" >&2
+    tail -n 20 "$TF_TMP/emulator.log" >&2
+  fi
+  if [ "$TF_KEEP" = 1 ]; then
+    echo "kept $TF_TMP" >&2
+  else
+    rm -rf "$TF_TMP"
+  fi
+  return "$rc"
+}
+trap _tf_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- Terraform environment ------------------------------------------------------------------------
+
+# Nothing from the caller's Terraform or provider settings leaks in (but TF_LOG* for debugging).
+while IFS= read -r _tf_var; do
+  unset "$_tf_var"
+done < <(compgen -e | grep -E '^(NSXALB_|TF_)' | grep -v '^TF_LOG' || true)
+unset _tf_var
+export TF_CLI_CONFIG_FILE=$TF_TMP/terraformrc
+export TF_IN_AUTOMATION=1
+export CHECKPOINT_DISABLE=1
+# Plain text and no prompts from every command that accepts the flags.
+for _tf_cmd in init plan apply destroy refresh import; do
+  export "TF_CLI_ARGS_${_tf_cmd}=-no-color -input=false"
+done
+for _tf_cmd in validate show output console state taint untaint; do
+  export "TF_CLI_ARGS_${_tf_cmd}=-no-color"
+done
+unset _tf_cmd
+
+TF_MIRROR=$TF_TMP/mirror
+_tf_pkg=$TF_MIRROR/$TF_PROVIDER_SOURCE/$TF_PROVIDER_VERSION/linux_amd64
+mkdir -p "$_tf_pkg"
+# A copy, not a link: a rebuild during the run must not change the package under Terraform.
+cp "$TF_PROVIDER_BINARY" "$_tf_pkg/terraform-provider-nsxalb_v$TF_PROVIDER_VERSION"
+cat >"$TF_CLI_CONFIG_FILE" <<EOF
+provider_installation {
+  filesystem_mirror {
+    path    = "$TF_MIRROR"
+    include = ["registry.terraform.io/nsxalb/*"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/nsxalb/*"]
+  }
+}
+EOF
+cat >"$TF_WORK/versions.tf" <<'EOF'
+terraform {
+  required_providers {
+    nsxalb = { source = "nsxalb/nsxalb" }
+  }
+}
+EOF
+unset _tf_pkg
+
+# --- Emulator -------------------------------------------------------------------------------------
+
+[ -n "${EMU_ARGS+set}" ] || EMU_ARGS=()
+# Started straight from this shell, so --exit-with-parent stops it even if the shell is killed.
+"$TF_EMULATOR_BINARY" --bind 127.0.0.1 --port 0 --tls-dir "$TF_TMP/emulator-tls" \
+  --exit-with-parent "${EMU_ARGS[@]}" >"$TF_TMP/emulator.ready" 2>"$TF_TMP/emulator.log" &
+EMU_PID=$!
+for _ in $(seq 1 200); do
+  [ -s "$TF_TMP/emulator.ready" ] && break
+  kill -0 "$EMU_PID" 2>/dev/null || break
+  sleep 0.05
+done
+if ! jq -e '.event == "ready"' "$TF_TMP/emulator.ready" >/dev/null 2>&1; then
+  cat "$TF_TMP/emulator.log" >&2
+  fail "the emulator printed no ready line within 10 s"
+fi
+EMU_URL=$(jq -r .url "$TF_TMP/emulator.ready")
+EMU_CA_FILE=$(jq -r .ca_file "$TF_TMP/emulator.ready")
+# What emu_api uses, whatever a scenario does to the provider's NSXALB_* settings.
+EMU_USERNAME="admin"
+EMU_PASSWORD="admin"
+EMU_API_VERSION=22.1.3  # the emulator's default, unless EMU_ARGS sets --controller-version
+for ((_i = 0; _i + 1 < ${#EMU_ARGS[@]}; _i++)); do
+  [ "${EMU_ARGS[_i]}" != --controller-version ] || EMU_API_VERSION=${EMU_ARGS[_i + 1]}
+done
+unset _i
+
+export NSXALB_CONTROLLER=$EMU_URL
+export NSXALB_USERNAME=$EMU_USERNAME
+export NSXALB_PASSWORD=$EMU_PASSWORD
+export NSXALB_CA_FILE=$EMU_CA_FILE
+
+# --- Terraform ------------------------------------------------------------------------------------
+
+TF_STEP=0
+# tf ARGS...: runs `terraform ARGS` in $TF_WORK and fails the scenario (showing the output) unless
+# it exits 0. The output stays in files: $TF_STDOUT, $TF_STDERR and both in $TF_OUT.
+tf() {
+  _tf_run "$@" || {
+    local rc=$?
+    _tf_show
+    fail "terraform $* exited with $rc"
+  }
+}
+
+# tf_fails ARGS...: like tf, but the command must fail (exit non-zero).
+tf_fails() {
+  if _tf_run "$@"; then
+    _tf_show
+    fail "terraform $* succeeded, expected a failure"
+  fi
+}
+
+_tf_run() {
+  TF_STEP=$((TF_STEP + 1))
+  local base
+  base=$TF_OUT_DIR/$(printf '%02d' "$TF_STEP")-${1:-none}
+  TF_STDOUT=$base.stdout
+  TF_STDERR=$base.stderr
+  TF_OUT=$base.out
+  local rc=0
+  # In the background so that INT and TERM reach this shell's traps at once (a foreground child
+  # would delay them until it ends); stdin is /dev/null, so terraform never waits for input.
+  (cd "$TF_WORK" && exec timeout --kill-after=10 "$TF_TIMEOUT" terraform "$@") \
+    >"$TF_STDOUT" 2>"$TF_STDERR" </dev/null &
+  _tf_run_pid=$!
+  wait "$_tf_run_pid" || rc=$?
+  _tf_run_pid=""
+  cat "$TF_STDOUT" "$TF_STDERR" >"$TF_OUT"
+  [ "$rc" -ne 124 ] || echo "terraform $* timed out after $TF_TIMEOUT s" >>"$TF_OUT"
+  return "$rc"
+}
+
+_tf_show() {
+  echo "----- output of terraform (step $TF_STEP) -----" >&2
+  cat "$TF_OUT" >&2
+  echo "----- end of output -----" >&2
+}
+
+# tf_write FILE: writes stdin to $TF_WORK/FILE (a configuration file of the scenario).
+tf_write() { cat >"$TF_WORK/$1"; }
+
+# --- Emulator helpers -----------------------------------------------------------------------------
+
+_emu_curl() { curl -sS --max-time 30 --cacert "$EMU_CA_FILE" "$@"; }
+
+# emu_get PATH: GET $EMU_URL/PATH without a session (control endpoint, initial-data); prints the
+# body; fails on a status >= 400.
+emu_get() { _emu_curl --fail-with-body "$EMU_URL$1" || fail "GET $1 failed"; }
+
+# emu_counters: the request counters, {"total":N,"requests":{"POST /login":1,...}}.
+emu_counters() { emu_get /_emulator/counters; }
+
+# emu_reset_counters: sets every counter back to zero.
+emu_reset_counters() {
+  _emu_curl --fail-with-body -X POST -d '' "$EMU_URL/_emulator/counters/reset" >/dev/null ||
+    fail "resetting the emulator counters failed"
+}
+
+# emu_faults JSON: arms faults, e.g. '{"fail_next":1,"fail_status":503}' (docs/emulator.md).
+emu_faults() {
+  _emu_curl --fail-with-body -X POST -H 'Content-Type: application/json' -d "$1" \
+    "$EMU_URL/_emulator/faults" >/dev/null || fail "setting emulator faults $1 failed"
+}
+
+_EMU_JAR=$TF_TMP/emulator.jar
+
+_emu_login() {
+  rm -f "$_EMU_JAR"
+  local code
+  code=$(_emu_curl -o /dev/null -w '%{http_code}' -c "$_EMU_JAR" -X POST \
+    -H 'Content-Type: application/json' \
+    -d "{\"username\":\"$EMU_USERNAME\",\"password\":\"$EMU_PASSWORD\"}" "$EMU_URL/login")
+  [ "$code" = 200 ] || fail "emu_api: login answered $code"
+}
+
+# emu_api_status METHOD PATH [BODY]: a logged-in REST call (session cookie, CSRF token, Referer,
+# X-Avi-Version, tenant admin), as a script or another client would make it out of band. Prints
+# the status code; the body is in $TF_TMP/emu_body. Logs in when there is no session yet, and
+# again once when the session has expired (401, 419).
+emu_api_status() {
+  local method=$1 path=$2 body=${3:-} attempt code csrf
+  for attempt in 1 2; do
+    [ -s "$_EMU_JAR" ] || _emu_login
+    csrf=$(awk '$6 == "csrftoken" { print $7 }' "$_EMU_JAR")
+    local args=(-o "$TF_TMP/emu_body" -w '%{http_code}' -b "$_EMU_JAR" -c "$_EMU_JAR" -X "$method"
+      -H "X-Avi-Version: $EMU_API_VERSION" -H 'X-Avi-Tenant: admin'
+      -H "X-CSRFToken: $csrf" -H "Referer: $EMU_URL/")
+    # A body on every POST, PUT and PATCH: without one curl sends no Content-Length.
+    case "$method" in
+      POST | PUT | PATCH) args+=(-H 'Content-Type: application/json' --data-binary "$body") ;;
+    esac
+    code=$(_emu_curl "${args[@]}" "$EMU_URL$path")
+    if [ "$attempt" = 1 ] && { [ "$code" = 401 ] || [ "$code" = 419 ]; }; then
+      rm -f "$_EMU_JAR"
+      continue
+    fi
+    break
+  done
+  echo "$code"
+}
+
+# emu_api METHOD PATH [BODY]: emu_api_status that prints the body and fails on a status >= 400.
+emu_api() {
+  local code
+  code=$(emu_api_status "$@")
+  [ "$code" -lt 400 ] || fail "emu_api $1 $2 answered $code: $(cat "$TF_TMP/emu_body")"
+  cat "$TF_TMP/emu_body"
+}
+
+# --- Assertions -----------------------------------------------------------------------------------
+
+# assert_contains FILE TEXT: FILE contains TEXT (a fixed string).
+assert_contains() {
+  grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "$(basename "$1") does not contain '$2'"
+  }
+}
+
+# assert_not_contains FILE TEXT: FILE does not contain TEXT (a fixed string).
+assert_not_contains() {
+  if grep -nF -- "$2" "$1" >&2; then
+    fail "$(basename "$1") contains '$2' (lines above)"
+  fi
+}
+
+# assert_json EXPR EXPECTED [FILE]: `jq -c EXPR` of FILE (default: the last tf command's stdout,
+# "-" for stdin) equals EXPECTED, written as compact JSON: 0, true, null, '"text"', '["a","b"]'.
+assert_json() {
+  local expr=$1 expected=$2 file=${3:-${TF_STDOUT:-}} actual
+  [ -n "$file" ] || fail "assert_json $expr: no file and no tf output yet"
+  if [ "$file" = - ]; then
+    actual=$(jq -c "$expr") || fail "assert_json: jq '$expr' failed on stdin"
+  else
+    actual=$(jq -c "$expr" "$file") || fail "assert_json: jq '$expr' failed on $file"
+  fi
+  [ "$actual" = "$expected" ] || fail "jq '$expr': expected $expected, got $actual"
+}
