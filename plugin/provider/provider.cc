@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
 #include "plugin/framework/schema_json.h"
+#include "plugin/provider/se_sizing_data_source.h"
 #include "provider_schema/embedded.h"
 
 namespace nsxalb::provider {
@@ -45,7 +46,9 @@ void NsxalbProvider::Configure(const framework::ConfigureRequest& request,
 
 std::map<std::string, framework::ResourceFactory> NsxalbProvider::Resources() { return {}; }
 
-std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources() { return {}; }
+std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources() {
+  return {{kSeSizingDataSource, NewSeSizingDataSource}};
+}
 
 std::shared_ptr<const ProviderConfig> NsxalbProvider::config() const {
   std::lock_guard<std::mutex> lock(mu_);

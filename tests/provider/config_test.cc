@@ -224,7 +224,7 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   ASSERT_NE(provider.config(), nullptr);
   EXPECT_EQ(provider.config()->username, "admin");
   EXPECT_TRUE(provider.Resources().empty());
-  EXPECT_TRUE(provider.DataSources().empty());
+  EXPECT_EQ(provider.DataSources().count("nsxalb_se_sizing"), 1u);
 }
 
 // What Configure accepts is a configuration the Controller client accepts too.
