@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Values unknown at validate (variables) or at plan (another resource's attributes) are skipped,
 # never errors: validate passes, plan reports the finding once, and a workload that depends on
-# another resource plans its sizing as "known after apply" and applies the recommendation.
+# another resource plans its sizing as "known after apply" and applies the recommendation; a
+# group without a workload takes the Controller's defaults.
 source "$(dirname "$0")/lib.sh" "$@"
 
 tf_write main.tf <<'EOF'
@@ -21,6 +22,10 @@ resource "nsxalb_se_group" "edge" {
   workload {
     ssl_tps_ecc = var.tps
   }
+}
+
+resource "nsxalb_se_group" "plain" {
+  name = "plain-no-workload"
 }
 
 resource "nsxalb_se_group" "follower" {
@@ -47,6 +52,8 @@ tf apply -auto-approve -var platform=vcenter -var tps=8000
 tf show -json
 assert_json '[.values.root_module.resources[] | select(.name == "follower") | .values.vcpus_per_se | type] | .[0]' '"number"'
 assert_json '[.values.root_module.resources[] | select(.name == "follower") | .values.sizing.binding_metric] | .[0]' '"l7_rps"'
+step "without a workload, the sizing attributes are the Controller's defaults, and sizing is null"
+assert_json '[.values.root_module.resources[] | select(.name == "plain") | .values | [.memory_per_se, .vcpus_per_se, .max_se, .sizing]] | .[0]' '[2048,1,10,null]'
 tf plan -detailed-exitcode -var platform=vcenter -var tps=8000
 assert_contains "$TF_OUT" "No changes."
 tf destroy -auto-approve -var platform=vcenter -var tps=8000
