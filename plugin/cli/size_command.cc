@@ -14,11 +14,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/substitute.h"
 #include "absl/types/optional.h"
 #include "nlohmann/json.hpp"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/validate.h"
@@ -29,6 +31,7 @@ namespace {
 namespace sz = ::nsxalb::sizing;
 using Json = nlohmann::ordered_json;
 
+// $0 is the vCPU range of an SE (sizing/limits.h).
 constexpr char kUsage[] =
     R"(Usage: terraform-provider-nsxalb size --platform vcenter|nsxt [workload] [settings] [options]
        terraform-provider-nsxalb size --tables [--platform vcenter|nsxt] [--json]
@@ -47,7 +50,7 @@ Workload (demand; any subset):
   --l7-ssl-gbps X          L7 SSL throughput, Gbps
 Sizing policy:
   --target-utilization P   percent of capacity to plan for, 40-90 (default 80, max_cpu_usage)
-  --max-vcpus-per-se N     largest SE to recommend, 1-64 (default 6, the measured range)
+  --max-vcpus-per-se N     largest SE to recommend, $0 (default 6, the measured range)
   --buffer-se N            buffer SEs for N+M HA (default 1)
   --max-scaleout-per-vs N  SEs one virtual service may use (default 4)
 Settings to check (any subset):
@@ -588,7 +591,7 @@ int RunSizeCommand(const std::vector<std::string>& args, std::ostream& out, std:
   Options o;
   if (absl::optional<ParseError> e = Parse(args, o)) return UsageError(e->message, err);
   if (o.help) {
-    out << kUsage;
+    out << absl::Substitute(kUsage, sz::VcpuRangeText());
     return 0;
   }
   if (o.tables) {

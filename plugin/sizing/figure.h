@@ -12,7 +12,7 @@ enum class Basis {
   kMeasured,      // a seed table cell, exactly
   kInterpolated,  // between measured sizes (3 and 5 vCPUs)
   kExtrapolated,  // above the measured sizes (more than 6 vCPUs)
-  kCrossProfile,  // borrowed from the other platform's table
+  kCrossProfile,  // borrowed from the other platform's seed
   kRule,          // derived by a named rule from the seeds' text
 };
 

@@ -1,6 +1,11 @@
 // One line of documentation per rule; README.md ("How sizing works") has the long form.
 #include "plugin/sizing/rules.h"
 
+#include "absl/strings/str_cat.h"
+#include "plugin/sizing/format.h"
+#include "plugin/sizing/limits.h"
+#include "plugin/sizing/recommend.h"
+
 namespace nsxalb::sizing::rules {
 
 const std::vector<RuleDoc>& AllRules() {
@@ -12,8 +17,9 @@ const std::vector<RuleDoc>& AllRules() {
       {kHoldThroughput, "000 'the hypervisor is likely going to be the bottleneck' (PPS); 001 NIC",
        "Above 6 vCPUs throughput stays at the 6-vCPU figure."},
       {kTableMemory, "derived: the tables' memory per size",
-       "Memory for a size is the table's; interpolated at 3 and 5, extrapolated at the 4-to-6 "
-       "rate above 6 vCPUs (at most 256 GB)."},
+       absl::StrCat("Memory for a size is the table's; interpolated at 3 and 5, extrapolated at "
+                    "the 4-to-6 rate above 6 vCPUs (at most ",
+                    kMaxMemoryMb / kMbPerGb, " GB).")},
       {kOpenConnsMemory,
        "000 'Doubling the memory will double the ability ... concurrent "
        "connections'; table note 8",
@@ -50,9 +56,11 @@ const std::vector<RuleDoc>& AllRules() {
        "dispatcher cores'",
        "On vcenter at 4 or more vCPUs, at least two dispatchers when L4 throughput binds."},
       {kDispatchersRatio, "derived from the measured 1 of 4 and 2 of 6",
-       "Elsewhere: none below 4 vCPUs, else vCPUs / 3 rounded down, snapped down to "
-       "0, 1, 2, 4, 8 or 16."},
-      {kQueuesAuto, "001 note 11 'Maximum queues per vNIC needs to be set to zero'",
+       absl::StrCat("Elsewhere: none below 4 vCPUs, else vCPUs / 3 rounded down, snapped down to ",
+                    AllowedCoreCountsText(" or "), ".")},
+      {kQueuesAuto,
+       "001 note 11 'Maximum queues per vNIC needs to be set to zero' (NSX-T; cross-profile on "
+       "vcenter: seed 000 says nothing about queues)",
        "max_queues_per_vnic = 0 (auto)."},
       {kQueuesNsxt, "001 note 11 'set to two for 6 Core/ 12 GB RAM'",
        "max_queues_per_vnic = 2 for nsxt at 6 or more vCPUs."},
@@ -62,7 +70,8 @@ const std::vector<RuleDoc>& AllRules() {
       {kRps160k,
        "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
        "approximately 160k'",
-       "Warn when a vcenter plan puts more than 160,000 L7 RPS on one SE."},
+       absl::StrCat("Warn when a vcenter plan puts more than ", FormatInt(kEsxiMaxRpsPerSe),
+                    " L7 RPS on one SE.")},
       {kScaleoutLimit, "Avi max_scaleout_per_vs default 4",
        "Warn when one virtual service would need more SEs than max_scaleout_per_vs."},
       {kUnderDelivery, "the seed tables",
@@ -70,21 +79,25 @@ const std::vector<RuleDoc>& AllRules() {
       {kOverProvisioning, "derived: licences are per core",
        "Warn when the settings give at least twice the vCPUs the workload needs."},
       {kMemoryMin2048, "Avi memory_per_se range 2048-262144 from 30.1",
-       "Warn when memory_per_se is under 2048 MB."},
-      {kQueuesNotOne, "001 note 11 'The default value of this setting is one'",
+       absl::StrCat("Warn when memory_per_se is under ", kControllerMinMemoryMb, " MB.")},
+      {kQueuesNotOne,
+       "001 note 11 'The default value of this setting is one' (NSX-T; cross-profile on vcenter, "
+       "and the finding says so)",
        "Warn when max_queues_per_vnic = 1 at 4 or more vCPUs."},
       {kRangeVcpus, "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
-       "vcpus_per_se must be 1-64."},
+       absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), ".")},
       {kRangeMemory, "000 '1 GB RAM up to a maximum of ... 256 GB RAM'",
-       "memory_per_se must be 1024-262144 MB."},
+       absl::StrCat("memory_per_se must be ", MemoryRangeText(), " MB.")},
       {kAllowedValues, "Avi num_dispatcher_cores and max_queues_per_vnic",
-       "num_dispatcher_cores and max_queues_per_vnic must be 0, 1, 2, 4, 8 or 16."},
+       absl::StrCat("num_dispatcher_cores and max_queues_per_vnic must be ",
+                    AllowedCoreCountsText(" or "), ".")},
       {kDispatchersFewer, "derived: an SE needs a proxy core",
        "num_dispatcher_cores must be fewer than vcpus_per_se."},
       {kInputRange, "Avi field ranges",
-       "Workload inputs: demand >= 0; target utilization 40-90 (max_cpu_usage); "
-       "max_vcpus_per_se 1-64; buffer_se 0-1000; max_scaleout_per_vs 1-64; se_count 1-1000; "
-       "disk_per_se >= 1."},
+       absl::StrCat("Workload inputs: demand >= 0; target utilization ", kMinTargetUtilizationPct,
+                    "-", kMaxTargetUtilizationPct, " (max_cpu_usage); max_vcpus_per_se ",
+                    VcpuRangeText(), "; buffer_se 0-", kMaxSeCount, "; max_scaleout_per_vs 1-",
+                    kMaxScaleoutPerVs, "; se_count 1-", kMaxSeCount, "; disk_per_se >= 1.")},
   };
   return kRules;
 }

@@ -4,6 +4,7 @@
 #ifndef NSXALB_PLUGIN_SIZING_RULES_H_
 #define NSXALB_PLUGIN_SIZING_RULES_H_
 
+#include <string>
 #include <vector>
 
 namespace nsxalb::sizing::rules {
@@ -49,11 +50,11 @@ inline constexpr char kAllowedValues[] = "allowed-0-1-2-4-8-16";
 inline constexpr char kDispatchersFewer[] = "dispatchers-fewer-than-vcpus";
 inline constexpr char kInputRange[] = "input-range";
 
-// One rule: its name, where it comes from, and what it says.
+// One rule: its name, where it comes from, and what it says (with the numbers of limits.h).
 struct RuleDoc {
   const char* name;
   const char* source;  // seed file and line, or "derived" with the reasoning
-  const char* text;
+  std::string text;
 };
 
 // Every rule above, in the order above.
