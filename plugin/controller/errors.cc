@@ -160,9 +160,9 @@ std::string SetupRemedy(SetupProblem problem, const Endpoint& endpoint,
       return absl::StrCat(
           "the certificate ", endpoint.base_url,
           " presents is not signed by a CA this machine trusts; a fresh Controller presents a "
-          "self-signed one. Save it, check its fingerprint against the Controller's UI "
-          "(Templates > Security > SSL/TLS Certificates), and point ca_file (or NSXALB_CA_FILE) "
-          "at the file:\n\n  openssl s_client -connect ",
+          "self-signed one. Save it, compare its SHA-256 fingerprint with the one the "
+          "Controller's UI shows for its portal certificate, and point ca_file (or "
+          "NSXALB_CA_FILE) at the file:\n\n  openssl s_client -connect ",
           host_port, " -showcerts </dev/null | openssl x509 > controller-ca.pem\n",
           "  openssl x509 -noout -fingerprint -sha256 -in controller-ca.pem\n\n"
           "For a lab only, insecure = true (or NSXALB_INSECURE=true) skips the verification.");
