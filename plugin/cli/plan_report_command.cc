@@ -400,8 +400,9 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
   if (sized == 0) {
     out << "No SE group in the plan declares a workload.\n";
   } else if (under == 0) {
-    out << (sized == 1 ? "The sized SE group carries its workload"
-                       : absl::StrCat("All ", sized, " sized SE groups carry their workloads"))
+    out << (sized == 1   ? std::string("The sized SE group carries its workload")
+            : sized == 2 ? std::string("Both sized SE groups carry their workloads")
+                         : absl::StrCat("All ", sized, " sized SE groups carry their workloads"))
         << " at the target utilization.\n";
   } else {
     out << "**" << under << " of " << Plural(sized, "sized SE group", "sized SE groups")
