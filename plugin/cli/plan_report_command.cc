@@ -270,8 +270,7 @@ std::string Cell(const std::string& text) {
   return out;
 }
 
-void SizeGroup(const Json& plan, const Json& change, Group& g) {
-  const Json& c = change["change"];
+void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
   if (!g.after.is_object()) {
     g.not_sized = "destroyed";
     return;
@@ -489,21 +488,32 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
     return 1;
   }
   std::vector<Group> groups;
-  auto changes = plan.find("resource_changes");
-  if (changes != plan.end() && changes->is_array()) {
-    for (const Json& change : *changes) {
-      if (change.value("type", "") != kSeGroupType || change.value("mode", "") != "managed") {
-        continue;
+  // A member of an unexpected JSON type makes nlohmann::json throw; that is a malformed plan, not
+  // a crash.
+  try {
+    const Json empty = Json::object();
+    auto changes = plan.find("resource_changes");
+    if (changes != plan.end() && changes->is_array()) {
+      for (const Json& change : *changes) {
+        if (!change.is_object() || change.value("type", "") != kSeGroupType ||
+            change.value("mode", "") != "managed") {
+          continue;
+        }
+        auto c = change.find("change");
+        const Json& details = c != change.end() && c->is_object() ? *c : empty;
+        Group g;
+        g.address = change.value("address", "");
+        g.action = ActionOf(details.value("actions", Json::array()));
+        g.after = details.value("after", Json());
+        SizeGroup(plan, change, details, g);
+        WriteChart(o, g, err);
+        groups.push_back(std::move(g));
       }
-      const Json& c = change.contains("change") ? change["change"] : Json::object();
-      Group g;
-      g.address = change.value("address", "");
-      g.action = ActionOf(c.value("actions", Json::array()));
-      g.after = c.value("after", Json());
-      SizeGroup(plan, change, g);
-      WriteChart(o, g, err);
-      groups.push_back(std::move(g));
     }
+  } catch (const Json::exception& e) {
+    err << "plan-report: " << o.plan_path << " is not a plan as terraform show -json writes it ("
+        << e.what() << ")\n";
+    return 1;
   }
   Render(groups, out);
   return 0;

@@ -43,6 +43,11 @@ echo 'not json' >junk.json
 "$provider" plan-report junk.json >/dev/null 2>err.txt
 [ $? -eq 1 ] && ok || bad "junk is not exit 1"
 has err.txt "terraform show -json tfplan > plan.json"
+# A member of the wrong JSON type: exit 1 with a message, never a crash.
+echo '{"format_version":"1.0","planned_values":{},"resource_changes":[1,{"type":"nsxalb_se_group","mode":"managed","module_address":5,"change":{"after":{"platform":"nsxt"}}}]}' >odd.json
+"$provider" plan-report odd.json >/dev/null 2>err.txt
+[ $? -eq 1 ] && ok || bad "a malformed plan is not exit 1"
+has err.txt "is not a plan as terraform show -json writes it"
 "$provider" plan-report >/dev/null 2>err.txt
 [ $? -eq 2 ] && ok || bad "no argument is not exit 2"
 
