@@ -564,10 +564,18 @@ class ClientImpl : public Client {
   absl::StatusOr<HttpResponse> Send(const Call& call, absl::Time deadline) {
     auto result = SendLoop(call, deadline);
     if (result.ok()) return result;
-    std::string message(result.status().message());
+    absl::Status status = WithAdvice(result.status());
+    std::string message(status.message());
     std::string redacted = Redact(message);
-    if (redacted == message) return result;
-    return WithMessage(result.status(), redacted);
+    if (redacted == message) return status;
+    return WithMessage(status, redacted);
+  }
+
+  // `status` with what to do about it, when it is a set-up problem.
+  absl::Status WithAdvice(const absl::Status& status) const {
+    const SetupProblem problem = SetupProblemOf(status);
+    if (problem == SetupProblem::kNone) return status;
+    return WithRemedy(status, SetupRemedy(problem, endpoint_, config_.username));
   }
 
   absl::StatusOr<HttpResponse> SendLoop(const Call& call, absl::Time deadline) {
@@ -752,7 +760,12 @@ class ClientImpl : public Client {
     call.has_body = true;
     call.with_session = false;
     auto response = Send(call, deadline);
-    if (!response.ok()) return response.status();
+    if (!response.ok()) {
+      if (HttpStatusOf(response.status()) == 401) {
+        return WithAdvice(WithSetupProblem(response.status(), SetupProblem::kLoginRejected));
+      }
+      return response.status();
+    }
     auto session = std::make_shared<Session>();
     auto cookies = ParseSetCookies(*response);
     if (cookies.empty()) {

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/controller/curl_library.h"
+#include "plugin/controller/errors.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -262,11 +263,13 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   if (IsTlsVerificationError(code)) {
-    result.status = absl::FailedPreconditionError(absl::StrCat(
-        "controller: ", where, ": TLS verification of the Controller's certificate failed (",
-        detail,
-        "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
-        "verification)"));
+    result.status = WithSetupProblem(
+        absl::FailedPreconditionError(absl::StrCat(
+            "controller: ", where, ": TLS verification of the Controller's certificate failed (",
+            detail,
+            "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
+            "verification)")),
+        SetupProblem::kUntrustedCertificate);
     return result;
   }
   result.maybe_sent = request_size > 0;
@@ -276,6 +279,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
         absl::DeadlineExceededError(absl::StrCat("controller: ", where, ": timed out: ", detail));
   } else if (result.retryable) {
     result.status = absl::UnavailableError(absl::StrCat("controller: ", where, ": ", detail));
+    // Nothing answered: a wrong address or port, a name that does not resolve, or a Controller
+    // that is down.
+    if (code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_CONNECT) {
+      result.status = WithSetupProblem(result.status, SetupProblem::kUnreachable);
+    }
   } else {
     result.status = absl::InternalError(absl::StrCat("controller: ", where, ": ", detail));
   }

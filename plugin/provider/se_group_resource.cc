@@ -12,6 +12,7 @@
 #include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
@@ -77,12 +78,6 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   d.AddError("No Controller configured",
              framework::ErrorDetail(action, std::string(client.status().message()), ""));
   return nullptr;
-}
-
-// An error from the Controller, with its text as the original error.
-void AddControllerError(Diagnostics& d, const std::string& summary, const std::string& action,
-                        const std::string& explanation, const absl::Status& status) {
-  d.AddError(summary, framework::ErrorDetail(action, explanation, std::string(status.message())));
 }
 
 // The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
@@ -249,13 +244,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
-        d.AddAttributeError(At("cloud"),
-                            info.status().code() == absl::StatusCode::kNotFound
-                                ? "Cloud not found"
-                                : "Cannot read the cloud",
-                            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
-                                                                "\" to choose the sizing profile"),
-                                                   "", std::string(info.status().message())));
+        AddControllerError(
+            d,
+            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                                : "Cannot read the cloud",
+            absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"),
+            "", info.status(), At("cloud"));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);

@@ -19,7 +19,7 @@ enum class Basis {
 // "measured", "interpolated", "extrapolated", "cross-profile" or "rule".
 const char* BasisName(Basis basis);
 
-// The weakest of `bases`, in the README's order from strongest to weakest: measured, rule,
+// The weakest of `bases`, in docs/sizing.md's order from strongest to weakest: measured, rule,
 // interpolated, extrapolated, cross-profile. kMeasured when `bases` is empty.
 Basis WeakestBasis(std::vector<Basis> bases);
 

@@ -159,6 +159,10 @@ TEST_F(ClientTest, WrongPasswordIsUnauthenticatedAndNeverShown) {
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("Invalid credentials"));
   EXPECT_THAT(std::string(v.status().message()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
   EXPECT_THAT(logged, Not(HasSubstr("Wrong-Secret-Passw0rd")));
+  // A set-up problem: marked, with what to do, and still no password in it.
+  EXPECT_EQ(SetupProblemOf(v.status()), SetupProblem::kLoginRejected);
+  EXPECT_THAT(RemedyOf(v.status()), HasSubstr("NSXALB_USERNAME and NSXALB_PASSWORD"));
+  EXPECT_THAT(RemedyOf(v.status()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
 }
 
 TEST_F(ClientTest, LogsInWithAToken) {

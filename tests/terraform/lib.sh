@@ -43,6 +43,9 @@ TF_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
 # The repository root, for scenarios that compare with files in the tree.
 # shellcheck disable=SC2034
 SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The mirror, CLI configuration and emulator helpers shared with scripts/demo and examples/gitops.
+# shellcheck source=../../scripts/lib/terraform-mirror.sh
+source "$SOURCE_DIR/scripts/lib/terraform-mirror.sh"
 
 if ! command -v terraform >/dev/null 2>&1; then
   echo "SKIP: terraform not found on PATH; the terraform scenarios need the real CLI" >&2
@@ -69,7 +72,7 @@ _tf_run_pid=""
 _tf_main_pid=$BASHPID
 
 _tf_cleanup() {
-  local rc=$? pid exe
+  local rc=$?
   # Only the scenario's own shell cleans up, never a subshell that inherited the trap.
   [ "$BASHPID" = "$_tf_main_pid" ] || return 0
   # A running terraform (through timeout, which passes TERM on), then any provider left behind:
@@ -78,19 +81,8 @@ _tf_cleanup() {
     kill -TERM "$_tf_run_pid" 2>/dev/null || true
     for _ in $(seq 1 200); do kill -0 "$_tf_run_pid" 2>/dev/null || break; sleep 0.05; done
   fi
-  for exe in /proc/[0-9]*/exe; do
-    if [[ "$(readlink "$exe" 2>/dev/null)" == "$TF_TMP"/* ]]; then
-      pid=${exe#/proc/}
-      kill -TERM "${pid%/exe}" 2>/dev/null || true
-    fi
-  done
-  if [ -n "$EMU_PID" ]; then
-    kill -TERM "$EMU_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.05; done
-    kill -KILL "$EMU_PID" 2>/dev/null || true
-    wait "$EMU_PID" 2>/dev/null || true
-    EMU_PID=""
-  fi
+  tfm_stop_mirror_processes "$TF_TMP"
+  tfm_stop_emulator
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -s "$TF_TMP/emulator.log" ]; then
     echo "----- last lines of the emulator's log -----" >&2
     tail -n 20 "$TF_TMP/emulator.log" >&2
@@ -113,7 +105,6 @@ while IFS= read -r _tf_var; do
   unset "$_tf_var"
 done < <(compgen -e | grep -E '^(NSXALB_|TF_)' | grep -v '^TF_LOG' || true)
 unset _tf_var
-export TF_CLI_CONFIG_FILE=$TF_TMP/terraformrc
 export TF_IN_AUTOMATION=1
 export CHECKPOINT_DISABLE=1
 # Plain text and no prompts from every command that accepts the flags.
@@ -125,49 +116,14 @@ for _tf_cmd in validate show output console state taint untaint; do
 done
 unset _tf_cmd
 
-TF_MIRROR=$TF_TMP/mirror
-_tf_pkg=$TF_MIRROR/$TF_PROVIDER_SOURCE/$TF_PROVIDER_VERSION/linux_amd64
-mkdir -p "$_tf_pkg"
-# A copy, not a link: a rebuild during the run must not change the package under Terraform.
-cp "$TF_PROVIDER_BINARY" "$_tf_pkg/terraform-provider-nsxalb_v$TF_PROVIDER_VERSION"
-cat >"$TF_CLI_CONFIG_FILE" <<EOF
-provider_installation {
-  filesystem_mirror {
-    path    = "$TF_MIRROR"
-    include = ["registry.terraform.io/nsxalb/*"]
-  }
-  direct {
-    exclude = ["registry.terraform.io/nsxalb/*"]
-  }
-}
-EOF
-cat >"$TF_WORK/versions.tf" <<'EOF'
-terraform {
-  required_providers {
-    nsxalb = { source = "nsxalb/nsxalb" }
-  }
-}
-EOF
-unset _tf_pkg
+tfm_install_provider "$TF_PROVIDER_BINARY" "$TF_PROVIDER_VERSION" "$TF_TMP" ||
+  fail "cannot install the provider into the mirror under $TF_TMP"
+tfm_write_versions_tf "$TF_WORK/versions.tf"
 
 # --- Emulator -------------------------------------------------------------------------------------
 
 [ -n "${EMU_ARGS+set}" ] || EMU_ARGS=()
-# Started straight from this shell, so --exit-with-parent stops it even if the shell is killed.
-"$TF_EMULATOR_BINARY" --bind 127.0.0.1 --port 0 --tls-dir "$TF_TMP/emulator-tls" \
-  --exit-with-parent "${EMU_ARGS[@]}" >"$TF_TMP/emulator.ready" 2>"$TF_TMP/emulator.log" &
-EMU_PID=$!
-for _ in $(seq 1 200); do
-  [ -s "$TF_TMP/emulator.ready" ] && break
-  kill -0 "$EMU_PID" 2>/dev/null || break
-  sleep 0.05
-done
-if ! jq -e '.event == "ready"' "$TF_TMP/emulator.ready" >/dev/null 2>&1; then
-  cat "$TF_TMP/emulator.log" >&2
-  fail "the emulator printed no ready line within 10 s"
-fi
-EMU_URL=$(jq -r .url "$TF_TMP/emulator.ready")
-EMU_CA_FILE=$(jq -r .ca_file "$TF_TMP/emulator.ready")
+tfm_start_emulator "$TF_EMULATOR_BINARY" "$TF_TMP" "${EMU_ARGS[@]}" || fail "the emulator did not start"
 # What emu_api uses, whatever a scenario does to the provider's NSXALB_* settings.
 EMU_USERNAME="admin"
 EMU_PASSWORD="admin"
