@@ -76,10 +76,22 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   return nullptr;
 }
 
+// `explanation` (may be empty), followed by what to do when `status` says that the Controller
+// did not answer within the provider's timeout_seconds.
+std::string WithTimeoutHint(std::string explanation, const absl::Status& status) {
+  if (status.code() != absl::StatusCode::kDeadlineExceeded) return explanation;
+  const char* hint =
+      "did not answer within timeout_seconds: check that it is up and reachable, or raise "
+      "timeout_seconds if it is only slow.";
+  if (explanation.empty()) return absl::StrCat("the Controller ", hint);
+  return absl::StrCat(explanation, " The Controller ", hint);
+}
+
 // An error from the Controller, with its text as the original error.
 void AddControllerError(Diagnostics& d, const std::string& summary, const std::string& action,
                         const std::string& explanation, const absl::Status& status) {
-  d.AddError(summary, framework::ErrorDetail(action, explanation, std::string(status.message())));
+  d.AddError(summary, framework::ErrorDetail(action, WithTimeoutHint(explanation, status),
+                                             std::string(status.message())));
 }
 
 // The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
@@ -210,7 +222,8 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
                                 : "Cannot read the cloud",
                             framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
                                                                 "\" to choose the sizing profile"),
-                                                   "", std::string(info.status().message())));
+                                                   WithTimeoutHint("", info.status()),
+                                                   std::string(info.status().message())));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
@@ -277,11 +290,27 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {
+    const std::string import =
+        absl::StrCat("terraform import <address> \"", spec.cloud, "/", spec.name, "\"");
     std::string explanation;
-    if (group.status().code() == absl::StatusCode::kAlreadyExists) {
+    const std::string created = controller::CreatedSeGroupUuid(group.status());
+    if (!created.empty()) {
+      // The group exists: its id goes back with the error, so Terraform records it (tainted)
+      // instead of forgetting it.
+      response.new_state = planned.WithAttribute("id", cty::Value::String(created));
+      explanation = absl::StrCat(
+          "the Controller created the group (id ", created,
+          ") but the provider could not read it back. Terraform records it as tainted, so the "
+          "next apply replaces it; to keep it instead, run terraform untaint <address> and "
+          "apply again.");
+    } else if (group.status().code() == absl::StatusCode::kAlreadyExists) {
       explanation = absl::StrCat("an SE group of that name already exists in cloud \"", spec.cloud,
-                                 "\". To manage it, import it: terraform import <address> \"",
-                                 spec.cloud, "/", spec.name, "\".");
+                                 "\". To manage it, import it: ", import, ".");
+    } else if (controller::MayHaveTakenEffect(group.status())) {
+      explanation = absl::StrCat(
+          "the Controller may have created the group all the same. If the next apply reports "
+          "that it already exists, import it: ",
+          import, ".");
     }
     AddControllerError(response.diagnostics, "Cannot create SE group", action, explanation,
                        group.status());
