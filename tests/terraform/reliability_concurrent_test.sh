@@ -22,7 +22,7 @@ EOF2
 done
 
 step "two applies at once create the same name"
-emu_faults '{"latency_ms":1500,"match":"POST /api/serviceenginegroup"}'
+emu_faults '{"latency_ms":4000,"match":"POST /api/serviceenginegroup"}'
 TF_WORK=$first tf_start apply -auto-approve
 run1=$TF_BG
 TF_WORK=$second tf_start apply -auto-approve
@@ -36,7 +36,7 @@ echo "exit codes: $rc1 $rc2"
 # Both creates were in flight together: the second arrived within the first one's latency.
 emu_counters | assert_json '.requests["POST /api/serviceenginegroup"]' 2 -
 emu_counters | assert_json '[.log[] | select(.request == "POST /api/serviceenginegroup") |
-  .at_us] | .[1] - .[0] < 1500000' true -
+  .at_us] | .[1] - .[0] < 4000000' true -
 if [ "$rc1" -eq 0 ] && [ "$rc2" -ne 0 ]; then
   winner=$first loser_out=$out2 loser=$second
 elif [ "$rc2" -eq 0 ] && [ "$rc1" -ne 0 ]; then
