@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -39,6 +40,15 @@ constexpr char kCloudPath[] = "/api/cloud";
 constexpr char kDefaultCloud[] = "Default-Cloud";
 constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
+// Payload under which a failed create carries the uuid of the group it did create.
+constexpr char kCreatedUuidPayload[] = "nsxalb.controller/created-uuid";
+// Payload marking a failed write whose effect on the Controller is unknown.
+constexpr char kMayHaveTakenEffectPayload[] = "nsxalb.controller/may-have-taken-effect";
+
+absl::Status MarkMayHaveTakenEffect(absl::Status status) {
+  status.SetPayload(kMayHaveTakenEffectPayload, absl::Cord("true"));
+  return status;
+}
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -163,6 +173,18 @@ struct Call {
   std::function<absl::StatusOr<std::optional<Json>>()> find_outcome;
 };
 
+class ClientImpl;
+
+// The operation the calling thread is in: the client whose public method was called first, and
+// that operation's deadline. Nested public calls (a create's cloud lookup, its look-up before a
+// retry) run on the same thread and share the deadline, so one operation, however many requests
+// it makes, stays within total_timeout.
+struct CurrentOperation {
+  const ClientImpl* client = nullptr;
+  absl::Time deadline;
+};
+thread_local CurrentOperation current_operation;
+
 class ClientImpl : public Client {
  public:
   ClientImpl(ClientConfig config, Endpoint endpoint, std::optional<ApiVersion> configured,
@@ -184,6 +206,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("GET", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -196,6 +219,7 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
+    OperationScope operation(this);
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
     auto matches = ListSeGroupsNamed(name, tenant, cloud);
     if (!matches.ok()) return matches.status();
@@ -210,10 +234,12 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
                                                     std::string_view cloud) override {
+    OperationScope operation(this);
     return ListSeGroupsNamed("", tenant, cloud);
   }
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -247,10 +273,11 @@ class ClientImpl : public Client {
     };
     auto response = Send(call);
     if (!response.ok()) return response.status();
-    return GroupFromWriteResponse(*response, call.what, spec.tenant);
+    return CreatedGroup(*response, call, spec);
   }
 
   absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -283,6 +310,7 @@ class ClientImpl : public Client {
   }
 
   absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("DELETE", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -294,11 +322,13 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) override {
+    OperationScope operation(this);
     return ResolveCached<CloudInfo>(cloud, "cloud", clouds_,
                                     [this](Json& obj) { return ToCloudInfo(obj, "cloud"); });
   }
 
   absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
+    OperationScope operation(this);
     std::vector<CloudInfo> out;
     absl::Status listed =
         ForEachListed(absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
@@ -313,6 +343,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) override {
+    OperationScope operation(this);
     return ResolveCached<TenantInfo>(
         tenant, "tenant", tenants_, [this](Json& obj) -> absl::StatusOr<TenantInfo> {
           TenantInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"),
@@ -346,6 +377,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {
+    OperationScope operation(this);
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
     return VersionInfo{(*session)->controller_version, (*session)->api_version};
@@ -367,7 +399,30 @@ class ClientImpl : public Client {
     return w->self->flights_done_ >= w->flight || w->self->cancelled_.load();
   }
 
-  absl::Time Deadline() const { return clock_->Now() + config_.total_timeout; }
+  // The deadline of the calling thread's operation on this client (see OperationScope).
+  absl::Time Deadline() const {
+    if (current_operation.client == this) return current_operation.deadline;
+    return clock_->Now() + config_.total_timeout;
+  }
+
+  // Opened first thing by every public method: the outermost one starts the operation's
+  // total_timeout; nested ones join it.
+  class OperationScope {
+   public:
+    explicit OperationScope(const ClientImpl* client) {
+      if (current_operation.client != nullptr) return;
+      current_operation = {client, client->clock_->Now() + client->config_.total_timeout};
+      outermost_ = true;
+    }
+    ~OperationScope() {
+      if (outermost_) current_operation = {};
+    }
+    OperationScope(const OperationScope&) = delete;
+    OperationScope& operator=(const OperationScope&) = delete;
+
+   private:
+    bool outermost_ = false;
+  };
 
   absl::Status CancelledStatus(absl::string_view what) const {
     return absl::CancelledError(absl::StrCat("controller: ", what, ": cancelled"));
@@ -484,7 +539,56 @@ class ClientImpl : public Client {
     return info;
   }
 
-  // A group from a POST/PUT response; an empty body falls back to GET by Location or uuid.
+  // The group a successful POST created. An answer that does not hold it (empty, not JSON, no
+  // uuid) is not taken to mean that nothing was created: the group is read back by the Location
+  // header, else found by name. If that fails too, the error says that the group was created and
+  // carries its uuid when the Location header gave it (CreatedSeGroupUuid), so that the caller
+  // can record the group instead of forgetting it.
+  absl::StatusOr<SeGroup> CreatedGroup(const HttpResponse& response, const Call& call,
+                                       const SeGroupSpec& spec) {
+    absl::StatusOr<SeGroup> group = absl::InternalError("");
+    if (!absl::StripAsciiWhitespace(response.body).empty()) {
+      auto body = ParseBody(response, call.what);
+      group = body.ok() ? ToSeGroup(*std::move(body), call.what) : body.status();
+      if (group.ok()) return group;
+    }
+    const std::string unusable =
+        group.status().message().empty()
+            ? absl::StrCat("controller: ", call.what, ": HTTP ", response.status, " without a body")
+            : std::string(group.status().message());
+    const std::string location = response.Header("location");
+    std::string uuid;
+    if (!location.empty()) {
+      auto id = IdFromRefOrUuid(location, "serviceenginegroup", "Location");
+      if (id.ok()) uuid = *id;
+    }
+    log::Warn(absl::StrCat(unusable, "; reading the new SE group \"", spec.name, "\" back"));
+    absl::StatusOr<SeGroup> read = absl::InternalError("");
+    if (!uuid.empty()) {
+      read = GetSeGroup(uuid, spec.tenant);
+    } else {
+      auto found = call.find_outcome();
+      if (!found.ok()) {
+        read = found.status();
+      } else if (!found->has_value()) {
+        read = absl::NotFoundError(absl::StrCat("controller: SE group \"", spec.name,
+                                                "\" is not found by name after its create"));
+      } else {
+        read = ToSeGroup(**std::move(found), call.what);
+      }
+    }
+    if (read.ok()) return read;
+    absl::Status out(read.status().code() == absl::StatusCode::kNotFound
+                         ? absl::StatusCode::kInternal
+                         : read.status().code(),
+                     absl::StrCat(unusable, "; the Controller created SE group \"", spec.name, "\"",
+                                  uuid.empty() ? "" : absl::StrCat(" (", uuid, ")"),
+                                  " but reading it back failed: ", read.status().message()));
+    if (!uuid.empty()) out.SetPayload(kCreatedUuidPayload, absl::Cord(uuid));
+    return out;
+  }
+
+  // A group from a PUT response; an empty body falls back to GET by Location or uuid.
   absl::StatusOr<SeGroup> GroupFromWriteResponse(const HttpResponse& response,
                                                  absl::string_view what, std::string_view tenant) {
     if (absl::StripAsciiWhitespace(response.body).empty()) {
@@ -621,11 +725,18 @@ class ClientImpl : public Client {
       absl::Status failure;
       std::optional<absl::Duration> retry_after;
       bool ambiguous = false;
+      bool retryable = true;
       if (!r.status.ok()) {
-        if (r.status.code() == absl::StatusCode::kCancelled) return CancelledStatus(call.what);
-        if (!r.retryable) return r.status;
+        if (r.status.code() == absl::StatusCode::kCancelled) {
+          absl::Status cancelled = CancelledStatus(call.what);
+          return !call.idempotent && r.maybe_sent ? MarkMayHaveTakenEffect(cancelled) : cancelled;
+        }
         failure = r.status;
         ambiguous = r.maybe_sent;
+        retryable = r.retryable;
+        // A failure that retrying cannot cure (such as an answer over the size cap) still
+        // leaves a sent create's outcome unknown: look for it below, then give up.
+        if (!retryable && (!ambiguous || call.idempotent)) return failure;
       } else {
         int code = r.response.status;
         log::Debug(absl::StrCat("controller: ", call.what, " -> HTTP ", code));
@@ -647,16 +758,18 @@ class ClientImpl : public Client {
       }
       if (ambiguous && !call.idempotent) {
         if (!call.find_outcome) {
-          return WithMessage(
-              failure, absl::StrCat(failure.message(), " (the request may have taken effect)"));
+          return MarkMayHaveTakenEffect(WithMessage(
+              failure, absl::StrCat(failure.message(), " (the request may have taken effect)")));
         }
         auto found = call.find_outcome();
         if (!found.ok()) {
-          if (found.status().code() == absl::StatusCode::kCancelled) return found.status();
-          return WithMessage(
-              found.status(),
-              absl::StrCat(found.status().message(), " (while checking whether ", call.what,
-                           " took effect after: ", failure.message(), ")"));
+          if (found.status().code() == absl::StatusCode::kCancelled) {
+            return MarkMayHaveTakenEffect(found.status());
+          }
+          return MarkMayHaveTakenEffect(
+              WithMessage(found.status(),
+                          absl::StrCat(found.status().message(), " (while checking whether ",
+                                       call.what, " took effect after: ", failure.message(), ")")));
         }
         if (found->has_value()) {
           HttpResponse synthesized;
@@ -665,6 +778,7 @@ class ClientImpl : public Client {
           return synthesized;
         }
       }
+      if (!retryable) return failure;
       if (retry >= config_.max_retries) {
         absl::Status out =
             WithMessage(failure, absl::StrCat(failure.message(), " (gave up after ", retry + 1,
@@ -865,6 +979,15 @@ class ClientImpl : public Client {
 };
 
 }  // namespace
+
+std::string CreatedSeGroupUuid(const absl::Status& status) {
+  auto uuid = status.GetPayload(kCreatedUuidPayload);
+  return uuid.has_value() ? std::string(*uuid) : "";
+}
+
+bool MayHaveTakenEffect(const absl::Status& status) {
+  return status.GetPayload(kMayHaveTakenEffectPayload).has_value();
+}
 
 absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, ClientHooks hooks) {
   auto endpoint = ValidateConfig(config);

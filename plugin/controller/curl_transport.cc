@@ -252,6 +252,9 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   result.response = HttpResponse();
   std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : lib.easy_strerror(code);
   std::string where = absl::StrCat(request.method, " ", request.url);
+  // Whatever failed, the server may have acted on a request that left (for an answer over the
+  // size cap, it surely did).
+  result.maybe_sent = request_size > 0;
   if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
     result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
     result.maybe_sent = request_size > 0;

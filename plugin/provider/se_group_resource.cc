@@ -325,11 +325,27 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {
+    const std::string import =
+        absl::StrCat("terraform import <address> \"", spec.cloud, "/", spec.name, "\"");
     std::string explanation;
-    if (group.status().code() == absl::StatusCode::kAlreadyExists) {
+    const std::string created = controller::CreatedSeGroupUuid(group.status());
+    if (!created.empty()) {
+      // The group exists: its id goes back with the error, so Terraform records it (tainted)
+      // instead of forgetting it.
+      response.new_state = planned.WithAttribute("id", cty::Value::String(created));
+      explanation = absl::StrCat(
+          "the Controller created the group (id ", created,
+          ") but the provider could not read it back. Terraform records it as tainted, so the "
+          "next apply replaces it; to keep it instead, run terraform untaint <address> and "
+          "apply again.");
+    } else if (group.status().code() == absl::StatusCode::kAlreadyExists) {
       explanation = absl::StrCat("an SE group of that name already exists in cloud \"", spec.cloud,
-                                 "\". To manage it, import it: terraform import <address> \"",
-                                 spec.cloud, "/", spec.name, "\".");
+                                 "\". To manage it, import it: ", import, ".");
+    } else if (controller::MayHaveTakenEffect(group.status())) {
+      explanation = absl::StrCat(
+          "the Controller may have created the group all the same. If the next apply reports "
+          "that it already exists, import it: ",
+          import, ".");
     }
     AddControllerError(response.diagnostics, "Cannot create SE group", action, explanation,
                        group.status());
