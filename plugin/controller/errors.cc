@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "plugin/controller/response.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -32,6 +33,11 @@ std::string Collapse(absl::string_view text) {
     }
   }
   return out;
+}
+
+// Invalid UTF-8 in a string member is replaced, never an exception.
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -67,16 +73,18 @@ absl::StatusCode CodeForHttpStatus(int http_status) {
 }
 
 std::string ControllerErrorText(absl::string_view body) {
-  nlohmann::json j = nlohmann::json::parse(body.begin(), body.end(), nullptr,
-                                           /*allow_exceptions=*/false);
+  absl::StatusOr<nlohmann::json> parsed =
+      ParseJsonLimited(std::string_view(body.data(), body.size()));
+  if (!parsed.ok()) return Collapse(body);
+  const nlohmann::json& j = *parsed;
   if (j.is_object()) {
     for (const char* key : {"error", "detail", "msg"}) {
       auto it = j.find(key);
       if (it == j.end()) continue;
       if (it->is_string()) return Collapse(it->get<std::string>());
-      return Collapse(it->dump());
+      return Collapse(Dump(*it));
     }
-    return Collapse(j.dump());
+    return Collapse(Dump(j));
   }
   if (j.is_string()) return Collapse(j.get<std::string>());
   return Collapse(body);
