@@ -7,6 +7,7 @@
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/se_group_data_source.h"
 #include "plugin/provider/se_group_resource.h"
+#include "plugin/provider/se_sizing_data_source.h"
 #include "provider_schema/embedded.h"
 
 namespace nsxalb::provider {
@@ -109,6 +110,7 @@ std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources(
   return {
       {kCloudDataSourceType, [this] { return std::make_unique<CloudDataSource>(this); }},
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
+      {kSeSizingDataSource, NewSeSizingDataSource},
   };
 }
 

@@ -60,6 +60,11 @@ int SnapDown(int n) {
 
 int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDown(vcpus / 3); }
 
+// Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
+// the caller): disk, capacity, loads, binding metric, the settings that follow the measured
+// configurations, max_se and the warnings about the plan.
+absl::Status CompleteShape(const Workload& w, Recommendation& r);
+
 }  // namespace
 
 bool Demand::Empty() const {
@@ -86,7 +91,7 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
   CheckIntRange(out, "workload.max_vcpus_per_se", w.max_vcpus_per_se, kMinVcpus, kMaxVcpus,
                 "SE vCPU limits in seed 000");
   CheckIntRange(out, "buffer_se", w.buffer_se, 0, kMaxSeCount, "Avi max_se range");
-  CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, 64,
+  CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, kMaxScaleoutPerVs,
                 "Avi max_scaleout_per_vs range");
   return out;
 }
@@ -244,6 +249,46 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
         absl::StrCat("raised from the table's ", static_cast<int64_t>(table_memory.value),
                      " MB in whole GB to carry the open connections")};
   }
+  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  return r;
+}
+
+absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, int64_t memory_mb,
+                                                 int se_count) {
+  const std::vector<Finding> errors = CheckWorkload(w);
+  if (!errors.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(errors[0].attribute, ": ", errors[0].detail));
+  }
+  if (se_count < 1 || se_count > kMaxSeCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("se_count: must be 1-", kMaxSeCount, ", got ", se_count));
+  }
+  if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
+    return absl::InvalidArgumentError(absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
+  }
+  Recommendation r;
+  r.platform = w.platform;
+  r.target_utilization_pct = w.target_utilization_pct;
+  r.vcpus_per_se = {vcpus, Basis::kRule, "", "given"};
+  r.se_count = {se_count, Basis::kRule, "", "given"};
+  const Figure table_memory = TableMemoryMb(w.platform, vcpus);
+  if (memory_mb == static_cast<int64_t>(table_memory.value)) {
+    r.memory_per_se = {
+        memory_mb, table_memory.basis, rules::kTableMemory,
+        absl::StrCat("table memory for ", vcpus, " vCPUs on ", ProfileOf(w.platform).name)};
+  } else {
+    r.memory_per_se = {memory_mb, Basis::kRule, "", "given"};
+  }
+  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  return r;
+}
+
+namespace {
+
+absl::Status CompleteShape(const Workload& w, Recommendation& r) {
+  const int vcpus = r.vcpus_per_se.value;
+  const int64_t memory = r.memory_per_se.value;
+  const int count = r.se_count.value;
   r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
   const bool tested_binds = r.disk.rules.size() > 1;
   r.disk_per_se = {
@@ -324,7 +369,8 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                       " (at most 64), raise workload.max_vcpus_per_se, or split the workload "
                       "across virtual services.")});
   }
-  return r;
+  return absl::OkStatus();
 }
 
+}  // namespace
 }  // namespace nsxalb::sizing

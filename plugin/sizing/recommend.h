@@ -28,6 +28,7 @@ inline constexpr int kMaxTargetUtilizationPct = 90;
 inline constexpr int kDefaultMaxVcpusPerSe = 6;     // the measured range
 inline constexpr int kDefaultBufferSe = 1;          // Avi buffer_se default
 inline constexpr int kDefaultMaxScaleoutPerVs = 4;  // Avi max_scaleout_per_vs default
+inline constexpr int kMaxScaleoutPerVs = 64;        // Avi max_scaleout_per_vs range 1-64
 inline constexpr int kMaxSeCount = 1000;            // Avi max_se range 0-1000
 
 // Demand for any subset of the metrics, in base units (Mbps for throughput).
@@ -95,6 +96,16 @@ std::vector<Finding> CheckWorkload(const Workload& workload);
 // The recommendation for `workload`. InvalidArgument (naming the attribute) when CheckWorkload
 // finds an error or the demand would need more than kMaxSeCount SEs.
 absl::StatusOr<Recommendation> Recommend(const Workload& workload);
+
+// The recommendation for a shape decided elsewhere (settings given by the user): `se_count` SEs of
+// `vcpus` and `memory_mb`, with everything that follows from the shape as Recommend chooses it
+// (disk, reserves, dispatchers, queues, Hybrid RSS, max_se), the loads and binding metric on that
+// shape, and the warnings about it. Recommend is its shape search followed by this. The shape's
+// own choices have reason "given" (memory: the table-memory rule when it is the table memory).
+// InvalidArgument, naming the attribute, when CheckWorkload finds an error or the shape is
+// outside 1-64 vCPUs, 1024-262144 MB or 1-kMaxSeCount SEs.
+absl::StatusOr<Recommendation> RecommendForShape(const Workload& workload, int vcpus,
+                                                 int64_t memory_mb, int se_count);
 
 // The loads of the demanded metrics on `se_count` SEs of `capacity`.
 std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capacity, int se_count);

@@ -1,8 +1,9 @@
 // The shipped terraform-provider-nsxalb, launched exactly as Terraform launches it: handshake
 // with AutoMTLS, GetSchema over mutual TLS (equal to what `terraform-provider-nsxalb schema
 // --json` prints, and valid by Terraform's InternalValidate), PrepareProviderConfig and
-// Configure, Shutdown within a second, a foreign client certificate refused, and no resources
-// or data sources yet (real ones come in their own issue). Also runs the nsxalb-tf demo CLI.
+// Configure, Shutdown within a second, a foreign client certificate refused, the nsxalb_se_sizing
+// data source read over the wire, and no resources yet (real ones come in their own issue). Also
+// runs the nsxalb-tf demo CLI.
 #include <stdio.h>
 #include <sys/wait.h>
 
@@ -119,13 +120,40 @@ TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
   ASSERT_TRUE((*session)->Close().ok());
 }
 
-TEST(ShippedBinaryTest, CarriesNoResourcesOrDataSourcesYet) {
+TEST(ShippedBinaryTest, CarriesNoResourcesYet) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
   ASSERT_TRUE(session.ok()) << session.status();
   EXPECT_EQ((*session)->raw_schema().resource_schemas_size(), 0);
-  EXPECT_EQ((*session)->raw_schema().data_source_schemas_size(), 0);
+  ASSERT_TRUE((*session)->Close().ok());
+}
+
+TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "plan", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  absl::StatusOr<const Schema*> schema = (*session)->DataSourceSchema("nsxalb_se_sizing");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  absl::StatusOr<cty::Value> config = NormalizeConfig(
+      (*schema)->block,
+      cty::Value::Object(
+          {{"platform", cty::Value::String("nsxt")},
+           {"workload", cty::Value::Object({{"l7_rps", cty::Value::Int(150000)},
+                                            {"l7_gbps", cty::Value::Float(1.5)}})}}));
+  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_TRUE((*session)->ValidateDataSourceConfig("nsxalb_se_sizing", *config).ok());
+  absl::StatusOr<cty::Value> state =
+      (*session)->ReadDataSource("data.nsxalb_se_sizing.s", "nsxalb_se_sizing", *config);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->GetAttribute("vcpus_per_se")->AsNumber().ToString(), "6");
+  EXPECT_EQ(state->GetAttribute("summary")->AsString(),
+            "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)");
+  ASSERT_EQ(state->GetAttribute("metrics")->elements().size(), 2u);
+  EXPECT_EQ(state->GetAttribute("metrics")->elements()[1].GetAttribute("demand")->AsNumber(),
+            cty::Number::Float(1.5));
+  EXPECT_TRUE((*session)->warnings().empty());
   ASSERT_TRUE((*session)->Close().ok());
 }
 

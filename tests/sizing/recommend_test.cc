@@ -242,6 +242,64 @@ TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("1000 SEs"));
 }
 
+TEST(RecommendForShapeTest, IsTheRecommendationForItsOwnShape) {
+  for (Platform p : kAllPlatforms) {
+    for (const Workload& w :
+         {Make(p, {{Metric::kL7Rps, 150000}}), Make(p, {{Metric::kL4Gbps, 9000}}),
+          Make(p, {{Metric::kL4OpenConns, 900000}, {Metric::kSslTpsEcc, 3000}}),
+          Make(p, {{Metric::kSslTpsRsa, 20000}})}) {
+      const Recommendation r = MustRecommend(w);
+      absl::StatusOr<Recommendation> s =
+          RecommendForShape(w, r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value);
+      ASSERT_TRUE(s.ok()) << s.status();
+      EXPECT_EQ(s->disk_per_se.value, r.disk_per_se.value);
+      EXPECT_EQ(s->num_dispatcher_cores.value, r.num_dispatcher_cores.value);
+      EXPECT_EQ(s->dedicated_dispatcher_core.value, r.dedicated_dispatcher_core.value);
+      EXPECT_EQ(s->max_queues_per_vnic.value, r.max_queues_per_vnic.value);
+      EXPECT_EQ(s->hybrid_rss_mode.value, r.hybrid_rss_mode.value);
+      EXPECT_EQ(s->max_se.value, r.max_se.value);
+      EXPECT_EQ(s->binding, r.binding);
+      ASSERT_EQ(s->loads.size(), r.loads.size());
+      EXPECT_EQ(s->findings.size(), r.findings.size());
+    }
+  }
+}
+
+TEST(RecommendForShapeTest, FollowsTheGivenShape) {
+  // nsxt 150,000 RPS is recommended 6 vCPUs; on 4 the rest is what 4-vCPU SEs get.
+  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}});
+  absl::StatusOr<Recommendation> s = RecommendForShape(w, 4, 8192, 1);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->vcpus_per_se.value, 4);
+  EXPECT_EQ(s->memory_per_se.rule, rules::kTableMemory);
+  EXPECT_EQ(s->disk_per_se.value, 21);
+  EXPECT_EQ(s->num_dispatcher_cores.value, 1);
+  EXPECT_EQ(s->max_queues_per_vnic.value, 0);
+  EXPECT_EQ(s->max_se.value, 2);
+  ASSERT_EQ(s->loads.size(), 1u);
+  EXPECT_FALSE(s->loads[0].carried);
+  // A given memory above the table's is kept and sizes the disk.
+  s = RecommendForShape(w, 4, 16384, 3);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->memory_per_se.value, 16384);
+  EXPECT_EQ(s->memory_per_se.reason, "given");
+  EXPECT_EQ(s->disk_per_se.value, 37);
+  EXPECT_EQ(s->max_se.value, 4);
+  EXPECT_TRUE(s->loads[0].carried);
+}
+
+TEST(RecommendForShapeTest, RejectsShapesOutsideTheRanges) {
+  const Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}});
+  EXPECT_THAT(std::string(RecommendForShape(w, 0, 2048, 1).status().message()),
+              HasSubstr("vcpus_per_se"));
+  EXPECT_THAT(std::string(RecommendForShape(w, 2, 512, 1).status().message()),
+              HasSubstr("memory_per_se"));
+  EXPECT_THAT(std::string(RecommendForShape(w, 2, 2048, 0).status().message()),
+              HasSubstr("se_count"));
+  EXPECT_FALSE(
+      RecommendForShape(Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}}, 95), 2, 2048, 1).ok());
+}
+
 // ---- The grid: sufficient, minimal, monotone. ----
 
 // Whether `count` SEs of `vcpus` carry the workload with any memory up to the maximum (memory
