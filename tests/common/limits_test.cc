@@ -91,6 +91,10 @@ TEST(NestingDepthTest, DeeplyNestedErrorBodyIsShownAsText) {
   // A million levels: parsing stops at the limit and the text is cut, nothing recurses.
   const std::string body = JsonArrays(1000000);
   EXPECT_EQ(controller::ControllerErrorText(body).size(), 503u);
+  // The member holding the error text nested that deep crashed the provider (stack overflow
+  // printing it) before the bound.
+  EXPECT_EQ(controller::ControllerErrorText(R"({"error":)" + JsonArrays(200000) + "}").size(),
+            503u);
   EXPECT_EQ(controller::ControllerErrorText(R"({"error":)" + JsonArrays(kDepth - 1) + "}"),
             std::string(kDepth - 1, '[') + "1" + std::string(kDepth - 1, ']'));
 }
