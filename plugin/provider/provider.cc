@@ -17,7 +17,8 @@ namespace {
 framework::Schema ParseEmbedded(std::string_view what, std::string_view json) {
   absl::StatusOr<framework::Schema> parsed = framework::ParseSchemaJson(json);
   if (!parsed.ok()) {
-    log::Error(absl::StrCat("provider_schema/", std::string(what), ": ", parsed.status().message()));
+    log::Error(
+        absl::StrCat("provider_schema/", std::string(what), ": ", parsed.status().message()));
     return framework::Schema();
   }
   return *std::move(parsed);
@@ -28,8 +29,9 @@ std::map<std::string, framework::Schema> ParseAll(
     const char* folder, const std::vector<provider_schema::EmbeddedSchema>& list) {
   std::map<std::string, framework::Schema> out;
   for (const auto& entry : list) {
-    out.emplace(std::string(entry.name),
-                ParseEmbedded(absl::StrCat(folder, "/", std::string(entry.name), ".json"), entry.json));
+    out.emplace(
+        std::string(entry.name),
+        ParseEmbedded(absl::StrCat(folder, "/", std::string(entry.name), ".json"), entry.json));
   }
   return out;
 }

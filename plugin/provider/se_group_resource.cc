@@ -1,12 +1,15 @@
 // nsxalb_se_group.
 #include "plugin/provider/se_group_resource.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/provider.h"
@@ -71,7 +74,8 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
                                                   const std::string& action, Diagnostics& d) {
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider->Client();
   if (client.ok()) return *client;
-  d.AddError("No Controller configured", framework::ErrorDetail(action, std::string(client.status().message()), ""));
+  d.AddError("No Controller configured",
+             framework::ErrorDetail(action, std::string(client.status().message()), ""));
   return nullptr;
 }
 
@@ -109,6 +113,48 @@ std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& pr
   }
   for (auto it = given.begin(); it != given.end(); ++it) fields[it.key()] = it.value();
   return fields;
+}
+
+// The recommended attributes that are Avi fields newer than the API version the Controller
+// speaks (hybrid_rss_mode needs 21.1.3): the Controller would refuse them, so they are planned
+// null. On update, a field the Controller did not return before is such a field; on create, the
+// version comes from the provider's api_version or, when unset, from the Controller (one login).
+absl::Status DropFieldsTheControllerLacks(controller::Client& client, const ProviderConfig* config,
+                                          const cty::Value& prior,
+                                          std::map<std::string, cty::Value>& recommended) {
+  std::optional<controller::ApiVersion> version;
+  for (auto it = recommended.begin(); it != recommended.end();) {
+    const controller::SeGroupField* field = controller::FindSeGroupField(it->first);
+    if (field == nullptr || field->introduced.empty()) {
+      ++it;
+      continue;
+    }
+    bool available = true;
+    if (!prior.IsNull()) {
+      const cty::Value* before = prior.GetAttribute(it->first);
+      available = before != nullptr && !(before->IsKnown() && before->IsNull());
+    } else {
+      if (!version.has_value()) {
+        absl::StatusOr<controller::ApiVersion> pinned =
+            controller::ApiVersion::Parse(config != nullptr ? config->client.api_version : "");
+        if (config != nullptr && !config->client.api_version.empty() && pinned.ok()) {
+          version = *pinned;
+        } else {
+          absl::StatusOr<controller::VersionInfo> info = client.ControllerVersion();
+          if (!info.ok()) return info.status();
+          version = info->api;
+        }
+      }
+      available = controller::FieldIntroducedIn(*field).AvailableIn(*version);
+    }
+    if (available) {
+      ++it;
+    } else {
+      it->second = cty::Value::Null(it->second.type());
+      ++it;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -203,13 +249,13 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
-        d.AddAttributeError(
-            At("cloud"),
-            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
-                                                                : "Cannot read the cloud",
-            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
-                                                "\" to choose the sizing profile"),
-                                   "", std::string(info.status().message())));
+        d.AddAttributeError(At("cloud"),
+                            info.status().code() == absl::StatusCode::kNotFound
+                                ? "Cloud not found"
+                                : "Cannot read the cloud",
+                            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
+                                                                "\" to choose the sizing profile"),
+                                                   "", std::string(info.status().message())));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
@@ -219,8 +265,8 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
         return;
       }
       platform = *from_cloud;
-      planned = planned.WithAttribute("platform",
-                                      cty::Value::String(sizing::PlatformName(*platform)));
+      planned =
+          planned.WithAttribute("platform", cty::Value::String(sizing::PlatformName(*platform)));
     }
   }
 
@@ -229,7 +275,17 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   std::optional<SizingPlan> plan;
   if (platform.has_value()) plan = PlanSizing(config, *platform);
   if (plan.has_value() && plan->known) {
-    for (const auto& [name, value] : plan->recommended) planned = planned.WithAttribute(name, value);
+    if (absl::Status versions = DropFieldsTheControllerLacks(*client, provider_->config().get(),
+                                                             prior, plan->recommended);
+        !versions.ok()) {
+      AddControllerError(d, "Cannot read the Controller's version", action,
+                         "the plan leaves out fields the Controller's API version lacks.",
+                         versions);
+      return;
+    }
+    for (const auto& [name, value] : plan->recommended) {
+      planned = planned.WithAttribute(name, value);
+    }
     planned = planned.WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
     const std::optional<SizingPolicy> own = OwnPolicy(config);
@@ -262,7 +318,8 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   const cty::Value& planned = request.planned_state;
   const std::string action = Action("creating", planned);
   response.new_state = cty::Value::Null(planned.type());  // nothing exists until the POST succeeds
-  std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, response.diagnostics);
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
   std::optional<Json> fields =
       FieldsToSend(planned, cty::Value::Null(planned.type()), response.diagnostics);
@@ -341,8 +398,9 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   if (!group.ok()) {
     std::string explanation;
     if (group.status().code() == absl::StatusCode::kNotFound) {
-      explanation = "the group no longer exists on the Controller; run terraform apply again to "
-                    "create it.";
+      explanation =
+          "the group no longer exists on the Controller; run terraform apply again to "
+          "create it.";
     }
     AddControllerError(response.diagnostics, "Cannot update SE group", action, explanation,
                        group.status());
@@ -381,10 +439,9 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
   const std::string id(absl::StripAsciiWhitespace(request.id));
   const std::string action = absl::StrCat("importing SE group \"", id, "\"");
   if (id.empty()) {
-    response.diagnostics.AddError(
-        "Missing import ID",
-        "Give the SE group's uuid, its name, or <cloud>/<name>, such as "
-        "\"Default-Cloud/web-se-group\".");
+    response.diagnostics.AddError("Missing import ID",
+                                  "Give the SE group's uuid, its name, or <cloud>/<name>, such as "
+                                  "\"Default-Cloud/web-se-group\".");
     return;
   }
   std::shared_ptr<controller::Client> client =
@@ -402,12 +459,12 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
   }
   absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(*client, name, "", cloud);
   if (!group.ok()) {
-    AddControllerError(response.diagnostics, "Cannot import SE group", action, "",
-                       group.status());
+    AddControllerError(response.diagnostics, "Cannot import SE group", action, "", group.status());
     return;
   }
   response.state = response.state.WithAttribute("id", cty::Value::String(group->uuid));
-  if (!cloud.empty()) response.state = response.state.WithAttribute("cloud", cty::Value::String(cloud));
+  if (!cloud.empty())
+    response.state = response.state.WithAttribute("cloud", cty::Value::String(cloud));
 }
 
 }  // namespace nsxalb::provider

@@ -328,6 +328,21 @@ std::string FindingText(const PlacedFinding& placed) {
                       ". ", f.detail);
 }
 
+namespace {
+
+// True for the findings of rules that judge a setting against the SE's vCPU count (or the disk
+// that follows from it).
+bool DependsOnVcpus(const std::string& rule) {
+  for (const char* r : {sz::rules::kDispatchersFewer, sz::rules::kDispatchersMeasured,
+                        sz::rules::kDispatchersL4, sz::rules::kDispatchersRatio,
+                        sz::rules::kHybridRss, sz::rules::kQueuesNotOne, sz::rules::kDisk}) {
+    if (rule == r) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
   SizingPlan plan;
   Inputs in = ReadSizing(config, platform);
@@ -344,7 +359,11 @@ SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
   }
 
   const sz::Validation v = sz::Validate(in.workload, in.settings);
+  // Without a workload and without vcpus_per_se, the group's vCPUs are the Controller's, which
+  // the model cannot see: checks that depend on the vCPU count would judge a 1-vCPU SE.
+  const bool vcpus_unknown_to_model = !in.has_workload && !in.settings.vcpus_per_se.has_value();
   for (const sz::Finding& f : v.findings) {
+    if (vcpus_unknown_to_model && DependsOnVcpus(f.rule)) continue;
     plan.findings.push_back({f, PathOfModelAttribute(f.attribute, in.has_workload),
                              f.rule == sz::rules::kUnderDelivery});
   }

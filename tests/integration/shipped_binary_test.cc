@@ -120,12 +120,19 @@ TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
   ASSERT_TRUE((*session)->Close().ok());
 }
 
-TEST(ShippedBinaryTest, CarriesNoResourcesYet) {
+TEST(ShippedBinaryTest, CarriesOneResourceAndThreeDataSources) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
   ASSERT_TRUE(session.ok()) << session.status();
-  EXPECT_EQ((*session)->raw_schema().resource_schemas_size(), 0);
+  const auto& raw = (*session)->raw_schema();
+  ASSERT_EQ(raw.resource_schemas_size(), 1);
+  EXPECT_FALSE(raw.resource_schemas().at("nsxalb_se_group").block().description().empty());
+  EXPECT_EQ(raw.data_source_schemas_size(), 3);
+  for (const char* name : {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group"}) {
+    ASSERT_TRUE(raw.data_source_schemas().contains(name)) << name;
+    EXPECT_FALSE(raw.data_source_schemas().at(name).block().description().empty()) << name;
+  }
   ASSERT_TRUE((*session)->Close().ok());
 }
 
@@ -182,10 +189,11 @@ TEST(ShippedBinaryTest, BadProviderConfigFailsWithoutShowingTheSecret) {
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "configure", &log);
   ASSERT_TRUE(session.ok()) << session.status();
-  // No controller anywhere (config or environment).
+  // A Controller address that does not parse.
   absl::StatusOr<cty::Value> config = NormalizeConfig(
       (*session)->provider_schema().block,
-      cty::Value::Object({{"username", cty::Value::String("admin")},
+      cty::Value::Object({{"controller", cty::Value::String("https://")},
+                          {"username", cty::Value::String("admin")},
                           {"password", cty::Value::String("hunter2-very-secret")}}));
   ASSERT_TRUE(config.ok()) << config.status();
   absl::Status configured = (*session)->Configure(*config);
@@ -201,10 +209,10 @@ TEST(ShippedBinaryTest, ValidateWalkAndRefusalOfAnotherClientCertificate) {
   TerraformDriver driver(Shipped());
   driver.mutable_options().provider_config =
       cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")}});
-  // No resource types: asking for one is Terraform's "Invalid resource type".
-  absl::Status r = driver.Validate("nsxalb_se_group", cty::Value::Object({}));
+  // An unknown resource type is Terraform's "Invalid resource type".
+  absl::Status r = driver.Validate("nsxalb_no_such_type", cty::Value::Object({}));
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_se_group\""));
+  EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_no_such_type\""));
   EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
 }
 
@@ -224,7 +232,7 @@ TEST(NsxalbTfCliTest, HandshakeAndSchemaCommands) {
   ASSERT_EQ(schema.code, 0) << schema.out;
   EXPECT_THAT(schema.out, HasSubstr("controller  \"string\"  (optional)"));
   EXPECT_THAT(schema.out, HasSubstr("password  \"string\"  (optional, sensitive)"));
-  EXPECT_THAT(schema.out, HasSubstr("resources: 0"));
+  EXPECT_THAT(schema.out, HasSubstr("resources: 1"));
 
   CommandResult test_provider =
       RunCommand(absl::StrCat(tf, " schema ", Quoted(NSXALB_TEST_PROVIDER)));

@@ -282,6 +282,24 @@ TEST(SeGroupSizingTest, NoWorkloadChecksSettingsOnly) {
   EXPECT_TRUE(PlanSizing(Config({}), sz::Platform::kNsxt).findings.empty());
 }
 
+// Without a workload and without vcpus_per_se the SE's vCPUs are the Controller's: settings that
+// are judged against the vCPU count are not judged against a guess.
+TEST(SeGroupSizingTest, NoWorkloadAndNoVcpusSkipsVcpuDependentChecks) {
+  const SizingPlan alone =
+      PlanSizing(Config({{"num_dispatcher_cores", N(2)}}), sz::Platform::kVcenter);
+  ASSERT_TRUE(alone.known);
+  EXPECT_TRUE(alone.findings.empty()) << alone.findings[0].finding.summary;
+  const SizingPlan with_vcpus = PlanSizing(
+      Config({{"num_dispatcher_cores", N(2)}, {"vcpus_per_se", N(2)}}), sz::Platform::kVcenter);
+  const PlacedFinding* f = FindRule(with_vcpus, sz::rules::kDispatchersFewer);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->path, At("num_dispatcher_cores"));
+  // Range errors do not depend on the vCPU count and stay.
+  EXPECT_NE(FindRule(PlanSizing(Config({{"num_dispatcher_cores", N(3)}}), sz::Platform::kVcenter),
+                     sz::rules::kAllowedValues),
+            nullptr);
+}
+
 TEST(SeGroupSizingTest, ThroughputIsInGbps) {
   // vcenter L7 SSL throughput: 7.2 Gbps at 4 vCPUs; 5.6 / 0.8 = 7 Gbps needed.
   const SizingPlan plan = PlanSizing(Config({{"workload", Workload({{"l7_ssl_gbps", F(5.6)}})}}),

@@ -16,7 +16,9 @@ using Json = nlohmann::json;
 const framework::Block& Block() { return EmbeddedResourceSchema(kSeGroupResourceType).block; }
 
 TEST(SeGroupStateTest, FieldValueTakesMatchingKindsOnly) {
-  Json body = {{"vcpus_per_se", 4}, {"cpu_reserve", true}, {"ha_mode", "HA_MODE_SHARED"},
+  Json body = {{"vcpus_per_se", 4},
+               {"cpu_reserve", true},
+               {"ha_mode", "HA_MODE_SHARED"},
                {"memory_per_se", "lots"}};
   EXPECT_TRUE(FieldValue(body, "vcpus_per_se", cty::Type::Number()).Equals(cty::Value::Int(4)));
   EXPECT_TRUE(FieldValue(body, "cpu_reserve", cty::Type::Bool()).Equals(cty::Value::Bool(true)));
@@ -27,11 +29,12 @@ TEST(SeGroupStateTest, FieldValueTakesMatchingKindsOnly) {
 }
 
 TEST(SeGroupStateTest, WithGroupFillsOnlyUnknownsAfterApply) {
-  cty::Value planned = framework::EmptyObject(Block())
-                           .WithAttribute("name", cty::Value::String("web"))
-                           .WithAttribute("id", cty::Value::Unknown(cty::Type::String()))
-                           .WithAttribute("vcpus_per_se", cty::Value::Int(6))
-                           .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
+  cty::Value planned =
+      framework::EmptyObject(Block())
+          .WithAttribute("name", cty::Value::String("web"))
+          .WithAttribute("id", cty::Value::Unknown(cty::Type::String()))
+          .WithAttribute("vcpus_per_se", cty::Value::Int(6))
+          .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
   controller::SeGroup group;
   group.uuid = "serviceenginegroup-1";
   group.name = "web";
@@ -46,9 +49,10 @@ TEST(SeGroupStateTest, WithGroupFillsOnlyUnknownsAfterApply) {
 }
 
 TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
-  cty::Value planned = framework::EmptyObject(Block())
-                           .WithAttribute("vcpus_per_se", cty::Value::Int(2))
-                           .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
+  cty::Value planned =
+      framework::EmptyObject(Block())
+          .WithAttribute("vcpus_per_se", cty::Value::Int(2))
+          .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
   Json fields = TypedFieldsToSend(planned);
   EXPECT_EQ(fields["vcpus_per_se"], 2);
   EXPECT_FALSE(fields.contains("memory_per_se"));
@@ -58,9 +62,9 @@ TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
 
 TEST(SeGroupStateTest, ExtraFieldsAreCheckedAgainstTheCatalog) {
   EXPECT_TRUE(ParseExtraFields(R"({"se_deprovision_delay":5})").ok());
-  for (const char* bad : {"not json", "[1]", R"({"vcpus_per_se":2})", R"({"name":"x"})",
-                          R"({"cloud_ref":"x"})", R"({"no_such_field":1})",
-                          R"({"max_cpu_usage":200})"}) {
+  for (const char* bad :
+       {"not json", "[1]", R"({"vcpus_per_se":2})", R"({"name":"x"})", R"({"cloud_ref":"x"})",
+        R"({"no_such_field":1})", R"({"max_cpu_usage":200})"}) {
     absl::StatusOr<Json> parsed = ParseExtraFields(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
   }
