@@ -23,10 +23,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "plugin/common/limits.h"
 #include "plugin/common/log.h"
 #include "plugin/controller/curl_transport.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
 
 namespace nsxalb::controller {
@@ -38,7 +40,6 @@ constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
-constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
 // Payload under which a failed create carries the uuid of the group it did create.
 constexpr char kCreatedUuidPayload[] = "nsxalb.controller/created-uuid";
@@ -51,52 +52,6 @@ absl::Status MarkMayHaveTakenEffect(absl::Status status) {
 }
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-absl::StatusOr<Json> ParseBody(const HttpResponse& response, absl::string_view what) {
-  Json j = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": HTTP ", response.status,
-                                            ": the response is not JSON"));
-  }
-  return j;
-}
-
-std::string StringMember(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
-
-absl::StatusOr<SeGroup> ToSeGroup(Json j, absl::string_view what) {
-  if (!j.is_object()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": expected an SE group object"));
-  }
-  SeGroup g;
-  g.uuid = StringMember(j, "uuid");
-  if (g.uuid.empty()) {
-    return absl::InternalError(
-        absl::StrCat("controller: ", what, ": the SE group in the response has no uuid"));
-  }
-  g.name = StringMember(j, "name");
-  g.url = StringMember(j, "url");
-  g.tenant_ref = StringMember(j, "tenant_ref");
-  g.cloud_ref = StringMember(j, "cloud_ref");
-  g.body = std::move(j);
-  return g;
-}
-
-// The results array of a collection response.
-absl::StatusOr<Json> Results(const Json& page, absl::string_view what) {
-  if (!page.is_object()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": expected a collection"));
-  }
-  auto it = page.find("results");
-  if (it == page.end()) return Json::array();
-  if (!it->is_array()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": results is not a list"));
-  }
-  return *it;
-}
 
 // The uuid an object id or ref names: a bare id is taken verbatim, anything with a '/' is parsed
 // as a ref of `type`.
@@ -125,28 +80,6 @@ absl::StatusOr<std::string> IdFromRefOrUuid(std::string_view text, const std::st
     }
   }
   return s;
-}
-
-// Cookies from Set-Cookie headers, name -> value, in arrival order.
-std::vector<std::pair<std::string, std::string>> ParseSetCookies(const HttpResponse& response) {
-  std::vector<std::pair<std::string, std::string>> cookies;
-  for (const auto& [name, value] : response.headers) {
-    if (name != "set-cookie") continue;
-    std::string first(value.substr(0, value.find(';')));
-    size_t eq = first.find('=');
-    if (eq == std::string::npos) continue;
-    std::string k(absl::StripAsciiWhitespace(first.substr(0, eq)));
-    std::string v(absl::StripAsciiWhitespace(first.substr(eq + 1)));
-    if (k.empty()) continue;
-    auto it =
-        std::find_if(cookies.begin(), cookies.end(), [&k](const auto& c) { return c.first == k; });
-    if (it != cookies.end()) {
-      it->second = v;
-    } else {
-      cookies.emplace_back(k, v);
-    }
-  }
-  return cookies;
 }
 
 // One logged-in session.
@@ -495,12 +428,14 @@ class ClientImpl : public Client {
   // GETs the collection at `path` (with its query, including page_size) in `tenant`, and every
   // page its `next` links lead to, calling `visit` with each result and the GET's description.
   // Stops at the first error, the Controller's or `visit`'s. `what` names the listing in errors
-  // ("SE groups").
+  // ("SE groups"). At most limits::kMaxListPages pages and limits::kMaxListedObjects results
+  // (ResourceExhausted beyond either).
   absl::Status ForEachListed(
       std::string path, std::string_view tenant, absl::string_view what,
       const std::function<absl::Status(Json& item, const std::string& call_what)>& visit) {
     std::set<std::string> seen_pages;
-    for (int page_no = 0; page_no < kMaxPages; ++page_no) {
+    size_t listed = 0;
+    for (int page_no = 0; page_no < limits::kMaxListPages; ++page_no) {
       if (!seen_pages.insert(path).second) {
         return absl::InternalError(absl::StrCat("controller: listing ", what,
                                                 ": the Controller's next link repeats a page"));
@@ -512,20 +447,23 @@ class ClientImpl : public Client {
       if (!page.ok()) return page.status();
       auto results = Results(*page, call.what);
       if (!results.ok()) return results.status();
+      listed += results->size();
+      if (listed > static_cast<size_t>(limits::kMaxListedObjects)) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("controller: listing ", what, ": more than ", limits::kMaxListedObjects,
+                         ", the most the provider reads in one listing"));
+      }
       for (Json& item : *results) {
         if (absl::Status st = visit(item, call.what); !st.ok()) return st;
       }
-      std::string next = StringMember(*page, "next");
-      if (next.empty()) return absl::OkStatus();
-      size_t api = next.find("/api/");
-      if (api == std::string::npos) {
-        return absl::InternalError(
-            absl::StrCat("controller: listing ", what, ": the next link is not an /api/ URL"));
-      }
-      path = next.substr(api);
+      auto next = NextPagePath(*page, what);
+      if (!next.ok()) return next.status();
+      if (next->empty()) return absl::OkStatus();
+      path = *std::move(next);
     }
-    return absl::InternalError(
-        absl::StrCat("controller: listing ", what, ": more than ", kMaxPages, " pages"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("controller: listing ", what, ": the Controller's next links go on past ",
+                     limits::kMaxListPages, " pages, the most the provider follows"));
   }
 
   // A cloud object as CloudInfo; the ref is formed from the uuid when the object has no url.
@@ -880,26 +818,12 @@ class ClientImpl : public Client {
       }
       return response.status();
     }
+    auto answer = ParseLoginResponse(*response, call.what);
+    if (!answer.ok()) return answer.status();
     auto session = std::make_shared<Session>();
-    auto cookies = ParseSetCookies(*response);
-    if (cookies.empty()) {
-      return absl::UnauthenticatedError(
-          absl::StrCat("controller: ", call.what, ": the response set no session cookie"));
-    }
-    std::vector<std::string> pairs;
-    for (const auto& [k, v] : cookies) {
-      pairs.push_back(absl::StrCat(k, "=", v));
-      if (k == "csrftoken") session->csrf_token = v;
-    }
-    session->cookie_header = absl::StrCat("Cookie: ", absl::StrJoin(pairs, "; "));
-
-    std::string version_text;
-    Json j = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object()) {
-      auto v = j.find("version");
-      if (v != j.end() && v->is_object()) version_text = StringMember(*v, "Version");
-    }
-    if (version_text.empty()) version_text = response->Header("avi_api_version");
+    session->cookie_header = std::move(answer->cookie_header);
+    session->csrf_token = std::move(answer->csrf_token);
+    const std::string& version_text = answer->version_text;
     if (version_text.empty()) {
       if (!configured_version_.has_value()) {
         return absl::FailedPreconditionError(absl::StrCat(

@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/limits.h"
 #include "plugin/controller/curl_library.h"
 #include "plugin/controller/errors.h"
 
@@ -18,7 +19,6 @@ namespace nsxalb::controller {
 namespace {
 
 constexpr size_t kMaxIdleHandles = 32;
-constexpr size_t kMaxResponseBytes = 64 << 20;
 constexpr absl::Duration kMaxConnectTimeout = absl::Seconds(15);
 
 struct Transfer {
@@ -30,7 +30,7 @@ struct Transfer {
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * n;
-  if (t->response->body.size() + bytes > kMaxResponseBytes) {
+  if (t->response->body.size() + bytes > limits::kMaxControllerResponseBytes) {
     t->too_large = true;
     return 0;
   }
@@ -261,8 +261,10 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {
-    result.status = absl::InternalError(absl::StrCat(
-        "controller: ", where, ": response larger than ", kMaxResponseBytes >> 20, " MiB"));
+    // Not retried: the same request would bring the same body.
+    result.status = absl::ResourceExhaustedError(absl::StrCat(
+        "controller: ", where, ": HTTP ", http_status, ": the response is larger than ",
+        limits::kMaxControllerResponseBytes >> 20, " MiB, the most the provider reads"));
     return result;
   }
   if (IsTlsVerificationError(code)) {

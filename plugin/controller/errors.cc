@@ -1,6 +1,7 @@
 // Implementation of errors.h.
 #include "plugin/controller/errors.h"
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -8,30 +9,81 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "plugin/controller/response.h"
 
 namespace nsxalb::controller {
 namespace {
 
 constexpr size_t kMaxErrorText = 500;
 
+// Length of the UTF-8 sequence at the start of `s` (non-empty), or 0 when it is not valid UTF-8
+// (a stray continuation byte, a truncated or overlong sequence, a surrogate, or past U+10FFFF).
+size_t Utf8SequenceLength(absl::string_view s) {
+  const auto byte = [&s](size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) return 1;
+  size_t n = 0;
+  uint32_t code_point = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    n = 2;
+    code_point = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    n = 3;
+    code_point = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    n = 4;
+    code_point = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (s.size() < n) return 0;
+  for (size_t i = 1; i < n; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    code_point = (code_point << 6) | (byte(i) & 0x3F);
+  }
+  constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code_point < kSmallest[n] || (code_point >= 0xD800 && code_point <= 0xDFFF) ||
+      code_point > 0x10FFFF) {
+    return 0;
+  }
+  return n;
+}
+
+// One line of valid UTF-8: runs of whitespace and control characters become one space, invalid
+// bytes become U+FFFD (Terraform drops a whole RPC answer whose strings are not UTF-8), and the
+// text is cut at a character boundary after kMaxErrorText bytes, marked by "...".
 std::string Collapse(absl::string_view text) {
   std::string out;
   bool space = false;
-  for (char c : text) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (absl::ascii_isspace(u) || u < 0x20) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t n = Utf8SequenceLength(text.substr(i));
+    const unsigned char u = static_cast<unsigned char>(text[i]);
+    if (n == 1 && (absl::ascii_isspace(u) || u < 0x20 || u == 0x7f)) {
       space = !out.empty();
+      ++i;
       continue;
     }
-    if (space) out.push_back(' ');
-    space = false;
-    out.push_back(c);
     if (out.size() >= kMaxErrorText) {
       out += "...";
       break;
     }
+    if (space) out.push_back(' ');
+    space = false;
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      ++i;
+    } else {
+      out.append(text.data() + i, n);
+      i += n;
+    }
   }
   return out;
+}
+
+// Invalid UTF-8 in a string member is replaced, never an exception.
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -67,16 +119,18 @@ absl::StatusCode CodeForHttpStatus(int http_status) {
 }
 
 std::string ControllerErrorText(absl::string_view body) {
-  nlohmann::json j = nlohmann::json::parse(body.begin(), body.end(), nullptr,
-                                           /*allow_exceptions=*/false);
+  absl::StatusOr<nlohmann::json> parsed =
+      ParseJsonLimited(std::string_view(body.data(), body.size()));
+  if (!parsed.ok()) return Collapse(body);
+  const nlohmann::json& j = *parsed;
   if (j.is_object()) {
     for (const char* key : {"error", "detail", "msg"}) {
       auto it = j.find(key);
       if (it == j.end()) continue;
       if (it->is_string()) return Collapse(it->get<std::string>());
-      return Collapse(it->dump());
+      return Collapse(Dump(*it));
     }
-    return Collapse(j.dump());
+    return Collapse(Dump(j));
   }
   if (j.is_string()) return Collapse(j.get<std::string>());
   return Collapse(body);

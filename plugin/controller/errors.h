@@ -30,7 +30,8 @@ absl::StatusCode CodeForHttpStatus(int http_status);
 
 // The Controller's error text from a response body: the "error" member of a JSON object
 // ({"error": "..."}, also "detail" or "msg"), else the body itself as text. Whitespace is
-// collapsed and the result is cut to 500 characters; empty when the body is empty.
+// collapsed, invalid UTF-8 is replaced by U+FFFD, and the result is cut at a character boundary
+// after 500 bytes (then "..." follows, at most 507 bytes in all); empty when the body is empty.
 std::string ControllerErrorText(absl::string_view body);
 
 // A status for a failed HTTP exchange: code from CodeForHttpStatus, message

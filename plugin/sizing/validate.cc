@@ -138,8 +138,10 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
     }
   }
   if (load.per_se.value > 0) {
-    int count = static_cast<int>(
-        std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct)));
+    // Clamped before the conversion: a demand of many thousand SEs does not fit an int.
+    const double estimate =
+        std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct));
+    int count = estimate <= kMaxSeCount + 1 ? static_cast<int>(estimate) : kMaxSeCount + 2;
     count = std::max(count, v.se_count + 1);
     while (count > 1 &&
            (count - 1) * load.per_se.value * w.target_utilization_pct >= load.demand * 100) {
