@@ -37,7 +37,11 @@ int main(int argc, char** argv) {
               << "\"; commands: size, schema, controller, version; flags: --debug, --version\n";
     return 2;
   }
-  std::unique_ptr<grpc::Service> provider =
-      nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider());
-  return nsxalb::host::Serve(provider.get(), options);
+  // Made after the handshake line, while Terraform sets up its side of the connection.
+  return nsxalb::host::Serve(
+      [] {
+        return std::shared_ptr<grpc::Service>(
+            nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider()));
+      },
+      options);
 }
