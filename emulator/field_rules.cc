@@ -28,18 +28,22 @@ bool KindMatches(FieldKind kind, const nlohmann::json& v) {
   return controller::HasKind(kind, v);
 }
 
+// Ranges and lists, with the field's special values (accepted although outside them, as the
+// vendor's model documents: "Allowed values are 900-43200. Special values are 0- 'disable'.").
 absl::Status CheckAllowed(const SeGroupField& f, const nlohmann::json& value) {
   if (f.allowed.empty() || !value.is_number_integer()) return absl::OkStatus();
   const long long v = value.get<long long>();
   if (controller::IntegerAllowed(f, v)) return absl::OkStatus();
   const std::string allowed(f.allowed);
+  const std::string special =
+      f.special.empty() ? "" : absl::StrCat(" Special values are ", std::string(f.special), ".");
   if (allowed.find(',') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat("Invalid value ", v, " for field ",
                                                    std::string(f.name), ": allowed values are ",
-                                                   allowed, "."));
+                                                   allowed, ".", special));
   }
   return absl::InvalidArgumentError(absl::StrCat("Value ", v, " of field ", std::string(f.name),
-                                                 " is out of range [", allowed, "]."));
+                                                 " is out of range [", allowed, "].", special));
 }
 
 }  // namespace

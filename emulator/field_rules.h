@@ -24,8 +24,9 @@ bool IsNewerThan(absl::string_view name, const controller::ApiVersion& version);
 absl::Status CheckFieldVersions(const nlohmann::json& object,
                                 const controller::ApiVersion& version);
 
-// Checks the kinds, ranges and enum values of known fields in `object` for a Controller at
-// `controller_version`. The error is InvalidArgument naming the field and the value.
+// Checks the kinds, ranges (accepting the field's special values) and enum values of known fields
+// in `object` for a Controller at `controller_version`. The error is InvalidArgument naming the
+// field and the value, and the special values when the field has some.
 absl::Status CheckFieldValues(const nlohmann::json& object,
                               const controller::ApiVersion& controller_version);
 

@@ -191,9 +191,7 @@ ValueHandler DemandFor(sz::Metric metric) {
       return absl::optional<ParseError>(
           ParseError{absl::StrCat(flag, ": ", value, " must be 0 or more")});
     }
-    const int64_t per = sz::InfoOf(metric).base_per_display;
-    // Throughput: Gbps to Mbps, kept to 0.001 Mbps so "5.6" is 5600 exactly.
-    o.workload.demand.Set(metric, per == 1 ? x : std::round(x * per * 1000) / 1000);
+    o.workload.demand.Set(metric, sz::BaseFromDisplay(metric, x));
     return absl::optional<ParseError>();
   };
 }
@@ -279,9 +277,7 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
 
 // ---- JSON ----
 
-double Display(sz::Metric m, double base) {
-  return base / static_cast<double>(sz::InfoOf(m).base_per_display);
-}
+double Display(sz::Metric m, double base) { return sz::DisplayFromBase(m, base); }
 
 Json FigureJson(sz::Metric m, const sz::Figure& f) {
   return Json{{"value", Display(m, f.value)},

@@ -35,6 +35,8 @@ using Json = nlohmann::json;
 
 constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
+// The cloud a group created without a cloud_ref lands in.
+constexpr char kDefaultCloud[] = "Default-Cloud";
 constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
 
@@ -195,62 +197,20 @@ class ClientImpl : public Client {
   absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
-    std::string path = absl::StrCat(kSeGroupPath, "?name=", UrlEncode(name));
-    std::string cloud_uuid;
-    if (!cloud.empty()) {
-      auto info = ResolveCloud(cloud);
-      if (!info.ok()) return info.status();
-      cloud_uuid = info->uuid;
-      absl::StrAppend(&path, "&cloud_ref.uuid=", UrlEncode(cloud_uuid));
-    }
-    Call call = MakeCall("GET", path, tenant);
-    auto response = Send(call);
-    if (!response.ok()) return response.status();
-    auto page = ParseBody(*response, call.what);
-    if (!page.ok()) return page.status();
-    auto results = Results(*page, call.what);
-    if (!results.ok()) return results.status();
-    std::vector<SeGroup> matches;
-    for (Json& item : *results) {
-      if (!item.is_object() || StringMember(item, "name") != name) continue;
-      if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) continue;
-      auto g = ToSeGroup(std::move(item), call.what);
-      if (!g.ok()) return g.status();
-      matches.push_back(*std::move(g));
-    }
-    if (matches.empty()) return std::optional<SeGroup>();
-    if (matches.size() > 1) {
+    auto matches = ListSeGroupsNamed(name, tenant, cloud);
+    if (!matches.ok()) return matches.status();
+    if (matches->empty()) return std::optional<SeGroup>();
+    if (matches->size() > 1) {
       return absl::FailedPreconditionError(
-          absl::StrCat("controller: ", matches.size(), " SE groups are named \"", std::string(name),
-                       "\"; name the cloud to choose one"));
+          absl::StrCat("controller: ", matches->size(), " SE groups are named \"",
+                       std::string(name), "\"; name the cloud to choose one"));
     }
-    return std::optional<SeGroup>(std::move(matches.front()));
+    return std::optional<SeGroup>(std::move(matches->front()));
   }
 
   absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
                                                     std::string_view cloud) override {
-    std::string path = absl::StrCat(kSeGroupPath, "?page_size=", config_.page_size);
-    std::string cloud_uuid;
-    if (!cloud.empty()) {
-      auto info = ResolveCloud(cloud);
-      if (!info.ok()) return info.status();
-      cloud_uuid = info->uuid;
-      absl::StrAppend(&path, "&cloud_ref.uuid=", UrlEncode(cloud_uuid));
-    }
-    std::vector<SeGroup> out;
-    absl::Status listed =
-        ForEachListed(std::move(path), tenant, "SE groups",
-                      [&out, &cloud_uuid](Json& item, const std::string& what) -> absl::Status {
-                        if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) {
-                          return absl::OkStatus();  // in another cloud
-                        }
-                        auto g = ToSeGroup(std::move(item), what);
-                        if (!g.ok()) return g.status();
-                        out.push_back(*std::move(g));
-                        return absl::OkStatus();
-                      });
-    if (!listed.ok()) return listed;
-    return out;
+    return ListSeGroupsNamed("", tenant, cloud);
   }
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
@@ -275,7 +235,10 @@ class ClientImpl : public Client {
     call.has_body = true;
     call.idempotent = false;
     call.find_outcome = [this, &spec]() -> absl::StatusOr<std::optional<Json>> {
-      auto found = FindSeGroup(spec.name, spec.tenant, spec.cloud);
+      // Only the cloud the group was created in: a group of the same name in another cloud is
+      // not this create's effect.
+      auto found =
+          FindSeGroup(spec.name, spec.tenant, spec.cloud.empty() ? kDefaultCloud : spec.cloud);
       if (!found.ok()) return found.status();
       if (!found->has_value()) return std::optional<Json>();
       log::Info(absl::StrCat("controller: SE group \"", spec.name,
@@ -440,6 +403,38 @@ class ClientImpl : public Client {
     if (ref.empty()) return false;
     auto parsed = ParseRef(ref, "cloud", "cloud_ref");
     return parsed.ok() && parsed->uuid == cloud_uuid;
+  }
+
+  // The groups in `tenant` (empty: default), and in `cloud` when it is not empty, called `name`
+  // (any name when empty), from every page of the listing. The Controller filters by name and
+  // cloud; both are checked again here.
+  absl::StatusOr<std::vector<SeGroup>> ListSeGroupsNamed(std::string_view name,
+                                                         std::string_view tenant,
+                                                         std::string_view cloud) {
+    std::string path = absl::StrCat(kSeGroupPath, "?page_size=", config_.page_size);
+    if (!name.empty()) absl::StrAppend(&path, "&name=", UrlEncode(name));
+    std::string cloud_uuid;
+    if (!cloud.empty()) {
+      auto info = ResolveCloud(cloud);
+      if (!info.ok()) return info.status();
+      cloud_uuid = info->uuid;
+      absl::StrAppend(&path, "&cloud_ref.uuid=", UrlEncode(cloud_uuid));
+    }
+    std::vector<SeGroup> out;
+    absl::Status listed = ForEachListed(
+        std::move(path), tenant, "SE groups",
+        [&out, name, &cloud_uuid](Json& item, const std::string& what) -> absl::Status {
+          if (!name.empty() && StringMember(item, "name") != name) return absl::OkStatus();
+          if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) {
+            return absl::OkStatus();  // in another cloud
+          }
+          auto g = ToSeGroup(std::move(item), what);
+          if (!g.ok()) return g.status();
+          out.push_back(*std::move(g));
+          return absl::OkStatus();
+        });
+    if (!listed.ok()) return listed;
+    return out;
   }
 
   // GETs the collection at `path` (with its query, including page_size) in `tenant`, and every

@@ -81,7 +81,8 @@ class Client {
   virtual absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) = 0;
 
   // The group called `name` in `tenant` (empty: default) and `cloud` (name/uuid/ref; empty: any
-  // cloud). std::nullopt when there is none; FailedPrecondition when several match.
+  // cloud). std::nullopt when there is none; FailedPrecondition when several match (one name in
+  // several clouds). Follows `next` across pages like ListSeGroups, so every match is seen.
   virtual absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name,
                                                              std::string_view tenant,
                                                              std::string_view cloud) = 0;
@@ -93,7 +94,9 @@ class Client {
 
   // POST /api/serviceenginegroup. Checks field values and the version gate first. When the
   // outcome is unknown (the connection dropped after sending, or a 5xx), looks the group up by
-  // name before retrying, so a group is never created twice. A 409 is AlreadyExists.
+  // name in the cloud it was created in (Default-Cloud when `spec.cloud` is empty) before
+  // retrying, so a group is never created twice and a namesake in another cloud is never taken
+  // for it. A 409 is AlreadyExists.
   virtual absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) = 0;
 
   // Read-modify-write: GET the group, overlay `spec` (name, cloud, managed fields), keep every

@@ -87,9 +87,17 @@ bool HasKind(FieldKind kind, const nlohmann::json& value) {
   return false;
 }
 
+bool IsSpecialValue(const SeGroupField& field, int64_t value) {
+  for (absl::string_view item : absl::StrSplit(A(field.special), ',', absl::SkipEmpty())) {
+    int64_t x = 0;
+    if (absl::SimpleAtoi(item, &x) && x == value) return true;
+  }
+  return false;
+}
+
 bool IntegerAllowed(const SeGroupField& field, int64_t value) {
   std::string spec(field.allowed);
-  if (spec.empty()) return true;
+  if (spec.empty() || IsSpecialValue(field, value)) return true;
   if (spec.find(',') != std::string::npos) {
     for (absl::string_view item : absl::StrSplit(spec, ',')) {
       int64_t x = 0;
@@ -101,6 +109,18 @@ bool IntegerAllowed(const SeGroupField& field, int64_t value) {
   int64_t lo = 0, hi = 0;
   if (!absl::SimpleAtoi(range.first, &lo) || !absl::SimpleAtoi(range.second, &hi)) return true;
   return value >= lo && value <= hi;
+}
+
+std::string DescribeAllowed(const SeGroupField& field) {
+  if (field.allowed.empty()) return "";
+  std::string out(field.allowed);
+  if (!field.unit.empty()) absl::StrAppend(&out, " ", A(field.unit));
+  if (!field.special.empty()) {
+    const bool several = field.special.find(',') != std::string_view::npos;
+    absl::StrAppend(&out, ", or the special value", several ? "s " : " ",
+                    absl::StrJoin(absl::StrSplit(A(field.special), ','), ", "));
+  }
+  return out;
 }
 
 bool AllowedEnforcedIn(const SeGroupField& field, const ApiVersion& controller_version) {
@@ -148,8 +168,7 @@ absl::Status ValidateFieldValues(const nlohmann::json& fields) {
       int64_t n =
           v.is_number_unsigned() ? static_cast<int64_t>(v.get<uint64_t>()) : v.get<int64_t>();
       if (!IntegerAllowed(*f, n)) {
-        return ValueError(*f, absl::StrCat("is ", n, "; allowed: ", A(f->allowed),
-                                           f->unit.empty() ? "" : " ", A(f->unit)));
+        return ValueError(*f, absl::StrCat("is ", n, "; allowed: ", DescribeAllowed(*f)));
       }
     }
     if (!f->enum_values.empty()) {

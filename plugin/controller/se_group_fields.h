@@ -1,7 +1,9 @@
 // The catalog of ServiceEngineGroup fields: for every field of the Controller's swagger (30.2.1),
 // its JSON kind, the Controller version it was introduced in, the swagger default, allowed
-// values or ranges, enum values, unit and whether a change needs an SE reboot (facts from
-// docs/reference avi-se-group-fields.md; the rows are in se_group_fields_data.cc).
+// values or ranges, special values, enum values, unit and whether a change needs an SE reboot.
+// The rows are in se_group_fields_data.cc, generated from the vendor's swagger by
+// scripts/gen-se-group-fields (docs/controller-fields.md says how); tests/controller checks them
+// against facts transcribed separately from the vendor's model text.
 //
 // The one source of these facts for both sides of the API. The client uses it for the version
 // gate (a field set by the caller but introduced after the API version in use is a
@@ -13,6 +15,7 @@
 #define NSXALB_PLUGIN_CONTROLLER_SE_GROUP_FIELDS_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +35,7 @@ struct SeGroupField {
   std::string_view introduced;     // "" (always), "21.1.3", or backports "17.2.12,18.1.3,18.2.1"
   std::string_view default_json;   // swagger default as JSON text ("2048", "\"Avi\""); "" if none
   std::string_view allowed;        // integers: "1-64" or "0,1,2,4,8,16"; "" when unconstrained
+  std::string_view special;        // integers accepted outside `allowed` ("0" = disable, auto...)
   std::string_view allowed_since;  // Controller version that enforces `allowed`; "" (always)
   std::string_view enum_values;    // strings: comma-separated allowed values; "" when free text
   std::string_view unit;           // "MB", "GB", "PERCENT", "MIN", "SEC", ... or ""
@@ -53,9 +57,17 @@ const char* KindName(FieldKind kind);
 // True when `value` has JSON kind `kind` (an integer is also a number; 2.0 is not an integer).
 bool HasKind(FieldKind kind, const nlohmann::json& value);
 
-// True when the integer `value` is within the field's `allowed` range or list (always true when
-// the field has none).
+// True when the integer `value` is one of the field's special values: values the vendor's model
+// documents as "Special values are N- 'meaning'", accepted although outside `allowed`.
+bool IsSpecialValue(const SeGroupField& field, int64_t value);
+
+// True when the integer `value` is within the field's `allowed` range or list, or is one of its
+// special values (always true when the field has no `allowed`).
 bool IntegerAllowed(const SeGroupField& field, int64_t value);
+
+// What the field accepts, for error messages: "900-43200 SEC, or the special value 0",
+// "0,1,2,4,8,16". Empty when the field has no `allowed`.
+std::string DescribeAllowed(const SeGroupField& field);
 
 // True when a Controller at `controller_version` enforces the field's `allowed` values (see
 // allowed_since).
@@ -70,8 +82,8 @@ bool EnumAllows(const SeGroupField& field, std::string_view value);
 // API version 21.1.3 or later; the API version in use is 20.1.6".
 absl::Status CheckFieldsAvailable(const nlohmann::json& fields, const ApiVersion& in_use);
 
-// Checks the kind, range and allowed values of every catalog field set in `fields`. Errors are
-// InvalidArgument naming the field and what is allowed.
+// Checks the kind, range (special values included) and allowed values of every catalog field set
+// in `fields`. Errors are InvalidArgument naming the field and what is allowed.
 absl::Status ValidateFieldValues(const nlohmann::json& fields);
 
 }  // namespace nsxalb::controller

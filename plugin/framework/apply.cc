@@ -39,12 +39,13 @@ cty::Value CheckApplied(const std::string& type_name, const Schema& schema,
 }
 
 // The state to keep after a Create or Update that reported an error: the object the resource
-// returned when it changed the planned value into a conforming object (a partial result, with
-// unknowns as null), otherwise `fallback` (null after a create, the prior state after an update).
-cty::Value StateAfterFailedWrite(const cty::Value& returned, const cty::Value& planned,
-                                 const cty::Type& type, const cty::Value& fallback) {
-  const bool untouched = returned.Equals(planned) && !planned.IsWhollyKnown();
-  if (untouched || returned.IsNull() || !cty::CheckConformance(returned, type).ok()) {
+// assigned to its new state (a partial result, with unknowns as null) when it is a conforming
+// non-null object, otherwise `fallback` (null after a create, the prior state after an update).
+// A state the resource left as pre-filled is never kept: the plan describes no real object, even
+// when it is wholly known.
+cty::Value StateAfterFailedWrite(const NewState& returned, const cty::Type& type,
+                                 const cty::Value& fallback) {
+  if (!returned.assigned() || returned.IsNull() || !cty::CheckConformance(returned, type).ok()) {
     return fallback;
   }
   return cty::UnknownAsNull(returned);
@@ -86,15 +87,14 @@ ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string&
   if (prior_state.IsNull()) {  // create
     CreateRequest request{context(), config, planned_state, planned_private};
     CreateResponse response;
-    response.new_state = planned_state;
+    response.new_state = NewState::Prefilled(planned_state);
     response.private_data = planned_private;
     resource->Create(request, response);
     result.diagnostics.Append(response.diagnostics);
     result.private_data = response.private_data;
     if (result.diagnostics.HasError()) {
       // Nothing known to exist, or the partially created object.
-      result.new_state =
-          StateAfterFailedWrite(response.new_state, planned_state, type, cty::Value::Null(type));
+      result.new_state = StateAfterFailedWrite(response.new_state, type, cty::Value::Null(type));
       return result;
     }
     result.new_state =
@@ -105,14 +105,14 @@ ApplyResourceChangeResult ProviderServer::ApplyResourceChange(const std::string&
   // update
   UpdateRequest request{context(), config, planned_state, prior_state, planned_private};
   UpdateResponse response;
-  response.new_state = planned_state;
+  response.new_state = NewState::Prefilled(planned_state);
   response.private_data = planned_private;
   resource->Update(request, response);
   result.diagnostics.Append(response.diagnostics);
   result.private_data = response.private_data;
   if (result.diagnostics.HasError()) {
     // Nothing known to have changed, or the partially updated object.
-    result.new_state = StateAfterFailedWrite(response.new_state, planned_state, type, prior_state);
+    result.new_state = StateAfterFailedWrite(response.new_state, type, prior_state);
     return result;
   }
   result.new_state =

@@ -269,6 +269,16 @@ class PlanChecker {
   void NestedValue(const NestedBlock& nested, const cty::Type& inner, const cty::Value& prior,
                    const cty::Value& config, const cty::Value& planned,
                    const cty::AttributePath& path) {
+    // A wholly unknown config block is a dynamic block whose for_each is unknown: the plan must
+    // keep it as it is (Terraform's AssertPlanValid).
+    if (!config.IsKnown()) {
+      if (!RawEquals(planned, config)) {
+        Fail(path,
+             "planned a value for a dynamic block whose configuration is unknown; it must "
+             "stay unknown");
+      }
+      return;
+    }
     if (!planned.IsKnown()) {
       Fail(path, "planned an unknown value for a whole block; only its attributes may be unknown");
       return;

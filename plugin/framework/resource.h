@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "plugin/cty/value.h"
 #include "plugin/framework/context.h"
@@ -15,6 +16,35 @@
 #include "plugin/framework/schema.h"
 
 namespace nsxalb::framework {
+
+// The new state a Create or Update hands back: a cty::Value that also remembers whether the
+// resource assigned it. The engine pre-fills it with the planned state; any assignment by the
+// resource, even of a value equal to the plan, makes it the resource's result. After an error
+// that is how the engine tells a partial result (kept in state) from a state left untouched
+// (nothing happened). Values are immutable, so assignment is the only way to change it.
+class NewState : public cty::Value {
+ public:
+  // A null state of type Dynamic, not assigned.
+  NewState() = default;
+
+  // What the engine pre-fills: holds `value`, not counted as assigned by the resource.
+  static NewState Prefilled(cty::Value value) { return NewState(std::move(value)); }
+
+  // Replaces the state and marks it as assigned by the resource.
+  NewState& operator=(cty::Value value) {
+    cty::Value::operator=(std::move(value));
+    assigned_ = true;
+    return *this;
+  }
+
+  // True once the resource assigned the state.
+  bool assigned() const { return assigned_; }
+
+ private:
+  explicit NewState(cty::Value value) : cty::Value(std::move(value)) {}
+
+  bool assigned_ = false;
+};
 
 // Create: `planned_state` holds unknowns where the provider decides values.
 struct CreateRequest {
@@ -24,9 +54,12 @@ struct CreateRequest {
   std::string planned_private;
 };
 struct CreateResponse {
-  // Pre-filled with the planned state. Replace every unknown with the real value. If creation
-  // fails before the remote object exists, set it to null (leaving it untouched has that effect).
-  cty::Value new_state;
+  // Pre-filled with the planned state; on success, assign the created object with every unknown
+  // replaced by the real value. On an error, leave it untouched (or assign null) when the remote
+  // object does not exist: the engine then answers null. Once the object exists, assign its
+  // state, even when it equals the plan, before reporting a later error: the engine keeps what
+  // was assigned (unknowns as null), so Terraform tracks the object instead of creating another.
+  NewState new_state;
   // Pre-filled with the planned private data; stored in state and returned on Read and Plan.
   std::string private_data;
   Diagnostics diagnostics;
@@ -55,8 +88,12 @@ struct UpdateRequest {
   std::string planned_private;
 };
 struct UpdateResponse {
-  // Pre-filled with the planned state; replace every unknown with the real value.
-  cty::Value new_state;
+  // Pre-filled with the planned state; on success, assign the updated object with every unknown
+  // replaced by the real value. On an error, leave it untouched when nothing changed: the engine
+  // then answers the prior state, never the plan. Assign the object's state (a partial update)
+  // before reporting an error when some changes were made: the engine keeps what was assigned
+  // (unknowns as null).
+  NewState new_state;
   // Pre-filled with the planned private data.
   std::string private_data;
   Diagnostics diagnostics;

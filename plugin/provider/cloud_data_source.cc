@@ -26,8 +26,9 @@ void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
   const std::string action = absl::StrCat("reading cloud \"", name, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {
-    response.diagnostics.AddError("No Controller configured",
-                                  framework::ErrorDetail(action, std::string(client.status().message()), ""));
+    response.diagnostics.AddError(
+        "No Controller configured",
+        framework::ErrorDetail(action, std::string(client.status().message()), ""));
     return;
   }
   absl::StatusOr<controller::CloudInfo> cloud = (*client)->ResolveCloud(name);
@@ -44,9 +45,9 @@ void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
       response.state.WithAttribute("id", cty::Value::String(cloud->uuid))
           .WithAttribute("url", cty::Value::String(cloud->ref))
           .WithAttribute("vtype", cty::Value::String(cloud->vtype))
-          .WithAttribute("platform",
-                         platform.ok() ? cty::Value::String(sizing::PlatformName(*platform))
-                                       : cty::Value::Null(cty::Type::String()));
+          .WithAttribute("platform", platform.ok()
+                                         ? cty::Value::String(sizing::PlatformName(*platform))
+                                         : cty::Value::Null(cty::Type::String()));
 }
 
 }  // namespace nsxalb::provider

@@ -1,8 +1,8 @@
 // Validation of the nsxalb provider block.
 #include "plugin/provider/config.h"
 
-#include <fstream>
 #include <algorithm>
+#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -198,10 +198,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     if (parsed.client.ca_file.empty() || !in || in.bad()) {
       diags.AddAttributeError(
           At("ca_file"), "Unreadable CA file",
-          framework::ErrorDetail(
-              "reading the certificate authority file",
-              absl::StrCat("the file \"", parsed.client.ca_file, "\" could not be opened for reading."),
-              ""));
+          framework::ErrorDetail("reading the certificate authority file",
+                                 absl::StrCat("the file \"", parsed.client.ca_file,
+                                              "\" could not be opened for reading."),
+                                 ""));
     } else if (!LooksLikePem(content.str())) {
       diags.AddAttributeError(At("ca_file"), "Invalid CA file",
                               absl::StrCat("The file \"", parsed.client.ca_file,
@@ -241,7 +241,8 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     } else if (*seconds > 0) {
       parsed.client.total_timeout = absl::Seconds(*seconds);
       // One exchange never outlasts the whole operation.
-      parsed.client.request_timeout = std::min(parsed.client.request_timeout, absl::Seconds(*seconds));
+      parsed.client.request_timeout =
+          std::min(parsed.client.request_timeout, absl::Seconds(*seconds));
     }
   }
 

@@ -7,6 +7,7 @@
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/se_group_data_source.h"
 #include "plugin/provider/se_group_resource.h"
+#include "plugin/provider/se_sizing_data_source.h"
 #include "provider_schema/embedded.h"
 
 namespace nsxalb::provider {
@@ -16,7 +17,8 @@ namespace {
 framework::Schema ParseEmbedded(std::string_view what, std::string_view json) {
   absl::StatusOr<framework::Schema> parsed = framework::ParseSchemaJson(json);
   if (!parsed.ok()) {
-    log::Error(absl::StrCat("provider_schema/", std::string(what), ": ", parsed.status().message()));
+    log::Error(
+        absl::StrCat("provider_schema/", std::string(what), ": ", parsed.status().message()));
     return framework::Schema();
   }
   return *std::move(parsed);
@@ -27,8 +29,9 @@ std::map<std::string, framework::Schema> ParseAll(
     const char* folder, const std::vector<provider_schema::EmbeddedSchema>& list) {
   std::map<std::string, framework::Schema> out;
   for (const auto& entry : list) {
-    out.emplace(std::string(entry.name),
-                ParseEmbedded(absl::StrCat(folder, "/", std::string(entry.name), ".json"), entry.json));
+    out.emplace(
+        std::string(entry.name),
+        ParseEmbedded(absl::StrCat(folder, "/", std::string(entry.name), ".json"), entry.json));
   }
   return out;
 }
@@ -109,6 +112,7 @@ std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources(
   return {
       {kCloudDataSourceType, [this] { return std::make_unique<CloudDataSource>(this); }},
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
+      {kSeSizingDataSource, NewSeSizingDataSource},
   };
 }
 

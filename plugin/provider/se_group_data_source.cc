@@ -28,8 +28,9 @@ void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
   const std::string action = absl::StrCat("reading SE group \"", name, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {
-    response.diagnostics.AddError("No Controller configured",
-                                  framework::ErrorDetail(action, std::string(client.status().message()), ""));
+    response.diagnostics.AddError(
+        "No Controller configured",
+        framework::ErrorDetail(action, std::string(client.status().message()), ""));
     return;
   }
   absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(**client, name, tenant, cloud);
@@ -44,8 +45,9 @@ void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
   cty::Value state = WithGroup(GetSchema().block, response.state, *group, /*only_unknown=*/false);
   absl::StatusOr<cty::Value> placed = WithPlacement(**client, state, *group);
   if (!placed.ok()) {
-    response.diagnostics.AddError("Cannot read SE group",
-                                  framework::ErrorDetail(action, "", std::string(placed.status().message())));
+    response.diagnostics.AddError(
+        "Cannot read SE group",
+        framework::ErrorDetail(action, "", std::string(placed.status().message())));
     return;
   }
   response.state = *std::move(placed);

@@ -71,7 +71,8 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
                                                   const std::string& action, Diagnostics& d) {
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider->Client();
   if (client.ok()) return *client;
-  d.AddError("No Controller configured", framework::ErrorDetail(action, std::string(client.status().message()), ""));
+  d.AddError("No Controller configured",
+             framework::ErrorDetail(action, std::string(client.status().message()), ""));
   return nullptr;
 }
 
@@ -203,13 +204,13 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
-        d.AddAttributeError(
-            At("cloud"),
-            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
-                                                                : "Cannot read the cloud",
-            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
-                                                "\" to choose the sizing profile"),
-                                   "", std::string(info.status().message())));
+        d.AddAttributeError(At("cloud"),
+                            info.status().code() == absl::StatusCode::kNotFound
+                                ? "Cloud not found"
+                                : "Cannot read the cloud",
+                            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
+                                                                "\" to choose the sizing profile"),
+                                                   "", std::string(info.status().message())));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
@@ -219,8 +220,8 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
         return;
       }
       platform = *from_cloud;
-      planned = planned.WithAttribute("platform",
-                                      cty::Value::String(sizing::PlatformName(*platform)));
+      planned =
+          planned.WithAttribute("platform", cty::Value::String(sizing::PlatformName(*platform)));
     }
   }
 
@@ -229,7 +230,8 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   std::optional<SizingPlan> plan;
   if (platform.has_value()) plan = PlanSizing(config, *platform);
   if (plan.has_value() && plan->known) {
-    for (const auto& [name, value] : plan->recommended) planned = planned.WithAttribute(name, value);
+    for (const auto& [name, value] : plan->recommended)
+      planned = planned.WithAttribute(name, value);
     planned = planned.WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
     const std::optional<SizingPolicy> own = OwnPolicy(config);
@@ -262,7 +264,8 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   const cty::Value& planned = request.planned_state;
   const std::string action = Action("creating", planned);
   response.new_state = cty::Value::Null(planned.type());  // nothing exists until the POST succeeds
-  std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, response.diagnostics);
+  std::shared_ptr<controller::Client> client =
+      ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
   std::optional<Json> fields =
       FieldsToSend(planned, cty::Value::Null(planned.type()), response.diagnostics);
@@ -341,8 +344,9 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   if (!group.ok()) {
     std::string explanation;
     if (group.status().code() == absl::StatusCode::kNotFound) {
-      explanation = "the group no longer exists on the Controller; run terraform apply again to "
-                    "create it.";
+      explanation =
+          "the group no longer exists on the Controller; run terraform apply again to "
+          "create it.";
     }
     AddControllerError(response.diagnostics, "Cannot update SE group", action, explanation,
                        group.status());
@@ -381,10 +385,9 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
   const std::string id(absl::StripAsciiWhitespace(request.id));
   const std::string action = absl::StrCat("importing SE group \"", id, "\"");
   if (id.empty()) {
-    response.diagnostics.AddError(
-        "Missing import ID",
-        "Give the SE group's uuid, its name, or <cloud>/<name>, such as "
-        "\"Default-Cloud/web-se-group\".");
+    response.diagnostics.AddError("Missing import ID",
+                                  "Give the SE group's uuid, its name, or <cloud>/<name>, such as "
+                                  "\"Default-Cloud/web-se-group\".");
     return;
   }
   std::shared_ptr<controller::Client> client =
@@ -402,12 +405,12 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
   }
   absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(*client, name, "", cloud);
   if (!group.ok()) {
-    AddControllerError(response.diagnostics, "Cannot import SE group", action, "",
-                       group.status());
+    AddControllerError(response.diagnostics, "Cannot import SE group", action, "", group.status());
     return;
   }
   response.state = response.state.WithAttribute("id", cty::Value::String(group->uuid));
-  if (!cloud.empty()) response.state = response.state.WithAttribute("cloud", cty::Value::String(cloud));
+  if (!cloud.empty())
+    response.state = response.state.WithAttribute("cloud", cty::Value::String(cloud));
 }
 
 }  // namespace nsxalb::provider

@@ -41,13 +41,16 @@ class SeGroupResource : public framework::Resource,
   void ModifyPlan(const framework::ModifyPlanRequest& request,
                   framework::ModifyPlanResponse& response) override;
   // One POST of the planned values.
-  void Create(const framework::CreateRequest& request, framework::CreateResponse& response) override;
+  void Create(const framework::CreateRequest& request,
+              framework::CreateResponse& response) override;
   // One GET by uuid; a 404 removes the resource from state.
   void Read(const framework::ReadRequest& request, framework::ReadResponse& response) override;
   // One read-modify-write PUT that keeps every field the resource does not manage.
-  void Update(const framework::UpdateRequest& request, framework::UpdateResponse& response) override;
+  void Update(const framework::UpdateRequest& request,
+              framework::UpdateResponse& response) override;
   // One DELETE; a group already gone is success; Default-Group is refused.
-  void Delete(const framework::DeleteRequest& request, framework::DeleteResponse& response) override;
+  void Delete(const framework::DeleteRequest& request,
+              framework::DeleteResponse& response) override;
   // IDs: "<uuid>", "<name>" (in the provider's tenant, any cloud) or "<cloud>/<name>".
   void ImportState(const framework::ImportStateRequest& request,
                    framework::ImportStateResponse& response) override;

@@ -2,6 +2,31 @@
 // attributes from a configuration (nsxalb_se_group or nsxalb_se_sizing), runs the model, and turns
 // its answer into planned attribute values, the `sizing` object and diagnostics at attribute
 // paths. One piece of code for the resource and the data source; no Controller here.
+//
+// Inputs. Workload numbers are in display units (Gbps for throughput; the model works in Mbps).
+// Counts (vcpus_per_se, memory_per_se, ..., workload.target_utilization) must be whole numbers
+// that fit the model's integers; anything else is an input error at its path. Ranges are the
+// model's own findings (sizing::CheckWorkload, sizing::Validate), never checked here.
+// min_scaleout_per_vs is the model's se_count (active SEs a virtual service is placed on);
+// buffer_se and max_scaleout_per_vs are workload inputs. An unset max_scaleout_per_vs is taken as
+// its upper bound (64) for the model, so that it warns only about what the planned value below
+// cannot cover.
+//
+// The planned shape is sizing::Validate's effective shape: with no vcpus_per_se, memory_per_se or
+// min_scaleout_per_vs set, the recommendation's; otherwise the set values, with vCPUs and SE count
+// taken from the recommendation when vcpus_per_se is unset, SE count 1 (Avi's min_scaleout_per_vs
+// default) when vcpus_per_se is set and min_scaleout_per_vs is not, and the table memory for the
+// vCPUs when vcpus_per_se is set and memory_per_se is not. So the findings and the planned values
+// describe the same SEs: set vcpus_per_se = 4 and the planned memory, disk, dispatchers, queues and
+// Hybrid RSS are those the recommendation gives 4-vCPU SEs (sizing::RecommendForShape), and the
+// findings say whether 1 SE of 4 vCPUs carries the workload.
+//
+// Planned values of unset attributes (only with a workload): the settings of the recommendation
+// for that shape; min_scaleout_per_vs = the SE count; buffer_se = the workload's (default 1);
+// max_se = SE count + buffer_se; max_scaleout_per_vs = max(Avi's default 4, SE count);
+// min_scaleout_per_vs and max_scaleout_per_vs at most 64 (Avi's range; a workload that needs more
+// SEs gets the model's max-scaleout-per-vs warning); min_se, ha_mode and se_name_prefix = the
+// Controller's defaults from the field catalog (controller/se_group_fields.h).
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 
@@ -29,7 +54,7 @@ enum class SizingPolicy {
   kEnforce,  // "enforce": they are errors, so `terraform plan` fails
 };
 
-// Parses "warn" or "enforce"; InvalidArgument naming the accepted values otherwise.
+// Parses "warn" or "enforce" (exactly); InvalidArgument naming the accepted values otherwise.
 absl::StatusOr<SizingPolicy> ParseSizingPolicy(std::string_view text);
 
 // The typed sizing attributes of nsxalb_se_group, in schema order of the Avi fields. Each is
@@ -59,8 +84,12 @@ struct SizingPlan {
   // Planned values of the sizing attributes the configuration leaves null (by attribute name),
   // only when there is a workload; set attributes are not listed.
   std::map<std::string, cty::Value> recommended;
-  // The `sizing` object value; null without a workload.
+  // The `sizing` object value; null without a workload or when there is an error (an input error
+  // or an error finding), unknown when `known` is false and there is a workload.
   cty::Value sizing_object;
+  // The demanded metrics on the planned SEs, in metric order (base units); empty when
+  // `sizing_object` is null.
+  std::vector<sizing::MetricLoad> loads;
   // Every finding, with its path.
   std::vector<PlacedFinding> findings;
   // Input errors that are not model findings (such as a non-integer vcpus_per_se), at their
@@ -77,6 +106,17 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform);
 // as errors under kEnforce and warnings under kWarn; other warnings as warnings.
 void AddFindingDiagnostic(const PlacedFinding& finding, SizingPolicy policy,
                           framework::Diagnostics& diagnostics);
+
+// The attribute path of an attribute name the model uses in findings: a sizing attribute is
+// itself; se_count is .min_scaleout_per_vs; "workload" and "workload.<key>" are the workload block
+// and its attribute (the root without a workload); anything else is the workload block, or the
+// root without a workload.
+cty::AttributePath PathOfModelAttribute(std::string_view attribute, bool has_workload);
+
+// A finding as one line of the `findings` lists: "warning [vcpus_per_se] demand-within-capacity:
+// <summary>. <detail>", with the attribute as the configuration names it
+// ("min_scaleout_per_vs", "workload.l7_rps"), and the model's severity.
+std::string FindingText(const PlacedFinding& finding);
 
 }  // namespace nsxalb::provider
 

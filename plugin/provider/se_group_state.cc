@@ -116,8 +116,8 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
     out = out.WithAttribute(name, value);
   };
   set("id", cty::Value::String(group.uuid));
-  set("url", group.url.empty() ? cty::Value::Null(cty::Type::String())
-                               : cty::Value::String(group.url));
+  set("url",
+      group.url.empty() ? cty::Value::Null(cty::Type::String()) : cty::Value::String(group.url));
   set("name", cty::Value::String(group.name));
   for (const std::string& name : TypedFieldNames()) {
     const framework::Attribute* attr = block.FindAttribute(name);
@@ -165,8 +165,7 @@ absl::StatusOr<Json> ParseExtraFields(const std::string& text) {
     }
   }
   if (absl::Status values = controller::ValidateFieldValues(parsed); !values.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("extra_fields: ", values.message()));
+    return absl::InvalidArgumentError(absl::StrCat("extra_fields: ", values.message()));
   }
   return parsed;
 }
@@ -192,8 +191,8 @@ absl::StatusOr<controller::SeGroup> FindSeGroupByName(controller::Client& client
   if (found.ok()) {
     if (found->has_value()) return **std::move(found);
     return absl::NotFoundError(absl::StrCat(
-        "There is no SE group named \"", name, "\"", cloud.empty() ? "" : " in cloud \"",
-        cloud, cloud.empty() ? "" : "\"", " in tenant \"",
+        "There is no SE group named \"", name, "\"", cloud.empty() ? "" : " in cloud \"", cloud,
+        cloud.empty() ? "" : "\"", " in tenant \"",
         tenant.empty() ? std::string("the provider's tenant") : tenant, "\"."));
   }
   if (found.status().code() != absl::StatusCode::kFailedPrecondition) return found.status();

@@ -91,11 +91,16 @@ Figure OpenConnections(Platform platform, int vcpus, int64_t memory_mb) {
   f.value = std::floor(base.value * static_cast<double>(memory_mb) / ref_memory_mb);
   if (static_cast<double>(memory_mb) != ref_memory_mb || vcpus > kMeasuredVcpus[3]) {
     f.rules.push_back(rules::kOpenConnsMemory);
-    if (f.basis == Basis::kMeasured) f.basis = Basis::kRule;
+    // Below the table memory the seed's rule scales the figure down. Above it nothing was
+    // measured, and the seed itself shows that memory alone does not set the figure (1C/2G holds
+    // 40,000 and 2C/2G 80,000), so the figure is at most extrapolated.
+    f.basis =
+        WeakestBasis({f.basis, static_cast<double>(memory_mb) > ref_memory_mb ? Basis::kExtrapolated
+                                                                              : Basis::kRule});
   }
   if (borrowed) {
     f.rules.insert(f.rules.begin(), rules::kCrossProfile);
-    f.basis = Basis::kCrossProfile;
+    f.basis = WeakestBasis({f.basis, Basis::kCrossProfile});
   }
   return f;
 }

@@ -5,8 +5,8 @@
 // - At 3 and 5 vCPUs a figure is the midpoint of its neighbours (interpolated).
 // - Above 6 vCPUs CPU-bound metrics grow at the 4-to-6 rate per vCPU; throughput stays at the
 //   6-vCPU value (extrapolated).
-// - Open connections scale linearly with memory relative to the table memory of the size; nsxt
-//   borrows vcenter's figure (cross-profile).
+// - Open connections scale linearly with memory relative to the table memory of the size (rule
+//   below it, at most extrapolated above it); nsxt borrows vcenter's figure (cross-profile).
 #ifndef NSXALB_PLUGIN_SIZING_CAPACITY_H_
 #define NSXALB_PLUGIN_SIZING_CAPACITY_H_
 

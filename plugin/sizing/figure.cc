@@ -1,5 +1,7 @@
 #include "plugin/sizing/figure.h"
 
+#include <vector>
+
 namespace nsxalb::sizing {
 
 const char* BasisName(Basis basis) {
@@ -16,6 +18,30 @@ const char* BasisName(Basis basis) {
       return "rule";
   }
   return "rule";
+}
+
+Basis WeakestBasis(std::vector<Basis> bases) {
+  // Rank from strongest (0) to weakest.
+  const auto rank = [](Basis b) {
+    switch (b) {
+      case Basis::kMeasured:
+        return 0;
+      case Basis::kRule:
+        return 1;
+      case Basis::kInterpolated:
+        return 2;
+      case Basis::kExtrapolated:
+        return 3;
+      case Basis::kCrossProfile:
+        return 4;
+    }
+    return 4;
+  };
+  Basis weakest = Basis::kMeasured;
+  for (Basis b : bases) {
+    if (rank(b) > rank(weakest)) weakest = b;
+  }
+  return weakest;
 }
 
 const char* SeverityName(Severity severity) {

@@ -19,6 +19,10 @@ enum class Basis {
 // "measured", "interpolated", "extrapolated", "cross-profile" or "rule".
 const char* BasisName(Basis basis);
 
+// The weakest of `bases`, in the README's order from strongest to weakest: measured, rule,
+// interpolated, extrapolated, cross-profile. kMeasured when `bases` is empty.
+Basis WeakestBasis(std::vector<Basis> bases);
+
 // A number the model produced, with its basis, the rules applied and the seed cells used.
 struct Figure {
   double value = 0;

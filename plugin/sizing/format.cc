@@ -61,6 +61,16 @@ std::string FormatAmount(Metric metric, double base_value, Rounding rounding) {
   return absl::StrCat(FormatValue(metric, base_value, rounding), " ", InfoOf(metric).label);
 }
 
+double BaseFromDisplay(Metric metric, double display_value) {
+  const int64_t per = InfoOf(metric).base_per_display;
+  if (per == 1) return display_value;
+  return std::round(display_value * static_cast<double>(per) * 1000) / 1000;
+}
+
+double DisplayFromBase(Metric metric, double base_value) {
+  return base_value / static_cast<double>(InfoOf(metric).base_per_display);
+}
+
 std::string FormatPercent(double percent) { return absl::StrFormat("%.1f%%", percent); }
 
 }  // namespace nsxalb::sizing

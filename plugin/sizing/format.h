@@ -28,6 +28,13 @@ std::string FormatAmount(Metric metric, double base_value, Rounding rounding);
 // The value rounded as FormatValue rounds it, in display units (Gbps for throughput).
 double RoundForDisplay(Metric metric, double base_value, Rounding rounding);
 
+// A value given in display units (Gbps for throughput) in base units (Mbps), kept to 0.001 base
+// units so that 5.6 Gbps is 5600 Mbps exactly. Inputs (CLI flags, HCL) go through this.
+double BaseFromDisplay(Metric metric, double display_value);
+
+// A value in base units in display units (Gbps for throughput), unrounded.
+double DisplayFromBase(Metric metric, double base_value);
+
 // 69.5652 -> "69.6%".
 std::string FormatPercent(double percent);
 

@@ -60,6 +60,11 @@ int SnapDown(int n) {
 
 int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDown(vcpus / 3); }
 
+// Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
+// the caller): disk, capacity, loads, binding metric, the settings that follow the measured
+// configurations, max_se and the warnings about the plan.
+absl::Status CompleteShape(const Workload& w, Recommendation& r);
+
 }  // namespace
 
 bool Demand::Empty() const {
@@ -86,7 +91,7 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
   CheckIntRange(out, "workload.max_vcpus_per_se", w.max_vcpus_per_se, kMinVcpus, kMaxVcpus,
                 "SE vCPU limits in seed 000");
   CheckIntRange(out, "buffer_se", w.buffer_se, 0, kMaxSeCount, "Avi max_se range");
-  CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, 64,
+  CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, kMaxScaleoutPerVs,
                 "Avi max_scaleout_per_vs range");
   return out;
 }
@@ -120,11 +125,16 @@ bool Carries(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
   return true;
 }
 
+int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus) {
+  return std::min(2 * TableMemory(platform, vcpus), kMaxMemoryMb);
+}
+
 absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
   const int64_t table = TableMemory(w.platform, vcpus);
   const absl::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
   if (!conns.has_value()) return table;
-  for (int64_t memory = table; memory <= kMaxMemoryMb; memory += kMbPerGb) {
+  const int64_t most = MaxRecommendedMemoryMb(w.platform, vcpus);
+  for (int64_t memory = table; memory <= most; memory += kMbPerGb) {
     const Figure cap = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
     if (CarriesOne(cap.value, se_count, *conns, w.target_utilization_pct)) return memory;
   }
@@ -206,7 +216,8 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     for (Metric m : kAllMetrics) {
       const absl::optional<double>& d = w.demand.Get(m);
       if (!d.has_value()) continue;
-      const int64_t mem = m == Metric::kL4OpenConns ? kMaxMemoryMb : TableMemory(w.platform, top);
+      const int64_t mem = m == Metric::kL4OpenConns ? MaxRecommendedMemoryMb(w.platform, top)
+                                                    : TableMemory(w.platform, top);
       const double cap = MetricCapacity(w.platform, m, top, mem).value;
       estimate = std::max(estimate, std::ceil(*d * 100 / (cap * w.target_utilization_pct)));
     }
@@ -229,6 +240,15 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                                    w.target_utilization_pct, "%; ", count, " SEs of ", top,
                                    " do, and so do ", count, " of ", vcpus)};
   }
+  // Say so when it is the memory cap that keeps a smaller shape out.
+  if (w.demand.Get(Metric::kL4OpenConns).has_value() &&
+      ((vcpus > 1 && Carries(w, vcpus - 1, kMaxMemoryMb, count)) ||
+       (count > 1 && Carries(w, w.max_vcpus_per_se, kMaxMemoryMb, count - 1)))) {
+    absl::StrAppend(&r.vcpus_per_se.reason,
+                    "; a smaller shape would need more than twice its table memory for the open "
+                    "connections (",
+                    rules::kMemoryAtMostTwice, ")");
+  }
   r.se_count = {count, Basis::kRule, r.vcpus_per_se.rule,
                 count == 1 ? "one SE carries the workload"
                            : absl::StrCat(count - 1, " SEs would not carry the workload")};
@@ -239,11 +259,55 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     r.memory_per_se = {memory, table_memory.basis, rules::kTableMemory,
                        absl::StrCat("table memory for ", vcpus, " vCPUs on ", profile.name)};
   } else {
+    // Chosen from the open-connection figure at that memory, so labelled as that figure is.
+    const Figure conns = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
     r.memory_per_se = {
-        memory, Basis::kRule, rules::kMemoryForConns,
+        memory, WeakestBasis({Basis::kRule, table_memory.basis, conns.basis}),
+        rules::kMemoryForConns,
         absl::StrCat("raised from the table's ", static_cast<int64_t>(table_memory.value),
-                     " MB in whole GB to carry the open connections")};
+                     " MB in whole GB to carry the open connections (at most twice the table "
+                     "memory)")};
   }
+  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  return r;
+}
+
+absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, int64_t memory_mb,
+                                                 int se_count) {
+  const std::vector<Finding> errors = CheckWorkload(w);
+  if (!errors.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(errors[0].attribute, ": ", errors[0].detail));
+  }
+  if (se_count < 1 || se_count > kMaxSeCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("se_count: must be 1-", kMaxSeCount, ", got ", se_count));
+  }
+  if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
+    return absl::InvalidArgumentError(absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
+  }
+  Recommendation r;
+  r.platform = w.platform;
+  r.target_utilization_pct = w.target_utilization_pct;
+  r.vcpus_per_se = {vcpus, Basis::kRule, "", "given"};
+  r.se_count = {se_count, Basis::kRule, "", "given"};
+  const Figure table_memory = TableMemoryMb(w.platform, vcpus);
+  if (memory_mb == static_cast<int64_t>(table_memory.value)) {
+    r.memory_per_se = {
+        memory_mb, table_memory.basis, rules::kTableMemory,
+        absl::StrCat("table memory for ", vcpus, " vCPUs on ", ProfileOf(w.platform).name)};
+  } else {
+    r.memory_per_se = {memory_mb, Basis::kRule, "", "given"};
+  }
+  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  return r;
+}
+
+namespace {
+
+absl::Status CompleteShape(const Workload& w, Recommendation& r) {
+  const int vcpus = r.vcpus_per_se.value;
+  const int64_t memory = r.memory_per_se.value;
+  const int count = r.se_count.value;
   r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
   const bool tested_binds = r.disk.rules.size() > 1;
   r.disk_per_se = {
@@ -260,6 +324,11 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   if (!capacity.ok()) return capacity.status();
   r.capacity = *std::move(capacity);
   r.loads = LoadsOn(w, r.capacity, count);
+  // The size and the SE count rest on the capacities that carry the demand.
+  std::vector<Basis> carried_on = {Basis::kRule};
+  for (const MetricLoad& load : r.loads) carried_on.push_back(load.per_se.basis);
+  r.vcpus_per_se.basis = WeakestBasis(carried_on);
+  r.se_count.basis = r.vcpus_per_se.basis;
   double highest = -1;
   for (const MetricLoad& load : r.loads) {
     if (load.utilization_pct > highest) {
@@ -324,7 +393,8 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                       " (at most 64), raise workload.max_vcpus_per_se, or split the workload "
                       "across virtual services.")});
   }
-  return r;
+  return absl::OkStatus();
 }
 
+}  // namespace
 }  // namespace nsxalb::sizing

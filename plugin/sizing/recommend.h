@@ -4,8 +4,14 @@
 // The size is the smallest single SE, up to max_vcpus_per_se, that carries every demanded metric
 // at the target utilization (rule smallest-single-se). If none does, the fewest SEs of
 // max_vcpus_per_se that carry it, then the fewest vCPUs per SE with which that many SEs still
-// carry it (rule fewest-ses-then-smallest-size). So one vCPU fewer, or one SE fewer, would not
-// carry the demand, and more demand never gives a smaller (SE count, vCPUs) pair.
+// carry it (rule fewest-ses-then-smallest-size). Memory is the table memory of the size, raised
+// for open connections to at most twice it (rule memory-at-most-2x-table). So one vCPU fewer, or
+// one SE fewer, would not carry the demand, and more demand never gives a smaller (SE count,
+// vCPUs) pair.
+//
+// vcpus_per_se and the SE count rest on the capacities that carry the demand, and memory raised
+// for open connections on the open-connection figure: each is labelled with the weakest basis of
+// what it rests on (WeakestBasis; rule when that is all measured).
 #ifndef NSXALB_PLUGIN_SIZING_RECOMMEND_H_
 #define NSXALB_PLUGIN_SIZING_RECOMMEND_H_
 
@@ -28,6 +34,7 @@ inline constexpr int kMaxTargetUtilizationPct = 90;
 inline constexpr int kDefaultMaxVcpusPerSe = 6;     // the measured range
 inline constexpr int kDefaultBufferSe = 1;          // Avi buffer_se default
 inline constexpr int kDefaultMaxScaleoutPerVs = 4;  // Avi max_scaleout_per_vs default
+inline constexpr int kMaxScaleoutPerVs = 64;        // Avi max_scaleout_per_vs range 1-64
 inline constexpr int kMaxSeCount = 1000;            // Avi max_se range 0-1000
 
 // Demand for any subset of the metrics, in base units (Mbps for throughput).
@@ -96,6 +103,16 @@ std::vector<Finding> CheckWorkload(const Workload& workload);
 // finds an error or the demand would need more than kMaxSeCount SEs.
 absl::StatusOr<Recommendation> Recommend(const Workload& workload);
 
+// The recommendation for a shape decided elsewhere (settings given by the user): `se_count` SEs of
+// `vcpus` and `memory_mb`, with everything that follows from the shape as Recommend chooses it
+// (disk, reserves, dispatchers, queues, Hybrid RSS, max_se), the loads and binding metric on that
+// shape, and the warnings about it. Recommend is its shape search followed by this. The shape's
+// own choices have reason "given" (memory: the table-memory rule when it is the table memory).
+// InvalidArgument, naming the attribute, when CheckWorkload finds an error or the shape is
+// outside 1-64 vCPUs, 1024-262144 MB or 1-kMaxSeCount SEs.
+absl::StatusOr<Recommendation> RecommendForShape(const Workload& workload, int vcpus,
+                                                 int64_t memory_mb, int se_count);
+
 // The loads of the demanded metrics on `se_count` SEs of `capacity`.
 std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capacity, int se_count);
 
@@ -103,8 +120,12 @@ std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capa
 // utilization.
 bool Carries(const Workload& workload, int vcpus, int64_t memory_mb, int se_count);
 
+// The most memory a recommendation gives an SE of `vcpus`: twice the table memory of the size
+// (rule memory-at-most-2x-table), at most kMaxMemoryMb. More is used only when set explicitly.
+int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus);
+
 // The least memory, the table memory raised in whole GB, with which `se_count` SEs of `vcpus`
-// carry the demanded open connections; nullopt when even kMaxMemoryMb does not.
+// carry the demanded open connections; nullopt when even MaxRecommendedMemoryMb does not.
 absl::optional<int64_t> MemoryFor(const Workload& workload, int vcpus, int se_count);
 
 // How many dedicated dispatcher cores to configure, and why.

@@ -31,6 +31,11 @@ const std::vector<RuleDoc>& AllRules() {
        "with which that many SEs still carry the demand."},
       {kMemoryForConns, "000 'Doubling the memory will double ...'",
        "Memory is raised in whole GB until open connections are carried."},
+      {kMemoryAtMostTwice,
+       "000 'Doubling the memory will double the ability ... concurrent connections': the seed "
+       "claims a doubling, no more; 1C/2G and 2C/2G differ at the same memory",
+       "A recommendation raises memory to at most twice the table memory of the size; beyond "
+       "that it takes a larger size (up to max_vcpus_per_se), then more SEs."},
       {kDisk, "000 '10 GB, ((2 * RAM) + 5 GB) or 15 GB, whichever is greater'",
        "disk_per_se at least max(15, 2 x RAM in GB + 5)."},
       {kDiskTested, "000 table row 'SE Disk'",

@@ -22,6 +22,7 @@ inline constexpr char kTargetUtilization[] = "target-utilization";
 inline constexpr char kSmallestSingleSe[] = "smallest-single-se";
 inline constexpr char kFewestSes[] = "fewest-ses-then-smallest-size";
 inline constexpr char kMemoryForConns[] = "memory-raised-for-open-conns";
+inline constexpr char kMemoryAtMostTwice[] = "memory-at-most-2x-table";
 inline constexpr char kDisk[] = "disk-max-15-or-2x-ram-plus-5";
 inline constexpr char kDiskTested[] = "disk-not-below-tested";
 inline constexpr char kReserve[] = "reserve-cpu-and-memory";

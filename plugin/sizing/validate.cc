@@ -110,12 +110,25 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
                    "% utilization = ", FormatValue(m, load.needed, Rounding::kUp), ".");
   std::vector<std::string> remedies;
   if (m == Metric::kL4OpenConns) {
+    // Memory up to twice the table memory of the size (memory-at-most-2x-table), else a larger
+    // size with its memory.
     const absl::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
     if (memory.has_value()) {
       const Figure cap = MetricCapacity(w.platform, m, v.vcpus, *memory);
       remedies.push_back(absl::StrCat("Set memory_per_se = ", *memory, " (",
                                       FormatValue(m, cap.value * v.se_count, Rounding::kDown), ", ",
                                       BasisName(cap.basis), ")"));
+    } else {
+      for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
+        const absl::optional<int64_t> larger = MemoryFor(w, vcpus, v.se_count);
+        if (!larger.has_value()) continue;
+        const Figure cap = MetricCapacity(w.platform, m, vcpus, *larger);
+        remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus,
+                                        " and memory_per_se = ", *larger, " (",
+                                        FormatValue(m, cap.value * v.se_count, Rounding::kDown),
+                                        ", ", BasisName(cap.basis), ")"));
+        break;
+      }
     }
   } else {
     for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {

@@ -568,6 +568,71 @@ TEST_F(ClientTest, DroppedConnectionAfterCreateDoesNotDuplicate) {
   EXPECT_EQ(named, 1);
 }
 
+// With one group a page, a name shared by two clouds has its second match on page 2 of the
+// Controller's `?name=` answer (which lists only matches).
+TEST_F(ClientTest, FindSeGroupSeesMatchesBeyondTheFirstPage) {
+  StartEmulator("22.1.3", {"--page-size", "1"});
+  ClientConfig config = Config();
+  config.page_size = 1;
+  auto client = NewClientOrDie(config);
+  auto in_nsxt = client->CreateSeGroup(Spec("seg-shared", "nsxt-cloud"));
+  ASSERT_TRUE(in_nsxt.ok()) << in_nsxt.status();
+  auto in_default = client->CreateSeGroup(Spec("seg-shared", "Default-Cloud"));
+  ASSERT_TRUE(in_default.ok()) << in_default.status();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(client->CreateSeGroup(Spec("seg-other-" + std::to_string(i))).ok());
+  }
+
+  const int gets_before = Count("GET /api/serviceenginegroup");
+  auto ambiguous = client->FindSeGroup("seg-shared", "", "");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_EQ(ambiguous.status().code(), absl::StatusCode::kFailedPrecondition) << ambiguous.status();
+  EXPECT_THAT(std::string(ambiguous.status().message()), HasSubstr("2 SE groups"));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup") - gets_before, 2);  // one match a page
+
+  auto defaults = client->FindSeGroup("Default-Group", "", "");
+  EXPECT_EQ(defaults.status().code(), absl::StatusCode::kFailedPrecondition) << defaults.status();
+
+  auto by_cloud = client->FindSeGroup("seg-shared", "", "Default-Cloud");
+  ASSERT_TRUE(by_cloud.ok()) << by_cloud.status();
+  ASSERT_TRUE(by_cloud->has_value());
+  EXPECT_EQ((*by_cloud)->uuid, in_default->uuid);
+  auto unique = client->FindSeGroup("seg-other-2", "", "");
+  ASSERT_TRUE(unique.ok()) << unique.status();
+  ASSERT_TRUE(unique->has_value());
+  EXPECT_EQ((*unique)->name, "seg-other-2");
+}
+
+// A create without a cloud lands in Default-Cloud. When its answer is lost, the group it made is
+// beyond page 1 of its name (a namesake in another cloud comes first): the client must find that
+// group, neither take the namesake for it nor create a second one.
+TEST_F(ClientTest, LostCreateAnswerFindsTheGroupBeyondPageOneOfItsName) {
+  StartEmulator("22.1.3", {"--page-size", "1"});
+  FakeClock clock;
+  ClientConfig config = Config();
+  config.page_size = 1;
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
+  auto namesake = client->CreateSeGroup(Spec("seg-lost", "nsxt-cloud"));
+  ASSERT_TRUE(namesake.ok()) << namesake.status();
+  auto default_cloud = client->ResolveCloud("Default-Cloud");
+  ASSERT_TRUE(default_cloud.ok()) << default_cloud.status();
+
+  Fault({{"drop_after_create", 1}});
+  auto created = client->CreateSeGroup(Spec("seg-lost", ""));
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_NE(created->uuid, namesake->uuid);
+  EXPECT_THAT(created->cloud_ref, HasSubstr(default_cloud->uuid));
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 2);  // the namesake's, and one for this group
+
+  auto all = client->ListSeGroups("", "");
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::set<std::string> lost;
+  for (const SeGroup& g : *all) {
+    if (g.name == "seg-lost") lost.insert(g.uuid);
+  }
+  EXPECT_EQ(lost, (std::set<std::string>{namesake->uuid, created->uuid}));
+}
+
 TEST_F(ClientTest, ServerErrorBeforeCreateIsRetriedOnce) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});

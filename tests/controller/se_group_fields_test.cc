@@ -81,6 +81,34 @@ TEST(SeGroupFieldsTest, CatalogHasTheSizingFieldsWithTheirFacts) {
   EXPECT_FALSE(FieldIntroducedIn(*FindSeGroupField("hybrid_rss_mode")).AvailableIn(V("21.1.2")));
 }
 
+TEST(SeGroupFieldsTest, SpecialValuesAreAcceptedOutsideTheRange) {
+  const SeGroupField& pcap = *FindSeGroupField("se_pcap_reinit_frequency");
+  EXPECT_EQ(pcap.allowed, "900-43200");
+  EXPECT_EQ(pcap.special, "0");
+  EXPECT_TRUE(IsSpecialValue(pcap, 0));
+  EXPECT_TRUE(IntegerAllowed(pcap, 0));
+  EXPECT_TRUE(IntegerAllowed(pcap, 900));
+  EXPECT_FALSE(IntegerAllowed(pcap, 1));
+  EXPECT_FALSE(IntegerAllowed(pcap, 899));
+  EXPECT_EQ(DescribeAllowed(pcap), "900-43200 SEC, or the special value 0");
+  EXPECT_TRUE(ValidateFieldValues(Json{{"se_pcap_reinit_frequency", 0}}).ok());
+  absl::Status st = ValidateFieldValues(Json{{"se_pcap_reinit_frequency", 1}});
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "controller: se_pcap_reinit_frequency is 1; allowed: 900-43200 SEC, or the special "
+            "value 0");
+  // A special value outside a 0-1 range; "0 = auto" below a 1-8 range.
+  EXPECT_TRUE(ValidateFieldValues(Json{{"metrics_collection_mode", 9}}).ok());
+  EXPECT_FALSE(ValidateFieldValues(Json{{"metrics_collection_mode", 2}}).ok());
+  EXPECT_TRUE(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 0}}).ok());
+  EXPECT_FALSE(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 9}}).ok());
+  // Special values of a field without a range change nothing.
+  EXPECT_TRUE(IntegerAllowed(*FindSeGroupField("max_concurrent_external_hm"), 7));
+  EXPECT_FALSE(IsSpecialValue(*FindSeGroupField("max_cpu_usage"), 0));
+  EXPECT_EQ(DescribeAllowed(*FindSeGroupField("num_dispatcher_cores")), "0,1,2,4,8,16");
+  EXPECT_EQ(DescribeAllowed(*FindSeGroupField("max_concurrent_external_hm")), "");
+}
+
 TEST(SeGroupFieldsTest, VersionGateNamesFieldAndVersions) {
   Json fields = {{"vcpus_per_se", 2}, {"hybrid_rss_mode", true}};
   absl::Status st = CheckFieldsAvailable(fields, V("20.1.6"));

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -20,6 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/controller/version.h"
+#include "tests/controller/vendor_se_group_facts.h"
 #include "tests/emulator/api_client.h"
 #include "tests/support/emulator_process.h"
 
@@ -572,6 +576,59 @@ TEST(EmulatorProcessTest, OlderControllerVersion) {
   EXPECT_EQ(r.status, 400);
   EXPECT_THAT(r.json["error"].get<std::string>(), HasSubstr("(v20_1_9)"));
   EXPECT_EQ(api.Send("GET", kSeg, nullptr, {{"X-Avi-Version", "22.1.3"}}).status, 400);
+}
+
+// The vendor's default for every catalog field that has one (the swagger's), and what the
+// vendor's own Terraform provider sends for the fields it defaults where the swagger has none,
+// for the fields available in `version`.
+json VendorDefaults(const controller::ApiVersion& version) {
+  json body = json::object();
+  for (const controller::SeGroupField& f : controller::SeGroupFields()) {
+    if (f.default_json.empty()) continue;
+    body[std::string(f.name)] = json::parse(f.default_json.begin(), f.default_json.end());
+  }
+  for (const VendorFieldFacts& f : VendorSeGroupFacts()) {
+    if (*f.client_default_json != '\0') body[f.name] = json::parse(f.client_default_json);
+  }
+  for (auto it = body.begin(); it != body.end();) {
+    const controller::SeGroupField* f = controller::FindSeGroupField(it.key());
+    it = controller::FieldIntroducedIn(*f).AvailableIn(version) ? std::next(it) : body.erase(it);
+  }
+  return body;
+}
+
+// A real Controller accepts its own defaults, and those a real Avi client sends on every create
+// (for example se_pcap_reinit_frequency = 0, a special value below its 900-43200 range).
+TEST(EmulatorProcessTest, AcceptsTheVendorsDefaultForEveryField) {
+  for (const char* version : {"30.2.1", "22.1.3", "20.1.9"}) {
+    SCOPED_TRACE(version);
+    auto emu = StartOrDie({}, version);
+    ASSERT_NE(emu, nullptr);
+    ApiClient api(*emu, version);
+    ASSERT_EQ(api.Login().status, 200);
+    json body = VendorDefaults(*controller::ApiVersion::Parse(version));
+    ASSERT_EQ(body["se_pcap_reinit_frequency"], 0);
+    // The same values pass the client's pre-send check.
+    absl::Status check = controller::ValidateFieldValues(body);
+    EXPECT_TRUE(check.ok()) << check;
+    body["name"] = "vendor-defaults";
+    ApiResponse r = api.Send("POST", kSeg, body);
+    ASSERT_EQ(r.status, 201) << r.body;
+    ApiResponse got = api.Send("GET", absl::StrCat(kSeg, "/", r.json["uuid"].get<std::string>()));
+    for (auto it = body.begin(); it != body.end(); ++it) {
+      EXPECT_EQ(got.json[it.key()], it.value()) << it.key();
+    }
+  }
+}
+
+TEST_F(EmulatorApiTest, SpecialValuesAreAcceptedAndTheErrorNamesThem) {
+  EXPECT_EQ(api_->Send("POST", kSeg, {{"name", "pcap0"}, {"se_pcap_reinit_frequency", 0}}).status,
+            201);
+  ApiResponse r = api_->Send("POST", kSeg, {{"name", "pcap1"}, {"se_pcap_reinit_frequency", 1}});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json["error"],
+            "Value 1 of field se_pcap_reinit_frequency is out of range [900-43200]. Special "
+            "values are 0.");
 }
 
 // True when `pid` is gone or a zombie (a container's init may not reap orphans).

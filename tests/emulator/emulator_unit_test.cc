@@ -59,6 +59,23 @@ TEST(FieldRulesTest, ChecksKindsRangesAndEnums) {
   EXPECT_FALSE(CheckFieldValues({{"memory_per_se", 1024}}, V("30.1.1")).ok());
 }
 
+TEST(FieldRulesTest, AcceptsSpecialValuesOutsideTheRange) {
+  const ApiVersion c = V("22.1.3");
+  EXPECT_TRUE(CheckFieldValues({{"se_pcap_reinit_frequency", 0}}, c).ok());
+  EXPECT_TRUE(CheckFieldValues({{"se_pcap_reinit_frequency", 43200}}, c).ok());
+  EXPECT_EQ(std::string(CheckFieldValues({{"se_pcap_reinit_frequency", 1}}, c).message()),
+            "Value 1 of field se_pcap_reinit_frequency is out of range [900-43200]. Special "
+            "values are 0.");
+  EXPECT_TRUE(CheckFieldValues({{"se_vnic_tx_sw_queue_flush_frequency", 0}}, c).ok());
+  EXPECT_TRUE(CheckFieldValues({{"ntp_sync_status_interval", 0}}, c).ok());
+  EXPECT_TRUE(CheckFieldValues({{"app_cache_percent", 0}}, c).ok());
+  EXPECT_TRUE(CheckFieldValues({{"metrics_collection_mode", 9}}, V("30.2.1")).ok());
+  EXPECT_FALSE(CheckFieldValues({{"metrics_collection_mode", 8}}, V("30.2.1")).ok());
+  // Without special values the message is as before.
+  EXPECT_EQ(std::string(CheckFieldValues({{"max_cpu_usage", 95}}, c).message()),
+            "Value 95 of field max_cpu_usage is out of range [40-90].");
+}
+
 TEST(FieldRulesTest, DefaultsFollowTheVersion) {
   json d22 = DefaultsFor(V("22.1.3"));
   EXPECT_EQ(d22["vcpus_per_se"], 1);

@@ -142,6 +142,78 @@ TEST(ApplyTest, UpdateDispatchesAndFailedUpdateKeepsPrior) {
   EXPECT_TRUE(failed.new_state.Equals(prior));
 }
 
+// A plan with every value known: ModifyPlan filled the computed ones, so nothing tells the
+// engine's pre-filled new state from a result by its unknowns.
+cty::Value WhollyKnownCreatePlan() {
+  return Thing({{"id", S("a")}, {"name", S("a")}, {"size", N(1)}}, {Item("k", S("u1"))});
+}
+
+TEST(ApplyTest, FailedCreateWithWhollyKnownPlanLeftUntouchedReturnsNull) {
+  Engine e;
+  e.hooks->create = [](const CreateRequest&, CreateResponse& r) {
+    r.diagnostics.AddError("Error creating thing", "refused before anything was created");
+  };
+  auto r = e.server.ApplyResourceChange("fake_thing", Null(), WhollyKnownCreatePlan(),
+                                        Thing({{"name", S("a")}}, {Item("k")}), "");
+  ASSERT_TRUE(r.diagnostics.HasError());
+  EXPECT_TRUE(r.new_state.IsNull()) << r.new_state.DebugString();
+}
+
+TEST(ApplyTest, FailedCreateKeepsAnAssignedStateEvenWhenItEqualsThePlan) {
+  Engine e;
+  e.hooks->create = [](const CreateRequest& q, CreateResponse& r) {
+    r.new_state = q.planned_state;  // the object exists as planned
+    r.diagnostics.AddError("Error configuring thing", "failed after the object was created");
+  };
+  auto r = e.server.ApplyResourceChange("fake_thing", Null(), WhollyKnownCreatePlan(),
+                                        Thing({{"name", S("a")}}, {Item("k")}), "");
+  ASSERT_TRUE(r.diagnostics.HasError());
+  EXPECT_TRUE(r.new_state.Equals(WhollyKnownCreatePlan())) << r.new_state.DebugString();
+}
+
+// An update of note from "old" to "x" whose plan is wholly known.
+struct KnownUpdate {
+  cty::Value prior = Thing({{"id", S("i1")}, {"name", S("a")}, {"size", N(1)}, {"note", S("old")}},
+                           {Item("k", S("u1"))});
+  cty::Value planned = Thing({{"id", S("i1")}, {"name", S("a")}, {"size", N(2)}, {"note", S("x")}},
+                             {Item("k", S("u1"))});
+  cty::Value config = Thing({{"name", S("a")}, {"size", N(2)}, {"note", S("x")}}, {Item("k")});
+};
+
+TEST(ApplyTest, FailedUpdateWithWhollyKnownPlanLeftUntouchedKeepsPrior) {
+  Engine e;
+  const KnownUpdate u;
+  ASSERT_TRUE(u.planned.IsWhollyKnown());
+  e.hooks->update = [](const UpdateRequest&, UpdateResponse& r) {
+    r.diagnostics.AddError("Error updating thing", "refused; nothing changed");
+  };
+  auto r = e.server.ApplyResourceChange("fake_thing", u.prior, u.planned, u.config, "");
+  ASSERT_TRUE(r.diagnostics.HasError());
+  EXPECT_TRUE(r.new_state.Equals(u.prior)) << r.new_state.DebugString();
+}
+
+TEST(ApplyTest, FailedUpdateWithWhollyKnownPlanKeepsTheAssignedPartialState) {
+  Engine e;
+  const KnownUpdate u;
+  e.hooks->update = [](const UpdateRequest& q, UpdateResponse& r) {
+    // size was changed, then changing note failed.
+    r.new_state = q.prior_state.WithAttribute("size", N(2));
+    r.diagnostics.AddError("Error updating thing", "note could not be changed");
+  };
+  auto r = e.server.ApplyResourceChange("fake_thing", u.prior, u.planned, u.config, "");
+  ASSERT_TRUE(r.diagnostics.HasError());
+  EXPECT_TRUE(r.new_state.Equals(u.prior.WithAttribute("size", N(2)))) << r.new_state.DebugString();
+}
+
+TEST(ApplyTest, NewStateCountsOnlyTheResourcesAssignments) {
+  NewState prefilled = NewState::Prefilled(S("plan"));
+  EXPECT_FALSE(prefilled.assigned());
+  EXPECT_TRUE(prefilled.Equals(S("plan")));
+  prefilled = S("plan");  // same value, but now the resource's answer
+  EXPECT_TRUE(prefilled.assigned());
+  EXPECT_FALSE(NewState().assigned());
+}
+
 TEST(ApplyTest, DestroyReturnsNullAndFailedDestroyKeepsPrior) {
   Engine e;
   const cty::Value prior = Thing({{"id", S("i1")}, {"name", S("a")}, {"size", N(1)}});

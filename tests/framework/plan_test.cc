@@ -2,6 +2,10 @@
 // case.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <utility>
+
 #include "plugin/framework/value_util.h"
 #include "tests/framework/engine_test_util.h"
 
@@ -230,6 +234,78 @@ TEST(PlanTest, RejectsUnknownWholeBlockAndNonConformingPlan) {
   ASSERT_TRUE(r2.diagnostics.HasError());
   EXPECT_NE(r2.diagnostics.ToString().find("does not conform"), std::string::npos)
       << r2.diagnostics.ToString();
+}
+
+// A "fake_thing" whose blocks may be `dynamic`: one block of each nesting Terraform can send as a
+// wholly unknown value, each {key required, uid computed}, beside id (computed) and name.
+Schema DynamicBlocksSchema() {
+  Schema s;
+  s.block.attributes.emplace("id", Attr("id", cty::Type::String(), "computed"));
+  s.block.attributes.emplace("name", Attr("name", cty::Type::String(), "required"));
+  for (const auto& [name, nesting] : {std::pair{"rule", NestedBlock::Nesting::kList},
+                                      std::pair{"tag", NestedBlock::Nesting::kSet},
+                                      std::pair{"limits", NestedBlock::Nesting::kSingle},
+                                      std::pair{"zone", NestedBlock::Nesting::kMap}}) {
+    NestedBlock b;
+    b.type_name = name;
+    b.nesting = nesting;
+    b.block.attributes.emplace("key", Attr("key", cty::Type::String(), "required"));
+    b.block.attributes.emplace("uid", Attr("uid", cty::Type::String(), "computed"));
+    s.block.block_types.emplace(name, b);
+  }
+  return s;
+}
+
+// An engine over DynamicBlocksSchema.
+struct DynamicBlocksEngine {
+  std::shared_ptr<FakeHooks> hooks = std::make_shared<FakeHooks>();
+  ProviderServer server{std::make_shared<FakeProvider>(DynamicBlocksSchema(), hooks)};
+  cty::Type type = ImpliedType(DynamicBlocksSchema().block);
+  cty::Type block_type(const std::string& name) const { return type.attributes().at(name); }
+};
+
+constexpr const char* kDynamicBlocks[] = {"rule", "tag", "limits", "zone"};
+
+TEST(PlanTest, WhollyUnknownBlockConfigPlannedAsTheSameUnknownIsValid) {
+  for (const char* block : kDynamicBlocks) {
+    SCOPED_TRACE(block);
+    DynamicBlocksEngine e;
+    // Config and proposed state as Terraform sends them for `dynamic "<block>"` with an unknown
+    // for_each: the whole block value is unknown.
+    const cty::Value config = cty::Value::ObjectOf(
+        e.type, {{"name", S("a")}, {block, cty::Value::Unknown(e.block_type(block))}});
+    auto created =
+        e.server.PlanResourceChange("fake_thing", cty::Value::Null(e.type), config, config, "");
+    ASSERT_FALSE(created.diagnostics.HasError()) << created.diagnostics.ToString();
+    EXPECT_FALSE(created.planned_state.GetAttribute(block)->IsKnown());
+    EXPECT_FALSE(created.planned_state.GetAttribute("id")->IsKnown());
+
+    // The same on update, where the prior state has known (empty) blocks.
+    const cty::Value prior =
+        NormalizeBlocks(DynamicBlocksSchema().block,
+                        cty::Value::ObjectOf(e.type, {{"id", S("i1")}, {"name", S("a")}}));
+    const cty::Value proposed = config.WithAttribute("id", S("i1"));
+    auto updated = e.server.PlanResourceChange("fake_thing", prior, proposed, config, "");
+    ASSERT_FALSE(updated.diagnostics.HasError()) << updated.diagnostics.ToString();
+    EXPECT_FALSE(updated.planned_state.GetAttribute(block)->IsKnown());
+  }
+}
+
+TEST(PlanTest, RejectsAKnownPlanForAWhollyUnknownBlockConfig) {
+  for (const char* block : kDynamicBlocks) {
+    SCOPED_TRACE(block);
+    DynamicBlocksEngine e;
+    // No blocks (an empty collection, or a null single block): a known value.
+    const cty::Value known = *EmptyObject(DynamicBlocksSchema().block).GetAttribute(block);
+    e.hooks->modify_plan = [&](const ModifyPlanRequest&, ModifyPlanResponse& r) {
+      r.planned_state = r.planned_state.WithAttribute(block, known);
+    };
+    const cty::Value config = cty::Value::ObjectOf(
+        e.type, {{"name", S("a")}, {block, cty::Value::Unknown(e.block_type(block))}});
+    auto r =
+        e.server.PlanResourceChange("fake_thing", cty::Value::Null(e.type), config, config, "");
+    EXPECT_TRUE(HasErrorAt(r.diagnostics, P(block))) << r.diagnostics.ToString();
+  }
 }
 
 TEST(PlanTest, UnknownResourceTypeIsAnErrorNamingIt) {

@@ -1,8 +1,9 @@
 // The shipped terraform-provider-nsxalb, launched exactly as Terraform launches it: handshake
 // with AutoMTLS, GetSchema over mutual TLS (equal to what `terraform-provider-nsxalb schema
 // --json` prints, and valid by Terraform's InternalValidate), PrepareProviderConfig and
-// Configure, Shutdown within a second, a foreign client certificate refused, and no resources
-// or data sources yet (real ones come in their own issue). Also runs the nsxalb-tf demo CLI.
+// Configure, Shutdown within a second, a foreign client certificate refused, the nsxalb_se_sizing
+// data source read over the wire, and no resources yet (real ones come in their own issue). Also
+// runs the nsxalb-tf demo CLI.
 #include <stdio.h>
 #include <sys/wait.h>
 
@@ -119,13 +120,47 @@ TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
   ASSERT_TRUE((*session)->Close().ok());
 }
 
-TEST(ShippedBinaryTest, CarriesNoResourcesOrDataSourcesYet) {
+TEST(ShippedBinaryTest, CarriesOneResourceAndThreeDataSources) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
   ASSERT_TRUE(session.ok()) << session.status();
-  EXPECT_EQ((*session)->raw_schema().resource_schemas_size(), 0);
-  EXPECT_EQ((*session)->raw_schema().data_source_schemas_size(), 0);
+  const auto& raw = (*session)->raw_schema();
+  ASSERT_EQ(raw.resource_schemas_size(), 1);
+  EXPECT_FALSE(raw.resource_schemas().at("nsxalb_se_group").block().description().empty());
+  EXPECT_EQ(raw.data_source_schemas_size(), 3);
+  for (const char* name : {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group"}) {
+    ASSERT_TRUE(raw.data_source_schemas().contains(name)) << name;
+    EXPECT_FALSE(raw.data_source_schemas().at(name).block().description().empty()) << name;
+  }
+  ASSERT_TRUE((*session)->Close().ok());
+}
+
+TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
+  std::vector<std::string> log;
+  absl::StatusOr<std::unique_ptr<ProviderSession>> session =
+      ProviderSession::Open(Shipped(), "plan", &log);
+  ASSERT_TRUE(session.ok()) << session.status();
+  absl::StatusOr<const Schema*> schema = (*session)->DataSourceSchema("nsxalb_se_sizing");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  absl::StatusOr<cty::Value> config = NormalizeConfig(
+      (*schema)->block,
+      cty::Value::Object(
+          {{"platform", cty::Value::String("nsxt")},
+           {"workload", cty::Value::Object({{"l7_rps", cty::Value::Int(150000)},
+                                            {"l7_gbps", cty::Value::Float(1.5)}})}}));
+  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_TRUE((*session)->ValidateDataSourceConfig("nsxalb_se_sizing", *config).ok());
+  absl::StatusOr<cty::Value> state =
+      (*session)->ReadDataSource("data.nsxalb_se_sizing.s", "nsxalb_se_sizing", *config);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->GetAttribute("vcpus_per_se")->AsNumber().ToString(), "6");
+  EXPECT_EQ(state->GetAttribute("summary")->AsString(),
+            "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)");
+  ASSERT_EQ(state->GetAttribute("metrics")->elements().size(), 2u);
+  EXPECT_EQ(state->GetAttribute("metrics")->elements()[1].GetAttribute("demand")->AsNumber(),
+            cty::Number::Float(1.5));
+  EXPECT_TRUE((*session)->warnings().empty());
   ASSERT_TRUE((*session)->Close().ok());
 }
 
@@ -154,10 +189,11 @@ TEST(ShippedBinaryTest, BadProviderConfigFailsWithoutShowingTheSecret) {
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "configure", &log);
   ASSERT_TRUE(session.ok()) << session.status();
-  // No controller anywhere (config or environment).
+  // A Controller address that does not parse.
   absl::StatusOr<cty::Value> config = NormalizeConfig(
       (*session)->provider_schema().block,
-      cty::Value::Object({{"username", cty::Value::String("admin")},
+      cty::Value::Object({{"controller", cty::Value::String("https://")},
+                          {"username", cty::Value::String("admin")},
                           {"password", cty::Value::String("hunter2-very-secret")}}));
   ASSERT_TRUE(config.ok()) << config.status();
   absl::Status configured = (*session)->Configure(*config);
@@ -173,10 +209,10 @@ TEST(ShippedBinaryTest, ValidateWalkAndRefusalOfAnotherClientCertificate) {
   TerraformDriver driver(Shipped());
   driver.mutable_options().provider_config =
       cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")}});
-  // No resource types: asking for one is Terraform's "Invalid resource type".
-  absl::Status r = driver.Validate("nsxalb_se_group", cty::Value::Object({}));
+  // An unknown resource type is Terraform's "Invalid resource type".
+  absl::Status r = driver.Validate("nsxalb_no_such_type", cty::Value::Object({}));
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_se_group\""));
+  EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_no_such_type\""));
   EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
 }
 
@@ -196,7 +232,7 @@ TEST(NsxalbTfCliTest, HandshakeAndSchemaCommands) {
   ASSERT_EQ(schema.code, 0) << schema.out;
   EXPECT_THAT(schema.out, HasSubstr("controller  \"string\"  (optional)"));
   EXPECT_THAT(schema.out, HasSubstr("password  \"string\"  (optional, sensitive)"));
-  EXPECT_THAT(schema.out, HasSubstr("resources: 0"));
+  EXPECT_THAT(schema.out, HasSubstr("resources: 1"));
 
   CommandResult test_provider =
       RunCommand(absl::StrCat(tf, " schema ", Quoted(NSXALB_TEST_PROVIDER)));

@@ -73,7 +73,7 @@ TEST(ProviderConfigTest, EmbeddedSchemaHasEveryAttribute) {
   EXPECT_TRUE(Schema().attributes.at("password").sensitive);
   EXPECT_TRUE(Schema().attributes.at("auth_token").sensitive);
   EXPECT_EQ(Schema().attributes.at("controller").env,
-            std::vector<std::string>{"NSXALB_CONTROLLER"});
+            (std::vector<std::string>{"NSXALB_CONTROLLER", "AVI_CONTROLLER"}));
 }
 
 TEST(ProviderConfigTest, MinimalConfigurationIsValid) {
@@ -164,8 +164,8 @@ TEST(ProviderConfigTest, ValidateDoesNotRequireWhatConfigureRequires) {
   ProviderConfig out;
   Diagnostics configure = CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure, Env({}), &out);
   EXPECT_FALSE(configure.HasError()) << configure.ToString();
-  for (const char* needle : {"\"controller\"", "NSXALB_CONTROLLER", "AVI_CONTROLLER", "\"username\"",
-                             "\"password\"", "AVI_AUTHTOKEN"}) {
+  for (const char* needle : {"\"controller\"", "NSXALB_CONTROLLER", "AVI_CONTROLLER",
+                             "\"username\"", "\"password\"", "AVI_AUTHTOKEN"}) {
     EXPECT_NE(out.missing_controller_settings.find(needle), std::string::npos) << needle;
   }
   ProviderConfig full;
@@ -193,11 +193,11 @@ TEST(ProviderConfigTest, AviEnvironmentVariablesAreFallbacks) {
   EXPECT_EQ(out.client.api_version, "21.1.3");
   EXPECT_EQ(out.client.total_timeout, absl::Seconds(42));
   ProviderConfig with_password;
-  ASSERT_FALSE(CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
-                           Env({{"AVI_CONTROLLER", "c"}, {"AVI_USERNAME", "u"},
-                                {"AVI_PASSWORD", "p"}}),
-                           &with_password)
-                   .HasError());
+  ASSERT_FALSE(
+      CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
+                  Env({{"AVI_CONTROLLER", "c"}, {"AVI_USERNAME", "u"}, {"AVI_PASSWORD", "p"}}),
+                  &with_password)
+          .HasError());
   EXPECT_EQ(with_password.client.password, "p");
 }
 
@@ -212,9 +212,8 @@ TEST(ProviderConfigTest, TimeoutAndSizingPolicy) {
   EXPECT_LE(out.client.request_timeout, absl::Seconds(5));
   EXPECT_EQ(out.sizing_policy, SizingPolicy::kEnforce);
   ProviderConfig defaults;
-  ASSERT_FALSE(
-      CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &defaults)
-          .HasError());
+  ASSERT_FALSE(CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &defaults)
+                   .HasError());
   EXPECT_EQ(defaults.client.total_timeout, absl::Seconds(300));
   EXPECT_EQ(defaults.sizing_policy, SizingPolicy::kWarn);
   for (cty::Value bad : {cty::Value::Int(-1), cty::Value::Float(1.5), cty::Value::Int(100000)}) {

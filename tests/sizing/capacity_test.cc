@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -74,16 +75,29 @@ TEST(CapacityTest, TableMemoryPerVcpu) {
 }
 
 TEST(CapacityTest, OpenConnectionsScaleWithMemory) {
-  // vcenter 4C: 160000 at 4 GB; doubling memory doubles them, halving halves them.
+  // vcenter 4C: 160000 at 4 GB; doubling memory doubles them, halving halves them. Above the
+  // measured memory nothing was measured: extrapolated. Below it: the seed's rule.
   Figure doubled = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 4, 8192);
   EXPECT_EQ(doubled.value, 320000);
-  EXPECT_EQ(doubled.basis, Basis::kRule);
+  EXPECT_EQ(doubled.basis, Basis::kExtrapolated);
   EXPECT_THAT(doubled.rules, Contains(std::string(rules::kOpenConnsMemory)));
-  EXPECT_EQ(MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 1024).value, 20000);
-  // 3 vCPUs: interpolated 120000 at an interpolated 3 GB, scaled to 5 GB = 200000.
+  Figure halved = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 1024);
+  EXPECT_EQ(halved.value, 20000);
+  EXPECT_EQ(halved.basis, Basis::kRule);
+  // The case of the README: 1 vCPU with 13 GB.
+  Figure one = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 13 * 1024);
+  EXPECT_EQ(one.value, 260000);
+  EXPECT_EQ(one.basis, Basis::kExtrapolated);
+  // At the table memory: the cell.
+  EXPECT_EQ(MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 2048).basis,
+            Basis::kMeasured);
+  // 3 vCPUs: interpolated 120000 at an interpolated 3 GB, scaled to 5 GB = 200000, beyond the
+  // memory of the size: extrapolated; scaled to 2 GB = 80000: still interpolated.
   Figure interp = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 3, 5120);
   EXPECT_EQ(interp.value, 200000);
-  EXPECT_EQ(interp.basis, Basis::kInterpolated);
+  EXPECT_EQ(interp.basis, Basis::kExtrapolated);
+  EXPECT_EQ(MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 3, 2048).basis,
+            Basis::kInterpolated);
   // Memory does not move the other metrics.
   EXPECT_EQ(MetricCapacity(Platform::kVcenter, Metric::kL7Rps, 4, 65536).value, 150000);
 }
@@ -160,6 +174,18 @@ TEST(CapacityTest, CapacityNeverDecreasesWithVcpus) {
       }
     }
   }
+}
+
+TEST(CapacityTest, WeakestBasisFollowsTheReadmeOrder) {
+  // measured > rule > interpolated > extrapolated > cross-profile.
+  const std::vector<Basis> order = {Basis::kMeasured, Basis::kRule, Basis::kInterpolated,
+                                    Basis::kExtrapolated, Basis::kCrossProfile};
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (size_t j = 0; j < order.size(); ++j) {
+      EXPECT_EQ(WeakestBasis({order[i], order[j]}), order[std::max(i, j)]);
+    }
+  }
+  EXPECT_EQ(WeakestBasis({}), Basis::kMeasured);
 }
 
 TEST(CapacityTest, BasisNames) {

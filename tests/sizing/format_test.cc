@@ -29,5 +29,13 @@ TEST(FormatTest, MetricValues) {
   EXPECT_EQ(FormatPercent(69.5652), "69.6%");
 }
 
+TEST(FormatTest, DisplayUnitsToBaseUnitsAndBack) {
+  EXPECT_EQ(BaseFromDisplay(Metric::kL7SslGbps, 5.6), 5600);  // exactly, not 5599.999...
+  EXPECT_EQ(BaseFromDisplay(Metric::kL4Gbps, 0.001), 1);
+  EXPECT_EQ(BaseFromDisplay(Metric::kL7Rps, 1000.5), 1000.5);
+  EXPECT_EQ(DisplayFromBase(Metric::kL7Gbps, 7200), 7.2);
+  EXPECT_EQ(DisplayFromBase(Metric::kL4OpenConns, 320000), 320000);
+}
+
 }  // namespace
 }  // namespace nsxalb::sizing

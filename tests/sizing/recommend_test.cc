@@ -86,16 +86,79 @@ TEST(RecommendTest, FewestSesThenSmallestSize) {
 }
 
 TEST(RecommendTest, MemoryRaisedInWholeGbForOpenConnections) {
-  // 200,000 connections need 250,000: a 1-vCPU vcenter SE holds 40,000 per 2 GB, i.e. 20,000
-  // per GB: 12 GB = 240,000 (short), 13 GB = 260,000.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}));
-  EXPECT_EQ(r.vcpus_per_se.value, 1);
-  EXPECT_EQ(r.memory_per_se.value, 13 * 1024);
+  // 100,000 connections need 125,000. At twice their table memory 1 vCPU holds 80,000 (4 GB) and
+  // 2 vCPUs 160,000 (4 GB): 2 vCPUs, raised from 2 GB in whole GB, 3 GB = 120,000 (short),
+  // 4 GB = 160,000.
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 100000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 2);
+  EXPECT_EQ(r.memory_per_se.value, 4 * 1024);
   EXPECT_EQ(r.memory_per_se.rule, rules::kMemoryForConns);
-  EXPECT_EQ(r.memory_per_se.basis, Basis::kRule);
-  EXPECT_EQ(r.disk_per_se.value, 31);  // 2 x 13 + 5
-  EXPECT_EQ(r.disk_per_se.rule, rules::kDisk);
-  EXPECT_EQ(r.capacity.Of(Metric::kL4OpenConns).value, 260000);
+  // Above the measured 2 GB the open-connection figure is extrapolated, and so is the memory.
+  EXPECT_EQ(r.capacity.Of(Metric::kL4OpenConns).value, 160000);
+  EXPECT_EQ(r.capacity.Of(Metric::kL4OpenConns).basis, Basis::kExtrapolated);
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kExtrapolated);
+  EXPECT_EQ(r.vcpus_per_se.basis, Basis::kExtrapolated);
+  EXPECT_EQ(r.se_count.basis, Basis::kExtrapolated);
+  EXPECT_THAT(r.vcpus_per_se.reason, HasSubstr(rules::kMemoryAtMostTwice));
+  EXPECT_EQ(r.disk_per_se.value, 20);  // the tested disk of 2C/2G; the rule gives 2 x 4 + 5
+  EXPECT_EQ(r.disk_per_se.rule, rules::kDiskTested);
+}
+
+TEST(RecommendTest, MemoryAtMostTwiceTheTableMemory) {
+  // 200,000 connections need 250,000. 1 vCPU would need 13 GB (260,000), more than twice its
+  // 2 GB: the smallest size that carries them within twice its table memory is 4 vCPUs with
+  // 7 GB (160,000 x 7 / 4 = 280,000; 6 GB gives 240,000).
+  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}));
+  EXPECT_EQ(r.vcpus_per_se.value, 4);
+  EXPECT_EQ(r.se_count.value, 1);
+  EXPECT_EQ(r.memory_per_se.value, 7 * 1024);
+  EXPECT_EQ(r.memory_per_se.basis, Basis::kExtrapolated);
+  EXPECT_EQ(r.vcpus_per_se.basis, Basis::kExtrapolated);
+  EXPECT_THAT(r.vcpus_per_se.reason, HasSubstr(rules::kMemoryAtMostTwice));
+  // nsxt, 2,000,000 connections (2,500,000 needed): a 6-vCPU SE holds 640,000 at its 12 GB and
+  // 1,280,000 at 24 GB, so two of them, each with 24 GB; all of it borrowed from vcenter.
+  Recommendation n = MustRecommend(Make(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}}));
+  EXPECT_EQ(n.se_count.value, 2);
+  EXPECT_EQ(n.vcpus_per_se.value, 6);
+  EXPECT_EQ(n.memory_per_se.value, 24 * 1024);
+  EXPECT_EQ(n.memory_per_se.basis, Basis::kCrossProfile);
+  EXPECT_EQ(n.capacity.Of(Metric::kL4OpenConns).basis, Basis::kCrossProfile);
+  EXPECT_EQ(n.vcpus_per_se.basis, Basis::kCrossProfile);
+  EXPECT_EQ(n.se_count.basis, Basis::kCrossProfile);
+  // With a larger max_vcpus_per_se, one larger SE: 8 vCPUs hold 853,333 at 16 GB (the 6-vCPU
+  // density), 1,706,666 at 32 GB; 9 vCPUs 960,000 at 18 GB, 1,920,000 at 36 GB; ...
+  Workload big = Make(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}});
+  big.max_vcpus_per_se = 16;
+  Recommendation b = MustRecommend(big);
+  EXPECT_EQ(b.se_count.value, 1);
+  EXPECT_LE(b.memory_per_se.value,
+            2 * static_cast<int64_t>(TableMemoryMb(Platform::kNsxt, b.vcpus_per_se.value).value));
+  EXPECT_EQ(b.memory_per_se.basis, Basis::kCrossProfile);
+}
+
+TEST(RecommendTest, SizeAndCountCarryTheBasisOfTheCapacitiesTheyRestOn) {
+  // Measured capacities: rule. 5 vCPUs (interpolated): interpolated. 8 vCPUs: extrapolated.
+  EXPECT_EQ(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 100000}})).vcpus_per_se.basis,
+            Basis::kRule);
+  Recommendation five = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
+  EXPECT_EQ(five.vcpus_per_se.value, 5);
+  EXPECT_EQ(five.vcpus_per_se.basis, Basis::kInterpolated);
+  EXPECT_EQ(five.se_count.basis, Basis::kInterpolated);
+  Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
+  w.max_vcpus_per_se = 8;
+  Recommendation eight = MustRecommend(w);
+  EXPECT_EQ(eight.vcpus_per_se.value, 8);
+  EXPECT_EQ(eight.vcpus_per_se.basis, Basis::kExtrapolated);
+  // Open connections on nsxt are borrowed: cross-profile, whatever else is measured.
+  Recommendation nsxt = MustRecommend(
+      Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kL4OpenConns, 100000}}));
+  EXPECT_EQ(nsxt.vcpus_per_se.basis, Basis::kCrossProfile);
+  EXPECT_EQ(nsxt.se_count.basis, Basis::kCrossProfile);
+  // Settings that follow from the size by a rule keep their own basis.
+  EXPECT_EQ(nsxt.num_dispatcher_cores.basis, Basis::kMeasured);
+  EXPECT_EQ(nsxt.max_se.basis, Basis::kRule);
+  // No demand: nothing to rest on but the rule.
+  EXPECT_EQ(MustRecommend(Make(Platform::kNsxt, {})).vcpus_per_se.basis, Basis::kRule);
 }
 
 TEST(RecommendTest, DispatchersFollowTheMeasuredConfigurations) {
@@ -242,12 +305,71 @@ TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("1000 SEs"));
 }
 
+TEST(RecommendForShapeTest, IsTheRecommendationForItsOwnShape) {
+  for (Platform p : kAllPlatforms) {
+    for (const Workload& w :
+         {Make(p, {{Metric::kL7Rps, 150000}}), Make(p, {{Metric::kL4Gbps, 9000}}),
+          Make(p, {{Metric::kL4OpenConns, 900000}, {Metric::kSslTpsEcc, 3000}}),
+          Make(p, {{Metric::kSslTpsRsa, 20000}})}) {
+      const Recommendation r = MustRecommend(w);
+      absl::StatusOr<Recommendation> s =
+          RecommendForShape(w, r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value);
+      ASSERT_TRUE(s.ok()) << s.status();
+      EXPECT_EQ(s->disk_per_se.value, r.disk_per_se.value);
+      EXPECT_EQ(s->num_dispatcher_cores.value, r.num_dispatcher_cores.value);
+      EXPECT_EQ(s->dedicated_dispatcher_core.value, r.dedicated_dispatcher_core.value);
+      EXPECT_EQ(s->max_queues_per_vnic.value, r.max_queues_per_vnic.value);
+      EXPECT_EQ(s->hybrid_rss_mode.value, r.hybrid_rss_mode.value);
+      EXPECT_EQ(s->max_se.value, r.max_se.value);
+      EXPECT_EQ(s->binding, r.binding);
+      ASSERT_EQ(s->loads.size(), r.loads.size());
+      EXPECT_EQ(s->findings.size(), r.findings.size());
+    }
+  }
+}
+
+TEST(RecommendForShapeTest, FollowsTheGivenShape) {
+  // nsxt 150,000 RPS is recommended 6 vCPUs; on 4 the rest is what 4-vCPU SEs get.
+  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}});
+  absl::StatusOr<Recommendation> s = RecommendForShape(w, 4, 8192, 1);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->vcpus_per_se.value, 4);
+  EXPECT_EQ(s->memory_per_se.rule, rules::kTableMemory);
+  EXPECT_EQ(s->disk_per_se.value, 21);
+  EXPECT_EQ(s->num_dispatcher_cores.value, 1);
+  EXPECT_EQ(s->max_queues_per_vnic.value, 0);
+  EXPECT_EQ(s->max_se.value, 2);
+  ASSERT_EQ(s->loads.size(), 1u);
+  EXPECT_FALSE(s->loads[0].carried);
+  // A given memory above the table's is kept and sizes the disk.
+  s = RecommendForShape(w, 4, 16384, 3);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->memory_per_se.value, 16384);
+  EXPECT_EQ(s->memory_per_se.reason, "given");
+  EXPECT_EQ(s->disk_per_se.value, 37);
+  EXPECT_EQ(s->max_se.value, 4);
+  EXPECT_TRUE(s->loads[0].carried);
+}
+
+TEST(RecommendForShapeTest, RejectsShapesOutsideTheRanges) {
+  const Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}});
+  EXPECT_THAT(std::string(RecommendForShape(w, 0, 2048, 1).status().message()),
+              HasSubstr("vcpus_per_se"));
+  EXPECT_THAT(std::string(RecommendForShape(w, 2, 512, 1).status().message()),
+              HasSubstr("memory_per_se"));
+  EXPECT_THAT(std::string(RecommendForShape(w, 2, 2048, 0).status().message()),
+              HasSubstr("se_count"));
+  EXPECT_FALSE(
+      RecommendForShape(Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}}, 95), 2, 2048, 1).ok());
+}
+
 // ---- The grid: sufficient, minimal, monotone. ----
 
-// Whether `count` SEs of `vcpus` carry the workload with any memory up to the maximum (memory
-// only matters for open connections, and more memory never lowers a capacity).
+// Whether `count` SEs of `vcpus` carry the workload with any memory a recommendation may give
+// them, up to twice the table memory (memory only matters for open connections, and more memory
+// never lowers a capacity).
 bool CarriesWithAnyMemory(const Workload& w, int vcpus, int count) {
-  return Carries(w, vcpus, kMaxMemoryMb, count);
+  return Carries(w, vcpus, MaxRecommendedMemoryMb(w.platform, vcpus), count);
 }
 
 void ExpectMinimalAndSufficient(const Workload& w, const Recommendation& r) {
@@ -266,9 +388,22 @@ void ExpectMinimalAndSufficient(const Workload& w, const Recommendation& r) {
   }
   const int64_t table = static_cast<int64_t>(TableMemoryMb(w.platform, v).value);
   EXPECT_GE(mem, table);
+  EXPECT_LE(mem, 2 * table) << "more than twice the table memory (memory-at-most-2x-table)";
   EXPECT_EQ(mem % 1024, 0);
   if (mem > table) {
     EXPECT_FALSE(Carries(w, v, mem - 1024, n)) << "1 GB less carries it";
+  }
+  // Labels: the size and the SE count are no stronger than the capacities that carry the demand,
+  // nor memory raised for open connections than the open-connection figure.
+  for (const MetricLoad& load : r.loads) {
+    EXPECT_EQ(WeakestBasis({r.vcpus_per_se.basis, load.per_se.basis}), r.vcpus_per_se.basis)
+        << InfoOf(load.metric).key;
+  }
+  EXPECT_EQ(r.se_count.basis, r.vcpus_per_se.basis);
+  if (mem > table) {
+    EXPECT_EQ(r.memory_per_se.basis,
+              WeakestBasis({r.memory_per_se.basis, r.capacity.Of(Metric::kL4OpenConns).basis,
+                            Basis::kExtrapolated}));
   }
 }
 

@@ -163,7 +163,26 @@ TEST(ValidateTest, WarnsOpenConnectionsOnMemoryWithMemoryRemedy) {
   // 200,000 connections need 250,000; 4 vCPUs hold 40,000 per GB: 7 GB = 280,000.
   Validation v = Validate(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}), s);
   Finding f = Only(v, rules::kUnderDelivery, "memory_per_se");
-  EXPECT_THAT(f.detail, HasSubstr("Set memory_per_se = 7168 (280,000, rule)"));
+  EXPECT_THAT(f.detail, HasSubstr("Set memory_per_se = 7168 (280,000, extrapolated)"));
+}
+
+TEST(ValidateTest, OpenConnectionsRemedyStaysWithinTwiceTheTableMemory) {
+  // 1 vCPU would need 13 GB for 250,000, more than twice its 2 GB: the remedy is a larger size
+  // with its memory (4 vCPUs with 7 GB = 280,000).
+  Settings s;
+  s.vcpus_per_se = 1;
+  Validation v = Validate(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}), s);
+  Finding f = Only(v, rules::kUnderDelivery, "vcpus_per_se");
+  EXPECT_THAT(f.detail,
+              HasSubstr("Set vcpus_per_se = 4 and memory_per_se = 7168 (280,000, extrapolated)"));
+  // Set explicitly, 13 GB is used, and what it holds is labelled extrapolated, not rule.
+  s.memory_per_se = 13 * 1024;
+  Validation explicit_memory =
+      Validate(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}), s);
+  EXPECT_FALSE(explicit_memory.under_sized);
+  ASSERT_EQ(explicit_memory.loads.size(), 1u);
+  EXPECT_EQ(explicit_memory.loads[0].per_se.value, 260000);
+  EXPECT_EQ(explicit_memory.loads[0].per_se.basis, Basis::kExtrapolated);
 }
 
 TEST(ValidateTest, WarnsMemoryUnder2048) {

@@ -39,7 +39,8 @@ emu_api GET "/api/serviceenginegroup?name=lifecycle" | assert_json '.count' 1 -
 
 step "deleted out of band: refresh forgets it and plan creates it again"
 emu_api DELETE "/api/serviceenginegroup/$uuid" >/dev/null
-tf plan -refresh-only -detailed-exitcode || true
+tf_fails plan -refresh-only -detailed-exitcode
+assert_contains "$TF_OUT" "nsxalb_se_group.g has been deleted"
 tf plan
 assert_contains "$TF_OUT" "Plan: 1 to add, 0 to change, 0 to destroy."
 tf apply -refresh-only -auto-approve

@@ -1,0 +1,177 @@
+#include "plugin/provider/se_sizing_data_source.h"
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "plugin/common/log.h"
+#include "plugin/framework/schema_json.h"
+#include "plugin/provider/se_group_sizing.h"
+#include "plugin/sizing/format.h"
+#include "provider_schema/embedded.h"
+
+namespace nsxalb::provider {
+namespace {
+
+namespace sz = ::nsxalb::sizing;
+
+constexpr char kPlatform[] = "platform";
+constexpr char kSizingPolicy[] = "sizing_policy";
+
+const framework::Schema& EmbeddedSchema() {
+  static const framework::Schema* const kSchema = [] {
+    for (const provider_schema::EmbeddedSchema& e : provider_schema::DataSourceJson()) {
+      if (e.name != kSeSizingDataSource) continue;
+      absl::StatusOr<framework::Schema> parsed = framework::ParseSchemaJson(e.json);
+      if (parsed.ok()) return new framework::Schema(*std::move(parsed));
+      log::Error(absl::StrCat("provider_schema/data_sources/", kSeSizingDataSource,
+                              ".json: ", parsed.status().message()));
+      return new framework::Schema();
+    }
+    log::Error(absl::StrCat("provider_schema/data_sources/", kSeSizingDataSource,
+                            ".json is not embedded"));
+    return new framework::Schema();
+  }();
+  return *kSchema;
+}
+
+cty::Type MetricObjectType() {
+  return cty::Type::Object({{"metric", cty::Type::String()},
+                            {"demand", cty::Type::Number()},
+                            {"capacity_per_se", cty::Type::Number()},
+                            {"group_capacity", cty::Type::Number()},
+                            {"utilization_pct", cty::Type::Number()},
+                            {"basis", cty::Type::String()}});
+}
+
+// The known, non-null string attribute `name`, if any.
+std::optional<std::string> KnownString(const cty::Value& config, const std::string& name) {
+  const cty::Value* v = config.GetAttribute(name);
+  if (v == nullptr || v->IsNull() || !v->IsKnown()) return std::nullopt;
+  return v->AsString();
+}
+
+// The platform and policy of a configuration; diagnostics at their paths for invalid ones.
+struct Header {
+  std::optional<sz::Platform> platform;
+  SizingPolicy policy = SizingPolicy::kWarn;
+};
+
+Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics) {
+  Header h;
+  if (std::optional<std::string> text = KnownString(config, kSizingPolicy)) {
+    absl::StatusOr<SizingPolicy> policy = ParseSizingPolicy(*text);
+    if (policy.ok()) {
+      h.policy = *policy;
+    } else {
+      diagnostics.AddAttributeError(cty::AttributePath().Attribute(kSizingPolicy),
+                                    "Invalid sizing_policy",
+                                    std::string(policy.status().message()));
+    }
+  }
+  if (std::optional<std::string> text = KnownString(config, kPlatform)) {
+    absl::StatusOr<sz::Platform> platform = sz::ParsePlatform(*text);
+    if (platform.ok()) {
+      h.platform = *platform;
+    } else {
+      diagnostics.AddAttributeError(cty::AttributePath().Attribute(kPlatform), "Invalid platform",
+                                    std::string(platform.status().message()));
+    }
+  }
+  return h;
+}
+
+double RoundToTenth(double x) { return std::round(x * 10) / 10; }
+
+cty::Value MetricsList(const std::vector<sz::MetricLoad>& loads) {
+  std::vector<cty::Value> out;
+  for (const sz::MetricLoad& l : loads) {
+    out.push_back(cty::Value::ObjectOf(
+        MetricObjectType(),
+        {{"metric", cty::Value::String(sz::InfoOf(l.metric).key)},
+         {"demand", cty::Value::Float(sz::DisplayFromBase(l.metric, l.demand))},
+         {"capacity_per_se",
+          cty::Value::Float(sz::RoundForDisplay(l.metric, l.per_se.value, sz::Rounding::kDown))},
+         {"group_capacity",
+          cty::Value::Float(sz::RoundForDisplay(l.metric, l.group_capacity, sz::Rounding::kDown))},
+         {"utilization_pct", cty::Value::Float(RoundToTenth(l.utilization_pct))},
+         {"basis", cty::Value::String(sz::BasisName(l.per_se.basis))}}));
+  }
+  return cty::Value::List(MetricObjectType(), std::move(out));
+}
+
+// The sizing object's attribute `name` (a null of `type` when the object is null).
+cty::Value FromSizing(const cty::Value& sizing, const std::string& name, const cty::Type& type) {
+  if (sizing.IsNull() || !sizing.IsKnown()) return cty::Value::Null(type);
+  const cty::Value* v = sizing.GetAttribute(name);
+  return v == nullptr ? cty::Value::Null(type) : *v;
+}
+
+}  // namespace
+
+framework::Schema SeSizingDataSource::GetSchema() const { return EmbeddedSchema(); }
+
+void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
+                              framework::ReadDataSourceResponse& response) {
+  const cty::Value& config = request.config;
+  const Header h = ReadHeader(config, response.diagnostics);
+  if (!h.platform.has_value() && !response.diagnostics.HasError()) {
+    response.diagnostics.AddAttributeError(cty::AttributePath().Attribute(kPlatform),
+                                           "Missing platform",
+                                           "platform is required: \"vcenter\" or \"nsxt\".");
+  }
+  if (response.diagnostics.HasError()) return;
+  const SizingPlan plan = PlanSizing(config, *h.platform);
+  if (!plan.known) {
+    response.diagnostics.AddError("Invalid data source request",
+                                  "The configuration of nsxalb_se_sizing is not wholly known.");
+    return;
+  }
+  response.diagnostics.Append(plan.input_errors);
+  for (const PlacedFinding& f : plan.findings) {
+    AddFindingDiagnostic(f, h.policy, response.diagnostics);
+  }
+  if (response.diagnostics.HasError()) return;
+
+  cty::Value state = config;
+  for (const auto& [name, value] : plan.recommended) state = state.WithAttribute(name, value);
+  const cty::Value& sizing = plan.sizing_object;
+  state = state.WithAttribute("se_count", FromSizing(sizing, "se_count", cty::Type::Number()));
+  for (const char* name : {"binding_metric", "basis", "summary"}) {
+    state = state.WithAttribute(name, FromSizing(sizing, name, cty::Type::String()));
+  }
+  std::vector<cty::Value> findings;
+  for (const PlacedFinding& f : plan.findings) {
+    findings.push_back(cty::Value::String(FindingText(f)));
+  }
+  state = state.WithAttribute("findings", cty::Value::List(cty::Type::String(), findings));
+  state = state.WithAttribute("metrics", MetricsList(plan.loads));
+  response.state = std::move(state);
+}
+
+void SeSizingDataSource::ValidateConfig(const framework::ValidateDataSourceConfigRequest& request,
+                                        framework::ValidateDataSourceConfigResponse& response) {
+  const cty::Value& config = request.config;
+  if (config.IsNull() || !config.IsKnown()) return;
+  const Header h = ReadHeader(config, response.diagnostics);
+  if (!h.platform.has_value()) return;
+  // An unknown sizing_policy counts as "warn" here; Read sees it known.
+  const SizingPlan plan = PlanSizing(config, *h.platform);
+  if (!plan.known) return;
+  response.diagnostics.Append(plan.input_errors);
+  framework::Diagnostics findings;
+  for (const PlacedFinding& f : plan.findings) AddFindingDiagnostic(f, h.policy, findings);
+  for (const framework::Diagnostic& d : findings) {
+    if (d.severity == framework::Severity::kError) response.diagnostics.Add(d);
+  }
+}
+
+std::unique_ptr<framework::DataSource> NewSeSizingDataSource() {
+  return std::make_unique<SeSizingDataSource>();
+}
+
+}  // namespace nsxalb::provider

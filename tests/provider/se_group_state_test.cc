@@ -1,0 +1,99 @@
+// nsxalb_se_group values from and to Controller objects: typed fields, extra_fields checks and
+// their drift on the given keys only.
+#include "plugin/provider/se_group_state.h"
+
+#include <gtest/gtest.h>
+
+#include "plugin/framework/value_util.h"
+#include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_resource.h"
+
+namespace nsxalb::provider {
+namespace {
+
+using Json = nlohmann::json;
+
+const framework::Block& Block() { return EmbeddedResourceSchema(kSeGroupResourceType).block; }
+
+TEST(SeGroupStateTest, FieldValueTakesMatchingKindsOnly) {
+  Json body = {{"vcpus_per_se", 4},
+               {"cpu_reserve", true},
+               {"ha_mode", "HA_MODE_SHARED"},
+               {"memory_per_se", "lots"}};
+  EXPECT_TRUE(FieldValue(body, "vcpus_per_se", cty::Type::Number()).Equals(cty::Value::Int(4)));
+  EXPECT_TRUE(FieldValue(body, "cpu_reserve", cty::Type::Bool()).Equals(cty::Value::Bool(true)));
+  EXPECT_TRUE(FieldValue(body, "ha_mode", cty::Type::String())
+                  .Equals(cty::Value::String("HA_MODE_SHARED")));
+  EXPECT_TRUE(FieldValue(body, "memory_per_se", cty::Type::Number()).IsNull());
+  EXPECT_TRUE(FieldValue(body, "disk_per_se", cty::Type::Number()).IsNull());
+}
+
+TEST(SeGroupStateTest, WithGroupFillsOnlyUnknownsAfterApply) {
+  cty::Value planned =
+      framework::EmptyObject(Block())
+          .WithAttribute("name", cty::Value::String("web"))
+          .WithAttribute("id", cty::Value::Unknown(cty::Type::String()))
+          .WithAttribute("vcpus_per_se", cty::Value::Int(6))
+          .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
+  controller::SeGroup group;
+  group.uuid = "serviceenginegroup-1";
+  group.name = "web";
+  group.url = "https://ctl/api/serviceenginegroup/serviceenginegroup-1";
+  group.body = {{"vcpus_per_se", 8}, {"memory_per_se", 8192}};
+  cty::Value applied = WithGroup(Block(), planned, group, /*only_unknown=*/true);
+  EXPECT_EQ(applied.GetAttribute("id")->AsString(), "serviceenginegroup-1");
+  EXPECT_TRUE(applied.GetAttribute("vcpus_per_se")->Equals(cty::Value::Int(6)));
+  EXPECT_TRUE(applied.GetAttribute("memory_per_se")->Equals(cty::Value::Int(8192)));
+  cty::Value refreshed = WithGroup(Block(), planned, group, /*only_unknown=*/false);
+  EXPECT_TRUE(refreshed.GetAttribute("vcpus_per_se")->Equals(cty::Value::Int(8)));  // drift shows
+}
+
+TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
+  cty::Value planned =
+      framework::EmptyObject(Block())
+          .WithAttribute("vcpus_per_se", cty::Value::Int(2))
+          .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
+  Json fields = TypedFieldsToSend(planned);
+  EXPECT_EQ(fields["vcpus_per_se"], 2);
+  EXPECT_FALSE(fields.contains("memory_per_se"));
+  ASSERT_TRUE(fields.contains("description"));
+  EXPECT_TRUE(fields["description"].is_null());
+}
+
+TEST(SeGroupStateTest, ExtraFieldsAreCheckedAgainstTheCatalog) {
+  EXPECT_TRUE(ParseExtraFields(R"({"se_deprovision_delay":5})").ok());
+  for (const char* bad :
+       {"not json", "[1]", R"({"vcpus_per_se":2})", R"({"name":"x"})", R"({"cloud_ref":"x"})",
+        R"({"no_such_field":1})", R"({"max_cpu_usage":200})"}) {
+    absl::StatusOr<Json> parsed = ParseExtraFields(bad);
+    EXPECT_FALSE(parsed.ok()) << bad;
+  }
+  absl::StatusOr<Json> dup = ParseExtraFields(R"({"vcpus_per_se":2})");
+  EXPECT_NE(std::string(dup.status().message()).find("vcpus_per_se"), std::string::npos);
+}
+
+TEST(SeGroupStateTest, ExtraFieldsDriftOnGivenKeysOnly) {
+  const std::string given = R"({"se_deprovision_delay": 5, "mgmt_subnet": {"mask": 24}})";
+  Json body = {{"se_deprovision_delay", 5.0},
+               {"mgmt_subnet", {{"mask", 24}, {"ip_addr", {{"addr", "10.0.0.0"}}}}},
+               {"some_other_field", 7}};
+  // Same values (5 vs 5.0, extra nested keys, other fields): the user's text is kept as written.
+  EXPECT_EQ(RefreshedExtraFields(given, body), given);
+  body["se_deprovision_delay"] = 9;
+  const Json drifted = Json::parse(RefreshedExtraFields(given, body));
+  EXPECT_EQ(drifted["se_deprovision_delay"], 9);
+  EXPECT_FALSE(drifted.contains("some_other_field"));
+  body.erase("se_deprovision_delay");
+  EXPECT_TRUE(Json::parse(RefreshedExtraFields(given, body))["se_deprovision_delay"].is_null());
+}
+
+TEST(SeGroupStateTest, ManagedFieldsCoverEveryTypedAttribute) {
+  for (const std::string& name : TypedFieldNames()) {
+    EXPECT_NE(Block().FindAttribute(name), nullptr) << name;
+    EXPECT_TRUE(IsManagedField(name)) << name;
+  }
+  EXPECT_FALSE(IsManagedField("se_deprovision_delay"));
+}
+
+}  // namespace
+}  // namespace nsxalb::provider
