@@ -1,6 +1,7 @@
 // Request counters.
 #include "emulator/counters.h"
 
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -28,17 +29,25 @@ void Counters::Record(absl::string_view method, absl::string_view path) {
   ++by_key_[key];
 }
 
+void Counters::SetConnectionTotal(std::function<uint64_t()> total) {
+  absl::MutexLock lock(&mu_);
+  connection_total_ = std::move(total);
+  connections_at_reset_ = connection_total_();
+}
+
 nlohmann::json Counters::ToJson() {
   absl::MutexLock lock(&mu_);
   nlohmann::json requests = nlohmann::json::object();
   for (const auto& [k, v] : by_key_) requests[k] = v;
-  return {{"total", total_}, {"requests", requests}};
+  const uint64_t connections = connection_total_ ? connection_total_() - connections_at_reset_ : 0;
+  return {{"total", total_}, {"requests", requests}, {"tls_connections", connections}};
 }
 
 void Counters::Reset() {
   absl::MutexLock lock(&mu_);
   total_ = 0;
   by_key_.clear();
+  if (connection_total_) connections_at_reset_ = connection_total_();
 }
 
 }  // namespace nsxalb::emulator

@@ -2,11 +2,14 @@
 // GET /_emulator/counters. Object ids in paths are replaced by "{uuid}" so that
 // "GET /api/serviceenginegroup/serviceenginegroup-0f8f..." counts as
 // "GET /api/serviceenginegroup/{uuid}"; a trailing slash and the query string are not part of
-// the key.
+// the key. Next to them, "tls_connections" counts the TLS handshakes the server started (one per
+// new client connection, the control endpoint's included), which shows whether clients reuse
+// their connections.
 #ifndef NSXALB_EMULATOR_COUNTERS_H_
 #define NSXALB_EMULATOR_COUNTERS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -26,7 +29,11 @@ class Counters {
   // Counts one request.
   void Record(absl::string_view method, absl::string_view path);
 
-  // {"total": N, "requests": {"POST /login": 1, ...}}.
+  // Where the number of TLS connections comes from: a running total (the TLS library's count
+  // of server handshakes). Until set, "tls_connections" is 0.
+  void SetConnectionTotal(std::function<uint64_t()> total);
+
+  // {"total": N, "requests": {"POST /login": 1, ...}, "tls_connections": N}.
   nlohmann::json ToJson();
 
   // Sets every counter back to zero.
@@ -34,6 +41,8 @@ class Counters {
 
  private:
   absl::Mutex mu_;
+  std::function<uint64_t()> connection_total_ ABSL_GUARDED_BY(mu_);
+  uint64_t connections_at_reset_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t total_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, uint64_t> by_key_ ABSL_GUARDED_BY(mu_);
 };
