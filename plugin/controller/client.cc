@@ -591,7 +591,7 @@ class ClientImpl : public Client {
       request.method = call.method;
       request.url = endpoint_.base_url + call.path;
       request.timeout = std::min(config_.request_timeout, left);
-      request.fresh_connection = !call.idempotent;
+      request.idempotent = call.idempotent;
       request.headers.push_back("Accept: application/json");
       request.headers.push_back(Referer());
       if (call.has_body) {
