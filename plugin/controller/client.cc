@@ -326,22 +326,33 @@ class ClientImpl : public Client {
 
   // Looks up `text` (a name, uuid or ref of a `type` object) once per client; later calls with
   // the same object are answered from `cache`. `convert` turns the Controller's object into Info.
+  // Single-flight: Terraform plans and applies resources in parallel, so the first calls for one
+  // cloud arrive together; one of them asks the Controller while the others wait for its answer
+  // (if it fails, the next waiter asks in turn).
   template <typename Info, typename Convert>
   absl::StatusOr<Info> ResolveCached(std::string_view text, const char* type,
                                      std::map<std::string, Info>& cache, Convert convert) {
     auto ref = ParseRef(text, type, type);
     if (!ref.ok()) return ref.status();
     const std::string key = ref->Normalized();
+    const std::string flight = absl::StrCat(type, "\n", key);
     {
       absl::MutexLock lock(&cache_mu_);
+      const auto answered_or_free = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(cache_mu_) {
+        return cache.count(key) > 0 || resolving_.count(flight) == 0;
+      };
+      cache_mu_.Await(absl::Condition(&answered_or_free));
       if (auto it = cache.find(key); it != cache.end()) return it->second;
+      resolving_.insert(flight);
     }
-    auto obj = LookUp(*ref, type);
-    if (!obj.ok()) return obj.status();
-    absl::StatusOr<Info> info = convert(*obj);
-    if (!info.ok()) return info.status();
+    absl::StatusOr<Info> info = [&]() -> absl::StatusOr<Info> {
+      auto obj = LookUp(*ref, type);
+      if (!obj.ok()) return obj.status();
+      return convert(*obj);
+    }();
     absl::MutexLock lock(&cache_mu_);
-    cache[key] = *info;
+    resolving_.erase(flight);
+    if (info.ok()) cache[key] = *info;
     return info;
   }
 
@@ -849,6 +860,8 @@ class ClientImpl : public Client {
   absl::Mutex cache_mu_;
   std::map<std::string, CloudInfo> clouds_ ABSL_GUARDED_BY(cache_mu_);
   std::map<std::string, TenantInfo> tenants_ ABSL_GUARDED_BY(cache_mu_);
+  // Lookups in flight ("type\nkey"), for ResolveCached's single flight.
+  std::set<std::string> resolving_ ABSL_GUARDED_BY(cache_mu_);
 };
 
 }  // namespace

@@ -354,6 +354,31 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
   EXPECT_EQ(Count("GET /api/cloud") - gets_before, 1);
 }
 
+// Terraform plans resources in parallel: the first lookups of one cloud arrive together, and
+// only one of them goes to the Controller.
+TEST_F(ClientTest, ConcurrentFirstLookupsOfACloudAskOnce) {
+  ClientConfig config = Config();
+  auto client = NewClientOrDie(config);
+  ASSERT_TRUE(client->ControllerVersion().ok());  // logged in: only lookups below
+  Fault({{"latency_ms", 50}});  // keeps the first lookup in flight while the others arrive
+  const int gets_before = Count("GET /api/cloud");
+  std::vector<std::thread> threads;
+  std::vector<std::string> uuids(8);
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      auto cloud = client->ResolveCloud(i % 2 == 0 ? "Default-Cloud" : "nsxt-cloud");
+      if (cloud.ok()) uuids[i] = cloud->uuid;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  Fault({{"latency_ms", 0}});
+  EXPECT_EQ(Count("GET /api/cloud") - gets_before, 2);  // one per cloud
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_THAT(uuids[i], ::testing::StartsWith("cloud-")) << i;
+    EXPECT_EQ(uuids[i], uuids[i % 2]) << i;
+  }
+}
+
 TEST_F(ClientTest, ResolvesCloudsAndTenants) {
   auto client = NewClientOrDie(Config());
   auto vcenter = client->ResolveCloud("Default-Cloud");
