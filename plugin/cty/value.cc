@@ -160,10 +160,50 @@ const Value* Value::GetAttribute(const std::string& name) const {
   return it == rep_->entries.end() ? nullptr : &it->second;
 }
 
-Value Value::WithAttribute(const std::string& name, Value value) const {
-  std::map<std::string, Value> attributes = entries();
-  attributes[name] = std::move(value);
-  return Object(std::move(attributes));
+namespace {
+
+// Replaces (or adds) attribute `name` in `entries`, an object's attributes; true when the
+// object's type stays what it was (the attribute existed with the new value's type).
+bool ReplaceAttribute(std::map<std::string, Value>& entries, const std::string& name, Value value) {
+  auto it = entries.find(name);
+  if (it == entries.end()) {
+    entries.emplace(name, std::move(value));
+    return false;
+  }
+  const bool same_type = it->second.type() == value.type();
+  it->second = std::move(value);
+  return same_type;
+}
+
+}  // namespace
+
+Value Value::WithAttribute(const std::string& name, Value value) const& {
+  if (rep_->state != Rep::State::kKnown || type().kind() != Type::Kind::kObject) {
+    std::map<std::string, Value> attributes = entries();
+    attributes[name] = std::move(value);
+    return Object(std::move(attributes));
+  }
+  auto rep = std::make_shared<Rep>();
+  rep->state = Rep::State::kKnown;
+  rep->entries = rep_->entries;
+  if (!ReplaceAttribute(rep->entries, name, std::move(value)))
+    return Object(std::move(rep->entries));
+  rep->type = rep_->type;
+  return Value(std::move(rep));
+}
+
+Value Value::WithAttribute(const std::string& name, Value value) && {
+  if (rep_.use_count() != 1 || rep_->state != Rep::State::kKnown ||
+      type().kind() != Type::Kind::kObject) {
+    return static_cast<const Value&>(*this).WithAttribute(name, std::move(value));
+  }
+  // Only this value holds the representation (made non-const by make_shared), so no one can
+  // observe the change.
+  Rep& rep = const_cast<Rep&>(*rep_);
+  if (!ReplaceAttribute(rep.entries, name, std::move(value))) {
+    return Object(std::move(rep.entries));
+  }
+  return std::move(*this);
 }
 
 bool Value::Equals(const Value& other) const {

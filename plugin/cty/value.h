@@ -107,8 +107,12 @@ class Value {
 
   // The attribute `name` of a known non-null object, or nullptr when absent.
   const Value* GetAttribute(const std::string& name) const;
-  // Returns a copy of this object with attribute `name` replaced.
-  Value WithAttribute(const std::string& name, Value value) const;
+  // Returns a copy of this object with attribute `name` replaced. The object's type is kept
+  // (not rebuilt) when the new value has the old one's type. On an rvalue whose representation
+  // nobody else shares (`v = std::move(v).WithAttribute(...)` in a loop), the attribute is
+  // replaced in place instead of copying every other attribute.
+  Value WithAttribute(const std::string& name, Value value) const&;
+  Value WithAttribute(const std::string& name, Value value) &&;
 
   // Deep equality: same type, same known/null state, equal contents (sets compare unordered).
   bool Equals(const Value& other) const;

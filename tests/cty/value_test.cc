@@ -92,6 +92,41 @@ TEST(ValueTest, StatesAndAccessors) {
   EXPECT_EQ(obj.WithAttribute("b", Value::Bool(true)).GetAttribute("b")->AsBool(), true);
 }
 
+TEST(ValueTest, WithAttributeKeepsOrRebuildsTheType) {
+  const Value obj = Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}});
+  // Same attribute type: the object's type is unchanged.
+  const Value named = obj.WithAttribute("name", Value::String("a"));
+  EXPECT_EQ(named.type(), VcType());
+  EXPECT_EQ(named.GetAttribute("name")->AsString(), "a");
+  EXPECT_TRUE(obj.GetAttribute("name")->IsNull());  // the original is untouched
+  // Another type, or a new attribute: the type follows the attributes.
+  const Value retyped = obj.WithAttribute("id", Value::String("x"));
+  EXPECT_EQ(retyped.type(), Type::Object({{"name", Type::String()}, {"id", Type::String()}}));
+  const Value added = obj.WithAttribute("extra", Value::Bool(true));
+  EXPECT_EQ(added.type().attributes().size(), 3u);
+  EXPECT_EQ(obj.type(), VcType());
+  // A null object gets an object with the one attribute, as before.
+  const Value from_null = Value::Null(VcType()).WithAttribute("id", Value::Int(2));
+  EXPECT_EQ(from_null.type(), Type::Object({{"id", Type::Number()}}));
+}
+
+TEST(ValueTest, WithAttributeOnAnUnsharedRvalueChangesInPlace) {
+  Value v = Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}});
+  const Value copy = v;  // shared: the first call must copy
+  v = std::move(v).WithAttribute("name", Value::String("a"));
+  EXPECT_TRUE(copy.GetAttribute("name")->IsNull());
+  const Value* before = v.GetAttribute("id");
+  v = std::move(v).WithAttribute("id", Value::Int(2));  // unshared now: in place
+  EXPECT_EQ(v.GetAttribute("id"), before);
+  EXPECT_EQ(v.GetAttribute("id")->AsNumber(), cty::Number::Int(2));
+  EXPECT_EQ(v.GetAttribute("name")->AsString(), "a");
+  EXPECT_EQ(v.type(), VcType());
+  v = std::move(v).WithAttribute("id", Value::Bool(true));  // type changes: rebuilt
+  EXPECT_EQ(v.type(), Type::Object({{"name", Type::String()}, {"id", Type::Bool()}}));
+  EXPECT_TRUE(
+      copy.Equals(Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}})));
+}
+
 TEST(ValueTest, Equality) {
   EXPECT_TRUE(Value::Int(1).Equals(Value::Float(1.0)));
   EXPECT_FALSE(Value::Int(1).Equals(Value::String("1")));
