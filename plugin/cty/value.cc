@@ -116,6 +116,24 @@ Value Value::Object(std::map<std::string, Value> attributes) {
   return Value(std::move(rep));
 }
 
+Value Value::Object(std::map<std::string, Value> attributes, const Type& expected) {
+  if (expected.kind() != Type::Kind::kObject || expected.attributes().size() != attributes.size()) {
+    return Object(std::move(attributes));
+  }
+  auto want = expected.attributes().begin();
+  for (const auto& [name, value] : attributes) {
+    if (want->first != name || !(want->second == value.type())) {
+      return Object(std::move(attributes));
+    }
+    ++want;
+  }
+  auto rep = std::make_shared<Rep>();
+  rep->type = expected;
+  rep->state = Rep::State::kKnown;
+  rep->entries = std::move(attributes);
+  return Value(std::move(rep));
+}
+
 Value Value::ObjectOf(const Type& object_type, std::map<std::string, Value> attributes) {
   for (const auto& [name, type] : object_type.attributes()) {
     if (attributes.count(name) == 0) attributes.emplace(name, Null(type));

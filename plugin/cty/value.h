@@ -85,6 +85,10 @@ class Value {
   static Value Map(Type element_type, std::map<std::string, Value> elements);
   // An object; its type is Object of the attributes' types.
   static Value Object(std::map<std::string, Value> attributes);
+  // The same object; when its type equals `expected` (an object type), the value shares
+  // `expected` instead of building that type again, which is what decoders of a known schema
+  // do for every object they read.
+  static Value Object(std::map<std::string, Value> attributes, const Type& expected);
   // An object of the given type: attributes missing from `attributes` are set to null of their
   // type; attributes not in `object_type` are kept (CheckConformance reports them).
   static Value ObjectOf(const Type& object_type, std::map<std::string, Value> attributes);
