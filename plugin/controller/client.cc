@@ -175,12 +175,22 @@ class ClientImpl : public Client {
 
   ~ClientImpl() override { Logout(); }
 
-  absl::Status Init() {
-    TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
-    auto t = CurlTransport::Create(std::move(tls), &cancelled_);
-    if (!t.ok()) return t.status();
-    transport_ = *std::move(t);
-    return absl::OkStatus();
+  // The HTTPS transport, made on the first request: creating it loads libcurl and its ~30
+  // shared libraries (about 15 M instructions and 7 MB of memory), which a provider process
+  // that never sends a request (a plan whose state needs no lookup) should not pay for.
+  absl::StatusOr<CurlTransport*> Transport() {
+    absl::MutexLock lock(&transport_mu_);
+    if (transport_ == nullptr && transport_error_.ok()) {
+      TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
+      auto t = CurlTransport::Create(std::move(tls), &cancelled_);
+      if (t.ok()) {
+        transport_ = *std::move(t);
+      } else {
+        transport_error_ = t.status();
+      }
+    }
+    if (transport_ == nullptr) return transport_error_;
+    return transport_.get();
   }
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
@@ -619,7 +629,9 @@ class ClientImpl : public Client {
         }
         if (!session->cookie_header.empty()) request.headers.push_back(session->cookie_header);
       }
-      TransportResult r = transport_->Perform(request);
+      absl::StatusOr<CurlTransport*> transport = Transport();
+      if (!transport.ok()) return transport.status();
+      TransportResult r = (*transport)->Perform(request);
 
       absl::Status failure;
       std::optional<absl::Duration> retry_after;
@@ -827,7 +839,12 @@ class ClientImpl : public Client {
       session = session_;
       session_.reset();
     }
-    if (session == nullptr || cancelled_.load() || transport_ == nullptr) return;
+    CurlTransport* transport = nullptr;
+    {
+      absl::MutexLock lock(&transport_mu_);
+      transport = transport_.get();
+    }
+    if (session == nullptr || cancelled_.load() || transport == nullptr) return;
     HttpRequest request;
     request.method = "POST";
     request.url = endpoint_.base_url + "/logout";
@@ -835,7 +852,7 @@ class ClientImpl : public Client {
     request.headers = {"Accept: application/json", Referer(),
                        absl::StrCat("X-Avi-Version: ", session->api_version.ToString()),
                        absl::StrCat("X-CSRFToken: ", session->csrf_token), session->cookie_header};
-    TransportResult r = transport_->Perform(request);
+    TransportResult r = transport->Perform(request);
     if (!r.status.ok()) log::Debug(absl::StrCat("controller: logout: ", r.status.message()));
   }
 
@@ -847,7 +864,9 @@ class ClientImpl : public Client {
 
   std::atomic<bool> cancelled_{false};
   absl::Notification cancel_note_;
-  std::unique_ptr<CurlTransport> transport_;
+  absl::Mutex transport_mu_;
+  std::unique_ptr<CurlTransport> transport_ ABSL_GUARDED_BY(transport_mu_);
+  absl::Status transport_error_ ABSL_GUARDED_BY(transport_mu_);
 
   absl::Mutex mu_;
   std::shared_ptr<const Session> session_ ABSL_GUARDED_BY(mu_);
@@ -880,10 +899,8 @@ absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, Cl
                            " is not verified; anyone on the network path can read the "
                            "credentials. Set ca_file or ca_pem instead."));
   }
-  auto client = std::make_unique<ClientImpl>(config, *std::move(endpoint), std::move(configured),
-                                             std::move(hooks));
-  if (absl::Status st = client->Init(); !st.ok()) return st;
-  return std::unique_ptr<Client>(std::move(client));
+  return std::unique_ptr<Client>(std::make_unique<ClientImpl>(
+      config, *std::move(endpoint), std::move(configured), std::move(hooks)));
 }
 
 }  // namespace nsxalb::controller
