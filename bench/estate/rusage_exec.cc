@@ -98,11 +98,11 @@ int main(int argc, char** argv) {
       line, sizeof(line),
       "{\"pid\":%d,\"exit\":%d,\"wall_us\":%lld,\"utime_us\":%lld,\"stime_us\":%lld,"
       "\"maxrss_kb\":%ld,\"self_utime_us\":%lld,\"self_stime_us\":%lld}\n",
-      static_cast<int>(g_child), code, static_cast<long long>(wall),  // NOLINT(runtime/int)
-      static_cast<long long>(Micros(child.ru_utime)),                 // NOLINT(runtime/int)
-      static_cast<long long>(Micros(child.ru_stime)),                 // NOLINT(runtime/int)
+      static_cast<int>(g_child), code, static_cast<long long>(wall),   // NOLINT(runtime/int)
+      static_cast<long long>(Micros(child.ru_utime)),                  // NOLINT(runtime/int)
+      static_cast<long long>(Micros(child.ru_stime)),                  // NOLINT(runtime/int)
       child.ru_maxrss, static_cast<long long>(Micros(self.ru_utime)),  // NOLINT(runtime/int)
-      static_cast<long long>(Micros(self.ru_stime)));                 // NOLINT(runtime/int)
+      static_cast<long long>(Micros(self.ru_stime)));                  // NOLINT(runtime/int)
   // One write of a short line with O_APPEND: lines from concurrent processes never interleave.
   const int fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || n <= 0 || write(fd, line, static_cast<size_t>(n)) != n) {

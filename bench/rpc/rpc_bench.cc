@@ -14,9 +14,12 @@
 // the nsxt cloud.
 //
 // Usage: rpc_bench [--iterations N] [--json FILE] [--binary PATH]
+#include <sys/types.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -62,6 +65,22 @@ std::map<std::string, std::vector<double>> ServerTimes(const std::string& stderr
     }
   }
   return out;
+}
+
+// A "Key:   123 kB" line of /proc/PID/status, in kB; -1 if missing.
+long StatusKb(pid_t pid, const std::string& key) {  // NOLINT(runtime/int)
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(key + ":", 0) != 0) continue;
+    long kb = -1;  // NOLINT(runtime/int)
+    std::string digits;
+    for (char c : line) {
+      if (c >= '0' && c <= '9') digits.push_back(c);
+    }
+    return absl::SimpleAtoi(digits, &kb) ? kb : -1;
+  }
+  return -1;
 }
 
 int Fail(const std::string& what, const absl::Status& status) {
@@ -130,13 +149,13 @@ int Run(int iterations, const std::string& binary, const std::string& json_path)
     if (!valid.ok()) return Fail("ValidateResourceTypeConfig", valid);
 
     const cty::Value null_prior = cty::Value::Null(harness::ImpliedType((*schema)->block));
-    absl::StatusOr<harness::PlannedChange> plan = timed(
-        "PlanResourceChange", [&] { return session.Plan(address, kType, null_prior, "", *config); });
+    absl::StatusOr<harness::PlannedChange> plan = timed("PlanResourceChange", [&] {
+      return session.Plan(address, kType, null_prior, "", *config);
+    });
     if (!plan.ok()) return Fail("PlanResourceChange", plan.status());
 
     absl::StatusOr<std::pair<cty::Value, std::string>> applied = timed("ApplyResourceChange", [&] {
-      return session.Apply(address, kType, null_prior, plan->after, *config,
-                           plan->planned_private);
+      return session.Apply(address, kType, null_prior, plan->after, *config, plan->planned_private);
     });
     if (!applied.ok()) return Fail("ApplyResourceChange", applied.status());
 
@@ -154,6 +173,14 @@ int Run(int iterations, const std::string& binary, const std::string& json_path)
       return Fail("PlanResourceChange (no change)",
                   absl::InternalError(absl::StrCat("planned ", PlanActionName(noop->action))));
     }
+  }
+  // The provider's memory after the run: resident now and at its peak.
+  const pid_t pid = session.process().pid();
+  const double rss_mb = static_cast<double>(StatusKb(pid, "VmRSS")) / 1024;
+  const double hwm_mb = static_cast<double>(StatusKb(pid, "VmHWM")) / 1024;
+  if (const char* smaps = std::getenv("NSXALB_BENCH_SMAPS"); smaps != nullptr) {
+    std::ifstream in(absl::StrCat("/proc/", pid, "/smaps"));
+    std::ofstream(smaps) << in.rdbuf();
   }
   const std::string stderr_text = session.process().Stderr();
   if (absl::Status closed = session.Close(); !closed.ok()) return Fail("Shutdown", closed);
@@ -178,9 +205,12 @@ int Run(int iterations, const std::string& binary, const std::string& json_path)
       {"ReadResource", "ReadResource (1 GET)"}};
   nlohmann::json out = nlohmann::json::object();
   out["iterations"] = iterations;
-  std::printf("per-RPC latency, nsxalb_se_group, %d iterations (server-side handler time; client "
-              "round trip incl. gRPC, TLS and the harness's checks)\n",
-              iterations);
+  out["provider_rss_mb"] = rss_mb;
+  out["provider_peak_rss_mb"] = hwm_mb;
+  std::printf(
+      "per-RPC latency, nsxalb_se_group, %d iterations (server-side handler time; client "
+      "round trip incl. gRPC, TLS and the harness's checks)\n",
+      iterations);
   std::printf("  %-38s %10s %10s %12s\n", "rpc", "p50 us", "p99 us", "round-trip p50");
   for (const auto& [key, label] : rows) {
     const std::vector<double>& s = server[key];
@@ -193,6 +223,7 @@ int Run(int iterations, const std::string& binary, const std::string& json_path)
     std::printf("  %-38s %10.1f %10.1f %12.1f\n", label.c_str(), Percentile(s, 0.5),
                 Percentile(s, 0.99), Percentile(c, 0.5));
   }
+  std::printf("  provider memory after the run: RSS %.1f MB, peak %.1f MB\n", rss_mb, hwm_mb);
   if (!json_path.empty()) {
     std::ofstream(json_path) << out.dump(2) << "\n";
   }
