@@ -2,16 +2,17 @@
 # Estate benchmark: N nsxalb_se_group resources (count, with workloads, alternating between
 # Default-Cloud (vcenter) and nsxt-cloud) through the real terraform binary against the emulator,
 # at -parallelism=P. Phases: apply; plan (refresh, must show no changes); plan -refresh=false;
-# destroy. Reuses the terraform scenarios' harness (tests/terraform/lib.sh: private directory,
-# CLI configuration, filesystem mirror, emulator).
+# update (apply of a changed description: one PUT per group); destroy. Reuses the terraform
+# scenarios' harness (tests/terraform/lib.sh: private directory, CLI configuration, filesystem
+# mirror, emulator).
 #
 #   estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON
 #   NSXALB_BENCH_ESTATE_SIZE (default 1000), NSXALB_BENCH_PARALLELISM (default 10)
 #   NSXALB_BENCH_PROVIDER_PREFIX: a command put before each provider process, for a profile,
 #     e.g. "valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p" (the figures are then
 #     the profiler's)
-#   NSXALB_BENCH_PHASES: the phases to measure (default "apply plan plan_no_refresh destroy";
-#     apply always runs first)
+#   NSXALB_BENCH_PHASES: the phases to measure (default "apply plan plan_no_refresh update
+#     destroy"; apply always runs first)
 #
 # Per phase it writes: wall time; CPU time of terraform and of the provider processes,
 # separately (every process runs under rusage_exec, see rusage_exec.cc); the providers' peak RSS
@@ -22,7 +23,7 @@ set -euo pipefail
 estate_size=${NSXALB_BENCH_ESTATE_SIZE:-1000}
 parallelism=${NSXALB_BENCH_PARALLELISM:-10}
 provider_prefix=${NSXALB_BENCH_PROVIDER_PREFIX:-}
-phases=${NSXALB_BENCH_PHASES:-apply plan plan_no_refresh destroy}
+phases=${NSXALB_BENCH_PHASES:-apply plan plan_no_refresh update destroy}
 provider=${1:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
 emulator=${2:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
 rusage_exec=${3:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
@@ -58,13 +59,16 @@ EOF
 chmod +x "$bench/bin/terraform"
 export PATH=$bench/bin:$PATH
 
-tf_write main.tf <<EOF
+# write_config DESCRIPTION: the estate's configuration.
+write_config() {
+  tf_write main.tf <<EOF
 provider "nsxalb" {}
 
 resource "nsxalb_se_group" "g" {
-  count = $estate_size
-  name  = "estate-\${count.index}"
-  cloud = count.index % 2 == 0 ? "Default-Cloud" : "nsxt-cloud"
+  count       = $estate_size
+  name        = "estate-\${count.index}"
+  cloud       = count.index % 2 == 0 ? "Default-Cloud" : "nsxt-cloud"
+  description = "$1"
 
   workload {
     l7_rps      = 10000 + 100 * count.index
@@ -72,6 +76,8 @@ resource "nsxalb_se_group" "g" {
   }
 }
 EOF
+}
+write_config "estate benchmark"
 tf init
 
 clock_ticks=$(getconf CLK_TCK)
@@ -167,6 +173,11 @@ for phase in $phases; do
     plan_no_refresh)
       measure plan_no_refresh plan -refresh=false -detailed-exitcode -parallelism="$parallelism"
       assert_contains "$TF_OUT" "No changes."
+      ;;
+    update)
+      write_config "estate benchmark, updated"
+      measure update apply -auto-approve -parallelism="$parallelism"
+      assert_contains "$TF_OUT" "Apply complete! Resources: 0 added, $estate_size changed, 0 destroyed."
       ;;
     destroy)
       measure destroy destroy -auto-approve -parallelism="$parallelism"
