@@ -1,12 +1,15 @@
 // nsxalb_se_group.
 #include "plugin/provider/se_group_resource.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/provider.h"
@@ -110,6 +113,48 @@ std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& pr
   }
   for (auto it = given.begin(); it != given.end(); ++it) fields[it.key()] = it.value();
   return fields;
+}
+
+// The recommended attributes that are Avi fields newer than the API version the Controller
+// speaks (hybrid_rss_mode needs 21.1.3): the Controller would refuse them, so they are planned
+// null. On update, a field the Controller did not return before is such a field; on create, the
+// version comes from the provider's api_version or, when unset, from the Controller (one login).
+absl::Status DropFieldsTheControllerLacks(controller::Client& client, const ProviderConfig* config,
+                                          const cty::Value& prior,
+                                          std::map<std::string, cty::Value>& recommended) {
+  std::optional<controller::ApiVersion> version;
+  for (auto it = recommended.begin(); it != recommended.end();) {
+    const controller::SeGroupField* field = controller::FindSeGroupField(it->first);
+    if (field == nullptr || field->introduced.empty()) {
+      ++it;
+      continue;
+    }
+    bool available = true;
+    if (!prior.IsNull()) {
+      const cty::Value* before = prior.GetAttribute(it->first);
+      available = before != nullptr && !(before->IsKnown() && before->IsNull());
+    } else {
+      if (!version.has_value()) {
+        absl::StatusOr<controller::ApiVersion> pinned =
+            controller::ApiVersion::Parse(config != nullptr ? config->client.api_version : "");
+        if (config != nullptr && !config->client.api_version.empty() && pinned.ok()) {
+          version = *pinned;
+        } else {
+          absl::StatusOr<controller::VersionInfo> info = client.ControllerVersion();
+          if (!info.ok()) return info.status();
+          version = info->api;
+        }
+      }
+      available = controller::FieldIntroducedIn(*field).AvailableIn(*version);
+    }
+    if (available) {
+      ++it;
+    } else {
+      it->second = cty::Value::Null(it->second.type());
+      ++it;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -231,8 +276,17 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   std::optional<SizingPlan> plan;
   if (platform.has_value()) plan = PlanSizing(config, *platform);
   if (plan.has_value() && plan->known) {
-    for (const auto& [name, value] : plan->recommended)
+    if (absl::Status versions = DropFieldsTheControllerLacks(*client, provider_->config().get(),
+                                                             prior, plan->recommended);
+        !versions.ok()) {
+      AddControllerError(d, "Cannot read the Controller's version", action,
+                         "the plan leaves out fields the Controller's API version lacks.",
+                         versions);
+      return;
+    }
+    for (const auto& [name, value] : plan->recommended) {
       planned = std::move(planned).WithAttribute(name, value);
+    }
     planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
     const std::optional<SizingPolicy> own = OwnPolicy(config);

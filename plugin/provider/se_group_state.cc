@@ -116,8 +116,9 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
     out = std::move(out).WithAttribute(name, value);
   };
   set("id", cty::Value::String(group.uuid));
-  set("url",
-      group.url.empty() ? cty::Value::Null(cty::Type::String()) : cty::Value::String(group.url));
+  // Without the "#name" suffix the Controller adds in some answers, so the URL stays stable.
+  const std::string url = group.url.substr(0, group.url.find('#'));
+  set("url", url.empty() ? cty::Value::Null(cty::Type::String()) : cty::Value::String(url));
   set("name", cty::Value::String(group.name));
   for (const std::string& name : TypedFieldNames()) {
     const framework::Attribute* attr = block.FindAttribute(name);

@@ -23,7 +23,10 @@ tf providers schema -json
 p=".provider_schemas[\"$TF_PROVIDER_SOURCE\"]"
 assert_json "$p.provider.block.attributes.controller.type" '"string"'
 assert_json "$p.provider.block.attributes.password.sensitive" true
-assert_json "$p.resource_schemas | type | . == \"null\" or . == \"object\"" true
+assert_json "$p.resource_schemas | keys" '["nsxalb_se_group"]'
+assert_json "$p.data_source_schemas | keys" '["nsxalb_cloud","nsxalb_se_group","nsxalb_se_sizing"]'
+assert_json "[$p.resource_schemas[], $p.data_source_schemas[] | .block.description | length > 40] | all" true
+assert_json "[$p.resource_schemas[], $p.data_source_schemas[] | .block.attributes[] | .description | length > 0] | all" true
 jq -S "$p.provider" "$TF_STDOUT" >"$TF_TMP/provider_seen.json"
 jq -S 'del(.. | .nsxalb?)' "$SOURCE_DIR/provider_schema/provider.json" >"$TF_TMP/provider_source.json"
 diff -u "$TF_TMP/provider_source.json" "$TF_TMP/provider_seen.json" ||

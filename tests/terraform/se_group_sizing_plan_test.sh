@@ -4,28 +4,10 @@
 # with one POST each, and the next plan has no changes.
 source "$(dirname "$0")/lib.sh" "$@"
 
-tf_write main.tf <<'EOF'
-provider "nsxalb" {}
-
-resource "nsxalb_se_group" "web" {
-  name  = "web"
-  cloud = "nsxt-cloud"
-
-  workload {
-    l7_rps = 150000
-  }
-}
-
-resource "nsxalb_se_group" "tls" {
-  name         = "tls"
-  platform     = "vcenter"
-  vcpus_per_se = 2
-
-  workload {
-    ssl_tps_ecc = 8000
-  }
-}
-EOF
+# The configuration is the README's quick start, so the README shows what users get.
+readme_block() { sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" "$SOURCE_DIR/README.md" | sed '1,2d;$d' | sed '$d'; }
+readme_block quickstart-hcl | tf_write main.tf
+grep -q 'resource "nsxalb_se_group" "tls"' "$TF_WORK/main.tf" || fail "no quick start HCL in README.md"
 vcpus_line=$(grep -n 'vcpus_per_se = 2' "$TF_WORK/main.tf" | cut -d: -f1)
 
 tf init
@@ -41,6 +23,15 @@ assert_contains "$TF_OUT" "on main.tf line $vcpus_line, in resource \"nsxalb_se_
 assert_contains "$TF_OUT" "$vcpus_line:   vcpus_per_se = 2"
 assert_contains "$TF_OUT" "demand-within-capacity"
 assert_contains "$TF_OUT" '+ vcpus_per_se              = 6'
+plan_out=$TF_OUT
+
+step "the README's plan excerpt is what terraform printed"
+readme_block plan-excerpt >"$TF_TMP/excerpt.txt"
+[ -s "$TF_TMP/excerpt.txt" ] || fail "no plan excerpt in README.md"
+while IFS= read -r line; do
+  [ -z "$line" ] || assert_contains "$plan_out" "$line"
+done <"$TF_TMP/excerpt.txt"
+
 tf show -json tfplan
 web='.resource_changes[] | select(.address == "nsxalb_se_group.web") | .change'
 tls='.resource_changes[] | select(.address == "nsxalb_se_group.tls") | .change'

@@ -1,0 +1,254 @@
+// nsxalb_se_group through the framework's engine (ProviderServer), with a mock Controller client:
+// where each sizing finding is reported (validate or plan, never both), what plan decides, and
+// how apply and refresh use the client. The real-Terraform scenarios in tests/terraform cover the
+// same resource end to end against the emulator.
+#include "plugin/provider/se_group_resource.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "plugin/framework/provider_server.h"
+#include "plugin/framework/value_util.h"
+#include "plugin/provider/provider.h"
+#include "tests/controller/mock_client.h"
+
+namespace nsxalb::provider {
+namespace {
+
+using cty::Value;
+using framework::Diagnostics;
+using framework::Severity;
+using ::testing::_;
+using ::testing::Return;
+
+class SeGroupResourceTest : public ::testing::Test {
+ protected:
+  SeGroupResourceTest() {
+    client_ = std::make_shared<::testing::NiceMock<controller::MockClient>>();
+    auto provider = std::make_shared<NsxalbProvider>(
+        [this](const std::string& name) -> std::optional<std::string> {
+          auto it = env_.find(name);
+          if (it == env_.end()) return std::nullopt;
+          return it->second;
+        },
+        [this](const controller::ClientConfig&)
+            -> absl::StatusOr<std::shared_ptr<controller::Client>> { return client_; });
+    server_ = std::make_unique<framework::ProviderServer>(provider);
+    ON_CALL(*client_, ResolveCloud("nsxt-cloud"))
+        .WillByDefault(Return(
+            controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2", "CLOUD_NSXT"}));
+    ON_CALL(*client_, ResolveCloud("Default-Cloud"))
+        .WillByDefault(Return(controller::CloudInfo{"cloud-1", "Default-Cloud",
+                                                    "/api/cloud/cloud-1", "CLOUD_VCENTER"}));
+    ON_CALL(*client_, ResolveCloud("aws"))
+        .WillByDefault(
+            Return(controller::CloudInfo{"cloud-3", "aws", "/api/cloud/cloud-3", "CLOUD_AWS"}));
+    ON_CALL(*client_, ControllerVersion())
+        .WillByDefault(Return(controller::VersionInfo{*controller::ApiVersion::Parse("22.1.3"),
+                                                      *controller::ApiVersion::Parse("22.1.3")}));
+  }
+
+  void Configure(std::map<std::string, Value> attrs = {}) {
+    if (!attrs.count("controller")) attrs["controller"] = Value::String("ctl.example.com");
+    if (!attrs.count("username")) attrs["username"] = Value::String("admin");
+    if (!attrs.count("password")) attrs["password"] = Value::String("pw");
+    Diagnostics d = server_->Configure(
+        "1.11.4", Value::ObjectOf(framework::ImpliedType(server_->provider_schema().block),
+                                  std::move(attrs)));
+    ASSERT_FALSE(d.HasError()) << d.ToString();
+  }
+
+  const framework::Block& Block() const {
+    return server_->ResourceSchema(kSeGroupResourceType)->block;
+  }
+  Value Config(std::map<std::string, Value> attrs) const {
+    return framework::NormalizeBlocks(
+        Block(), Value::ObjectOf(framework::ImpliedType(Block()), std::move(attrs)));
+  }
+  Value Workload(std::map<std::string, Value> attrs) const {
+    return Value::ObjectOf(framework::ImpliedType(Block().FindBlockType("workload")->block),
+                           std::move(attrs));
+  }
+  Diagnostics Validate(const Value& config) {
+    return server_->ValidateResourceConfig(kSeGroupResourceType, config);
+  }
+  framework::PlanResourceChangeResult PlanCreate(const Value& config) {
+    const Value prior = Value::Null(config.type());
+    return server_->PlanResourceChange(kSeGroupResourceType, prior, config, config, "");
+  }
+
+  // The findings of rule `rule` among `d`.
+  static int Count(const Diagnostics& d, const std::string& rule) {
+    int n = 0;
+    for (const auto& x : d) n += x.detail.find(rule) != std::string::npos ? 1 : 0;
+    return n;
+  }
+
+  // vcenter, 2 vCPUs for 8,000 ECC TPS: under-sized.
+  Value UnderSized(std::map<std::string, Value> extra = {}) const {
+    extra["name"] = Value::String("tls");
+    extra["vcpus_per_se"] = Value::Int(2);
+    extra["workload"] = Workload({{"ssl_tps_ecc", Value::Int(8000)}});
+    return Config(extra);
+  }
+
+  std::map<std::string, std::string> env_;
+  std::shared_ptr<::testing::NiceMock<controller::MockClient>> client_;
+  std::unique_ptr<framework::ProviderServer> server_;
+};
+
+TEST_F(SeGroupResourceTest, PolicyDependentFindingIsReportedByPlanWhenTheResourceHasNoPolicy) {
+  Configure();
+  const Value config = UnderSized({{"platform", Value::String("vcenter")}});
+  EXPECT_EQ(Count(Validate(config), "demand-within-capacity"), 0);
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  ASSERT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1) << plan.diagnostics.ToString();
+  EXPECT_EQ(plan.diagnostics.items()[0].severity, Severity::kWarning);
+  EXPECT_EQ(*plan.diagnostics.items()[0].path, cty::AttributePath().Attribute("vcpus_per_se"));
+}
+
+TEST_F(SeGroupResourceTest, ProviderEnforceMakesThePlanFail) {
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(UnderSized({{"platform", Value::String("vcenter")}}));
+  EXPECT_TRUE(plan.diagnostics.HasError());
+  EXPECT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1);
+}
+
+TEST_F(SeGroupResourceTest, WrittenPolicyAndPlatformReportInValidateOnly) {
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  const Value config = UnderSized(
+      {{"platform", Value::String("vcenter")}, {"sizing_policy", Value::String("warn")}});
+  Diagnostics validate = Validate(config);
+  ASSERT_EQ(Count(validate, "demand-within-capacity"), 1);
+  EXPECT_FALSE(validate.HasError());  // the resource's warn wins over the provider's enforce
+  EXPECT_EQ(Count(PlanCreate(config).diagnostics, "demand-within-capacity"), 0);
+}
+
+TEST_F(SeGroupResourceTest, DerivedPlatformReportsEverythingInPlan) {
+  Configure();
+  const Value config =
+      UnderSized({{"sizing_policy", Value::String("warn")}, {"cpu_reserve", Value::Bool(false)}});
+  Diagnostics validate = Validate(config);
+  EXPECT_TRUE(validate.empty()) << validate.ToString();
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  EXPECT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1);
+  EXPECT_EQ(Count(plan.diagnostics, "reserve-cpu-and-memory"), 1);
+  EXPECT_EQ(plan.planned_state.GetAttribute("platform")->AsString(), "vcenter");
+  EXPECT_EQ(plan.planned_state.GetAttribute("cloud")->AsString(), "Default-Cloud");
+  EXPECT_EQ(plan.planned_state.GetAttribute("tenant")->AsString(), "admin");
+}
+
+TEST_F(SeGroupResourceTest, PlanRecommendsKnownValuesFromTheCloudsProfile) {
+  Configure();
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(Config({{"name", Value::String("web")},
+                         {"cloud", Value::String("nsxt-cloud")},
+                         {"workload", Workload({{"l7_rps", Value::Int(150000)}})}}));
+  ASSERT_FALSE(plan.diagnostics.HasError()) << plan.diagnostics.ToString();
+  EXPECT_TRUE(plan.planned_state.GetAttribute("vcpus_per_se")->Equals(Value::Int(6)));
+  EXPECT_EQ(plan.planned_state.GetAttribute("platform")->AsString(), "nsxt");
+  EXPECT_TRUE(plan.planned_state.GetAttribute("id")->IsKnown() == false);
+  EXPECT_EQ(plan.planned_state.GetAttribute("sizing")->GetAttribute("profile")->AsString(), "nsxt");
+}
+
+TEST_F(SeGroupResourceTest, ACloudWithoutAProfileAsksForPlatform) {
+  Configure();
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(Config({{"name", Value::String("x")},
+                         {"cloud", Value::String("aws")},
+                         {"workload", Workload({{"l7_rps", Value::Int(1000)}})}}));
+  ASSERT_TRUE(plan.diagnostics.HasError());
+  EXPECT_EQ(*plan.diagnostics.items()[0].path, cty::AttributePath().Attribute("platform"));
+  EXPECT_NE(plan.diagnostics.items()[0].detail.find("CLOUD_AWS"), std::string::npos);
+}
+
+TEST_F(SeGroupResourceTest, WithoutAControllerTheErrorSaysWhatToSet) {
+  Diagnostics d =
+      server_->Configure("1.11.4", framework::EmptyObject(server_->provider_schema().block));
+  ASSERT_FALSE(d.HasError()) << d.ToString();
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(UnderSized({{"platform", Value::String("vcenter")}}));
+  ASSERT_TRUE(plan.diagnostics.HasError());
+  EXPECT_NE(plan.diagnostics.ToString().find("NSXALB_CONTROLLER"), std::string::npos);
+}
+
+TEST_F(SeGroupResourceTest, ExtraFieldsDuplicatingATypedAttributeIsAnErrorAtItsPath) {
+  Diagnostics d = Validate(Config(
+      {{"name", Value::String("x")}, {"extra_fields", Value::String(R"({"vcpus_per_se":4})")}}));
+  ASSERT_TRUE(d.HasError());
+  EXPECT_EQ(*d.items()[0].path, cty::AttributePath().Attribute("extra_fields"));
+}
+
+TEST_F(SeGroupResourceTest, CreateSendsOnePostOfThePlannedValues) {
+  Configure();
+  const Value config = Config({{"name", Value::String("web")},
+                               {"cloud", Value::String("nsxt-cloud")},
+                               {"extra_fields", Value::String(R"({"se_deprovision_delay":5})")},
+                               {"workload", Workload({{"l7_rps", Value::Int(150000)}})}});
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  ASSERT_FALSE(plan.diagnostics.HasError()) << plan.diagnostics.ToString();
+  controller::SeGroupSpec sent;
+  controller::SeGroup created;
+  created.uuid = "serviceenginegroup-1";
+  created.name = "web";
+  created.url = "https://ctl/api/serviceenginegroup/serviceenginegroup-1#web";
+  EXPECT_CALL(*client_, CreateSeGroup(_)).WillOnce([&](const controller::SeGroupSpec& spec) {
+    sent = spec;
+    return created;
+  });
+  framework::ApplyResourceChangeResult applied = server_->ApplyResourceChange(
+      kSeGroupResourceType, Value::Null(config.type()), plan.planned_state, config, "");
+  ASSERT_FALSE(applied.diagnostics.HasError()) << applied.diagnostics.ToString();
+  EXPECT_EQ(sent.cloud, "nsxt-cloud");
+  EXPECT_EQ(sent.fields["vcpus_per_se"], 6);
+  EXPECT_EQ(sent.fields["se_deprovision_delay"], 5);
+  EXPECT_FALSE(sent.fields.contains("sizing"));
+  EXPECT_EQ(applied.new_state.GetAttribute("id")->AsString(), "serviceenginegroup-1");
+  EXPECT_EQ(applied.new_state.GetAttribute("url")->AsString(),
+            "https://ctl/api/serviceenginegroup/serviceenginegroup-1");
+}
+
+TEST_F(SeGroupResourceTest, FailedCreateLeavesNothingInState) {
+  Configure();
+  const Value config = UnderSized({{"platform", Value::String("vcenter")}});
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  EXPECT_CALL(*client_, CreateSeGroup(_))
+      .WillOnce(Return(absl::AlreadyExistsError("controller: POST: HTTP 409: exists")));
+  framework::ApplyResourceChangeResult applied = server_->ApplyResourceChange(
+      kSeGroupResourceType, Value::Null(config.type()), plan.planned_state, config, "");
+  ASSERT_TRUE(applied.diagnostics.HasError());
+  EXPECT_TRUE(applied.new_state.IsNull());
+  EXPECT_NE(applied.diagnostics.ToString().find("terraform import"), std::string::npos);
+}
+
+TEST_F(SeGroupResourceTest, DefaultGroupIsNeverDeleted) {
+  Configure();
+  EXPECT_CALL(*client_, DeleteSeGroup(_, _)).Times(0);
+  const Value prior = Config(
+      {{"name", Value::String("Default-Group")}, {"id", Value::String("serviceenginegroup-0")}});
+  framework::ApplyResourceChangeResult applied = server_->ApplyResourceChange(
+      kSeGroupResourceType, prior, Value::Null(prior.type()), Value::Null(prior.type()), "");
+  ASSERT_TRUE(applied.diagnostics.HasError());
+  EXPECT_NE(applied.diagnostics.ToString().find("Default-Group"), std::string::npos);
+  EXPECT_FALSE(applied.new_state.IsNull());  // still exists
+}
+
+TEST_F(SeGroupResourceTest, ReadOfAGroupGoneIsNull) {
+  Configure();
+  EXPECT_CALL(*client_, GetSeGroup("serviceenginegroup-9", "admin"))
+      .WillOnce(Return(absl::NotFoundError("controller: GET: HTTP 404")));
+  const Value state = Config({{"name", Value::String("gone")},
+                              {"id", Value::String("serviceenginegroup-9")},
+                              {"tenant", Value::String("admin")}});
+  framework::ReadResourceResult read = server_->ReadResource(kSeGroupResourceType, state, "");
+  ASSERT_FALSE(read.diagnostics.HasError()) << read.diagnostics.ToString();
+  EXPECT_TRUE(read.new_state.IsNull());
+}
+
+}  // namespace
+}  // namespace nsxalb::provider
