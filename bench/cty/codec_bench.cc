@@ -32,8 +32,8 @@ const Type& SeGroup() {
   return *type;
 }
 
-// A value of `type` as a state holds it: strings, numbers and bools filled in, lists with two
-// elements, the workload block's numbers set; `unknown` leaves numbers and bools
+// A value of `type` as a state holds it: strings, numbers (some with fractions) and bools filled
+// in, lists with two elements, the workload block's numbers set; `unknown` leaves numbers and bools
 // unknown, as a plan before the recommendation would.
 Value Fill(const Type& type, const std::string& name, bool unknown) {
   switch (type.kind()) {
@@ -41,7 +41,13 @@ Value Fill(const Type& type, const std::string& name, bool unknown) {
       return Value::String(name == "id" ? "serviceenginegroup-8ff5c186-8550-4b52-aa44-ffe9a1d83a86"
                                         : "estate-" + name);
     case Type::Kind::kNumber:
-      return unknown ? Value::Unknown(type) : Value::Int(static_cast<int64_t>(name.size()) * 1000);
+      if (unknown) return Value::Unknown(type);
+      // Rates, percentages and Gbps carry fractions (73.2 is no exact double: sent as a string).
+      if (name.find("pct") != std::string::npos || name.find("gbps") != std::string::npos ||
+          name.find("utilization") != std::string::npos) {
+        return Value::Float(static_cast<double>(name.size()) + 0.2);
+      }
+      return Value::Int(static_cast<int64_t>(name.size()) * 1000);
     case Type::Kind::kBool:
       return unknown ? Value::Unknown(type) : Value::Bool(name.size() % 2 == 0);
     case Type::Kind::kList:

@@ -2,6 +2,7 @@
 #include "plugin/cty/value.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,36 @@ TEST(NumberTest, Int64) {
   EXPECT_FALSE(Number::FromDecimal("9223372036854775808")->IsInt64());
   EXPECT_FALSE(Number::FromDecimal("1.5")->AsInt64().ok());
   EXPECT_TRUE(Number::FromDecimal("1.5e3")->IsInt64());
+}
+
+// ExactDouble decides with integer arithmetic when the digits fit 128 bits, else by printing the
+// double's exact expansion; both must agree with the definition: the decimal equals the double.
+TEST(NumberTest, ExactDoubleAgreesWithTheExactExpansion) {
+  const auto exact_expansion = [](double d) {
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf), "%.767e", d);
+    return *Number::FromDecimal(buf);
+  };
+  for (const char* text : {"0", "1", "-1", "0.5", "73.25", "-0.375", "1e22", "9007199254740992",
+                           "5.9604644775390625e-8", "4503599627370495.5", "0.000030517578125"}) {
+    const Number n = *Number::FromDecimal(text);
+    ASSERT_TRUE(n.ExactDouble().has_value()) << text;
+    EXPECT_EQ(exact_expansion(*n.ExactDouble()), n) << text;
+  }
+  for (const char* text : {"0.1", "73.2", "1e23", "9007199254740993", "1e-19", "5e-324",
+                           "123456789012345678901234567890.1", "2.2250738585072014e-308"}) {
+    EXPECT_FALSE(Number::FromDecimal(text)->ExactDouble().has_value()) << text;
+  }
+  // Doubles of every magnitude: the exact expansion is exact, the shortest form only when it is
+  // the exact one.
+  double d = 1.0 / 3.0;
+  for (int i = 0; i < 200; ++i, d *= -7.3) {
+    const Number exact = exact_expansion(d);
+    ASSERT_TRUE(exact.ExactDouble().has_value()) << exact.ToString();
+    EXPECT_EQ(*exact.ExactDouble(), d) << exact.ToString();
+    const Number shortest = Number::Float(d);
+    EXPECT_EQ(shortest.ExactDouble().has_value(), shortest == exact) << shortest.ToString();
+  }
 }
 
 TEST(NumberTest, Doubles) {
