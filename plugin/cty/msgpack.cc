@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "msgpack.hpp"
 #include "plugin/cty/internal/json_tree.h"
+#include "plugin/cty/internal/lazy_path.h"
 #include "plugin/cty/path.h"
 
 namespace nsxalb::cty {
@@ -372,21 +373,7 @@ struct StringStream {
 
 using Packer = msgpack::packer<StringStream>;
 
-// Where the encoder is: a chain of steps on the C++ stack, turned into an AttributePath only
-// when an error needs one (so encoding allocates no path per attribute).
-struct Where {
-  const Where* parent = nullptr;
-  const std::string* name = nullptr;  // attribute name or string key
-  bool key = false;                   // *name is a map key, not an attribute
-  int64_t index = -1;                 // list, set or tuple index, when name is null
-
-  AttributePath Path() const {
-    if (parent == nullptr) return AttributePath();
-    AttributePath up = parent->Path();
-    if (name == nullptr) return up.Index(index);
-    return key ? up.ElementKey(*name) : up.Attribute(*name);
-  }
-};
+using Where = internal::LazyPath;
 
 absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Where& where,
                     int depth) {
@@ -449,7 +436,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
     case Type::Kind::kSet: {
       pk.pack_array(static_cast<uint32_t>(value.elements().size()));
       for (size_t i = 0; i < value.elements().size(); ++i) {
-        const Where item{&where, nullptr, false, static_cast<int64_t>(i)};
+        const Where item = where.Index(static_cast<int64_t>(i));
         absl::Status s = Encode(pk, value.elements()[i], type.element(), item, depth + 1);
         if (!s.ok()) return s;
       }
@@ -464,7 +451,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
       }
       pk.pack_array(static_cast<uint32_t>(types.size()));
       for (size_t i = 0; i < types.size(); ++i) {
-        const Where item{&where, nullptr, false, static_cast<int64_t>(i)};
+        const Where item = where.Index(static_cast<int64_t>(i));
         absl::Status s = Encode(pk, value.elements()[i], types[i], item, depth + 1);
         if (!s.ok()) return s;
       }
@@ -475,7 +462,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
       for (const auto& [key, e] : value.entries()) {
         pk.pack_str(static_cast<uint32_t>(key.size()));
         pk.pack_str_body(key.data(), static_cast<uint32_t>(key.size()));
-        const Where entry{&where, &key, true, -1};
+        const Where entry = where.ElementKey(key);
         absl::Status s = Encode(pk, e, type.element(), entry, depth + 1);
         if (!s.ok()) return s;
       }
@@ -510,7 +497,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
       for (const auto& [name, attr_type] : attributes) {
         pk.pack_str(static_cast<uint32_t>(name.size()));
         pk.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
-        const Where attribute{&where, &name, false, -1};
+        const Where attribute = where.Attribute(name);
         absl::Status s = Encode(pk, (e++)->second, attr_type, attribute, depth + 1);
         if (!s.ok()) return s;
       }

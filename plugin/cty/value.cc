@@ -138,7 +138,7 @@ Value Value::ObjectOf(const Type& object_type, std::map<std::string, Value> attr
   for (const auto& [name, type] : object_type.attributes()) {
     if (attributes.count(name) == 0) attributes.emplace(name, Null(type));
   }
-  return Object(std::move(attributes));
+  return Object(std::move(attributes), object_type);
 }
 
 Value Value::Tuple(std::vector<Value> elements) {
