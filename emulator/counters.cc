@@ -36,6 +36,12 @@ void Counters::Record(absl::string_view method, absl::string_view path, absl::st
   log_.push_back(Logged{std::move(key), at, std::string(faults)});
 }
 
+void Counters::SetConnectionTotal(std::function<uint64_t()> total) {
+  absl::MutexLock lock(&mu_);
+  connection_total_ = std::move(total);
+  connections_at_reset_ = connection_total_();
+}
+
 nlohmann::json Counters::ToJson() {
   absl::MutexLock lock(&mu_);
   nlohmann::json requests = nlohmann::json::object();
@@ -46,7 +52,11 @@ nlohmann::json Counters::ToJson() {
     if (!l.faults.empty()) entry["faults"] = l.faults;
     log.push_back(std::move(entry));
   }
-  return {{"total", total_}, {"requests", requests}, {"log", log}};
+  const uint64_t connections = connection_total_ ? connection_total_() - connections_at_reset_ : 0;
+  return {{"total", total_},
+          {"requests", requests},
+          {"log", log},
+          {"tls_connections", connections}};
 }
 
 void Counters::Reset() {
@@ -54,6 +64,7 @@ void Counters::Reset() {
   total_ = 0;
   by_key_.clear();
   log_.clear();
+  if (connection_total_) connections_at_reset_ = connection_total_();
 }
 
 }  // namespace nsxalb::emulator

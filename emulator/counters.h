@@ -4,6 +4,9 @@
 // "GET /api/serviceenginegroup/{uuid}"; a trailing slash and the query string are not part of
 // the key. Beside the counts, the last kMaxLogged requests are kept in arrival order with their
 // arrival time and the faults that fired, so that a test can measure the gaps between retries.
+// Next to them, "tls_connections" counts the TLS handshakes the server started (one per
+// new client connection, the control endpoint's included), which shows whether clients reuse
+// their connections.
 #ifndef NSXALB_EMULATOR_COUNTERS_H_
 #define NSXALB_EMULATOR_COUNTERS_H_
 
@@ -36,7 +39,11 @@ class Counters {
   // FaultDecision::Names(); "" for none).
   void Record(absl::string_view method, absl::string_view path, absl::string_view faults = "");
 
-  // {"total": N, "requests": {"POST /login": 1, ...},
+  // Where the number of TLS connections comes from: a running total (the TLS library's count
+  // of server handshakes). Until set, "tls_connections" is 0.
+  void SetConnectionTotal(std::function<uint64_t()> total);
+
+  // {"total": N, "requests": {"POST /login": 1, ...}, "tls_connections": N,
   //  "log": [{"request": "POST /login", "at_us": 1700000000000000, "faults": "throttle"}, ...]}
   // ("faults" only when some fired).
   nlohmann::json ToJson();
@@ -53,6 +60,8 @@ class Counters {
 
   std::function<int64_t()> now_us_;
   absl::Mutex mu_;
+  std::function<uint64_t()> connection_total_ ABSL_GUARDED_BY(mu_);
+  uint64_t connections_at_reset_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t total_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, uint64_t> by_key_ ABSL_GUARDED_BY(mu_);
   std::deque<Logged> log_ ABSL_GUARDED_BY(mu_);

@@ -142,6 +142,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
   if (!s->http_->is_valid()) {
     return absl::InternalError("cannot initialise the TLS server from the certificate and key");
   }
+  // New TLS connections, as OpenSSL counts server handshakes (for the counters endpoint).
+  SSL_CTX* tls_context = s->http_->ssl_context();
+  s->counters_.SetConnectionTotal(
+      [tls_context] { return static_cast<uint64_t>(SSL_CTX_sess_accept(tls_context)); });
   s->http_->new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
   s->http_->set_keep_alive_max_count(1000);
   s->http_->set_keep_alive_timeout(10);

@@ -43,7 +43,11 @@ int main(int argc, char** argv) {
                  "--debug, --version\n";
     return 2;
   }
-  std::unique_ptr<grpc::Service> provider =
-      nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider());
-  return nsxalb::host::Serve(provider.get(), options);
+  // Made after the handshake line, while Terraform sets up its side of the connection.
+  return nsxalb::host::Serve(
+      [] {
+        return std::shared_ptr<grpc::Service>(
+            nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider()));
+      },
+      options);
 }

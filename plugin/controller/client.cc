@@ -130,12 +130,22 @@ class ClientImpl : public Client {
 
   ~ClientImpl() override { Logout(); }
 
-  absl::Status Init() {
-    TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
-    auto t = CurlTransport::Create(std::move(tls), &cancelled_);
-    if (!t.ok()) return t.status();
-    transport_ = *std::move(t);
-    return absl::OkStatus();
+  // The HTTPS transport, made on the first request: creating it loads libcurl and its ~30
+  // shared libraries (about 15 M instructions and 7 MB of memory), which a provider process
+  // that never sends a request (a plan whose state needs no lookup) should not pay for.
+  absl::StatusOr<CurlTransport*> Transport() {
+    absl::MutexLock lock(&transport_mu_);
+    if (transport_ == nullptr && transport_error_.ok()) {
+      TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
+      auto t = CurlTransport::Create(std::move(tls), &cancelled_);
+      if (t.ok()) {
+        transport_ = *std::move(t);
+      } else {
+        transport_error_ = t.status();
+      }
+    }
+    if (transport_ == nullptr) return transport_error_;
+    return transport_.get();
   }
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
@@ -290,22 +300,33 @@ class ClientImpl : public Client {
 
   // Looks up `text` (a name, uuid or ref of a `type` object) once per client; later calls with
   // the same object are answered from `cache`. `convert` turns the Controller's object into Info.
+  // Single-flight: Terraform plans and applies resources in parallel, so the first calls for one
+  // cloud arrive together; one of them asks the Controller while the others wait for its answer
+  // (if it fails, the next waiter asks in turn).
   template <typename Info, typename Convert>
   absl::StatusOr<Info> ResolveCached(std::string_view text, const char* type,
                                      std::map<std::string, Info>& cache, Convert convert) {
     auto ref = ParseRef(text, type, type);
     if (!ref.ok()) return ref.status();
     const std::string key = ref->Normalized();
+    const std::string flight = absl::StrCat(type, "\n", key);
     {
       absl::MutexLock lock(&cache_mu_);
+      const auto answered_or_free = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(cache_mu_) {
+        return cache.count(key) > 0 || resolving_.count(flight) == 0;
+      };
+      cache_mu_.Await(absl::Condition(&answered_or_free));
       if (auto it = cache.find(key); it != cache.end()) return it->second;
+      resolving_.insert(flight);
     }
-    auto obj = LookUp(*ref, type);
-    if (!obj.ok()) return obj.status();
-    absl::StatusOr<Info> info = convert(*obj);
-    if (!info.ok()) return info.status();
+    absl::StatusOr<Info> info = [&]() -> absl::StatusOr<Info> {
+      auto obj = LookUp(*ref, type);
+      if (!obj.ok()) return obj.status();
+      return convert(*obj);
+    }();
     absl::MutexLock lock(&cache_mu_);
-    cache[key] = *info;
+    resolving_.erase(flight);
+    if (info.ok()) cache[key] = *info;
     return info;
   }
 
@@ -641,7 +662,7 @@ class ClientImpl : public Client {
       request.method = call.method;
       request.url = endpoint_.base_url + call.path;
       request.timeout = std::min(config_.request_timeout, left);
-      request.fresh_connection = !call.idempotent;
+      request.idempotent = call.idempotent;
       request.headers.push_back("Accept: application/json");
       request.headers.push_back(Referer());
       if (call.has_body) {
@@ -658,7 +679,9 @@ class ClientImpl : public Client {
         }
         if (!session->cookie_header.empty()) request.headers.push_back(session->cookie_header);
       }
-      TransportResult r = transport_->Perform(request);
+      absl::StatusOr<CurlTransport*> transport = Transport();
+      if (!transport.ok()) return transport.status();
+      TransportResult r = (*transport)->Perform(request);
 
       absl::Status failure;
       std::optional<absl::Duration> retry_after;
@@ -867,7 +890,12 @@ class ClientImpl : public Client {
       session = session_;
       session_.reset();
     }
-    if (session == nullptr || cancelled_.load() || transport_ == nullptr) return;
+    CurlTransport* transport = nullptr;
+    {
+      absl::MutexLock lock(&transport_mu_);
+      transport = transport_.get();
+    }
+    if (session == nullptr || cancelled_.load() || transport == nullptr) return;
     HttpRequest request;
     request.method = "POST";
     request.url = endpoint_.base_url + "/logout";
@@ -875,7 +903,7 @@ class ClientImpl : public Client {
     request.headers = {"Accept: application/json", Referer(),
                        absl::StrCat("X-Avi-Version: ", session->api_version.ToString()),
                        absl::StrCat("X-CSRFToken: ", session->csrf_token), session->cookie_header};
-    TransportResult r = transport_->Perform(request);
+    TransportResult r = transport->Perform(request);
     if (!r.status.ok()) log::Debug(absl::StrCat("controller: logout: ", r.status.message()));
   }
 
@@ -887,7 +915,9 @@ class ClientImpl : public Client {
 
   std::atomic<bool> cancelled_{false};
   absl::Notification cancel_note_;
-  std::unique_ptr<CurlTransport> transport_;
+  absl::Mutex transport_mu_;
+  std::unique_ptr<CurlTransport> transport_ ABSL_GUARDED_BY(transport_mu_);
+  absl::Status transport_error_ ABSL_GUARDED_BY(transport_mu_);
 
   absl::Mutex mu_;
   std::shared_ptr<const Session> session_ ABSL_GUARDED_BY(mu_);
@@ -900,6 +930,8 @@ class ClientImpl : public Client {
   absl::Mutex cache_mu_;
   std::map<std::string, CloudInfo> clouds_ ABSL_GUARDED_BY(cache_mu_);
   std::map<std::string, TenantInfo> tenants_ ABSL_GUARDED_BY(cache_mu_);
+  // Lookups in flight ("type\nkey"), for ResolveCached's single flight.
+  std::set<std::string> resolving_ ABSL_GUARDED_BY(cache_mu_);
 };
 
 }  // namespace
@@ -927,10 +959,8 @@ absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, Cl
                            " is not verified; anyone on the network path can read the "
                            "credentials. Set ca_file or ca_pem instead."));
   }
-  auto client = std::make_unique<ClientImpl>(config, *std::move(endpoint), std::move(configured),
-                                             std::move(hooks));
-  if (absl::Status st = client->Init(); !st.ok()) return st;
-  return std::unique_ptr<Client>(std::move(client));
+  return std::unique_ptr<Client>(std::make_unique<ClientImpl>(
+      config, *std::move(endpoint), std::move(configured), std::move(hooks)));
 }
 
 }  // namespace nsxalb::controller

@@ -25,6 +25,9 @@ struct Transfer {
   HttpResponse* response;
   const std::atomic<bool>* cancelled;
   bool too_large = false;
+  // Requests started on a connection (OnPrerequest calls), and whether a second was refused.
+  int sends = 0;
+  bool resend_refused = false;
 };
 
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
@@ -52,6 +55,16 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   std::string value(absl::StripAsciiWhitespace(line.substr(colon + 1)));
   t->response->headers.emplace_back(std::move(name), std::move(value));
   return bytes;
+}
+
+// Called by libcurl with a connection ready, before it sends the request: once, unless libcurl
+// retries on a new connection after a kept-alive one died. For a non-idempotent request that
+// retry is refused (see HttpRequest::idempotent).
+int OnPrerequest(void* user, char*, char*, int, int) {
+  auto* t = static_cast<Transfer*>(user);
+  if (t->sends++ == 0) return CURL_PREREQFUNC_OK;
+  t->resend_refused = true;
+  return CURL_PREREQFUNC_ABORT;
 }
 
 int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
@@ -195,7 +208,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
   lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
   lib.easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
-  if (request.fresh_connection) lib.easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+  if (!request.idempotent &&
+      (lib.easy_setopt(curl, CURLOPT_PREREQFUNCTION, &OnPrerequest) != CURLE_OK ||
+       lib.easy_setopt(curl, CURLOPT_PREREQDATA, &transfer) != CURLE_OK)) {
+    lib.easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);  // libcurl < 7.80
+  }
   lib.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
   lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
@@ -258,6 +275,14 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
     result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
     result.maybe_sent = request_size > 0;
+    return result;
+  }
+  if (code == CURLE_ABORTED_BY_CALLBACK && transfer.resend_refused) {
+    result.status = absl::UnavailableError(
+        absl::StrCat("controller: ", where,
+                     ": the kept-alive connection closed without an answer (not resent)"));
+    result.retryable = true;
+    result.maybe_sent = true;
     return result;
   }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {

@@ -216,11 +216,11 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
 
   // Defaults: the Controller's default cloud and the provider's tenant.
   if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
-    planned = planned.WithAttribute("cloud", cty::Value::String(kDefaultCloud));
+    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
   }
   if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
     std::shared_ptr<const ProviderConfig> pc = provider_->config();
-    planned = planned.WithAttribute(
+    planned = std::move(planned).WithAttribute(
         "tenant", cty::Value::String(pc != nullptr ? pc->client.tenant : "admin"));
   }
 
@@ -236,11 +236,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     const StringAttr cloud = GetString(planned, "cloud");
     const StringAttr kept = GetString(prior, "platform");
     if (!cloud.known) {
-      planned = planned.WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
+      planned =
+          std::move(planned).WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
     } else if (!create && kept.value.has_value() &&
                GetString(prior, "cloud").value == cloud.value) {
       platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
-      planned = planned.WithAttribute("platform", cty::Value::String(*kept.value));
+      planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value));
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
@@ -278,9 +279,9 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
       return;
     }
     for (const auto& [name, value] : plan->recommended) {
-      planned = planned.WithAttribute(name, value);
+      planned = std::move(planned).WithAttribute(name, value);
     }
-    planned = planned.WithAttribute("sizing", plan->sizing_object);
+    planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
     const std::optional<SizingPolicy> own = OwnPolicy(config);
     const SizingPolicy effective = own.value_or(provider_->sizing_policy());
@@ -297,12 +298,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
       const cty::Value* written = config.GetAttribute(name);
       if (written != nullptr && written->IsKnown() && written->IsNull()) {
         const cty::Value* current = planned.GetAttribute(name);
-        planned = planned.WithAttribute(name, cty::Value::Unknown(current->type()));
+        planned = std::move(planned).WithAttribute(name, cty::Value::Unknown(current->type()));
       }
     }
-    planned = planned.WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
+    planned = std::move(planned).WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
   } else {
-    planned = planned.WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
+    planned = std::move(planned).WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
   }
   response.planned_state = planned;
 }

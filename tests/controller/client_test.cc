@@ -98,6 +98,14 @@ class ClientTest : public ::testing::Test {
     return (*counters)["requests"].value(key, 0);
   }
 
+  // New TLS connections so far, not counting the one this reading opens (docs/emulator.md).
+  int Connections() {
+    auto counters = emulator_->Control("GET", "counters");
+    EXPECT_TRUE(counters.ok()) << counters.status();
+    if (!counters.ok()) return -1;
+    return (*counters)["tls_connections"].get<int>() - 1;
+  }
+
   void Fault(const Json& faults) {
     auto r = emulator_->Control("POST", "faults", faults);
     ASSERT_TRUE(r.ok()) << r.status();
@@ -351,6 +359,31 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
   EXPECT_EQ(Count("GET /api/cloud") - gets_before, 1);
 }
 
+// Terraform plans resources in parallel: the first lookups of one cloud arrive together, and
+// only one of them goes to the Controller.
+TEST_F(ClientTest, ConcurrentFirstLookupsOfACloudAskOnce) {
+  ClientConfig config = Config();
+  auto client = NewClientOrDie(config);
+  ASSERT_TRUE(client->ControllerVersion().ok());  // logged in: only lookups below
+  Fault({{"latency_ms", 50}});  // keeps the first lookup in flight while the others arrive
+  const int gets_before = Count("GET /api/cloud");
+  std::vector<std::thread> threads;
+  std::vector<std::string> uuids(8);
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      auto cloud = client->ResolveCloud(i % 2 == 0 ? "Default-Cloud" : "nsxt-cloud");
+      if (cloud.ok()) uuids[i] = cloud->uuid;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  Fault({{"latency_ms", 0}});
+  EXPECT_EQ(Count("GET /api/cloud") - gets_before, 2);  // one per cloud
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_THAT(uuids[i], ::testing::StartsWith("cloud-")) << i;
+    EXPECT_EQ(uuids[i], uuids[i % 2]) << i;
+  }
+}
+
 TEST_F(ClientTest, ResolvesCloudsAndTenants) {
   auto client = NewClientOrDie(Config());
   auto vcenter = client->ResolveCloud("Default-Cloud");
@@ -557,6 +590,24 @@ TEST_F(ClientTest, CancelInterruptsABackoffSleep) {
   EXPECT_EQ(result.code(), absl::StatusCode::kCancelled) << result;
 }
 
+// Creates reuse the kept-alive connection like every other call: one connection for a login, a
+// cloud lookup and three creates, made one after another.
+TEST_F(ClientTest, CreatesReuseTheKeptAliveConnection) {
+  auto client = NewClientOrDie(Config());
+  const int before = Connections();
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  for (int i = 0; i < 3; ++i) {
+    auto created = client->CreateSeGroup(Spec("seg-reuse-" + std::to_string(i)));
+    ASSERT_TRUE(created.ok()) << created.status();
+  }
+  EXPECT_EQ(Connections() - before - 1, 1);  // the previous reading's connection, and ours
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 3);
+}
+
+// The create goes out on the kept-alive connection of the login; the emulator stores the group
+// and closes that connection without an answer. libcurl would resend the POST on a new
+// connection (a second group, or a name conflict); the transport refuses that resend, and the
+// client finds the group the first POST made.
 TEST_F(ClientTest, DroppedConnectionAfterCreateDoesNotDuplicate) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});

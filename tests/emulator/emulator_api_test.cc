@@ -514,6 +514,27 @@ TEST_F(EmulatorApiTest, CountersNormaliseAndSkipControl) {
   EXPECT_EQ((*emu_->Control("GET", "counters"))["total"], 4);
 }
 
+TEST_F(EmulatorApiTest, CountersCountNewTlsConnections) {
+  // Every new connection counts, the control endpoint's too: each Control() call below opens
+  // one, so each reading adds one.
+  const auto connections = [this] {
+    return (*emu_->Control("GET", "counters"))["tls_connections"].get<int>();
+  };
+  ASSERT_TRUE(emu_->Control("POST", "counters/reset").ok());
+  const int base = connections();
+  EXPECT_EQ(base, 1);
+  // One kept-alive client: one connection for several requests.
+  ApiClient kept(*emu_);
+  ASSERT_EQ(kept.Login().status, 200);
+  EXPECT_EQ(kept.Send("GET", kSeg).status, 200);
+  EXPECT_EQ(kept.Send("GET", kSeg).status, 200);
+  EXPECT_EQ(connections(), base + 2);
+  // Each further client opens its own.
+  ApiClient other(*emu_);
+  ASSERT_EQ(other.Login().status, 200);
+  EXPECT_EQ(connections(), base + 4);
+}
+
 TEST_F(EmulatorApiTest, ConcurrentCreatesFromSixteenThreads) {
   std::vector<std::thread> threads;
   std::vector<int> statuses(16, 0);
