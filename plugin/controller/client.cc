@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -40,6 +41,15 @@ constexpr char kCloudPath[] = "/api/cloud";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
+// Payload under which a failed create carries the uuid of the group it did create.
+constexpr char kCreatedUuidPayload[] = "nsxalb.controller/created-uuid";
+// Payload marking a failed write whose effect on the Controller is unknown.
+constexpr char kMayHaveTakenEffectPayload[] = "nsxalb.controller/may-have-taken-effect";
+
+absl::Status MarkMayHaveTakenEffect(absl::Status status) {
+  status.SetPayload(kMayHaveTakenEffectPayload, absl::Cord("true"));
+  return status;
+}
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -96,6 +106,18 @@ struct Call {
   std::function<absl::StatusOr<std::optional<Json>>()> find_outcome;
 };
 
+class ClientImpl;
+
+// The operation the calling thread is in: the client whose public method was called first, and
+// that operation's deadline. Nested public calls (a create's cloud lookup, its look-up before a
+// retry) run on the same thread and share the deadline, so one operation, however many requests
+// it makes, stays within total_timeout.
+struct CurrentOperation {
+  const ClientImpl* client = nullptr;
+  absl::Time deadline;
+};
+thread_local CurrentOperation current_operation;
+
 class ClientImpl : public Client {
  public:
   ClientImpl(ClientConfig config, Endpoint endpoint, std::optional<ApiVersion> configured,
@@ -108,15 +130,26 @@ class ClientImpl : public Client {
 
   ~ClientImpl() override { Logout(); }
 
-  absl::Status Init() {
-    TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
-    auto t = CurlTransport::Create(std::move(tls), &cancelled_);
-    if (!t.ok()) return t.status();
-    transport_ = *std::move(t);
-    return absl::OkStatus();
+  // The HTTPS transport, made on the first request: creating it loads libcurl and its ~30
+  // shared libraries (about 15 M instructions and 7 MB of memory), which a provider process
+  // that never sends a request (a plan whose state needs no lookup) should not pay for.
+  absl::StatusOr<CurlTransport*> Transport() {
+    absl::MutexLock lock(&transport_mu_);
+    if (transport_ == nullptr && transport_error_.ok()) {
+      TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
+      auto t = CurlTransport::Create(std::move(tls), &cancelled_);
+      if (t.ok()) {
+        transport_ = *std::move(t);
+      } else {
+        transport_error_ = t.status();
+      }
+    }
+    if (transport_ == nullptr) return transport_error_;
+    return transport_.get();
   }
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("GET", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -129,6 +162,7 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
+    OperationScope operation(this);
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
     auto matches = ListSeGroupsNamed(name, tenant, cloud);
     if (!matches.ok()) return matches.status();
@@ -143,10 +177,12 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
                                                     std::string_view cloud) override {
+    OperationScope operation(this);
     return ListSeGroupsNamed("", tenant, cloud);
   }
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -180,10 +216,11 @@ class ClientImpl : public Client {
     };
     auto response = Send(call);
     if (!response.ok()) return response.status();
-    return GroupFromWriteResponse(*response, call.what, spec.tenant);
+    return CreatedGroup(*response, call, spec);
   }
 
   absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -216,6 +253,7 @@ class ClientImpl : public Client {
   }
 
   absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("DELETE", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -227,11 +265,13 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) override {
+    OperationScope operation(this);
     return ResolveCached<CloudInfo>(cloud, "cloud", clouds_,
                                     [this](Json& obj) { return ToCloudInfo(obj, "cloud"); });
   }
 
   absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
+    OperationScope operation(this);
     std::vector<CloudInfo> out;
     absl::Status listed =
         ForEachListed(absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
@@ -246,6 +286,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) override {
+    OperationScope operation(this);
     return ResolveCached<TenantInfo>(
         tenant, "tenant", tenants_, [this](Json& obj) -> absl::StatusOr<TenantInfo> {
           TenantInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"),
@@ -259,26 +300,38 @@ class ClientImpl : public Client {
 
   // Looks up `text` (a name, uuid or ref of a `type` object) once per client; later calls with
   // the same object are answered from `cache`. `convert` turns the Controller's object into Info.
+  // Single-flight: Terraform plans and applies resources in parallel, so the first calls for one
+  // cloud arrive together; one of them asks the Controller while the others wait for its answer
+  // (if it fails, the next waiter asks in turn).
   template <typename Info, typename Convert>
   absl::StatusOr<Info> ResolveCached(std::string_view text, const char* type,
                                      std::map<std::string, Info>& cache, Convert convert) {
     auto ref = ParseRef(text, type, type);
     if (!ref.ok()) return ref.status();
     const std::string key = ref->Normalized();
+    const std::string flight = absl::StrCat(type, "\n", key);
     {
       absl::MutexLock lock(&cache_mu_);
+      const auto answered_or_free = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(cache_mu_) {
+        return cache.count(key) > 0 || resolving_.count(flight) == 0;
+      };
+      cache_mu_.Await(absl::Condition(&answered_or_free));
       if (auto it = cache.find(key); it != cache.end()) return it->second;
+      resolving_.insert(flight);
     }
-    auto obj = LookUp(*ref, type);
-    if (!obj.ok()) return obj.status();
-    absl::StatusOr<Info> info = convert(*obj);
-    if (!info.ok()) return info.status();
+    absl::StatusOr<Info> info = [&]() -> absl::StatusOr<Info> {
+      auto obj = LookUp(*ref, type);
+      if (!obj.ok()) return obj.status();
+      return convert(*obj);
+    }();
     absl::MutexLock lock(&cache_mu_);
-    cache[key] = *info;
+    resolving_.erase(flight);
+    if (info.ok()) cache[key] = *info;
     return info;
   }
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {
+    OperationScope operation(this);
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
     return VersionInfo{(*session)->controller_version, (*session)->api_version};
@@ -300,7 +353,30 @@ class ClientImpl : public Client {
     return w->self->flights_done_ >= w->flight || w->self->cancelled_.load();
   }
 
-  absl::Time Deadline() const { return clock_->Now() + config_.total_timeout; }
+  // The deadline of the calling thread's operation on this client (see OperationScope).
+  absl::Time Deadline() const {
+    if (current_operation.client == this) return current_operation.deadline;
+    return clock_->Now() + config_.total_timeout;
+  }
+
+  // Opened first thing by every public method: the outermost one starts the operation's
+  // total_timeout; nested ones join it.
+  class OperationScope {
+   public:
+    explicit OperationScope(const ClientImpl* client) {
+      if (current_operation.client != nullptr) return;
+      current_operation = {client, client->clock_->Now() + client->config_.total_timeout};
+      outermost_ = true;
+    }
+    ~OperationScope() {
+      if (outermost_) current_operation = {};
+    }
+    OperationScope(const OperationScope&) = delete;
+    OperationScope& operator=(const OperationScope&) = delete;
+
+   private:
+    bool outermost_ = false;
+  };
 
   absl::Status CancelledStatus(absl::string_view what) const {
     return absl::CancelledError(absl::StrCat("controller: ", what, ": cancelled"));
@@ -422,7 +498,56 @@ class ClientImpl : public Client {
     return info;
   }
 
-  // A group from a POST/PUT response; an empty body falls back to GET by Location or uuid.
+  // The group a successful POST created. An answer that does not hold it (empty, not JSON, no
+  // uuid) is not taken to mean that nothing was created: the group is read back by the Location
+  // header, else found by name. If that fails too, the error says that the group was created and
+  // carries its uuid when the Location header gave it (CreatedSeGroupUuid), so that the caller
+  // can record the group instead of forgetting it.
+  absl::StatusOr<SeGroup> CreatedGroup(const HttpResponse& response, const Call& call,
+                                       const SeGroupSpec& spec) {
+    absl::StatusOr<SeGroup> group = absl::InternalError("");
+    if (!absl::StripAsciiWhitespace(response.body).empty()) {
+      auto body = ParseBody(response, call.what);
+      group = body.ok() ? ToSeGroup(*std::move(body), call.what) : body.status();
+      if (group.ok()) return group;
+    }
+    const std::string unusable =
+        group.status().message().empty()
+            ? absl::StrCat("controller: ", call.what, ": HTTP ", response.status, " without a body")
+            : std::string(group.status().message());
+    const std::string location = response.Header("location");
+    std::string uuid;
+    if (!location.empty()) {
+      auto id = IdFromRefOrUuid(location, "serviceenginegroup", "Location");
+      if (id.ok()) uuid = *id;
+    }
+    log::Warn(absl::StrCat(unusable, "; reading the new SE group \"", spec.name, "\" back"));
+    absl::StatusOr<SeGroup> read = absl::InternalError("");
+    if (!uuid.empty()) {
+      read = GetSeGroup(uuid, spec.tenant);
+    } else {
+      auto found = call.find_outcome();
+      if (!found.ok()) {
+        read = found.status();
+      } else if (!found->has_value()) {
+        read = absl::NotFoundError(absl::StrCat("controller: SE group \"", spec.name,
+                                                "\" is not found by name after its create"));
+      } else {
+        read = ToSeGroup(**std::move(found), call.what);
+      }
+    }
+    if (read.ok()) return read;
+    absl::Status out(read.status().code() == absl::StatusCode::kNotFound
+                         ? absl::StatusCode::kInternal
+                         : read.status().code(),
+                     absl::StrCat(unusable, "; the Controller created SE group \"", spec.name, "\"",
+                                  uuid.empty() ? "" : absl::StrCat(" (", uuid, ")"),
+                                  " but reading it back failed: ", read.status().message()));
+    if (!uuid.empty()) out.SetPayload(kCreatedUuidPayload, absl::Cord(uuid));
+    return out;
+  }
+
+  // A group from a PUT response; an empty body falls back to GET by Location or uuid.
   absl::StatusOr<SeGroup> GroupFromWriteResponse(const HttpResponse& response,
                                                  absl::string_view what, std::string_view tenant) {
     if (absl::StripAsciiWhitespace(response.body).empty()) {
@@ -502,10 +627,18 @@ class ClientImpl : public Client {
   absl::StatusOr<HttpResponse> Send(const Call& call, absl::Time deadline) {
     auto result = SendLoop(call, deadline);
     if (result.ok()) return result;
-    std::string message(result.status().message());
+    absl::Status status = WithAdvice(result.status());
+    std::string message(status.message());
     std::string redacted = Redact(message);
-    if (redacted == message) return result;
-    return WithMessage(result.status(), redacted);
+    if (redacted == message) return status;
+    return WithMessage(status, redacted);
+  }
+
+  // `status` with what to do about it, when it is a set-up problem.
+  absl::Status WithAdvice(const absl::Status& status) const {
+    const SetupProblem problem = SetupProblemOf(status);
+    if (problem == SetupProblem::kNone) return status;
+    return WithRemedy(status, SetupRemedy(problem, endpoint_, config_.username));
   }
 
   absl::StatusOr<HttpResponse> SendLoop(const Call& call, absl::Time deadline) {
@@ -529,7 +662,7 @@ class ClientImpl : public Client {
       request.method = call.method;
       request.url = endpoint_.base_url + call.path;
       request.timeout = std::min(config_.request_timeout, left);
-      request.fresh_connection = !call.idempotent;
+      request.idempotent = call.idempotent;
       request.headers.push_back("Accept: application/json");
       request.headers.push_back(Referer());
       if (call.has_body) {
@@ -546,16 +679,25 @@ class ClientImpl : public Client {
         }
         if (!session->cookie_header.empty()) request.headers.push_back(session->cookie_header);
       }
-      TransportResult r = transport_->Perform(request);
+      absl::StatusOr<CurlTransport*> transport = Transport();
+      if (!transport.ok()) return transport.status();
+      TransportResult r = (*transport)->Perform(request);
 
       absl::Status failure;
       std::optional<absl::Duration> retry_after;
       bool ambiguous = false;
+      bool retryable = true;
       if (!r.status.ok()) {
-        if (r.status.code() == absl::StatusCode::kCancelled) return CancelledStatus(call.what);
-        if (!r.retryable) return r.status;
+        if (r.status.code() == absl::StatusCode::kCancelled) {
+          absl::Status cancelled = CancelledStatus(call.what);
+          return !call.idempotent && r.maybe_sent ? MarkMayHaveTakenEffect(cancelled) : cancelled;
+        }
         failure = r.status;
         ambiguous = r.maybe_sent;
+        retryable = r.retryable;
+        // A failure that retrying cannot cure (such as an answer over the size cap) still
+        // leaves a sent create's outcome unknown: look for it below, then give up.
+        if (!retryable && (!ambiguous || call.idempotent)) return failure;
       } else {
         int code = r.response.status;
         log::Debug(absl::StrCat("controller: ", call.what, " -> HTTP ", code));
@@ -577,16 +719,18 @@ class ClientImpl : public Client {
       }
       if (ambiguous && !call.idempotent) {
         if (!call.find_outcome) {
-          return WithMessage(
-              failure, absl::StrCat(failure.message(), " (the request may have taken effect)"));
+          return MarkMayHaveTakenEffect(WithMessage(
+              failure, absl::StrCat(failure.message(), " (the request may have taken effect)")));
         }
         auto found = call.find_outcome();
         if (!found.ok()) {
-          if (found.status().code() == absl::StatusCode::kCancelled) return found.status();
-          return WithMessage(
-              found.status(),
-              absl::StrCat(found.status().message(), " (while checking whether ", call.what,
-                           " took effect after: ", failure.message(), ")"));
+          if (found.status().code() == absl::StatusCode::kCancelled) {
+            return MarkMayHaveTakenEffect(found.status());
+          }
+          return MarkMayHaveTakenEffect(
+              WithMessage(found.status(),
+                          absl::StrCat(found.status().message(), " (while checking whether ",
+                                       call.what, " took effect after: ", failure.message(), ")")));
         }
         if (found->has_value()) {
           HttpResponse synthesized;
@@ -595,6 +739,7 @@ class ClientImpl : public Client {
           return synthesized;
         }
       }
+      if (!retryable) return failure;
       if (retry >= config_.max_retries) {
         absl::Status out =
             WithMessage(failure, absl::StrCat(failure.message(), " (gave up after ", retry + 1,
@@ -690,7 +835,12 @@ class ClientImpl : public Client {
     call.has_body = true;
     call.with_session = false;
     auto response = Send(call, deadline);
-    if (!response.ok()) return response.status();
+    if (!response.ok()) {
+      if (HttpStatusOf(response.status()) == 401) {
+        return WithAdvice(WithSetupProblem(response.status(), SetupProblem::kLoginRejected));
+      }
+      return response.status();
+    }
     auto answer = ParseLoginResponse(*response, call.what);
     if (!answer.ok()) return answer.status();
     auto session = std::make_shared<Session>();
@@ -740,7 +890,12 @@ class ClientImpl : public Client {
       session = session_;
       session_.reset();
     }
-    if (session == nullptr || cancelled_.load() || transport_ == nullptr) return;
+    CurlTransport* transport = nullptr;
+    {
+      absl::MutexLock lock(&transport_mu_);
+      transport = transport_.get();
+    }
+    if (session == nullptr || cancelled_.load() || transport == nullptr) return;
     HttpRequest request;
     request.method = "POST";
     request.url = endpoint_.base_url + "/logout";
@@ -748,7 +903,7 @@ class ClientImpl : public Client {
     request.headers = {"Accept: application/json", Referer(),
                        absl::StrCat("X-Avi-Version: ", session->api_version.ToString()),
                        absl::StrCat("X-CSRFToken: ", session->csrf_token), session->cookie_header};
-    TransportResult r = transport_->Perform(request);
+    TransportResult r = transport->Perform(request);
     if (!r.status.ok()) log::Debug(absl::StrCat("controller: logout: ", r.status.message()));
   }
 
@@ -760,7 +915,9 @@ class ClientImpl : public Client {
 
   std::atomic<bool> cancelled_{false};
   absl::Notification cancel_note_;
-  std::unique_ptr<CurlTransport> transport_;
+  absl::Mutex transport_mu_;
+  std::unique_ptr<CurlTransport> transport_ ABSL_GUARDED_BY(transport_mu_);
+  absl::Status transport_error_ ABSL_GUARDED_BY(transport_mu_);
 
   absl::Mutex mu_;
   std::shared_ptr<const Session> session_ ABSL_GUARDED_BY(mu_);
@@ -773,9 +930,20 @@ class ClientImpl : public Client {
   absl::Mutex cache_mu_;
   std::map<std::string, CloudInfo> clouds_ ABSL_GUARDED_BY(cache_mu_);
   std::map<std::string, TenantInfo> tenants_ ABSL_GUARDED_BY(cache_mu_);
+  // Lookups in flight ("type\nkey"), for ResolveCached's single flight.
+  std::set<std::string> resolving_ ABSL_GUARDED_BY(cache_mu_);
 };
 
 }  // namespace
+
+std::string CreatedSeGroupUuid(const absl::Status& status) {
+  auto uuid = status.GetPayload(kCreatedUuidPayload);
+  return uuid.has_value() ? std::string(*uuid) : "";
+}
+
+bool MayHaveTakenEffect(const absl::Status& status) {
+  return status.GetPayload(kMayHaveTakenEffectPayload).has_value();
+}
 
 absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, ClientHooks hooks) {
   auto endpoint = ValidateConfig(config);
@@ -791,10 +959,8 @@ absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, Cl
                            " is not verified; anyone on the network path can read the "
                            "credentials. Set ca_file or ca_pem instead."));
   }
-  auto client = std::make_unique<ClientImpl>(config, *std::move(endpoint), std::move(configured),
-                                             std::move(hooks));
-  if (absl::Status st = client->Init(); !st.ok()) return st;
-  return std::unique_ptr<Client>(std::move(client));
+  return std::unique_ptr<Client>(std::make_unique<ClientImpl>(
+      config, *std::move(endpoint), std::move(configured), std::move(hooks)));
 }
 
 }  // namespace nsxalb::controller

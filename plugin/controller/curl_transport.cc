@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/limits.h"
 #include "plugin/controller/curl_library.h"
+#include "plugin/controller/errors.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -24,6 +25,9 @@ struct Transfer {
   HttpResponse* response;
   const std::atomic<bool>* cancelled;
   bool too_large = false;
+  // Requests started on a connection (OnPrerequest calls), and whether a second was refused.
+  int sends = 0;
+  bool resend_refused = false;
 };
 
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
@@ -51,6 +55,16 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   std::string value(absl::StripAsciiWhitespace(line.substr(colon + 1)));
   t->response->headers.emplace_back(std::move(name), std::move(value));
   return bytes;
+}
+
+// Called by libcurl with a connection ready, before it sends the request: once, unless libcurl
+// retries on a new connection after a kept-alive one died. For a non-idempotent request that
+// retry is refused (see HttpRequest::idempotent).
+int OnPrerequest(void* user, char*, char*, int, int) {
+  auto* t = static_cast<Transfer*>(user);
+  if (t->sends++ == 0) return CURL_PREREQFUNC_OK;
+  t->resend_refused = true;
+  return CURL_PREREQFUNC_ABORT;
 }
 
 int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
@@ -194,7 +208,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
   lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
   lib.easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
-  if (request.fresh_connection) lib.easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+  if (!request.idempotent &&
+      (lib.easy_setopt(curl, CURLOPT_PREREQFUNCTION, &OnPrerequest) != CURLE_OK ||
+       lib.easy_setopt(curl, CURLOPT_PREREQDATA, &transfer) != CURLE_OK)) {
+    lib.easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);  // libcurl < 7.80
+  }
   lib.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
   lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
@@ -251,9 +269,20 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   result.response = HttpResponse();
   std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : lib.easy_strerror(code);
   std::string where = absl::StrCat(request.method, " ", request.url);
+  // Whatever failed, the server may have acted on a request that left (for an answer over the
+  // size cap, it surely did).
+  result.maybe_sent = request_size > 0;
   if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
     result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
     result.maybe_sent = request_size > 0;
+    return result;
+  }
+  if (code == CURLE_ABORTED_BY_CALLBACK && transfer.resend_refused) {
+    result.status = absl::UnavailableError(
+        absl::StrCat("controller: ", where,
+                     ": the kept-alive connection closed without an answer (not resent)"));
+    result.retryable = true;
+    result.maybe_sent = true;
     return result;
   }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {
@@ -264,11 +293,13 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   if (IsTlsVerificationError(code)) {
-    result.status = absl::FailedPreconditionError(absl::StrCat(
-        "controller: ", where, ": TLS verification of the Controller's certificate failed (",
-        detail,
-        "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
-        "verification)"));
+    result.status = WithSetupProblem(
+        absl::FailedPreconditionError(absl::StrCat(
+            "controller: ", where, ": TLS verification of the Controller's certificate failed (",
+            detail,
+            "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
+            "verification)")),
+        SetupProblem::kUntrustedCertificate);
     return result;
   }
   result.maybe_sent = request_size > 0;
@@ -278,6 +309,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
         absl::DeadlineExceededError(absl::StrCat("controller: ", where, ": timed out: ", detail));
   } else if (result.retryable) {
     result.status = absl::UnavailableError(absl::StrCat("controller: ", where, ": ", detail));
+    // Nothing answered: a wrong address or port, a name that does not resolve, or a Controller
+    // that is down.
+    if (code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_CONNECT) {
+      result.status = WithSetupProblem(result.status, SetupProblem::kUnreachable);
+    }
   } else {
     result.status = absl::InternalError(absl::StrCat("controller: ", where, ": ", detail));
   }

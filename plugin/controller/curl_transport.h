@@ -34,10 +34,14 @@ struct HttpRequest {
   std::vector<std::string> headers;  // "Name: value" lines
   std::string body;                  // sent when non-empty or method is POST/PUT
   absl::Duration timeout = absl::Seconds(60);
-  // Use a new connection. libcurl silently resends a request whose kept-alive connection died
-  // before any response; for a request that is not idempotent (POST create) that resend could
-  // duplicate the object, so such requests go on a fresh connection and the caller decides.
-  bool fresh_connection = false;
+  // False for a request that must reach the Controller at most once (POST create). libcurl
+  // silently resends a request whose kept-alive connection died before any response; if the
+  // Controller had acted on it, that resend could duplicate the object. A non-idempotent
+  // request still reuses a kept-alive connection, but the resend is refused: the transfer
+  // fails as Unavailable, `retryable` and `maybe_sent`, and the caller decides (the client
+  // checks whether the create took effect). With a libcurl older than 7.80, which cannot
+  // refuse it, such a request goes on a fresh connection instead.
+  bool idempotent = true;
 };
 
 // One HTTP response. Header names are lower-cased; repeated headers appear repeatedly.

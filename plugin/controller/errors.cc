@@ -160,4 +160,87 @@ absl::Status WithMessage(const absl::Status& status, absl::string_view message) 
   return out;
 }
 
+absl::Status WithSetupProblem(const absl::Status& status, SetupProblem problem) {
+  absl::Status out = status;
+  out.SetPayload(kSetupProblemPayload, absl::Cord(absl::StrCat(static_cast<int>(problem))));
+  return out;
+}
+
+SetupProblem SetupProblemOf(const absl::Status& status) {
+  auto payload = status.GetPayload(kSetupProblemPayload);
+  int value = 0;
+  if (!payload.has_value() || !absl::SimpleAtoi(std::string(*payload), &value)) {
+    return SetupProblem::kNone;
+  }
+  switch (value) {
+    case static_cast<int>(SetupProblem::kUnreachable):
+      return SetupProblem::kUnreachable;
+    case static_cast<int>(SetupProblem::kUntrustedCertificate):
+      return SetupProblem::kUntrustedCertificate;
+    case static_cast<int>(SetupProblem::kLoginRejected):
+      return SetupProblem::kLoginRejected;
+    default:
+      return SetupProblem::kNone;
+  }
+}
+
+const char* SetupProblemSummary(SetupProblem problem) {
+  switch (problem) {
+    case SetupProblem::kUnreachable:
+      return "Cannot connect to the Controller";
+    case SetupProblem::kUntrustedCertificate:
+      return "The Controller's certificate is not trusted";
+    case SetupProblem::kLoginRejected:
+      return "The Controller rejected the login";
+    case SetupProblem::kNone:
+      break;
+  }
+  return "";
+}
+
+std::string SetupRemedy(SetupProblem problem, const Endpoint& endpoint,
+                        absl::string_view username) {
+  const std::string host_port = absl::StrCat(
+      endpoint.ipv6 ? absl::StrCat("[", endpoint.host, "]") : endpoint.host, ":", endpoint.port);
+  switch (problem) {
+    case SetupProblem::kUnreachable:
+      return absl::StrCat(
+          "nothing answered at ", endpoint.base_url,
+          ". Check the provider's controller argument (or NSXALB_CONTROLLER): the Controller's "
+          "host name or IP address, with :PORT when it is not 443 (only HTTPS is spoken); then "
+          "check that the Controller is up and reachable from this machine. "
+          "`terraform-provider-nsxalb controller check` tries the same settings in a second.");
+    case SetupProblem::kUntrustedCertificate:
+      return absl::StrCat(
+          "the certificate ", endpoint.base_url,
+          " presents is not signed by a CA this machine trusts; a fresh Controller presents a "
+          "self-signed one. Save it, compare its SHA-256 fingerprint with the one the "
+          "Controller's UI shows for its portal certificate, and point ca_file (or "
+          "NSXALB_CA_FILE) at the file:\n\n  openssl s_client -connect ",
+          host_port, " -showcerts </dev/null | openssl x509 > controller-ca.pem\n",
+          "  openssl x509 -noout -fingerprint -sha256 -in controller-ca.pem\n\n"
+          "For a lab only, insecure = true (or NSXALB_INSECURE=true) skips the verification.");
+    case SetupProblem::kLoginRejected:
+      return absl::StrCat(
+          "the Controller at ", endpoint.base_url, " does not accept user \"", username,
+          "\" with the password or token given. Check the provider's username and password "
+          "(or NSXALB_USERNAME and NSXALB_PASSWORD), or auth_token (NSXALB_AUTH_TOKEN); a "
+          "fresh Controller accepts only the admin password set at its first login.");
+    case SetupProblem::kNone:
+      break;
+  }
+  return "";
+}
+
+absl::Status WithRemedy(const absl::Status& status, absl::string_view remedy) {
+  absl::Status out = status;
+  out.SetPayload(kRemedyPayload, absl::Cord(remedy));
+  return out;
+}
+
+std::string RemedyOf(const absl::Status& status) {
+  auto payload = status.GetPayload(kRemedyPayload);
+  return payload.has_value() ? std::string(*payload) : std::string();
+}
+
 }  // namespace nsxalb::controller

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/cty/internal/json_tree.h"
+#include "plugin/cty/internal/lazy_path.h"
 #include "plugin/cty/internal/type_json.h"
 #include "plugin/cty/path.h"
 
@@ -20,15 +21,17 @@ namespace {
 using internal::JsonNode;
 using internal::JsonQuote;
 using internal::kMaxNestingDepth;
+using internal::LazyPath;
 
 std::string WithArticle(const Type& type) {
   return absl::StrCat(type.kind() == Type::Kind::kObject ? "an " : "a ", type.FriendlyName());
 }
 
-absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const AttributePath& path) {
+absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const LazyPath& path) {
   if (node.kind == JsonNode::Kind::kNull) return Value::Null(type);
   auto mismatch = [&]() {
-    return PathError(path, absl::StrCat(WithArticle(type), " is required, got ", node.KindName()));
+    return PathError(path.Path(),
+                     absl::StrCat(WithArticle(type), " is required, got ", node.KindName()));
   };
   switch (type.kind()) {
     case Type::Kind::kString:
@@ -43,7 +46,7 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
         return mismatch();
       }
       absl::StatusOr<Number> n = Number::FromDecimal(node.text);
-      if (!n.ok()) return PathError(path, "a number is required, got string");
+      if (!n.ok()) return PathError(path.Path(), "a number is required, got string");
       return Value::NumberVal(*std::move(n));
     }
     case Type::Kind::kBool:
@@ -57,7 +60,7 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
     case Type::Kind::kTuple: {
       if (node.kind != JsonNode::Kind::kArray) return mismatch();
       if (type.kind() == Type::Kind::kTuple && node.items.size() != type.tuple_elements().size()) {
-        return PathError(path,
+        return PathError(path.Path(),
                          absl::StrCat("a tuple of ", type.tuple_elements().size(),
                                       " elements is required (", node.items.size(), " given)"));
       }
@@ -81,7 +84,7 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
         absl::StatusOr<Value> e = Decode(member, type.element(), path.ElementKey(key));
         if (!e.ok()) return e.status();
         if (!entries.emplace(key, *std::move(e)).second) {
-          return PathError(path.ElementKey(key), "map key given more than once");
+          return PathError(path.Path().ElementKey(key), "map key given more than once");
         }
       }
       return Value::Map(type.element(), std::move(entries));
@@ -92,12 +95,12 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
       for (const auto& [name, member] : node.members) {
         auto it = type.attributes().find(name);
         if (it == type.attributes().end()) {
-          return PathError(path, absl::StrCat("unsupported attribute ", JsonQuote(name)));
+          return PathError(path.Path(), absl::StrCat("unsupported attribute ", JsonQuote(name)));
         }
         absl::StatusOr<Value> e = Decode(member, it->second, path.Attribute(name));
         if (!e.ok()) return e.status();
         if (!attributes.emplace(name, *std::move(e)).second) {
-          return PathError(path.Attribute(name), "attribute given more than once");
+          return PathError(path.Path().Attribute(name), "attribute given more than once");
         }
       }
       // State written under an older schema may lack attributes added since: they are null.
@@ -105,9 +108,10 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
     }
     case Type::Kind::kDynamic: {
       if (node.kind != JsonNode::Kind::kObject) {
-        return PathError(path, absl::StrCat("a dynamic value must be an object with \"value\" "
-                                            "and \"type\", got ",
-                                            node.KindName()));
+        return PathError(path.Path(),
+                         absl::StrCat("a dynamic value must be an object with \"value\" "
+                                      "and \"type\", got ",
+                                      node.KindName()));
       }
       const JsonNode* value_node = nullptr;
       const JsonNode* type_node = nullptr;
@@ -117,17 +121,19 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
         } else if (name == "type" && type_node == nullptr) {
           type_node = &member;
         } else {
-          return PathError(path, absl::StrCat("a dynamic value has only \"value\" and \"type\", "
-                                              "got ",
-                                              JsonQuote(name)));
+          return PathError(path.Path(),
+                           absl::StrCat("a dynamic value has only \"value\" and \"type\", "
+                                        "got ",
+                                        JsonQuote(name)));
         }
       }
       if (value_node == nullptr || type_node == nullptr) {
-        return PathError(path, "a dynamic value must be an object with \"value\" and \"type\"");
+        return PathError(path.Path(),
+                         "a dynamic value must be an object with \"value\" and \"type\"");
       }
       absl::StatusOr<Type> concrete = internal::TypeFromJsonNode(*type_node);
       if (!concrete.ok()) {
-        return PathError(path,
+        return PathError(path.Path(),
                          absl::StrCat("a dynamic value's type: ", concrete.status().message()));
       }
       return Decode(*value_node, *concrete, path);
@@ -136,12 +142,13 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const Attri
   return mismatch();
 }
 
-absl::Status Encode(std::string* out, const Value& value, const Type& type,
-                    const AttributePath& path, int depth) {
+absl::Status Encode(std::string* out, const Value& value, const Type& type, const LazyPath& path,
+                    int depth) {
   if (depth > kMaxNestingDepth) {
-    return PathError(path, absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
+    return PathError(path.Path(),
+                     absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
   }
-  if (!value.IsKnown()) return PathError(path, "value is not known");
+  if (!value.IsKnown()) return PathError(path.Path(), "value is not known");
   if (value.IsNull()) {
     out->append("null");
     return absl::OkStatus();
@@ -154,8 +161,8 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     return absl::OkStatus();
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(
-        path, absl::StrCat(WithArticle(type), " is required, got ", value.type().FriendlyName()));
+    return PathError(path.Path(), absl::StrCat(WithArticle(type), " is required, got ",
+                                               value.type().FriendlyName()));
   }
   switch (type.kind()) {
     case Type::Kind::kString:
@@ -164,7 +171,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     case Type::Kind::kNumber: {
       const std::string text = value.AsNumber().ToString();
       if (text == "NaN" || value.AsNumber().IsInfinity()) {
-        return PathError(path, absl::StrCat(text, " cannot be written as JSON"));
+        return PathError(path.Path(), absl::StrCat(text, " cannot be written as JSON"));
       }
       out->append(text);
       return absl::OkStatus();
@@ -177,9 +184,9 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     case Type::Kind::kTuple: {
       if (type.kind() == Type::Kind::kTuple &&
           value.elements().size() != type.tuple_elements().size()) {
-        return PathError(
-            path, absl::StrCat("a tuple of ", type.tuple_elements().size(),
-                               " elements is required (", value.elements().size(), " given)"));
+        return PathError(path.Path(), absl::StrCat("a tuple of ", type.tuple_elements().size(),
+                                                   " elements is required (",
+                                                   value.elements().size(), " given)"));
       }
       out->append("[");
       for (size_t i = 0; i < value.elements().size(); ++i) {
@@ -208,7 +215,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     case Type::Kind::kObject: {
       for (const auto& [name, e] : value.entries()) {
         if (type.attributes().count(name) == 0) {
-          return PathError(path, absl::StrCat("unsupported attribute ", JsonQuote(name)));
+          return PathError(path.Path(), absl::StrCat("unsupported attribute ", JsonQuote(name)));
         }
       }
       out->append("{");
@@ -216,7 +223,8 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
       for (const auto& [name, attr_type] : type.attributes()) {
         const Value* attr = value.GetAttribute(name);
         if (attr == nullptr) {
-          return PathError(path, absl::StrCat("attribute ", JsonQuote(name), " is required"));
+          return PathError(path.Path(),
+                           absl::StrCat("attribute ", JsonQuote(name), " is required"));
         }
         absl::StrAppend(out, first ? "" : ",", JsonQuote(name), ":");
         first = false;
@@ -229,7 +237,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
     case Type::Kind::kDynamic:
       break;
   }
-  return PathError(path, "value of unsupported type");
+  return PathError(path.Path(), "value of unsupported type");
 }
 
 }  // namespace
@@ -237,12 +245,12 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type,
 absl::StatusOr<Value> DecodeJson(std::string_view json, const Type& type) {
   absl::StatusOr<JsonNode> tree = internal::ParseJsonTree(json);
   if (!tree.ok()) return PathError(AttributePath(), std::string(tree.status().message()));
-  return Decode(*tree, type, AttributePath());
+  return Decode(*tree, type, LazyPath());
 }
 
 absl::StatusOr<std::string> EncodeJson(const Value& value, const Type& type) {
   std::string out;
-  absl::Status s = Encode(&out, value, type, AttributePath(), 0);
+  absl::Status s = Encode(&out, value, type, LazyPath(), 0);
   if (!s.ok()) return s;
   return out;
 }

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "msgpack.hpp"
 #include "plugin/cty/internal/json_tree.h"
+#include "plugin/cty/internal/lazy_path.h"
 #include "plugin/cty/path.h"
 
 namespace nsxalb::cty {
@@ -62,7 +63,7 @@ class Decoder : public msgpack::null_visitor {
   bool visit_float64(double v) {
     if (!InValue("number")) return false;
     if (expect_.kind() != Type::Kind::kNumber) return Mismatch("number");
-    if (std::isnan(v)) return Fail(path_, "NaN is not a valid number");
+    if (std::isnan(v)) return Fail(CurrentPath(), "NaN is not a valid number");
     return Deliver(Value::Float(v));
   }
   bool visit_str(const char* v, uint32_t size) {
@@ -72,7 +73,7 @@ class Decoder : public msgpack::null_visitor {
     if (expect_.kind() == Type::Kind::kString) return Deliver(Value::String(std::move(s)));
     if (expect_.kind() == Type::Kind::kNumber) {
       absl::StatusOr<Number> n = Number::FromDecimal(s);
-      if (!n.ok()) return Fail(path_, "a number is required, got string");
+      if (!n.ok()) return Fail(CurrentPath(), "a number is required, got string");
       return Deliver(Value::NumberVal(*std::move(n)));
     }
     return Mismatch("string");
@@ -95,7 +96,7 @@ class Decoder : public msgpack::null_visitor {
     if (!InValue("array")) return false;
     Frame frame;
     frame.type = expect_;
-    frame.path = path_;
+    frame.depth = steps_.size();
     switch (expect_.kind()) {
       case Type::Kind::kList:
         frame.kind = Frame::Kind::kList;
@@ -105,16 +106,17 @@ class Decoder : public msgpack::null_visitor {
         break;
       case Type::Kind::kTuple:
         if (n != expect_.tuple_elements().size()) {
-          return Fail(path_, absl::StrCat("a tuple of ", expect_.tuple_elements().size(),
-                                          " elements is required (", n, " given)"));
+          return Fail(CurrentPath(), absl::StrCat("a tuple of ", expect_.tuple_elements().size(),
+                                                  " elements is required (", n, " given)"));
         }
         frame.kind = Frame::Kind::kTuple;
         break;
       case Type::Kind::kDynamic:
         if (n != 2) {
-          return Fail(path_, absl::StrCat("a dynamic value must be a [type, value] array of 2 "
-                                          "elements (",
-                                          n, " given)"));
+          return Fail(CurrentPath(),
+                      absl::StrCat("a dynamic value must be a [type, value] array of 2 "
+                                   "elements (",
+                                   n, " given)"));
         }
         frame.kind = Frame::Kind::kDynamic;
         break;
@@ -126,16 +128,16 @@ class Decoder : public msgpack::null_visitor {
   bool start_array_item() {
     Frame& top = stack_.back();
     mode_ = Mode::kValue;
-    path_ = top.path;
+    AtFrame(top);
     switch (top.kind) {
       case Frame::Kind::kList:
       case Frame::Kind::kSet:
         expect_ = top.type.element();
-        path_ = top.path.Index(top.next);
+        PushIndex(top.next);
         break;
       case Frame::Kind::kTuple:
         expect_ = top.type.tuple_elements()[static_cast<size_t>(top.next)];
-        path_ = top.path.Index(top.next);
+        PushIndex(top.next);
         break;
       case Frame::Kind::kDynamic:
         if (top.next == 0) {
@@ -165,10 +167,10 @@ class Decoder : public msgpack::null_visitor {
       case Frame::Kind::kTuple:
         return Deliver(Value::Tuple(std::move(top.items)));
       case Frame::Kind::kDynamic:
-        if (top.items.empty()) return Fail(top.path, "a dynamic value has no value");
+        if (top.items.empty()) return Fail(PathOf(top), "a dynamic value has no value");
         return Deliver(std::move(top.items.back()));
       default:
-        return Fail(top.path, "malformed msgpack");
+        return Fail(PathOf(top), "malformed msgpack");
     }
   }
 
@@ -176,7 +178,7 @@ class Decoder : public msgpack::null_visitor {
     if (!InValue("map")) return false;
     Frame frame;
     frame.type = expect_;
-    frame.path = path_;
+    frame.depth = steps_.size();
     if (expect_.kind() == Type::Kind::kObject) {
       frame.kind = Frame::Kind::kObject;
     } else if (expect_.kind() == Type::Kind::kMap) {
@@ -188,7 +190,7 @@ class Decoder : public msgpack::null_visitor {
   }
   bool start_map_key() {
     mode_ = Mode::kKey;
-    path_ = stack_.back().path;
+    AtFrame(stack_.back());
     return true;
   }
   bool end_map_key() {
@@ -198,12 +200,14 @@ class Decoder : public msgpack::null_visitor {
   bool start_map_value() {
     Frame& top = stack_.back();
     mode_ = Mode::kValue;
+    AtFrame(top);
+    AttributePath::Step& step = steps_.emplace_back();
+    step.name = top.key;
     if (top.kind == Frame::Kind::kObject) {
-      expect_ = top.type.attributes().at(top.key);
-      path_ = top.path.Attribute(top.key);
+      expect_ = *top.key_type;
     } else {
       expect_ = top.type.element();
-      path_ = top.path.ElementKey(top.key);
+      step.kind = AttributePath::Step::Kind::kElementKeyString;
     }
     return true;
   }
@@ -225,18 +229,18 @@ class Decoder : public msgpack::null_visitor {
           absl::StrAppend(&missing, missing.empty() ? "" : ", ", JsonQuote(name));
         }
       }
-      return Fail(top.path,
+      return Fail(PathOf(top),
                   absl::StrCat("an object with ", attributes.size(), " attributes is required (",
                                top.entries.size(), " given); missing ", missing));
     }
-    return Deliver(Value::Object(std::move(top.entries)));
+    return Deliver(Value::Object(std::move(top.entries), top.type));
   }
 
   void parse_error(size_t /*parsed_offset*/, size_t error_offset) {
-    Fail(path_, absl::StrCat("malformed msgpack at byte ", error_offset));
+    Fail(CurrentPath(), absl::StrCat("malformed msgpack at byte ", error_offset));
   }
   void insufficient_bytes(size_t /*parsed_offset*/, size_t /*error_offset*/) {
-    Fail(path_, "truncated msgpack: the input ends inside this value");
+    Fail(CurrentPath(), "truncated msgpack: the input ends inside this value");
   }
 
   const absl::Status& error() const { return error_; }
@@ -249,12 +253,13 @@ class Decoder : public msgpack::null_visitor {
     enum class Kind { kList, kSet, kTuple, kDynamic, kMap, kObject };
     Kind kind = Kind::kList;
     Type type;
-    AttributePath path;
+    size_t depth = 0;  // the frame's own path: the first `depth` of the decoder's steps
     int64_t next = 0;  // index of the item being read
     std::vector<Value> items;
     std::map<std::string, Value> entries;
-    std::string key;    // key of the map entry being read
-    Type dynamic_type;  // type announced by a dynamic value's first element
+    std::string key;                 // key of the map entry being read
+    const Type* key_type = nullptr;  // an object's: the type of attribute `key`
+    Type dynamic_type;               // type announced by a dynamic value's first element
   };
 
   // Records the first error only; returns false so the parser stops.
@@ -266,40 +271,52 @@ class Decoder : public msgpack::null_visitor {
   // A value event where a map key or a dynamic type was due is an error.
   bool InValue(const char* got) {
     if (mode_ == Mode::kKey) {
-      return Fail(stack_.back().path, absl::StrCat("map keys must be strings, got ", got));
+      return Fail(PathOf(stack_.back()), absl::StrCat("map keys must be strings, got ", got));
     }
     if (mode_ == Mode::kDynamicType) {
-      return Fail(path_, absl::StrCat("a dynamic value's type must be JSON type text, got ", got));
+      return Fail(CurrentPath(),
+                  absl::StrCat("a dynamic value's type must be JSON type text, got ", got));
     }
     return true;
   }
 
   bool Mismatch(const char* got) {
     if (expect_.kind() == Type::Kind::kDynamic) {
-      return Fail(path_, absl::StrCat("a dynamic value must be a [type, value] array, got ", got));
+      return Fail(CurrentPath(),
+                  absl::StrCat("a dynamic value must be a [type, value] array, got ", got));
     }
-    return Fail(path_, absl::StrCat(WithArticle(expect_), " is required, got ", got));
+    return Fail(CurrentPath(), absl::StrCat(WithArticle(expect_), " is required, got ", got));
   }
 
   bool Push(Frame frame) {
     if (static_cast<int>(stack_.size()) >= kMaxNestingDepth) {
-      return Fail(path_, absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
+      return Fail(CurrentPath(),
+                  absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
     }
     stack_.push_back(std::move(frame));
     return true;
   }
 
+  void PushIndex(int64_t index) {
+    AttributePath::Step& step = steps_.emplace_back();
+    step.kind = AttributePath::Step::Kind::kElementKeyInt;
+    step.index = index;
+  }
+
   bool Key(std::string key) {
     Frame& top = stack_.back();
+    // Terraform sends keys sorted, so a key after the last one read is new (no lookup).
+    const bool repeated =
+        !top.entries.empty() && !(top.entries.rbegin()->first < key) && top.entries.count(key) != 0;
     if (top.kind == Frame::Kind::kObject) {
-      if (top.type.attributes().count(key) == 0) {
-        return Fail(top.path, absl::StrCat("unsupported attribute ", JsonQuote(key)));
+      auto attribute = top.type.attributes().find(key);
+      if (attribute == top.type.attributes().end()) {
+        return Fail(PathOf(top), absl::StrCat("unsupported attribute ", JsonQuote(key)));
       }
-      if (top.entries.count(key) != 0) {
-        return Fail(top.path.Attribute(key), "attribute given more than once");
-      }
-    } else if (top.entries.count(key) != 0) {
-      return Fail(top.path.ElementKey(key), "map key given more than once");
+      if (repeated) return Fail(PathOf(top).Attribute(key), "attribute given more than once");
+      top.key_type = &attribute->second;
+    } else if (repeated) {
+      return Fail(PathOf(top).ElementKey(key), "map key given more than once");
     }
     top.key = std::move(key);
     return true;
@@ -308,7 +325,7 @@ class Decoder : public msgpack::null_visitor {
   bool DynamicType(const std::string& json) {
     absl::StatusOr<Type> type = Type::FromJson(json);
     if (!type.ok()) {
-      return Fail(path_, absl::StrCat("a dynamic value's type: ", type.status().message()));
+      return Fail(CurrentPath(), absl::StrCat("a dynamic value's type: ", type.status().message()));
     }
     stack_.back().dynamic_type = *std::move(type);
     mode_ = Mode::kValue;
@@ -322,15 +339,26 @@ class Decoder : public msgpack::null_visitor {
     }
     Frame& top = stack_.back();
     if (top.kind == Frame::Kind::kMap || top.kind == Frame::Kind::kObject) {
-      top.entries.emplace(top.key, std::move(v));
+      top.entries.emplace_hint(top.entries.end(), std::move(top.key), std::move(v));
     } else {
       top.items.push_back(std::move(v));
     }
     return true;
   }
 
-  Type expect_;         // type of the value being read
-  AttributePath path_;  // path of the value being read
+  // The path of the frame `top` (its first top.depth steps).
+  AttributePath PathOf(const Frame& top) const {
+    return AttributePath(
+        std::vector<AttributePath::Step>(steps_.begin(), steps_.begin() + top.depth));
+  }
+  // The path of the value being read. Paths are built only for errors: the decoder keeps one
+  // stack of steps, cut back to a frame's depth and extended by one step per item.
+  AttributePath CurrentPath() const { return AttributePath(steps_); }
+  // Cuts the steps back to the frame's own path.
+  void AtFrame(const Frame& top) { steps_.resize(top.depth); }
+
+  Type expect_;                             // type of the value being read
+  std::vector<AttributePath::Step> steps_;  // path of the value being read
   Mode mode_ = Mode::kValue;
   std::vector<Frame> stack_;
   std::optional<Value> result_;
@@ -345,10 +373,13 @@ struct StringStream {
 
 using Packer = msgpack::packer<StringStream>;
 
-absl::Status Encode(Packer& pk, const Value& value, const Type& type, const AttributePath& path,
+using Where = internal::LazyPath;
+
+absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Where& where,
                     int depth) {
   if (depth > kMaxNestingDepth) {
-    return PathError(path, absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
+    return PathError(where.Path(),
+                     absl::StrCat("value nested deeper than ", kMaxNestingDepth, " levels"));
   }
   if (value.IsNull()) {
     pk.pack_nil();
@@ -365,25 +396,26 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
     pk.pack_array(2);
     pk.pack_bin(static_cast<uint32_t>(type_json.size()));
     pk.pack_bin_body(type_json.data(), static_cast<uint32_t>(type_json.size()));
-    return Encode(pk, value, value.type(), path, depth + 1);
+    return Encode(pk, value, value.type(), where, depth + 1);
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(
-        path, absl::StrCat(WithArticle(type), " is required, got ", value.type().FriendlyName()));
+    return PathError(where.Path(), absl::StrCat(WithArticle(type), " is required, got ",
+                                                value.type().FriendlyName()));
   }
   switch (type.kind()) {
     case Type::Kind::kString: {
       const std::string& s = value.AsString();
-      if (s.size() > UINT32_MAX) return PathError(path, "string too long for msgpack");
+      if (s.size() > UINT32_MAX) return PathError(where.Path(), "string too long for msgpack");
       pk.pack_str(static_cast<uint32_t>(s.size()));
       pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
       return absl::OkStatus();
     }
     case Type::Kind::kNumber: {
       const Number& n = value.AsNumber();
-      if (n.ToString() == "NaN") return PathError(path, "NaN is not a valid number");
       if (absl::StatusOr<int64_t> i = n.AsInt64(); i.ok()) {
         pk.pack_int64(*i);
+      } else if (n.ToString() == "NaN") {
+        return PathError(where.Path(), "NaN is not a valid number");
       } else if (std::optional<double> d = n.ExactDouble(); d.has_value()) {
         pk.pack_double(*d);
       } else {
@@ -404,8 +436,8 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
     case Type::Kind::kSet: {
       pk.pack_array(static_cast<uint32_t>(value.elements().size()));
       for (size_t i = 0; i < value.elements().size(); ++i) {
-        absl::Status s = Encode(pk, value.elements()[i], type.element(),
-                                path.Index(static_cast<int64_t>(i)), depth + 1);
+        const Where item = where.Index(static_cast<int64_t>(i));
+        absl::Status s = Encode(pk, value.elements()[i], type.element(), item, depth + 1);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -413,13 +445,14 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
     case Type::Kind::kTuple: {
       const auto& types = type.tuple_elements();
       if (value.elements().size() != types.size()) {
-        return PathError(path, absl::StrCat("a tuple of ", types.size(), " elements is required (",
-                                            value.elements().size(), " given)"));
+        return PathError(where.Path(),
+                         absl::StrCat("a tuple of ", types.size(), " elements is required (",
+                                      value.elements().size(), " given)"));
       }
       pk.pack_array(static_cast<uint32_t>(types.size()));
       for (size_t i = 0; i < types.size(); ++i) {
-        absl::Status s = Encode(pk, value.elements()[i], types[i],
-                                path.Index(static_cast<int64_t>(i)), depth + 1);
+        const Where item = where.Index(static_cast<int64_t>(i));
+        absl::Status s = Encode(pk, value.elements()[i], types[i], item, depth + 1);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -429,29 +462,43 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
       for (const auto& [key, e] : value.entries()) {
         pk.pack_str(static_cast<uint32_t>(key.size()));
         pk.pack_str_body(key.data(), static_cast<uint32_t>(key.size()));
-        absl::Status s = Encode(pk, e, type.element(), path.ElementKey(key), depth + 1);
+        const Where entry = where.ElementKey(key);
+        absl::Status s = Encode(pk, e, type.element(), entry, depth + 1);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
     }
     case Type::Kind::kObject: {
-      for (const auto& [name, e] : value.entries()) {
-        if (type.attributes().count(name) == 0) {
-          return PathError(path, absl::StrCat("unsupported attribute ", JsonQuote(name)));
-        }
+      // The value's attributes and the type's are both sorted by name: when they pair up one
+      // to one (always, for a value decoded or built for this type), nothing needs looking up.
+      const auto& attributes = type.attributes();
+      const auto& entries = value.entries();
+      bool paired = entries.size() == attributes.size();
+      auto entry = entries.begin();
+      for (auto a = attributes.begin(); paired && a != attributes.end(); ++a, ++entry) {
+        paired = a->first == entry->first;
       }
-      for (const auto& [name, attr_type] : type.attributes()) {
-        if (value.GetAttribute(name) == nullptr) {
-          return PathError(path, absl::StrCat("attribute ", JsonQuote(name), " is required"));
+      if (!paired) {
+        for (const auto& [name, e] : entries) {
+          if (attributes.count(name) == 0) {
+            return PathError(where.Path(), absl::StrCat("unsupported attribute ", JsonQuote(name)));
+          }
+        }
+        for (const auto& [name, attr_type] : attributes) {
+          if (entries.count(name) == 0) {
+            return PathError(where.Path(),
+                             absl::StrCat("attribute ", JsonQuote(name), " is required"));
+          }
         }
       }
       // Byte-wise sorted keys, as Terraform writes them (std::map orders std::string that way).
-      pk.pack_map(static_cast<uint32_t>(type.attributes().size()));
-      for (const auto& [name, attr_type] : type.attributes()) {
+      pk.pack_map(static_cast<uint32_t>(attributes.size()));
+      auto e = entries.begin();
+      for (const auto& [name, attr_type] : attributes) {
         pk.pack_str(static_cast<uint32_t>(name.size()));
         pk.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
-        absl::Status s =
-            Encode(pk, *value.GetAttribute(name), attr_type, path.Attribute(name), depth + 1);
+        const Where attribute = where.Attribute(name);
+        absl::Status s = Encode(pk, (e++)->second, attr_type, attribute, depth + 1);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -459,7 +506,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Attr
     case Type::Kind::kDynamic:
       break;
   }
-  return PathError(path, "value of unsupported type");
+  return PathError(where.Path(), "value of unsupported type");
 }
 
 }  // namespace
@@ -488,7 +535,7 @@ absl::StatusOr<std::string> EncodeMsgpack(const Value& value, const Type& type) 
   std::string out;
   StringStream stream{&out};
   Packer packer(stream);
-  absl::Status s = Encode(packer, value, type, AttributePath(), 0);
+  absl::Status s = Encode(packer, value, type, Where(), 0);
   if (!s.ok()) return s;
   return out;
 }

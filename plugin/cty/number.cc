@@ -106,6 +106,58 @@ std::optional<std::string> Canonicalize(std::string_view text) {
   return out;
 }
 
+// Whether canonical decimal text (finite, not NaN) names a value a double holds exactly, decided
+// with integer arithmetic when its significant digits fit 128 bits; nullopt when they do not.
+// value = M * 10^s = odd * 2^a * 5^s * 2^s: exact iff, for s >= 0, odd * 5^s < 2^53, and for
+// s < 0, 5^-s divides odd and odd / 5^-s < 2^53 (the binary exponents stay in range for such M).
+std::optional<bool> ExactlyRepresentable(std::string_view canonical) {
+  unsigned __int128 m = 0;
+  int digits = 0;
+  int64_t scale = 0;
+  bool point = false;
+  size_t pos = canonical.size() > 0 && canonical[0] == '-' ? 1 : 0;
+  for (; pos < canonical.size(); ++pos) {
+    const char c = canonical[pos];
+    if (c == '.') {
+      point = true;
+    } else if (c >= '0' && c <= '9') {
+      if (m == 0 && c == '0') {
+        if (point) --scale;
+        continue;
+      }
+      if (++digits > 38) return std::nullopt;
+      m = m * 10 + static_cast<unsigned>(c - '0');
+      if (point) --scale;
+    } else {
+      break;
+    }
+  }
+  if (pos < canonical.size()) {  // "e+N" or "e-N"
+    int64_t exponent = 0;
+    const std::string_view text = canonical.substr(pos + 1);
+    if (!absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &exponent)) {
+      return std::nullopt;
+    }
+    scale += exponent;
+  }
+  if (m == 0) return true;
+  constexpr unsigned __int128 kLimit = static_cast<unsigned __int128>(1) << 53;
+  while ((m & 1) == 0) m >>= 1;
+  if (scale >= 0) {
+    for (int64_t i = 0; i < scale; ++i) {
+      m *= 5;
+      if (m >= kLimit) return false;
+    }
+    return m < kLimit;
+  }
+  if (scale < -56) return false;  // 5^56 > 2^128 > m
+  for (int64_t i = 0; i < -scale; ++i) {
+    if (m % 5 != 0) return false;
+    m /= 5;
+  }
+  return m < kLimit;
+}
+
 }  // namespace
 
 Number Number::Int(int64_t value) { return Number(std::to_string(value)); }
@@ -165,6 +217,10 @@ std::optional<double> Number::ExactDouble() const {
   double d = AsDouble();
   if (std::isinf(d)) {
     if (IsInfinity()) return d;
+    return std::nullopt;
+  }
+  if (std::optional<bool> exact = ExactlyRepresentable(canonical_); exact.has_value()) {
+    if (*exact) return d;
     return std::nullopt;
   }
   // glibc prints the exact binary value of a double given enough digits (at most 767

@@ -116,11 +116,29 @@ Value Value::Object(std::map<std::string, Value> attributes) {
   return Value(std::move(rep));
 }
 
+Value Value::Object(std::map<std::string, Value> attributes, const Type& expected) {
+  if (expected.kind() != Type::Kind::kObject || expected.attributes().size() != attributes.size()) {
+    return Object(std::move(attributes));
+  }
+  auto want = expected.attributes().begin();
+  for (const auto& [name, value] : attributes) {
+    if (want->first != name || !(want->second == value.type())) {
+      return Object(std::move(attributes));
+    }
+    ++want;
+  }
+  auto rep = std::make_shared<Rep>();
+  rep->type = expected;
+  rep->state = Rep::State::kKnown;
+  rep->entries = std::move(attributes);
+  return Value(std::move(rep));
+}
+
 Value Value::ObjectOf(const Type& object_type, std::map<std::string, Value> attributes) {
   for (const auto& [name, type] : object_type.attributes()) {
     if (attributes.count(name) == 0) attributes.emplace(name, Null(type));
   }
-  return Object(std::move(attributes));
+  return Object(std::move(attributes), object_type);
 }
 
 Value Value::Tuple(std::vector<Value> elements) {
@@ -160,10 +178,50 @@ const Value* Value::GetAttribute(const std::string& name) const {
   return it == rep_->entries.end() ? nullptr : &it->second;
 }
 
-Value Value::WithAttribute(const std::string& name, Value value) const {
-  std::map<std::string, Value> attributes = entries();
-  attributes[name] = std::move(value);
-  return Object(std::move(attributes));
+namespace {
+
+// Replaces (or adds) attribute `name` in `entries`, an object's attributes; true when the
+// object's type stays what it was (the attribute existed with the new value's type).
+bool ReplaceAttribute(std::map<std::string, Value>& entries, const std::string& name, Value value) {
+  auto it = entries.find(name);
+  if (it == entries.end()) {
+    entries.emplace(name, std::move(value));
+    return false;
+  }
+  const bool same_type = it->second.type() == value.type();
+  it->second = std::move(value);
+  return same_type;
+}
+
+}  // namespace
+
+Value Value::WithAttribute(const std::string& name, Value value) const& {
+  if (rep_->state != Rep::State::kKnown || type().kind() != Type::Kind::kObject) {
+    std::map<std::string, Value> attributes = entries();
+    attributes[name] = std::move(value);
+    return Object(std::move(attributes));
+  }
+  auto rep = std::make_shared<Rep>();
+  rep->state = Rep::State::kKnown;
+  rep->entries = rep_->entries;
+  if (!ReplaceAttribute(rep->entries, name, std::move(value)))
+    return Object(std::move(rep->entries));
+  rep->type = rep_->type;
+  return Value(std::move(rep));
+}
+
+Value Value::WithAttribute(const std::string& name, Value value) && {
+  if (rep_.use_count() != 1 || rep_->state != Rep::State::kKnown ||
+      type().kind() != Type::Kind::kObject) {
+    return static_cast<const Value&>(*this).WithAttribute(name, std::move(value));
+  }
+  // Only this value holds the representation (made non-const by make_shared), so no one can
+  // observe the change.
+  Rep& rep = const_cast<Rep&>(*rep_);
+  if (!ReplaceAttribute(rep.entries, name, std::move(value))) {
+    return Object(std::move(rep.entries));
+  }
+  return std::move(*this);
 }
 
 bool Value::Equals(const Value& other) const {

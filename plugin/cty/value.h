@@ -85,6 +85,10 @@ class Value {
   static Value Map(Type element_type, std::map<std::string, Value> elements);
   // An object; its type is Object of the attributes' types.
   static Value Object(std::map<std::string, Value> attributes);
+  // The same object; when its type equals `expected` (an object type), the value shares
+  // `expected` instead of building that type again, which is what decoders of a known schema
+  // do for every object they read.
+  static Value Object(std::map<std::string, Value> attributes, const Type& expected);
   // An object of the given type: attributes missing from `attributes` are set to null of their
   // type; attributes not in `object_type` are kept (CheckConformance reports them).
   static Value ObjectOf(const Type& object_type, std::map<std::string, Value> attributes);
@@ -107,8 +111,12 @@ class Value {
 
   // The attribute `name` of a known non-null object, or nullptr when absent.
   const Value* GetAttribute(const std::string& name) const;
-  // Returns a copy of this object with attribute `name` replaced.
-  Value WithAttribute(const std::string& name, Value value) const;
+  // Returns a copy of this object with attribute `name` replaced. The object's type is kept
+  // (not rebuilt) when the new value has the old one's type. On an rvalue whose representation
+  // nobody else shares (`v = std::move(v).WithAttribute(...)` in a loop), the attribute is
+  // replaced in place instead of copying every other attribute.
+  Value WithAttribute(const std::string& name, Value value) const&;
+  Value WithAttribute(const std::string& name, Value value) &&;
 
   // Deep equality: same type, same known/null state, equal contents (sets compare unordered).
   bool Equals(const Value& other) const;

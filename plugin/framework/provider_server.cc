@@ -246,18 +246,21 @@ UpgradeResourceStateResult ProviderServer::UpgradeResourceState(const std::strin
     result.upgraded_state = NormalizeBlocks(schema->block, response.upgraded_state);
     return result;
   }
-  // Current version: drop attributes the schema no longer has, then decode.
-  std::string json(raw_state_json);
-  nlohmann::json doc =
-      nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    result.diagnostics.AddError(
-        "Unable to read resource state",
-        absl::StrCat("The stored state of this ", type_name, " is not valid JSON."));
-    return result;
+  // Current version: decode; if that fails, drop attributes the schema no longer has and decode
+  // again (parsing the JSON a second time only for state that needs it).
+  absl::StatusOr<cty::Value> decoded = cty::DecodeJson(raw_state_json, type);
+  if (!decoded.ok()) {
+    std::string json(raw_state_json);
+    nlohmann::json doc =
+        nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) {
+      result.diagnostics.AddError(
+          "Unable to read resource state",
+          absl::StrCat("The stored state of this ", type_name, " is not valid JSON."));
+      return result;
+    }
+    if (StripUnknownKeys(schema->block, doc)) decoded = cty::DecodeJson(doc.dump(), type);
   }
-  if (StripUnknownKeys(schema->block, doc)) json = doc.dump();
-  absl::StatusOr<cty::Value> decoded = cty::DecodeJson(json, type);
   if (!decoded.ok()) {
     result.diagnostics.AddStatusError(
         "Unable to read resource state",

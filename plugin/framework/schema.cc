@@ -1,6 +1,9 @@
 // Schema implementation: implied types and Terraform's schema rules.
 #include "plugin/framework/schema.h"
 
+#include <string>
+#include <unordered_map>
+
 #include "absl/strings/str_cat.h"
 
 namespace nsxalb::framework {
@@ -119,28 +122,85 @@ const NestedBlock* Block::FindBlockType(const std::string& name) const {
   return it == block_types.end() ? nullptr : &it->second;
 }
 
-cty::Type ImpliedType(const Block& block) {
+namespace {
+
+cty::Type BuildImpliedType(const Block& block);
+
+// The type a nested block's instances have in its parent's object type.
+cty::Type NestedType(const NestedBlock& nested, cty::Type inner) {
+  switch (nested.nesting) {
+    case NestedBlock::Nesting::kList:
+      return cty::Type::List(std::move(inner));
+    case NestedBlock::Nesting::kSet:
+      return cty::Type::Set(std::move(inner));
+    case NestedBlock::Nesting::kMap:
+      return cty::Type::Map(std::move(inner));
+    case NestedBlock::Nesting::kSingle:
+    case NestedBlock::Nesting::kGroup:
+      break;
+  }
+  return inner;
+}
+
+cty::Type BuildImpliedType(const Block& block) {
   std::map<std::string, cty::Type> attrs;
   for (const auto& [name, attr] : block.attributes) attrs.emplace(name, attr.type);
   for (const auto& [name, nested] : block.block_types) {
-    cty::Type inner = ImpliedType(nested.block);
-    switch (nested.nesting) {
-      case NestedBlock::Nesting::kSingle:
-      case NestedBlock::Nesting::kGroup:
-        attrs.emplace(name, inner);
-        break;
-      case NestedBlock::Nesting::kList:
-        attrs.emplace(name, cty::Type::List(inner));
-        break;
-      case NestedBlock::Nesting::kSet:
-        attrs.emplace(name, cty::Type::Set(inner));
-        break;
-      case NestedBlock::Nesting::kMap:
-        attrs.emplace(name, cty::Type::Map(inner));
-        break;
-    }
+    attrs.emplace(name, NestedType(nested, ImpliedType(nested.block)));
   }
   return cty::Type::Object(std::move(attrs));
+}
+
+// Whether `type` equals what BuildImpliedType(block) would build, found without building it:
+// the object's attribute names are the block's attribute and block type names (both sorted, so
+// one merged walk), each with the same type.
+bool IsImpliedTypeOf(const cty::Type& type, const Block& block) {
+  if (type.kind() != cty::Type::Kind::kObject) return false;
+  const auto& attrs = type.attributes();
+  if (attrs.size() != block.attributes.size() + block.block_types.size()) return false;
+  auto attribute = block.attributes.begin();
+  auto nested = block.block_types.begin();
+  for (const auto& [name, t] : attrs) {
+    if (attribute != block.attributes.end() && attribute->first == name) {
+      if (!(t == attribute->second.type)) return false;
+      ++attribute;
+    } else if (nested != block.block_types.end() && nested->first == name) {
+      const NestedBlock& n = nested->second;
+      const bool single =
+          n.nesting == NestedBlock::Nesting::kSingle || n.nesting == NestedBlock::Nesting::kGroup;
+      if (single) {
+        if (!IsImpliedTypeOf(t, n.block)) return false;
+      } else {
+        const cty::Type::Kind want =
+            n.nesting == NestedBlock::Nesting::kList  ? cty::Type::Kind::kList
+            : n.nesting == NestedBlock::Nesting::kSet ? cty::Type::Kind::kSet
+                                                      : cty::Type::Kind::kMap;
+        if (t.kind() != want || !IsImpliedTypeOf(t.element(), n.block)) return false;
+      }
+      ++nested;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+cty::Type ImpliedType(const Block& block) {
+  // Every RPC asks for the implied type of its schema several times (decode, encode, plan rules),
+  // and building it allocates a map entry per attribute. Each thread keeps the last type built
+  // for a block's address and hands it out again after checking, with no allocation, that it
+  // still is that block's type (a block at a reused address, or one changed since, gets a new
+  // one). Sharing the type also makes later type comparisons pointer comparisons.
+  constexpr size_t kMaxCached = 256;
+  thread_local std::unordered_map<const Block*, cty::Type> cache;
+  auto it = cache.find(&block);
+  if (it != cache.end() && IsImpliedTypeOf(it->second, block)) return it->second;
+  cty::Type built = BuildImpliedType(block);
+  if (cache.size() >= kMaxCached) cache.clear();
+  cache[&block] = built;
+  return built;
 }
 
 absl::Status ValidateSchema(const Schema& schema) {

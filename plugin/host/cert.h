@@ -4,7 +4,9 @@
 // certificate for every run, serves TLS with it, and sends its DER form in the handshake line.
 // Terraform trusts exactly that certificate and checks the name "localhost", so the certificate
 // carries SAN DNS:localhost, CA:TRUE, and both serverAuth and clientAuth key usages, like the
-// certificates go-plugin generates on its side. Built on OpenSSL 3's EVP APIs.
+// certificates go-plugin generates on its side. The DER is written by hand and signed with
+// OpenSSL's elliptic-curve functions, which keeps start-up off OpenSSL 3's provider fetches
+// (see cert.cc).
 #ifndef NSXALB_PLUGIN_HOST_CERT_H_
 #define NSXALB_PLUGIN_HOST_CERT_H_
 
@@ -46,8 +48,10 @@ struct Certificate {
 // Returns kInternal if OpenSSL fails.
 absl::StatusOr<Certificate> GenerateSelfSignedCertificate(const CertificateOptions& options);
 
-// Parses the first certificate of a PEM text and returns its DER bytes. Returns
-// kInvalidArgument naming `what` (e.g. "PLUGIN_CLIENT_CERT") if no certificate can be parsed.
+// Returns the DER bytes of the first certificate of a PEM text. Checks the PEM armour, the
+// base64 and the certificate's outer DER structure, not the X.509 contents (the TLS library that
+// uses the certificate parses those). Returns kInvalidArgument naming `what`
+// (e.g. "PLUGIN_CLIENT_CERT") otherwise.
 absl::StatusOr<std::string> CertificatePemToDer(absl::string_view pem, absl::string_view what);
 
 // Returns the PEM form of a DER certificate; kInvalidArgument if `der` is not a certificate.

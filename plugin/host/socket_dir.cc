@@ -2,6 +2,7 @@
 #include "plugin/host/socket_dir.h"
 
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -22,6 +23,8 @@ static_assert(kMaxUnixSocketPathLength == sizeof(sockaddr_un{}.sun_path) - 1,
 
 constexpr char kDirTemplate[] = "nsxalb-XXXXXX";
 constexpr char kSocketName[] = "plugin.sock";
+// Pending connections the kernel holds before they are accepted (Terraform opens one or two).
+constexpr int kListenBacklog = 64;
 
 }  // namespace
 
@@ -59,6 +62,25 @@ absl::StatusOr<SocketDir> CreateSocketDir(const std::string& parent) {
   out.dir = buffer.data();
   out.socket_path = absl::StrCat(out.dir, "/", kSocketName);
   return out;
+}
+
+absl::StatusOr<int> ListenOnSocket(const SocketDir& dir) {
+  sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  if (dir.socket_path.size() > kMaxUnixSocketPathLength) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unix socket path \"", dir.socket_path, "\" is too long"));
+  }
+  std::memcpy(address.sun_path, dir.socket_path.data(), dir.socket_path.size());
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0 ||
+      listen(fd, kListenBacklog) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    return absl::UnavailableError(absl::StrCat("cannot listen on unix socket \"", dir.socket_path,
+                                               "\": ", std::strerror(error)));
+  }
+  return fd;
 }
 
 void RemoveSocketDir(const SocketDir& dir) {

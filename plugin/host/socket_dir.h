@@ -30,6 +30,12 @@ struct SocketDir {
 // change), and kUnavailable when the directory cannot be created.
 absl::StatusOr<SocketDir> CreateSocketDir(const std::string& parent);
 
+// Creates the socket at dir.socket_path and listens on it (blocking accept, close-on-exec).
+// Returns the listening descriptor, which the caller closes; kUnavailable naming the path and
+// the system error otherwise. Connections made from then on wait in the kernel's backlog until
+// they are accepted, so a client may connect as soon as this returns.
+absl::StatusOr<int> ListenOnSocket(const SocketDir& dir);
+
 // Removes the socket (if still present) and the directory. Best effort; never fails.
 void RemoveSocketDir(const SocketDir& dir);
 

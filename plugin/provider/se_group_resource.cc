@@ -12,6 +12,7 @@
 #include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
@@ -77,12 +78,6 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   d.AddError("No Controller configured",
              framework::ErrorDetail(action, std::string(client.status().message()), ""));
   return nullptr;
-}
-
-// An error from the Controller, with its text as the original error.
-void AddControllerError(Diagnostics& d, const std::string& summary, const std::string& action,
-                        const std::string& explanation, const absl::Status& status) {
-  d.AddError(summary, framework::ErrorDetail(action, explanation, std::string(status.message())));
 }
 
 // The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
@@ -221,11 +216,11 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
 
   // Defaults: the Controller's default cloud and the provider's tenant.
   if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
-    planned = planned.WithAttribute("cloud", cty::Value::String(kDefaultCloud));
+    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
   }
   if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
     std::shared_ptr<const ProviderConfig> pc = provider_->config();
-    planned = planned.WithAttribute(
+    planned = std::move(planned).WithAttribute(
         "tenant", cty::Value::String(pc != nullptr ? pc->client.tenant : "admin"));
   }
 
@@ -241,21 +236,21 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     const StringAttr cloud = GetString(planned, "cloud");
     const StringAttr kept = GetString(prior, "platform");
     if (!cloud.known) {
-      planned = planned.WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
+      planned =
+          std::move(planned).WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
     } else if (!create && kept.value.has_value() &&
                GetString(prior, "cloud").value == cloud.value) {
       platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
-      planned = planned.WithAttribute("platform", cty::Value::String(*kept.value));
+      planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value));
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
-        d.AddAttributeError(At("cloud"),
-                            info.status().code() == absl::StatusCode::kNotFound
-                                ? "Cloud not found"
-                                : "Cannot read the cloud",
-                            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
-                                                                "\" to choose the sizing profile"),
-                                                   "", std::string(info.status().message())));
+        AddControllerError(
+            d,
+            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                                : "Cannot read the cloud",
+            absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"),
+            "", info.status(), At("cloud"));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
@@ -284,9 +279,9 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
       return;
     }
     for (const auto& [name, value] : plan->recommended) {
-      planned = planned.WithAttribute(name, value);
+      planned = std::move(planned).WithAttribute(name, value);
     }
-    planned = planned.WithAttribute("sizing", plan->sizing_object);
+    planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
     const std::optional<SizingPolicy> own = OwnPolicy(config);
     const SizingPolicy effective = own.value_or(provider_->sizing_policy());
@@ -303,12 +298,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
       const cty::Value* written = config.GetAttribute(name);
       if (written != nullptr && written->IsKnown() && written->IsNull()) {
         const cty::Value* current = planned.GetAttribute(name);
-        planned = planned.WithAttribute(name, cty::Value::Unknown(current->type()));
+        planned = std::move(planned).WithAttribute(name, cty::Value::Unknown(current->type()));
       }
     }
-    planned = planned.WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
+    planned = std::move(planned).WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
   } else {
-    planned = planned.WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
+    planned = std::move(planned).WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
   }
   response.planned_state = planned;
 }
@@ -331,11 +326,27 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {
+    const std::string import =
+        absl::StrCat("terraform import <address> \"", spec.cloud, "/", spec.name, "\"");
     std::string explanation;
-    if (group.status().code() == absl::StatusCode::kAlreadyExists) {
+    const std::string created = controller::CreatedSeGroupUuid(group.status());
+    if (!created.empty()) {
+      // The group exists: its id goes back with the error, so Terraform records it (tainted)
+      // instead of forgetting it.
+      response.new_state = planned.WithAttribute("id", cty::Value::String(created));
+      explanation = absl::StrCat(
+          "the Controller created the group (id ", created,
+          ") but the provider could not read it back. Terraform records it as tainted, so the "
+          "next apply replaces it; to keep it instead, run terraform untaint <address> and "
+          "apply again.");
+    } else if (group.status().code() == absl::StatusCode::kAlreadyExists) {
       explanation = absl::StrCat("an SE group of that name already exists in cloud \"", spec.cloud,
-                                 "\". To manage it, import it: terraform import <address> \"",
-                                 spec.cloud, "/", spec.name, "\".");
+                                 "\". To manage it, import it: ", import, ".");
+    } else if (controller::MayHaveTakenEffect(group.status())) {
+      explanation = absl::StrCat(
+          "the Controller may have created the group all the same. If the next apply reports "
+          "that it already exists, import it: ",
+          import, ".");
     }
     AddControllerError(response.diagnostics, "Cannot create SE group", action, explanation,
                        group.status());

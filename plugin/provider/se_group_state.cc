@@ -114,7 +114,7 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
     if (attr == nullptr) return;
     const cty::Value* current = out.GetAttribute(name);
     if (only_unknown && current != nullptr && current->IsKnown()) return;
-    out = out.WithAttribute(name, value);
+    out = std::move(out).WithAttribute(name, value);
   };
   set("id", cty::Value::String(group.uuid));
   // Without the "#name" suffix the Controller adds in some answers, so the URL stays stable.

@@ -2,6 +2,7 @@
 #include "plugin/cty/value.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,36 @@ TEST(NumberTest, Int64) {
   EXPECT_TRUE(Number::FromDecimal("1.5e3")->IsInt64());
 }
 
+// ExactDouble decides with integer arithmetic when the digits fit 128 bits, else by printing the
+// double's exact expansion; both must agree with the definition: the decimal equals the double.
+TEST(NumberTest, ExactDoubleAgreesWithTheExactExpansion) {
+  const auto exact_expansion = [](double d) {
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf), "%.767e", d);
+    return *Number::FromDecimal(buf);
+  };
+  for (const char* text : {"0", "1", "-1", "0.5", "73.25", "-0.375", "1e22", "9007199254740992",
+                           "5.9604644775390625e-8", "4503599627370495.5", "0.000030517578125"}) {
+    const Number n = *Number::FromDecimal(text);
+    ASSERT_TRUE(n.ExactDouble().has_value()) << text;
+    EXPECT_EQ(exact_expansion(*n.ExactDouble()), n) << text;
+  }
+  for (const char* text : {"0.1", "73.2", "1e23", "9007199254740993", "1e-19", "5e-324",
+                           "123456789012345678901234567890.1", "2.2250738585072014e-308"}) {
+    EXPECT_FALSE(Number::FromDecimal(text)->ExactDouble().has_value()) << text;
+  }
+  // Doubles of every magnitude: the exact expansion is exact, the shortest form only when it is
+  // the exact one.
+  double d = 1.0 / 3.0;
+  for (int i = 0; i < 200; ++i, d *= -7.3) {
+    const Number exact = exact_expansion(d);
+    ASSERT_TRUE(exact.ExactDouble().has_value()) << exact.ToString();
+    EXPECT_EQ(*exact.ExactDouble(), d) << exact.ToString();
+    const Number shortest = Number::Float(d);
+    EXPECT_EQ(shortest.ExactDouble().has_value(), shortest == exact) << shortest.ToString();
+  }
+}
+
 TEST(NumberTest, Doubles) {
   EXPECT_EQ(Number::FromDecimal("0.5")->ExactDouble(), 0.5);
   EXPECT_FALSE(Number::FromDecimal("0.1")->ExactDouble().has_value());
@@ -90,6 +121,41 @@ TEST(ValueTest, StatesAndAccessors) {
   EXPECT_FALSE(obj.IsWhollyKnown());
   EXPECT_EQ(obj.GetAttribute("b"), nullptr);
   EXPECT_EQ(obj.WithAttribute("b", Value::Bool(true)).GetAttribute("b")->AsBool(), true);
+}
+
+TEST(ValueTest, WithAttributeKeepsOrRebuildsTheType) {
+  const Value obj = Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}});
+  // Same attribute type: the object's type is unchanged.
+  const Value named = obj.WithAttribute("name", Value::String("a"));
+  EXPECT_EQ(named.type(), VcType());
+  EXPECT_EQ(named.GetAttribute("name")->AsString(), "a");
+  EXPECT_TRUE(obj.GetAttribute("name")->IsNull());  // the original is untouched
+  // Another type, or a new attribute: the type follows the attributes.
+  const Value retyped = obj.WithAttribute("id", Value::String("x"));
+  EXPECT_EQ(retyped.type(), Type::Object({{"name", Type::String()}, {"id", Type::String()}}));
+  const Value added = obj.WithAttribute("extra", Value::Bool(true));
+  EXPECT_EQ(added.type().attributes().size(), 3u);
+  EXPECT_EQ(obj.type(), VcType());
+  // A null object gets an object with the one attribute, as before.
+  const Value from_null = Value::Null(VcType()).WithAttribute("id", Value::Int(2));
+  EXPECT_EQ(from_null.type(), Type::Object({{"id", Type::Number()}}));
+}
+
+TEST(ValueTest, WithAttributeOnAnUnsharedRvalueChangesInPlace) {
+  Value v = Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}});
+  const Value copy = v;  // shared: the first call must copy
+  v = std::move(v).WithAttribute("name", Value::String("a"));
+  EXPECT_TRUE(copy.GetAttribute("name")->IsNull());
+  const Value* before = v.GetAttribute("id");
+  v = std::move(v).WithAttribute("id", Value::Int(2));  // unshared now: in place
+  EXPECT_EQ(v.GetAttribute("id"), before);
+  EXPECT_EQ(v.GetAttribute("id")->AsNumber(), cty::Number::Int(2));
+  EXPECT_EQ(v.GetAttribute("name")->AsString(), "a");
+  EXPECT_EQ(v.type(), VcType());
+  v = std::move(v).WithAttribute("id", Value::Bool(true));  // type changes: rebuilt
+  EXPECT_EQ(v.type(), Type::Object({{"name", Type::String()}, {"id", Type::Bool()}}));
+  EXPECT_TRUE(
+      copy.Equals(Value::Object({{"name", Value::Null(Type::String())}, {"id", Value::Int(1)}})));
 }
 
 TEST(ValueTest, Equality) {

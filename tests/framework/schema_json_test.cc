@@ -60,6 +60,32 @@ TEST(SchemaJsonTest, ImpliedTypeCoversBlocks) {
   EXPECT_EQ(t.attributes().size(), 8u);
 }
 
+// ImpliedType hands out the type it built last for a block (schema.cc); a block changed since, or
+// another block at the same address, must get its own type.
+TEST(SchemaJsonTest, ImpliedTypeFollowsChangesToTheBlock) {
+  absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
+  ASSERT_TRUE(s.ok());
+  Block& block = s->block;
+  const cty::Type first = ImpliedType(block);
+  EXPECT_EQ(ImpliedType(block), first);
+  block.attributes.at("name").type = cty::Type::Number();
+  EXPECT_EQ(ImpliedType(block).attributes().at("name"), cty::Type::Number());
+  block.attributes.erase("tags");
+  EXPECT_EQ(ImpliedType(block).attributes().count("tags"), 0u);
+  block.block_types.at("rule").nesting = NestedBlock::Nesting::kSet;
+  EXPECT_EQ(ImpliedType(block).attributes().at("rule").kind(), cty::Type::Kind::kSet);
+  block.block_types.at("rule").block.attributes.at("port").type = cty::Type::String();
+  EXPECT_EQ(ImpliedType(block).attributes().at("rule"),
+            cty::Type::Set(cty::Type::Object({{"port", cty::Type::String()}})));
+  Attribute extra;
+  extra.name = "extra";
+  extra.type = cty::Type::Bool();
+  extra.optional = true;
+  block.block_types.at("one").block.attributes.emplace("extra", extra);
+  EXPECT_EQ(ImpliedType(block).attributes().at("one"),
+            cty::Type::Object({{"extra", cty::Type::Bool()}}));
+}
+
 TEST(SchemaJsonTest, PrintsTerraformShapeWithoutAnnotations) {
   absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
   ASSERT_TRUE(s.ok());

@@ -127,14 +127,43 @@ TEST(PluginHostTest, ProtocolFiveNotOfferedIsAClearError) {
 TEST(PluginHostTest, BadClientCertificateIsAClearError) {
   PluginProcessOptions options = TerraformOptions();
   options.expect_handshake = false;
-  options.env["PLUGIN_CLIENT_CERT"] = "not a certificate";
+  for (const char* bad :
+       {"not a certificate",
+        "-----BEGIN CERTIFICATE-----\nMIIBnjCCAUWgAwIBAgIQ\n-----END CERTIFICATE-----\n"}) {
+    options.env["PLUGIN_CLIENT_CERT"] = bad;
+    auto process = StartOrDie(options);
+    ASSERT_NE(process, nullptr);
+    absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+    ASSERT_TRUE(code.ok()) << code.status();
+    EXPECT_EQ(*code, 1);
+    EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_CLIENT_CERT"));
+    EXPECT_THAT(process->Stdout(), IsEmpty());
+  }
+}
+
+// The handshake line goes out before gRPC builds its TLS context (serve.h), and OpenSSL's
+// configuration file is read in between. A configuration under which no TLS context can be
+// built must still stop the plugin with the reason, not leave it serving nothing: here every
+// algorithm fetch asks for a FIPS provider that is not there.
+TEST(PluginHostTest, UnusableOpenSslConfigurationFailsAfterTheHandshake) {
+  char path[] = "/tmp/nsxalb-openssl-cnf-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string config =
+      "openssl_conf = openssl_init\n[openssl_init]\nalg_section = evp_properties\n"
+      "[evp_properties]\ndefault_properties = \"fips=yes\"\n";
+  ASSERT_EQ(write(fd, config.data(), config.size()), static_cast<ssize_t>(config.size()));
+  close(fd);
+  PluginProcessOptions options = TerraformOptions();
+  options.env["OPENSSL_CONF"] = path;
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
+  unlink(path);
   ASSERT_TRUE(code.ok()) << code.status();
   EXPECT_EQ(*code, 1);
-  EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_CLIENT_CERT"));
-  EXPECT_THAT(process->Stdout(), IsEmpty());
+  EXPECT_THAT(process->Stderr(), HasSubstr("[ERROR] nsxalb plugin: cannot serve on unix socket"));
+  EXPECT_THAT(process->Stderr(), HasSubstr("ssl"));
 }
 
 TEST(PluginHostTest, HandshakeLineHasSixFieldsAndALocalhostCertificate) {

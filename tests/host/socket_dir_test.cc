@@ -2,9 +2,12 @@
 #include "plugin/host/socket_dir.h"
 
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -93,6 +96,38 @@ TEST_F(SocketDirTest, MissingParentIsUnavailable) {
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(dir.status().message(), HasSubstr("does-not-exist"));
+}
+
+TEST_F(SocketDirTest, ListensBeforeAnyoneAccepts) {
+  absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_);
+  ASSERT_TRUE(dir.ok()) << dir.status();
+  absl::StatusOr<int> listener = ListenOnSocket(*dir);
+  ASSERT_TRUE(listener.ok()) << listener.status();
+  // A client connects at once (the kernel queues it); the accept comes later.
+  const int client = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, dir->socket_path.c_str(), dir->socket_path.size());
+  EXPECT_EQ(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  const int accepted = accept(*listener, nullptr, nullptr);
+  EXPECT_GE(accepted, 0);
+  close(accepted);
+  close(client);
+  close(*listener);
+  RemoveSocketDir(*dir);
+}
+
+TEST_F(SocketDirTest, ListeningTwiceOnOnePathIsUnavailable) {
+  absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_);
+  ASSERT_TRUE(dir.ok()) << dir.status();
+  absl::StatusOr<int> first = ListenOnSocket(*dir);
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<int> second = ListenOnSocket(*dir);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(second.status().message(), HasSubstr(dir->socket_path));
+  close(*first);
+  RemoveSocketDir(*dir);
 }
 
 }  // namespace
