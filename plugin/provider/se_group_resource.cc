@@ -118,22 +118,19 @@ absl::Status DropFieldsTheControllerLacks(controller::Client& client, const Prov
                                           const cty::Value& prior,
                                           std::map<std::string, cty::Value>& recommended) {
   std::optional<controller::ApiVersion> version;
-  for (auto it = recommended.begin(); it != recommended.end();) {
-    const controller::SeGroupField* field = controller::FindSeGroupField(it->first);
-    if (field == nullptr || field->introduced.empty()) {
-      ++it;
-      continue;
-    }
-    bool available = true;
+  for (auto& [name, value] : recommended) {
+    const controller::SeGroupField* field = controller::FindSeGroupField(name);
+    if (field == nullptr || field->introduced.empty()) continue;
+    bool available;
     if (!prior.IsNull()) {
-      const cty::Value* before = prior.GetAttribute(it->first);
+      const cty::Value* before = prior.GetAttribute(name);
       available = before != nullptr && !(before->IsKnown() && before->IsNull());
     } else {
       if (!version.has_value()) {
-        absl::StatusOr<controller::ApiVersion> pinned =
-            controller::ApiVersion::Parse(config != nullptr ? config->client.api_version : "");
-        if (config != nullptr && !config->client.api_version.empty() && pinned.ok()) {
-          version = *pinned;
+        const std::string pinned = config != nullptr ? config->client.api_version : "";
+        absl::StatusOr<controller::ApiVersion> parsed = controller::ApiVersion::Parse(pinned);
+        if (!pinned.empty() && parsed.ok()) {
+          version = *parsed;
         } else {
           absl::StatusOr<controller::VersionInfo> info = client.ControllerVersion();
           if (!info.ok()) return info.status();
@@ -142,12 +139,7 @@ absl::Status DropFieldsTheControllerLacks(controller::Client& client, const Prov
       }
       available = controller::FieldIntroducedIn(*field).AvailableIn(*version);
     }
-    if (available) {
-      ++it;
-    } else {
-      it->second = cty::Value::Null(it->second.type());
-      ++it;
-    }
+    if (!available) value = cty::Value::Null(value.type());
   }
   return absl::OkStatus();
 }
