@@ -13,7 +13,9 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -44,27 +46,39 @@ std::vector<std::string> Corpus() {
   return corpus;
 }
 
-// The input being replayed, for the abort handler.
+// The input being replayed, for the abort handler, and where it saves it.
 const std::string* current_input = nullptr;
+char crash_path[4096];
 
-// On an abort (a broken contract), saves the input as ./fuzz-replay-crash, which the libFuzzer
-// binary runs again: build-fuzz/tests/fuzz/<target>_fuzzer fuzz-replay-crash.
+// On an abort (a broken contract), saves the input in the temporary directory as
+// fuzz-replay-crash-<pid>, which the libFuzzer binary runs again:
+//   build-fuzz/tests/fuzz/<target>_fuzzer /tmp/fuzz-replay-crash-<pid>
 void SaveInputOnAbort(int) {
   if (current_input != nullptr) {
-    int fd = open("fuzz-replay-crash", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = open(crash_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       (void)!write(fd, current_input->data(), current_input->size());
       close(fd);
     }
-    const char kNote[] = "fuzz replay: the failing input is in ./fuzz-replay-crash\n";
+    const char kNote[] = "fuzz replay: the failing input is in ";
     (void)!write(2, kNote, sizeof(kNote) - 1);
+    (void)!write(2, crash_path, strlen(crash_path));
+    (void)!write(2, "\n", 1);
   }
   signal(SIGABRT, SIG_DFL);
   raise(SIGABRT);
 }
 
+bool InstallAbortHandler() {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("fuzz-replay-crash-" + std::to_string(getpid())))
+          .string();
+  snprintf(crash_path, sizeof(crash_path), "%s", path.c_str());
+  return signal(SIGABRT, SaveInputOnAbort) != SIG_ERR;
+}
+
 void Replay(const std::string& input) {
-  static const bool installed = [] { return signal(SIGABRT, SaveInputOnAbort) != SIG_ERR; }();
+  static const bool installed = InstallAbortHandler();
   (void)installed;
   current_input = &input;
   // A copy in a buffer of exactly its size, so that ASan sees reads past the end.
