@@ -7,8 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 
 namespace nsxalb::emulator {
+
+Counters::Counters(std::function<int64_t()> now_us)
+    : now_us_(now_us ? std::move(now_us) : [] { return absl::ToUnixMicros(absl::Now()); }) {}
 
 std::string Counters::Key(absl::string_view method, absl::string_view path) {
   // "/api/serviceenginegroup/" and "/api/serviceenginegroup" are the same endpoint.
@@ -22,11 +26,14 @@ std::string Counters::Key(absl::string_view method, absl::string_view path) {
   return absl::StrCat(method, " ", absl::StrJoin(parts, "/"));
 }
 
-void Counters::Record(absl::string_view method, absl::string_view path) {
+void Counters::Record(absl::string_view method, absl::string_view path, absl::string_view faults) {
   std::string key = Key(method, path);
+  const int64_t at = now_us_();
   absl::MutexLock lock(&mu_);
   ++total_;
   ++by_key_[key];
+  if (log_.size() >= kMaxLogged) log_.pop_front();
+  log_.push_back(Logged{std::move(key), at, std::string(faults)});
 }
 
 void Counters::SetConnectionTotal(std::function<uint64_t()> total) {
@@ -39,14 +46,24 @@ nlohmann::json Counters::ToJson() {
   absl::MutexLock lock(&mu_);
   nlohmann::json requests = nlohmann::json::object();
   for (const auto& [k, v] : by_key_) requests[k] = v;
+  nlohmann::json log = nlohmann::json::array();
+  for (const Logged& l : log_) {
+    nlohmann::json entry = {{"request", l.key}, {"at_us", l.at_us}};
+    if (!l.faults.empty()) entry["faults"] = l.faults;
+    log.push_back(std::move(entry));
+  }
   const uint64_t connections = connection_total_ ? connection_total_() - connections_at_reset_ : 0;
-  return {{"total", total_}, {"requests", requests}, {"tls_connections", connections}};
+  return {{"total", total_},
+          {"requests", requests},
+          {"log", log},
+          {"tls_connections", connections}};
 }
 
 void Counters::Reset() {
   absl::MutexLock lock(&mu_);
   total_ = 0;
   by_key_.clear();
+  log_.clear();
   if (connection_total_) connections_at_reset_ = connection_total_();
 }
 

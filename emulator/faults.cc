@@ -1,17 +1,47 @@
 // Fault injection state.
 #include "emulator/faults.h"
 
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace nsxalb::emulator {
+namespace {
+
+bool Matches(const std::string& match, const std::string& key) {
+  return match.empty() || fnmatch(match.c_str(), key.c_str(), 0) == 0;
+}
+
+}  // namespace
+
+std::string FaultDecision::Names() const {
+  std::vector<std::string> names;
+  if (latency_ms > 0) names.push_back("latency");
+  if (expire) names.push_back("expire");
+  if (hang) names.push_back("hang");
+  if (status == 429) names.push_back("throttle");
+  if (status != 0 && status != 429) names.push_back(after_commit ? "fail_after_commit" : "fail");
+  if (!bad_body.empty()) names.push_back(absl::StrCat("bad_body:", bad_body));
+  return absl::StrJoin(names, ",");
+}
 
 absl::Status Faults::Validate(const FaultConfig& c) {
-  if (c.fail_next < 0 || c.throttle_next < 0 || c.drop_after_create < 0) {
+  if (c.fail_next < 0 || c.throttle_next < 0 || c.drop_after_create < 0 || c.hang_next < 0 ||
+      c.bad_body_next < 0 || c.expire_next < 0) {
     return absl::InvalidArgumentError("fault counts must not be negative");
   }
   if (c.fail_status < 400 || c.fail_status > 599) {
     return absl::InvalidArgumentError(
         absl::StrCat("fail_status must be an HTTP error status 400-599, got ", c.fail_status));
+  }
+  if (c.fail_body != "json" && c.fail_body != "html") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fail_body must be \"json\" or \"html\", got \"", c.fail_body, "\""));
   }
   if (c.latency_ms < 0 || c.latency_ms > 60000) {
     return absl::InvalidArgumentError(
@@ -21,28 +51,62 @@ absl::Status Faults::Validate(const FaultConfig& c) {
     return absl::InvalidArgumentError(
         absl::StrCat("retry_after_seconds must be 0-3600, got ", c.retry_after_seconds));
   }
+  if (std::find(std::begin(kBadBodies), std::end(kBadBodies), c.bad_body) == std::end(kBadBodies)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad_body must be one of ", absl::StrJoin(kBadBodies, ", "), "; got \"", c.bad_body, "\""));
+  }
   return absl::OkStatus();
 }
 
 absl::Status Faults::Update(const nlohmann::json& update) {
   if (!update.is_object()) return absl::InvalidArgumentError("faults body must be a JSON object");
+  std::string match;
+  if (auto m = update.find("match"); m != update.end()) {
+    if (!m->is_string()) return absl::InvalidArgumentError("fault match must be a string");
+    match = m->get<std::string>();
+  }
   absl::MutexLock lock(&mu_);
   FaultConfig next = config_;
   for (auto it = update.begin(); it != update.end(); ++it) {
     const std::string& key = it.key();
-    if (key == "expire_sessions") continue;
+    if (key == "expire_sessions" || key == "match") continue;
     int* slot = nullptr;
-    if (key == "fail_next") slot = &next.fail_next;
+    std::string* text = nullptr;
+    bool* flag = nullptr;
+    // The match of the fault this key counts, if it is a count.
+    std::string* match_slot = nullptr;
+    if (key == "fail_next") slot = &next.fail_next, match_slot = &next.fail_match;
     if (key == "fail_status") slot = &next.fail_status;
-    if (key == "latency_ms") slot = &next.latency_ms;
+    if (key == "fail_body") text = &next.fail_body;
+    if (key == "fail_after_commit") flag = &next.fail_after_commit;
+    if (key == "latency_ms") slot = &next.latency_ms, match_slot = &next.latency_match;
+    if (key == "latency_after_commit") flag = &next.latency_after_commit;
     if (key == "drop_after_create") slot = &next.drop_after_create;
-    if (key == "throttle_next") slot = &next.throttle_next;
+    if (key == "throttle_next") slot = &next.throttle_next, match_slot = &next.throttle_match;
     if (key == "retry_after_seconds") slot = &next.retry_after_seconds;
-    if (slot == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown fault: ", key));
-    if (!it.value().is_number_integer()) {
-      return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be an integer"));
+    if (key == "hang_next") slot = &next.hang_next, match_slot = &next.hang_match;
+    if (key == "bad_body_next") slot = &next.bad_body_next, match_slot = &next.bad_body_match;
+    if (key == "bad_body") text = &next.bad_body;
+    if (key == "expire_next") slot = &next.expire_next, match_slot = &next.expire_match;
+    if (slot != nullptr) {
+      if (!it.value().is_number_integer()) {
+        return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be an integer"));
+      }
+      *slot = it.value().get<int>();
+      if (match_slot != nullptr) *match_slot = match;
+    } else if (text != nullptr) {
+      if (!it.value().is_string()) {
+        return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be a string"));
+      }
+      *text = it.value().get<std::string>();
+    } else if (flag != nullptr) {
+      if (!it.value().is_boolean()) {
+        return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be a boolean"));
+      }
+      *flag = it.value().get<bool>();
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unknown fault: ", key));
     }
-    *slot = it.value().get<int>();
   }
   absl::Status valid = Validate(next);
   if (!valid.ok()) return valid;
@@ -53,19 +117,53 @@ absl::Status Faults::Update(const nlohmann::json& update) {
 void Faults::Clear() {
   absl::MutexLock lock(&mu_);
   config_ = FaultConfig{};
+  ++hang_generation_;
 }
 
-FaultDecision Faults::OnRequest() {
+void Faults::ReleaseHangs() {
   absl::MutexLock lock(&mu_);
+  ++hang_generation_;
+}
+
+bool Faults::HangReleased(uint64_t generation) {
+  absl::MutexLock lock(&mu_);
+  return hang_generation_ != generation;
+}
+
+FaultDecision Faults::OnRequest(const std::string& key) {
+  absl::MutexLock lock(&mu_);
+  FaultConfig& c = config_;
   FaultDecision d;
-  d.latency_ms = config_.latency_ms;
-  if (config_.throttle_next > 0) {
-    --config_.throttle_next;
+  if (Matches(c.latency_match, key)) {
+    d.latency_ms = c.latency_ms;
+    d.latency_after_commit = c.latency_after_commit;
+  }
+  if (c.expire_next > 0 && Matches(c.expire_match, key)) {
+    --c.expire_next;
+    d.expire = true;
+  }
+  if (c.hang_next > 0 && Matches(c.hang_match, key)) {
+    --c.hang_next;
+    d.hang = true;
+    d.hang_generation = hang_generation_;
+    return d;
+  }
+  if (c.throttle_next > 0 && Matches(c.throttle_match, key)) {
+    --c.throttle_next;
     d.status = 429;
-    d.retry_after_seconds = config_.retry_after_seconds;
-  } else if (config_.fail_next > 0) {
-    --config_.fail_next;
-    d.status = config_.fail_status;
+    d.retry_after_seconds = c.retry_after_seconds;
+    return d;
+  }
+  if (c.fail_next > 0 && Matches(c.fail_match, key)) {
+    --c.fail_next;
+    d.status = c.fail_status;
+    d.fail_body = c.fail_body;
+    d.after_commit = c.fail_after_commit;
+    return d;
+  }
+  if (c.bad_body_next > 0 && Matches(c.bad_body_match, key)) {
+    --c.bad_body_next;
+    d.bad_body = c.bad_body;
   }
   return d;
 }
@@ -79,12 +177,26 @@ bool Faults::TakeDropAfterCreate() {
 
 nlohmann::json Faults::ToJson() {
   absl::MutexLock lock(&mu_);
-  return {{"fail_next", config_.fail_next},
-          {"fail_status", config_.fail_status},
-          {"latency_ms", config_.latency_ms},
-          {"drop_after_create", config_.drop_after_create},
-          {"throttle_next", config_.throttle_next},
-          {"retry_after_seconds", config_.retry_after_seconds}};
+  const FaultConfig& c = config_;
+  return {{"fail_next", c.fail_next},
+          {"fail_status", c.fail_status},
+          {"fail_body", c.fail_body},
+          {"fail_after_commit", c.fail_after_commit},
+          {"fail_match", c.fail_match},
+          {"latency_ms", c.latency_ms},
+          {"latency_after_commit", c.latency_after_commit},
+          {"latency_match", c.latency_match},
+          {"drop_after_create", c.drop_after_create},
+          {"throttle_next", c.throttle_next},
+          {"retry_after_seconds", c.retry_after_seconds},
+          {"throttle_match", c.throttle_match},
+          {"hang_next", c.hang_next},
+          {"hang_match", c.hang_match},
+          {"bad_body_next", c.bad_body_next},
+          {"bad_body", c.bad_body},
+          {"bad_body_match", c.bad_body_match},
+          {"expire_next", c.expire_next},
+          {"expire_match", c.expire_match}};
 }
 
 }  // namespace nsxalb::emulator

@@ -1,15 +1,17 @@
 // Server setup, routing, authorization and error helpers of the emulated Controller.
 #include "emulator/server.h"
 
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -175,7 +177,10 @@ std::string Server::url() const {
 
 void Server::Run() { http_->listen_after_bind(); }
 
-void Server::Stop() { http_->stop(); }
+void Server::Stop() {
+  faults_.ReleaseHangs();
+  http_->stop();
+}
 
 absl::Status Server::Shutdown() {
   absl::MutexLock lock(&shutdown_mu_);
@@ -285,21 +290,163 @@ bool Server::Authorize(const httplib::Request& req, httplib::Response& res, ApiC
   return true;
 }
 
-bool Server::InjectFault(const httplib::Request& req, httplib::Response& res) {
-  if (absl::StartsWith(req.path, "/_emulator/")) return false;
-  counters_.Record(req.method, req.path);
-  FaultDecision d = faults_.OnRequest();
-  if (d.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(d.latency_ms));
+namespace {
+
+std::string ReasonPhrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 409:
+      return "Conflict";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Temporarily Unavailable";
+    case 504:
+      return "Gateway Time-out";
+    default:
+      return "Error";
+  }
+}
+
+// The error page a web server in front of the Controller (nginx) shows.
+std::string HtmlPage(int status) {
+  const std::string title = absl::StrCat(status, " ", ReasonPhrase(status));
+  return absl::StrCat("<html>\r\n<head><title>", title, "</title></head>\r\n<body>\r\n<center><h1>",
+                      title,
+                      "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n");
+}
+
+// The socket under a request's TLS connection, or -1.
+int SocketOf(const httplib::Request& req) { return req.ssl != nullptr ? SSL_get_fd(req.ssl) : -1; }
+
+// True when the client has closed (or reset) the request's connection.
+bool ClientGone(const httplib::Request& req) {
+  const int fd = SocketOf(req);
+  if (fd < 0) return false;
+  pollfd p{fd, POLLRDHUP, 0};
+  return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
+// Closes the request's connection without an answer.
+void CloseConnection(const httplib::Request& req, httplib::Response& res) {
+  if (const int fd = SocketOf(req); fd >= 0) shutdown(fd, SHUT_RDWR);
+  res.status = 499;  // nginx's "client closed request"; never reaches the client
+}
+
+// Waits `wait` in short steps. False (at once) when the client closes the connection meanwhile;
+// true when the time is up or `done` says so.
+bool WaitForClient(const httplib::Request& req, absl::Duration wait,
+                   const std::function<bool()>& done) {
+  const absl::Time until = absl::Now() + wait;
+  while (absl::Now() < until) {
+    if (ClientGone(req)) return false;
+    if (done && done()) return true;
+    absl::SleepFor(std::min(absl::Milliseconds(10), until - absl::Now()));
+  }
+  return true;
+}
+
+void WriteFailure(httplib::Response& res, const FaultDecision& d) {
+  if (d.fail_body == "html") {
+    res.status = d.status;
+    res.set_content(HtmlPage(d.status), "text/html");
+    return;
+  }
+  WriteError(res, d.status, absl::StrCat("Injected fault: HTTP ", d.status, "."));
+}
+
+// Replaces the body of a processed request's answer (see kBadBodies).
+void WriteBadBody(const httplib::Request& req, httplib::Response& res, const std::string& kind) {
+  if (res.status == -1) res.status = 200;  // httplib's "not set": 200 once written
+  if (kind == "malformed_json") {
+    res.body = res.body.size() > 1 ? res.body.substr(0, res.body.size() / 2) : "{";
+  } else if (kind == "html") {
+    res.set_content(HtmlPage(res.status), "text/html");
+  } else if (kind == "oversize") {
+    if (res.body.size() < kOversizeBodyBytes)
+      res.body.append(kOversizeBodyBytes - res.body.size(), ' ');
+  } else if (kind == "truncated") {
+    // The whole answer's Content-Length, half its body, then the connection closes.
+    std::string raw = absl::StrCat("HTTP/1.1 ", res.status, " ", ReasonPhrase(res.status), "\r\n");
+    for (const auto& [name, value] : res.headers) {
+      if (absl::EqualsIgnoreCase(name, "Content-Length") ||
+          absl::EqualsIgnoreCase(name, "Connection")) {
+        continue;
+      }
+      absl::StrAppend(&raw, name, ": ", value, "\r\n");
+    }
+    absl::StrAppend(&raw, "Content-Length: ", res.body.size(), "\r\nConnection: close\r\n\r\n",
+                    res.body.substr(0, res.body.size() / 2));
+    // httplib hands the handler its connection's SSL as const; this handler's thread owns it.
+    if (req.ssl != nullptr) {
+      SSL_write(const_cast<SSL*>(req.ssl), raw.data(), static_cast<int>(raw.size()));
+    }
+    CloseConnection(req, res);
+  }
+}
+
+}  // namespace
+
+void Server::ServeApi(
+    const httplib::Request& req, httplib::Response& res,
+    const std::function<void(const httplib::Request&, httplib::Response&)>& handler) {
+  if (absl::StartsWith(req.path, "/_emulator/")) return handler(req, res);
+  const std::string key = Counters::Key(req.method, req.path);
+  const FaultDecision d = faults_.OnRequest(key);
+  counters_.Record(req.method, req.path, d.Names());
+  if (d.expire) sessions_.ExpireAll();
+  if (d.hang) {
+    log::Info(absl::StrCat("emulator: ", key, ": not answering (fault injection)"));
+    const bool released = WaitForClient(
+        req, absl::Minutes(10), [this, &d] { return faults_.HangReleased(d.hang_generation); });
+    if (!released) return CloseConnection(req, res);
+    return WriteError(res, 503, "Injected fault: the request was held and released.");
+  }
+  if (d.latency_ms > 0 && !d.latency_after_commit &&
+      !WaitForClient(req, absl::Milliseconds(d.latency_ms), nullptr)) {
+    log::Info(absl::StrCat("emulator: ", key,
+                           ": the client closed the connection during the latency; request "
+                           "dropped unprocessed"));
+    return CloseConnection(req, res);
+  }
   if (d.status == 429) {
     res.set_header("Retry-After", std::to_string(d.retry_after_seconds));
     WriteError(res, 429, "Too many requests. Please retry later.");
-    return true;
+    return;
+  }
+  if (d.status != 0 && !d.after_commit) return WriteFailure(res, d);
+  handler(req, res);
+  if (res.status == -1) res.status = 200;  // httplib's "not set": 200 once written
+  if (d.latency_ms > 0 && d.latency_after_commit &&
+      !WaitForClient(req, absl::Milliseconds(d.latency_ms), nullptr)) {
+    log::Info(absl::StrCat("emulator: ", key, ": processed (HTTP ", res.status,
+                           "); the client closed the connection before the answer"));
+    return CloseConnection(req, res);
   }
   if (d.status != 0) {
-    WriteError(res, d.status, absl::StrCat("Injected fault: HTTP ", d.status, "."));
-    return true;
+    log::Info(absl::StrCat("emulator: ", key, ": processed (HTTP ", res.status,
+                           "), answering HTTP ", d.status, " instead (fault injection)"));
+    res.headers.clear();
+    return WriteFailure(res, d);
   }
-  return false;
+  if (!d.bad_body.empty()) WriteBadBody(req, res, d.bad_body);
 }
 
 void Server::Routes() {
@@ -316,9 +463,7 @@ void Server::Routes() {
   // Every API route counts the request and applies faults first. This runs inside the handler
   // (not as a pre-routing hook) so request bodies are consumed and keep-alive stays intact.
   auto api = [this](std::function<void(Req, Res)> handler) {
-    return [this, handler](Req q, Res r) {
-      if (!InjectFault(q, r)) handler(q, r);
-    };
+    return [this, handler](Req q, Res r) { ServeApi(q, r, handler); };
   };
   http_->Post("/login", api([this](Req q, Res r) { HandleLogin(q, r); }));
   http_->Post("/logout", api([this](Req q, Res r) { HandleLogout(q, r); }));

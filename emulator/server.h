@@ -9,6 +9,7 @@
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -72,8 +73,10 @@ class Server {
   // Like Authorize but only for the version header (no session): used by public endpoints.
   bool CheckVersionHeader(const httplib::Request& req, httplib::Response& res,
                           controller::ApiVersion* out);
-  // Counts the request and applies the current faults; true when a fault answered it.
-  bool InjectFault(const httplib::Request& req, httplib::Response& res);
+  // Serves one API request: counts it, applies the current faults (docs/emulator.md) before
+  // and after `handler`, and calls `handler` unless a fault answers first.
+  void ServeApi(const httplib::Request& req, httplib::Response& res,
+                const std::function<void(const httplib::Request&, httplib::Response&)>& handler);
   // The "https://host:port" a client reached us at (Host header, else our own URL).
   std::string BaseUrl(const httplib::Request& req) const;
   // Writes the state file after a change, logging (not failing) on error.

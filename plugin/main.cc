@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "plugin/cli/controller_command.h"
+#include "plugin/cli/docs_command.h"
+#include "plugin/cli/plan_report_command.h"
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
 #include "plugin/host/serve.h"
@@ -24,6 +26,9 @@ int main(int argc, char** argv) {
   if (command == "size") return nsxalb::cli::RunSizeCommand(args, std::cout, std::cerr);
   if (command == "schema") return nsxalb::cli::RunSchemaCommand(args, std::cout, std::cerr);
   if (command == "controller") return nsxalb::cli::RunControllerCommand(args, std::cout, std::cerr);
+  if (command == "plan-report")
+    return nsxalb::cli::RunPlanReportCommand(args, std::cout, std::cerr);
+  if (command == "docs") return nsxalb::cli::RunDocsCommand(args, std::cout, std::cerr);
   if (command == "version" || command == "--version") {
     std::cout << "terraform-provider-nsxalb " << NSXALB_VERSION << " (plugin protocol 5)\n";
     return 0;
@@ -34,7 +39,8 @@ int main(int argc, char** argv) {
     options.debug = true;
   } else if (!command.empty()) {
     std::cerr << "terraform-provider-nsxalb: unknown command or flag \"" << command
-              << "\"; commands: size, schema, controller, version; flags: --debug, --version\n";
+              << "\"; commands: size, plan-report, docs, schema, controller, version; flags: "
+                 "--debug, --version\n";
     return 2;
   }
   // Made after the handshake line, while Terraform sets up its side of the connection.

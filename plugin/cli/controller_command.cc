@@ -21,6 +21,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
 #include "plugin/controller/config.h"
+#include "plugin/controller/errors.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -252,15 +253,15 @@ std::optional<UsageError> BuildConfig(const Options& o, const ControllerEnvLooku
   return std::nullopt;
 }
 
-// A Controller failure: the client's message, which never carries a password or token.
+// A Controller failure: the client's message, which never carries a password or token, and for
+// a set-up problem what to do (controller/errors.h: the provider shows the same advice).
 int Failed(std::ostream& err, const std::string& action, const absl::Status& status) {
   err << kProgram << " " << action << ": " << status.message() << "\n";
-  // The client names provider settings; say which flags and variables set them here.
-  if (absl::StrContains(status.message(), "TLS verification")) {
-    err << "Hint: give the Controller's CA with --ca-file, NSXALB_CA_FILE or NSXALB_CA_PEM (or "
-           "skip verification with --insecure).\n";
-  } else if (status.code() == absl::StatusCode::kUnauthenticated) {
-    err << "Hint: check --username / NSXALB_USERNAME and NSXALB_PASSWORD or NSXALB_AUTH_TOKEN.\n";
+  const std::string remedy = ctl::RemedyOf(status);
+  if (!remedy.empty()) {
+    err << "What to do: " << remedy << "\n"
+        << "(Here the flags --controller, --username, --ca-file and --insecure set the same "
+           "settings as the NSXALB_* variables.)\n";
   }
   return 1;
 }

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -22,10 +23,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "plugin/common/limits.h"
 #include "plugin/common/log.h"
 #include "plugin/controller/curl_transport.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
 
 namespace nsxalb::controller {
@@ -37,56 +40,18 @@ constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
-constexpr int kMaxPages = 10000;
 constexpr absl::Duration kLogoutTimeout = absl::Seconds(2);
+// Payload under which a failed create carries the uuid of the group it did create.
+constexpr char kCreatedUuidPayload[] = "nsxalb.controller/created-uuid";
+// Payload marking a failed write whose effect on the Controller is unknown.
+constexpr char kMayHaveTakenEffectPayload[] = "nsxalb.controller/may-have-taken-effect";
+
+absl::Status MarkMayHaveTakenEffect(absl::Status status) {
+  status.SetPayload(kMayHaveTakenEffectPayload, absl::Cord("true"));
+  return status;
+}
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-absl::StatusOr<Json> ParseBody(const HttpResponse& response, absl::string_view what) {
-  Json j = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": HTTP ", response.status,
-                                            ": the response is not JSON"));
-  }
-  return j;
-}
-
-std::string StringMember(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
-
-absl::StatusOr<SeGroup> ToSeGroup(Json j, absl::string_view what) {
-  if (!j.is_object()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": expected an SE group object"));
-  }
-  SeGroup g;
-  g.uuid = StringMember(j, "uuid");
-  if (g.uuid.empty()) {
-    return absl::InternalError(
-        absl::StrCat("controller: ", what, ": the SE group in the response has no uuid"));
-  }
-  g.name = StringMember(j, "name");
-  g.url = StringMember(j, "url");
-  g.tenant_ref = StringMember(j, "tenant_ref");
-  g.cloud_ref = StringMember(j, "cloud_ref");
-  g.body = std::move(j);
-  return g;
-}
-
-// The results array of a collection response.
-absl::StatusOr<Json> Results(const Json& page, absl::string_view what) {
-  if (!page.is_object()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": expected a collection"));
-  }
-  auto it = page.find("results");
-  if (it == page.end()) return Json::array();
-  if (!it->is_array()) {
-    return absl::InternalError(absl::StrCat("controller: ", what, ": results is not a list"));
-  }
-  return *it;
-}
 
 // The uuid an object id or ref names: a bare id is taken verbatim, anything with a '/' is parsed
 // as a ref of `type`.
@@ -117,28 +82,6 @@ absl::StatusOr<std::string> IdFromRefOrUuid(std::string_view text, const std::st
   return s;
 }
 
-// Cookies from Set-Cookie headers, name -> value, in arrival order.
-std::vector<std::pair<std::string, std::string>> ParseSetCookies(const HttpResponse& response) {
-  std::vector<std::pair<std::string, std::string>> cookies;
-  for (const auto& [name, value] : response.headers) {
-    if (name != "set-cookie") continue;
-    std::string first(value.substr(0, value.find(';')));
-    size_t eq = first.find('=');
-    if (eq == std::string::npos) continue;
-    std::string k(absl::StripAsciiWhitespace(first.substr(0, eq)));
-    std::string v(absl::StripAsciiWhitespace(first.substr(eq + 1)));
-    if (k.empty()) continue;
-    auto it =
-        std::find_if(cookies.begin(), cookies.end(), [&k](const auto& c) { return c.first == k; });
-    if (it != cookies.end()) {
-      it->second = v;
-    } else {
-      cookies.emplace_back(k, v);
-    }
-  }
-  return cookies;
-}
-
 // One logged-in session.
 struct Session {
   uint64_t generation = 0;
@@ -162,6 +105,18 @@ struct Call {
   // effect; a value means "it happened", returned as the call's result.
   std::function<absl::StatusOr<std::optional<Json>>()> find_outcome;
 };
+
+class ClientImpl;
+
+// The operation the calling thread is in: the client whose public method was called first, and
+// that operation's deadline. Nested public calls (a create's cloud lookup, its look-up before a
+// retry) run on the same thread and share the deadline, so one operation, however many requests
+// it makes, stays within total_timeout.
+struct CurrentOperation {
+  const ClientImpl* client = nullptr;
+  absl::Time deadline;
+};
+thread_local CurrentOperation current_operation;
 
 class ClientImpl : public Client {
  public:
@@ -194,6 +149,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("GET", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -206,6 +162,7 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
+    OperationScope operation(this);
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
     auto matches = ListSeGroupsNamed(name, tenant, cloud);
     if (!matches.ok()) return matches.status();
@@ -220,10 +177,12 @@ class ClientImpl : public Client {
 
   absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
                                                     std::string_view cloud) override {
+    OperationScope operation(this);
     return ListSeGroupsNamed("", tenant, cloud);
   }
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -257,10 +216,11 @@ class ClientImpl : public Client {
     };
     auto response = Send(call);
     if (!response.ok()) return response.status();
-    return GroupFromWriteResponse(*response, call.what, spec.tenant);
+    return CreatedGroup(*response, call, spec);
   }
 
   absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) override {
+    OperationScope operation(this);
     if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
@@ -293,6 +253,7 @@ class ClientImpl : public Client {
   }
 
   absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
     auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
     if (!id.ok()) return id.status();
     Call call = MakeCall("DELETE", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
@@ -304,11 +265,13 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<CloudInfo> ResolveCloud(std::string_view cloud) override {
+    OperationScope operation(this);
     return ResolveCached<CloudInfo>(cloud, "cloud", clouds_,
                                     [this](Json& obj) { return ToCloudInfo(obj, "cloud"); });
   }
 
   absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
+    OperationScope operation(this);
     std::vector<CloudInfo> out;
     absl::Status listed =
         ForEachListed(absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
@@ -323,6 +286,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) override {
+    OperationScope operation(this);
     return ResolveCached<TenantInfo>(
         tenant, "tenant", tenants_, [this](Json& obj) -> absl::StatusOr<TenantInfo> {
           TenantInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"),
@@ -367,6 +331,7 @@ class ClientImpl : public Client {
   }
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {
+    OperationScope operation(this);
     auto session = EnsureSession(Deadline());
     if (!session.ok()) return session.status();
     return VersionInfo{(*session)->controller_version, (*session)->api_version};
@@ -388,7 +353,30 @@ class ClientImpl : public Client {
     return w->self->flights_done_ >= w->flight || w->self->cancelled_.load();
   }
 
-  absl::Time Deadline() const { return clock_->Now() + config_.total_timeout; }
+  // The deadline of the calling thread's operation on this client (see OperationScope).
+  absl::Time Deadline() const {
+    if (current_operation.client == this) return current_operation.deadline;
+    return clock_->Now() + config_.total_timeout;
+  }
+
+  // Opened first thing by every public method: the outermost one starts the operation's
+  // total_timeout; nested ones join it.
+  class OperationScope {
+   public:
+    explicit OperationScope(const ClientImpl* client) {
+      if (current_operation.client != nullptr) return;
+      current_operation = {client, client->clock_->Now() + client->config_.total_timeout};
+      outermost_ = true;
+    }
+    ~OperationScope() {
+      if (outermost_) current_operation = {};
+    }
+    OperationScope(const OperationScope&) = delete;
+    OperationScope& operator=(const OperationScope&) = delete;
+
+   private:
+    bool outermost_ = false;
+  };
 
   absl::Status CancelledStatus(absl::string_view what) const {
     return absl::CancelledError(absl::StrCat("controller: ", what, ": cancelled"));
@@ -461,12 +449,14 @@ class ClientImpl : public Client {
   // GETs the collection at `path` (with its query, including page_size) in `tenant`, and every
   // page its `next` links lead to, calling `visit` with each result and the GET's description.
   // Stops at the first error, the Controller's or `visit`'s. `what` names the listing in errors
-  // ("SE groups").
+  // ("SE groups"). At most limits::kMaxListPages pages and limits::kMaxListedObjects results
+  // (ResourceExhausted beyond either).
   absl::Status ForEachListed(
       std::string path, std::string_view tenant, absl::string_view what,
       const std::function<absl::Status(Json& item, const std::string& call_what)>& visit) {
     std::set<std::string> seen_pages;
-    for (int page_no = 0; page_no < kMaxPages; ++page_no) {
+    size_t listed = 0;
+    for (int page_no = 0; page_no < limits::kMaxListPages; ++page_no) {
       if (!seen_pages.insert(path).second) {
         return absl::InternalError(absl::StrCat("controller: listing ", what,
                                                 ": the Controller's next link repeats a page"));
@@ -478,20 +468,23 @@ class ClientImpl : public Client {
       if (!page.ok()) return page.status();
       auto results = Results(*page, call.what);
       if (!results.ok()) return results.status();
+      listed += results->size();
+      if (listed > static_cast<size_t>(limits::kMaxListedObjects)) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("controller: listing ", what, ": more than ", limits::kMaxListedObjects,
+                         ", the most the provider reads in one listing"));
+      }
       for (Json& item : *results) {
         if (absl::Status st = visit(item, call.what); !st.ok()) return st;
       }
-      std::string next = StringMember(*page, "next");
-      if (next.empty()) return absl::OkStatus();
-      size_t api = next.find("/api/");
-      if (api == std::string::npos) {
-        return absl::InternalError(
-            absl::StrCat("controller: listing ", what, ": the next link is not an /api/ URL"));
-      }
-      path = next.substr(api);
+      auto next = NextPagePath(*page, what);
+      if (!next.ok()) return next.status();
+      if (next->empty()) return absl::OkStatus();
+      path = *std::move(next);
     }
-    return absl::InternalError(
-        absl::StrCat("controller: listing ", what, ": more than ", kMaxPages, " pages"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("controller: listing ", what, ": the Controller's next links go on past ",
+                     limits::kMaxListPages, " pages, the most the provider follows"));
   }
 
   // A cloud object as CloudInfo; the ref is formed from the uuid when the object has no url.
@@ -505,7 +498,56 @@ class ClientImpl : public Client {
     return info;
   }
 
-  // A group from a POST/PUT response; an empty body falls back to GET by Location or uuid.
+  // The group a successful POST created. An answer that does not hold it (empty, not JSON, no
+  // uuid) is not taken to mean that nothing was created: the group is read back by the Location
+  // header, else found by name. If that fails too, the error says that the group was created and
+  // carries its uuid when the Location header gave it (CreatedSeGroupUuid), so that the caller
+  // can record the group instead of forgetting it.
+  absl::StatusOr<SeGroup> CreatedGroup(const HttpResponse& response, const Call& call,
+                                       const SeGroupSpec& spec) {
+    absl::StatusOr<SeGroup> group = absl::InternalError("");
+    if (!absl::StripAsciiWhitespace(response.body).empty()) {
+      auto body = ParseBody(response, call.what);
+      group = body.ok() ? ToSeGroup(*std::move(body), call.what) : body.status();
+      if (group.ok()) return group;
+    }
+    const std::string unusable =
+        group.status().message().empty()
+            ? absl::StrCat("controller: ", call.what, ": HTTP ", response.status, " without a body")
+            : std::string(group.status().message());
+    const std::string location = response.Header("location");
+    std::string uuid;
+    if (!location.empty()) {
+      auto id = IdFromRefOrUuid(location, "serviceenginegroup", "Location");
+      if (id.ok()) uuid = *id;
+    }
+    log::Warn(absl::StrCat(unusable, "; reading the new SE group \"", spec.name, "\" back"));
+    absl::StatusOr<SeGroup> read = absl::InternalError("");
+    if (!uuid.empty()) {
+      read = GetSeGroup(uuid, spec.tenant);
+    } else {
+      auto found = call.find_outcome();
+      if (!found.ok()) {
+        read = found.status();
+      } else if (!found->has_value()) {
+        read = absl::NotFoundError(absl::StrCat("controller: SE group \"", spec.name,
+                                                "\" is not found by name after its create"));
+      } else {
+        read = ToSeGroup(**std::move(found), call.what);
+      }
+    }
+    if (read.ok()) return read;
+    absl::Status out(read.status().code() == absl::StatusCode::kNotFound
+                         ? absl::StatusCode::kInternal
+                         : read.status().code(),
+                     absl::StrCat(unusable, "; the Controller created SE group \"", spec.name, "\"",
+                                  uuid.empty() ? "" : absl::StrCat(" (", uuid, ")"),
+                                  " but reading it back failed: ", read.status().message()));
+    if (!uuid.empty()) out.SetPayload(kCreatedUuidPayload, absl::Cord(uuid));
+    return out;
+  }
+
+  // A group from a PUT response; an empty body falls back to GET by Location or uuid.
   absl::StatusOr<SeGroup> GroupFromWriteResponse(const HttpResponse& response,
                                                  absl::string_view what, std::string_view tenant) {
     if (absl::StripAsciiWhitespace(response.body).empty()) {
@@ -585,10 +627,18 @@ class ClientImpl : public Client {
   absl::StatusOr<HttpResponse> Send(const Call& call, absl::Time deadline) {
     auto result = SendLoop(call, deadline);
     if (result.ok()) return result;
-    std::string message(result.status().message());
+    absl::Status status = WithAdvice(result.status());
+    std::string message(status.message());
     std::string redacted = Redact(message);
-    if (redacted == message) return result;
-    return WithMessage(result.status(), redacted);
+    if (redacted == message) return status;
+    return WithMessage(status, redacted);
+  }
+
+  // `status` with what to do about it, when it is a set-up problem.
+  absl::Status WithAdvice(const absl::Status& status) const {
+    const SetupProblem problem = SetupProblemOf(status);
+    if (problem == SetupProblem::kNone) return status;
+    return WithRemedy(status, SetupRemedy(problem, endpoint_, config_.username));
   }
 
   absl::StatusOr<HttpResponse> SendLoop(const Call& call, absl::Time deadline) {
@@ -636,11 +686,18 @@ class ClientImpl : public Client {
       absl::Status failure;
       std::optional<absl::Duration> retry_after;
       bool ambiguous = false;
+      bool retryable = true;
       if (!r.status.ok()) {
-        if (r.status.code() == absl::StatusCode::kCancelled) return CancelledStatus(call.what);
-        if (!r.retryable) return r.status;
+        if (r.status.code() == absl::StatusCode::kCancelled) {
+          absl::Status cancelled = CancelledStatus(call.what);
+          return !call.idempotent && r.maybe_sent ? MarkMayHaveTakenEffect(cancelled) : cancelled;
+        }
         failure = r.status;
         ambiguous = r.maybe_sent;
+        retryable = r.retryable;
+        // A failure that retrying cannot cure (such as an answer over the size cap) still
+        // leaves a sent create's outcome unknown: look for it below, then give up.
+        if (!retryable && (!ambiguous || call.idempotent)) return failure;
       } else {
         int code = r.response.status;
         log::Debug(absl::StrCat("controller: ", call.what, " -> HTTP ", code));
@@ -662,16 +719,18 @@ class ClientImpl : public Client {
       }
       if (ambiguous && !call.idempotent) {
         if (!call.find_outcome) {
-          return WithMessage(
-              failure, absl::StrCat(failure.message(), " (the request may have taken effect)"));
+          return MarkMayHaveTakenEffect(WithMessage(
+              failure, absl::StrCat(failure.message(), " (the request may have taken effect)")));
         }
         auto found = call.find_outcome();
         if (!found.ok()) {
-          if (found.status().code() == absl::StatusCode::kCancelled) return found.status();
-          return WithMessage(
-              found.status(),
-              absl::StrCat(found.status().message(), " (while checking whether ", call.what,
-                           " took effect after: ", failure.message(), ")"));
+          if (found.status().code() == absl::StatusCode::kCancelled) {
+            return MarkMayHaveTakenEffect(found.status());
+          }
+          return MarkMayHaveTakenEffect(
+              WithMessage(found.status(),
+                          absl::StrCat(found.status().message(), " (while checking whether ",
+                                       call.what, " took effect after: ", failure.message(), ")")));
         }
         if (found->has_value()) {
           HttpResponse synthesized;
@@ -680,6 +739,7 @@ class ClientImpl : public Client {
           return synthesized;
         }
       }
+      if (!retryable) return failure;
       if (retry >= config_.max_retries) {
         absl::Status out =
             WithMessage(failure, absl::StrCat(failure.message(), " (gave up after ", retry + 1,
@@ -775,27 +835,18 @@ class ClientImpl : public Client {
     call.has_body = true;
     call.with_session = false;
     auto response = Send(call, deadline);
-    if (!response.ok()) return response.status();
+    if (!response.ok()) {
+      if (HttpStatusOf(response.status()) == 401) {
+        return WithAdvice(WithSetupProblem(response.status(), SetupProblem::kLoginRejected));
+      }
+      return response.status();
+    }
+    auto answer = ParseLoginResponse(*response, call.what);
+    if (!answer.ok()) return answer.status();
     auto session = std::make_shared<Session>();
-    auto cookies = ParseSetCookies(*response);
-    if (cookies.empty()) {
-      return absl::UnauthenticatedError(
-          absl::StrCat("controller: ", call.what, ": the response set no session cookie"));
-    }
-    std::vector<std::string> pairs;
-    for (const auto& [k, v] : cookies) {
-      pairs.push_back(absl::StrCat(k, "=", v));
-      if (k == "csrftoken") session->csrf_token = v;
-    }
-    session->cookie_header = absl::StrCat("Cookie: ", absl::StrJoin(pairs, "; "));
-
-    std::string version_text;
-    Json j = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object()) {
-      auto v = j.find("version");
-      if (v != j.end() && v->is_object()) version_text = StringMember(*v, "Version");
-    }
-    if (version_text.empty()) version_text = response->Header("avi_api_version");
+    session->cookie_header = std::move(answer->cookie_header);
+    session->csrf_token = std::move(answer->csrf_token);
+    const std::string& version_text = answer->version_text;
     if (version_text.empty()) {
       if (!configured_version_.has_value()) {
         return absl::FailedPreconditionError(absl::StrCat(
@@ -884,6 +935,15 @@ class ClientImpl : public Client {
 };
 
 }  // namespace
+
+std::string CreatedSeGroupUuid(const absl::Status& status) {
+  auto uuid = status.GetPayload(kCreatedUuidPayload);
+  return uuid.has_value() ? std::string(*uuid) : "";
+}
+
+bool MayHaveTakenEffect(const absl::Status& status) {
+  return status.GetPayload(kMayHaveTakenEffectPayload).has_value();
+}
 
 absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, ClientHooks hooks) {
   auto endpoint = ValidateConfig(config);

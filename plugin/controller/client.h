@@ -5,7 +5,8 @@
 // first calls share that single login), later calls reuse the session cookies and kept-alive
 // connections, and a 401/419 triggers one re-login. Calls are safe from any number of threads.
 // Failures retry with capped exponential backoff and jitter (connection errors, 429 honouring
-// Retry-After, 502/503/504) within ClientConfig::total_timeout. Errors are absl::Status values
+// Retry-After, 502/503/504) within ClientConfig::total_timeout, one budget for each call of a
+// method below, shared by every request that call makes. Errors are absl::Status values
 // whose code says what the caller should do (see errors.h); they never contain the password or
 // token. No Terraform types here: the provider layer converts.
 #ifndef NSXALB_PLUGIN_CONTROLLER_CLIENT_H_
@@ -93,10 +94,12 @@ class Client {
                                                             std::string_view cloud) = 0;
 
   // POST /api/serviceenginegroup. Checks field values and the version gate first. When the
-  // outcome is unknown (the connection dropped after sending, or a 5xx), looks the group up by
-  // name in the cloud it was created in (Default-Cloud when `spec.cloud` is empty) before
-  // retrying, so a group is never created twice and a namesake in another cloud is never taken
-  // for it. A 409 is AlreadyExists.
+  // outcome is unknown (the connection dropped after sending, a 502/503/504, or an answer that
+  // could not be read), looks the group up by name in the cloud it was created in
+  // (Default-Cloud when `spec.cloud` is empty) before retrying or giving up, so a group is never
+  // created twice and a namesake in another cloud is never taken for it. A success whose answer
+  // does not hold the group is read back (Location header, else by name); when that fails, the
+  // error carries the new group's uuid (CreatedSeGroupUuid). A 409 is AlreadyExists.
   virtual absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) = 0;
 
   // Read-modify-write: GET the group, overlay `spec` (name, cloud, managed fields), keep every
@@ -122,6 +125,16 @@ class Client {
   // Terraform's Stop: in-flight and later calls return Cancelled promptly. Irreversible.
   virtual void Cancel() = 0;
 };
+
+// The uuid of the SE group that a failed CreateSeGroup did create (the Controller accepted the
+// POST, but the group could not be read back), or "" when the error carries none. A caller that
+// gets one should record the group, not forget it.
+std::string CreatedSeGroupUuid(const absl::Status& status);
+
+// Whether a failed CreateSeGroup may have created the group all the same: the call was
+// cancelled after its request left, or its answer was lost and the look-up by name that would
+// settle it failed. The caller should say so and how to adopt the group (terraform import).
+bool MayHaveTakenEffect(const absl::Status& status);
 
 // Test seams; production code passes the defaults.
 struct ClientHooks {

@@ -155,11 +155,13 @@ absl::StatusOr<Endpoint> ValidateConfig(const ClientConfig& config) {
   if (config.request_timeout <= absl::ZeroDuration()) {
     return Invalid("request_timeout", "must be positive");
   }
-  if (config.total_timeout <= absl::ZeroDuration()) {
-    return Invalid("total_timeout", "must be positive");
+  if (config.total_timeout <= absl::ZeroDuration() ||
+      config.total_timeout > absl::Seconds(limits::kMaxTotalTimeoutSeconds)) {
+    return Invalid("total_timeout", absl::StrCat("must be positive and at most ",
+                                                 limits::kMaxTotalTimeoutSeconds, " seconds"));
   }
-  if (config.max_retries < 0 || config.max_retries > 100) {
-    return Invalid("max_retries", "must be between 0 and 100");
+  if (config.max_retries < 0 || config.max_retries > limits::kMaxRetries) {
+    return Invalid("max_retries", absl::StrCat("must be between 0 and ", limits::kMaxRetries));
   }
   if (config.backoff_initial <= absl::ZeroDuration() ||
       config.backoff_max < config.backoff_initial) {

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "plugin/common/limits.h"
 
 namespace nsxalb::controller {
 
@@ -37,10 +38,12 @@ struct ClientConfig {
   bool insecure = false;
   // Limit on one HTTP exchange (connect, send, receive).
   absl::Duration request_timeout = absl::Seconds(60);
-  // Budget for one operation including every retry, backoff sleep and re-login.
-  absl::Duration total_timeout = absl::Minutes(5);
-  // Retries after the first attempt on connection errors, 429 and 502/503/504.
-  int max_retries = 5;
+  // Budget for one operation including every retry, backoff sleep and re-login (at most
+  // limits::kMaxTotalTimeoutSeconds).
+  absl::Duration total_timeout = absl::Seconds(limits::kDefaultTotalTimeoutSeconds);
+  // Retries after the first attempt on connection errors, 429 and 502/503/504 (0 to
+  // limits::kMaxRetries).
+  int max_retries = limits::kDefaultMaxRetries;
   // First backoff delay; each retry doubles it up to backoff_max. Jitter spreads each delay
   // over [delay/2, delay].
   absl::Duration backoff_initial = absl::Milliseconds(500);

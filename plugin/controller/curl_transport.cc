@@ -11,13 +11,14 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/limits.h"
 #include "plugin/controller/curl_library.h"
+#include "plugin/controller/errors.h"
 
 namespace nsxalb::controller {
 namespace {
 
 constexpr size_t kMaxIdleHandles = 32;
-constexpr size_t kMaxResponseBytes = 64 << 20;
 constexpr absl::Duration kMaxConnectTimeout = absl::Seconds(15);
 
 struct Transfer {
@@ -32,7 +33,7 @@ struct Transfer {
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * n;
-  if (t->response->body.size() + bytes > kMaxResponseBytes) {
+  if (t->response->body.size() + bytes > limits::kMaxControllerResponseBytes) {
     t->too_large = true;
     return 0;
   }
@@ -268,6 +269,9 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   result.response = HttpResponse();
   std::string detail = errbuf[0] != '\0' ? std::string(errbuf) : lib.easy_strerror(code);
   std::string where = absl::StrCat(request.method, " ", request.url);
+  // Whatever failed, the server may have acted on a request that left (for an answer over the
+  // size cap, it surely did).
+  result.maybe_sent = request_size > 0;
   if (code == CURLE_ABORTED_BY_CALLBACK && cancelled_ != nullptr && cancelled_->load()) {
     result.status = absl::CancelledError(absl::StrCat("controller: ", where, ": cancelled"));
     result.maybe_sent = request_size > 0;
@@ -282,16 +286,20 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {
-    result.status = absl::InternalError(absl::StrCat(
-        "controller: ", where, ": response larger than ", kMaxResponseBytes >> 20, " MiB"));
+    // Not retried: the same request would bring the same body.
+    result.status = absl::ResourceExhaustedError(absl::StrCat(
+        "controller: ", where, ": HTTP ", http_status, ": the response is larger than ",
+        limits::kMaxControllerResponseBytes >> 20, " MiB, the most the provider reads"));
     return result;
   }
   if (IsTlsVerificationError(code)) {
-    result.status = absl::FailedPreconditionError(absl::StrCat(
-        "controller: ", where, ": TLS verification of the Controller's certificate failed (",
-        detail,
-        "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
-        "verification)"));
+    result.status = WithSetupProblem(
+        absl::FailedPreconditionError(absl::StrCat(
+            "controller: ", where, ": TLS verification of the Controller's certificate failed (",
+            detail,
+            "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
+            "verification)")),
+        SetupProblem::kUntrustedCertificate);
     return result;
   }
   result.maybe_sent = request_size > 0;
@@ -301,6 +309,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
         absl::DeadlineExceededError(absl::StrCat("controller: ", where, ": timed out: ", detail));
   } else if (result.retryable) {
     result.status = absl::UnavailableError(absl::StrCat("controller: ", where, ": ", detail));
+    // Nothing answered: a wrong address or port, a name that does not resolve, or a Controller
+    // that is down.
+    if (code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_CONNECT) {
+      result.status = WithSetupProblem(result.status, SetupProblem::kUnreachable);
+    }
   } else {
     result.status = absl::InternalError(absl::StrCat("controller: ", where, ": ", detail));
   }

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 
+#include "plugin/common/limits.h"
 #include "plugin/host/env.h"
 #include "plugin/host/handshake.h"
 
@@ -38,9 +39,10 @@ struct HostOptions {
   std::optional<Environment> environment;
   // The provider address printed in debug mode.
   std::string provider_address = kProviderAddress;
-  // Largest gRPC message accepted or sent, in bytes. Terraform itself accepts up to 64 MiB from
-  // GetSchema and sends state of any size, so this is well above gRPC's 4 MiB default.
-  int max_message_bytes = 256 << 20;
+  // Largest gRPC message accepted or sent, in bytes (limits::kMaxGrpcMessageBytes). Terraform
+  // itself accepts up to 64 MiB from GetSchema and sends state of any size, so this is well
+  // above gRPC's 4 MiB default.
+  int max_message_bytes = limits::kMaxGrpcMessageBytes;
 };
 
 // Makes the tfplugin5.Provider service; Serve calls it once, after the handshake line.

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 
 namespace nsxalb::provider {
@@ -33,11 +34,10 @@ void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
   }
   absl::StatusOr<controller::CloudInfo> cloud = (*client)->ResolveCloud(name);
   if (!cloud.ok()) {
-    response.diagnostics.AddAttributeError(
-        cty::AttributePath().Attribute("name"),
-        cloud.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
-                                                             : "Cannot read cloud",
-        framework::ErrorDetail(action, "", std::string(cloud.status().message())));
+    AddControllerError(response.diagnostics,
+                       cloud.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                                            : "Cannot read cloud",
+                       action, "", cloud.status(), cty::AttributePath().Attribute("name"));
     return;
   }
   absl::StatusOr<sizing::Platform> platform = PlatformOfCloud(*cloud);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "plugin/common/limits.h"
 #include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 
@@ -21,8 +22,8 @@ namespace {
 using framework::Diagnostics;
 
 // timeout_seconds: the client's default total_timeout, and the largest accepted value.
-constexpr int64_t kDefaultTimeoutSeconds = 300;
-constexpr int64_t kMaxTimeoutSeconds = 3600;
+constexpr int64_t kDefaultTimeoutSeconds = limits::kDefaultTotalTimeoutSeconds;
+constexpr int64_t kMaxTimeoutSeconds = limits::kMaxTotalTimeoutSeconds;
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 

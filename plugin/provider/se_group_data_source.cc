@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_state.h"
 
@@ -35,19 +36,17 @@ void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
   }
   absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(**client, name, tenant, cloud);
   if (!group.ok()) {
-    response.diagnostics.AddAttributeError(
-        cty::AttributePath().Attribute("name"),
-        group.status().code() == absl::StatusCode::kNotFound ? "SE group not found"
-                                                             : "Cannot read SE group",
-        framework::ErrorDetail(action, "", std::string(group.status().message())));
+    AddControllerError(response.diagnostics,
+                       group.status().code() == absl::StatusCode::kNotFound
+                           ? "SE group not found"
+                           : "Cannot read SE group",
+                       action, "", group.status(), cty::AttributePath().Attribute("name"));
     return;
   }
   cty::Value state = WithGroup(GetSchema().block, response.state, *group, /*only_unknown=*/false);
   absl::StatusOr<cty::Value> placed = WithPlacement(**client, state, *group);
   if (!placed.ok()) {
-    response.diagnostics.AddError(
-        "Cannot read SE group",
-        framework::ErrorDetail(action, "", std::string(placed.status().message())));
+    AddControllerError(response.diagnostics, "Cannot read SE group", action, "", placed.status());
     return;
   }
   response.state = *std::move(placed);

@@ -12,6 +12,7 @@
 #include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
@@ -77,12 +78,6 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   d.AddError("No Controller configured",
              framework::ErrorDetail(action, std::string(client.status().message()), ""));
   return nullptr;
-}
-
-// An error from the Controller, with its text as the original error.
-void AddControllerError(Diagnostics& d, const std::string& summary, const std::string& action,
-                        const std::string& explanation, const absl::Status& status) {
-  d.AddError(summary, framework::ErrorDetail(action, explanation, std::string(status.message())));
 }
 
 // The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
@@ -250,13 +245,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     } else {
       absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
       if (!info.ok()) {
-        d.AddAttributeError(At("cloud"),
-                            info.status().code() == absl::StatusCode::kNotFound
-                                ? "Cloud not found"
-                                : "Cannot read the cloud",
-                            framework::ErrorDetail(absl::StrCat("looking up cloud \"", *cloud.value,
-                                                                "\" to choose the sizing profile"),
-                                                   "", std::string(info.status().message())));
+        AddControllerError(
+            d,
+            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                                : "Cannot read the cloud",
+            absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"),
+            "", info.status(), At("cloud"));
         return;
       }
       absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
@@ -332,11 +326,27 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {
+    const std::string import =
+        absl::StrCat("terraform import <address> \"", spec.cloud, "/", spec.name, "\"");
     std::string explanation;
-    if (group.status().code() == absl::StatusCode::kAlreadyExists) {
+    const std::string created = controller::CreatedSeGroupUuid(group.status());
+    if (!created.empty()) {
+      // The group exists: its id goes back with the error, so Terraform records it (tainted)
+      // instead of forgetting it.
+      response.new_state = planned.WithAttribute("id", cty::Value::String(created));
+      explanation = absl::StrCat(
+          "the Controller created the group (id ", created,
+          ") but the provider could not read it back. Terraform records it as tainted, so the "
+          "next apply replaces it; to keep it instead, run terraform untaint <address> and "
+          "apply again.");
+    } else if (group.status().code() == absl::StatusCode::kAlreadyExists) {
       explanation = absl::StrCat("an SE group of that name already exists in cloud \"", spec.cloud,
-                                 "\". To manage it, import it: terraform import <address> \"",
-                                 spec.cloud, "/", spec.name, "\".");
+                                 "\". To manage it, import it: ", import, ".");
+    } else if (controller::MayHaveTakenEffect(group.status())) {
+      explanation = absl::StrCat(
+          "the Controller may have created the group all the same. If the next apply reports "
+          "that it already exists, import it: ",
+          import, ".");
     }
     AddControllerError(response.diagnostics, "Cannot create SE group", action, explanation,
                        group.status());

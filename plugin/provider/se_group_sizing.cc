@@ -394,6 +394,9 @@ SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
   }
   plan.sizing_object = SizingObject(*shape, plan.findings);
   plan.loads = shape->loads;
+  plan.workload = in.workload;
+  if (v.recommendation) plan.recommendation = *v.recommendation;
+  plan.planned_shape = *std::move(shape);
   return plan;
 }
 

@@ -95,6 +95,12 @@ struct SizingPlan {
   // Input errors that are not model findings (such as a non-integer vcpus_per_se), at their
   // paths. Always errors, whatever the policy.
   framework::Diagnostics input_errors;
+  // For reports (the `plan-report` command), when `known` and there is a workload without errors:
+  // the model's workload input, the planned SEs as sizing::RecommendForShape describes them, and
+  // the recommendation for the workload whatever the settings say.
+  std::optional<sizing::Workload> workload;
+  std::optional<sizing::Recommendation> planned_shape;
+  std::optional<sizing::Recommendation> recommendation;
 };
 
 // Runs the model for `config`, an object with the `workload` block and the sizing attributes of

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
@@ -143,11 +144,13 @@ Json TypedFieldsToSend(const cty::Value& planned) {
 }
 
 absl::StatusOr<Json> ParseExtraFields(const std::string& text) {
-  Json parsed = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
+  absl::StatusOr<Json> maybe_parsed = controller::ParseJsonLimited(text);
+  if (!maybe_parsed.ok()) {
     return absl::InvalidArgumentError(
-        "extra_fields is not valid JSON; write it with jsonencode({ field = value, ... }).");
+        absl::StrCat("extra_fields is not valid JSON (", maybe_parsed.status().message(),
+                     "); write it with jsonencode({ field = value, ... })."));
   }
+  Json parsed = *std::move(maybe_parsed);
   if (!parsed.is_object()) {
     return absl::InvalidArgumentError(
         "extra_fields must be a JSON object of SE group fields, such as "
@@ -172,15 +175,16 @@ absl::StatusOr<Json> ParseExtraFields(const std::string& text) {
 }
 
 std::string RefreshedExtraFields(const std::string& prior_text, const Json& body) {
-  Json given = Json::parse(prior_text, nullptr, /*allow_exceptions=*/false);
-  if (given.is_discarded() || !given.is_object()) return prior_text;
+  absl::StatusOr<Json> parsed = controller::ParseJsonLimited(prior_text);
+  if (!parsed.ok() || !parsed->is_object()) return prior_text;
+  const Json& given = *parsed;
   Json actual = Json::object();
   for (auto it = given.begin(); it != given.end(); ++it) {
     auto found = body.find(it.key());
     actual[it.key()] = found == body.end() ? Json(nullptr) : *found;
   }
   if (Covers(given, actual)) return prior_text;
-  return actual.dump();
+  return actual.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 absl::StatusOr<controller::SeGroup> FindSeGroupByName(controller::Client& client,

@@ -130,7 +130,8 @@ Figure MetricCapacity(Platform platform, Metric metric, int vcpus, int64_t memor
 absl::StatusOr<SeCapacity> CapacityOf(Platform platform, int vcpus,
                                       absl::optional<int64_t> memory_mb) {
   if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
-    return absl::InvalidArgumentError(absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
+    return absl::InvalidArgumentError(
+        absl::StrCat("vcpus_per_se: must be ", VcpuRangeText(), ", got ", vcpus));
   }
   SeCapacity c;
   c.platform = platform;
@@ -139,7 +140,7 @@ absl::StatusOr<SeCapacity> CapacityOf(Platform platform, int vcpus,
   c.memory_mb = memory_mb.value_or(static_cast<int64_t>(c.table_memory_mb.value));
   if (c.memory_mb < kMinMemoryMb || c.memory_mb > kMaxMemoryMb) {
     return absl::InvalidArgumentError(
-        absl::StrCat("memory_per_se: must be 1024-262144 MB, got ", c.memory_mb));
+        absl::StrCat("memory_per_se: must be ", MemoryRangeText(), " MB, got ", c.memory_mb));
   }
   for (Metric m : kAllMetrics) {
     c.metrics[static_cast<int>(m)] = MetricCapacity(platform, m, vcpus, c.memory_mb);

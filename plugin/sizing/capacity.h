@@ -1,5 +1,5 @@
-// The capacity of one Service Engine for a platform, vCPU count (1-64) and memory, from the seed
-// tables and the named rules in rules.h. Pure and deterministic.
+// The capacity of one Service Engine for a platform, vCPU count (1-64, limits.h) and memory, from
+// the seed tables and the named rules in rules.h. Pure and deterministic.
 //
 // - At the measured sizes (1, 2, 4, 6 vCPUs) every table cell comes back exactly (basis measured).
 // - At 3 and 5 vCPUs a figure is the midpoint of its neighbours (interpolated).
@@ -16,18 +16,11 @@
 #include "absl/status/statusor.h"
 #include "absl/types/optional.h"
 #include "plugin/sizing/figure.h"
+#include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::sizing {
 
-// Platform limits from seed 000: "a minimum of 1 vCPU core and 1 GB RAM up to a maximum of 64 vCPU
-// cores and 256 GB RAM".
-inline constexpr int kMinVcpus = 1;
-inline constexpr int kMaxVcpus = 64;
-inline constexpr int64_t kMinMemoryMb = 1024;
-inline constexpr int64_t kMaxMemoryMb = 262144;
-// Avi memory_per_se minimum from Controller 30.1 on.
-inline constexpr int64_t kControllerMinMemoryMb = 2048;
 inline constexpr int64_t kMbPerGb = 1024;
 
 // What one SE delivers.

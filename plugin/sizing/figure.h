@@ -12,14 +12,14 @@ enum class Basis {
   kMeasured,      // a seed table cell, exactly
   kInterpolated,  // between measured sizes (3 and 5 vCPUs)
   kExtrapolated,  // above the measured sizes (more than 6 vCPUs)
-  kCrossProfile,  // borrowed from the other platform's table
+  kCrossProfile,  // borrowed from the other platform's seed
   kRule,          // derived by a named rule from the seeds' text
 };
 
 // "measured", "interpolated", "extrapolated", "cross-profile" or "rule".
 const char* BasisName(Basis basis);
 
-// The weakest of `bases`, in the README's order from strongest to weakest: measured, rule,
+// The weakest of `bases`, in docs/sizing.md's order from strongest to weakest: measured, rule,
 // interpolated, extrapolated, cross-profile. kMeasured when `bases` is empty.
 Basis WeakestBasis(std::vector<Basis> bases);
 

@@ -1,6 +1,7 @@
 #include "plugin/sizing/format.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -22,7 +23,10 @@ double RoundTo(double value, double step, Rounding rounding) {
 }  // namespace
 
 std::string FormatInt(int64_t value) {
-  std::string digits = absl::StrCat(value < 0 ? -value : value);
+  // The magnitude in unsigned arithmetic: -INT64_MIN does not fit an int64_t.
+  const uint64_t magnitude =
+      value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  std::string digits = absl::StrCat(magnitude);
   std::string out;
   const int n = static_cast<int>(digits.size());
   for (int i = 0; i < n; ++i) {
@@ -43,7 +47,12 @@ double RoundForDisplay(Metric metric, double base_value, Rounding rounding) {
 
 std::string FormatValue(Metric metric, double base_value, Rounding rounding) {
   const double shown = RoundForDisplay(metric, base_value, rounding);
-  if (InfoOf(metric).kind == MetricKind::kThroughput) {
+  const bool throughput = InfoOf(metric).kind == MetricKind::kThroughput;
+  // Past the range of int64_t (a demand of 1e300 is valid input) llround has no defined result.
+  if (!(std::fabs(shown) < 1e15)) {
+    return absl::StrCat(absl::StrFormat("%.6g", shown), throughput ? " Gbps" : "");
+  }
+  if (throughput) {
     const int64_t cents = std::llround(shown * 100);
     const int64_t whole = cents / 100;
     const int64_t frac = cents % 100;

@@ -13,10 +13,6 @@
 namespace nsxalb::sizing {
 namespace {
 
-// Seed 000: "Maximum RPS on the Service Engine virtual machine running on ESXi will be
-// approximately 160k".
-constexpr double kEsxiMaxRpsPerSe = 160000;
-
 Finding RangeError(std::string attribute, std::string summary, std::string detail) {
   return Finding{Severity::kError, std::move(attribute), rules::kInputRange, std::move(summary),
                  std::move(detail)};
@@ -49,16 +45,7 @@ bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
   return true;
 }
 
-// Snaps down to the allowed dispatcher counts 0, 1, 2, 4, 8, 16.
-int SnapDown(int n) {
-  int best = 0;
-  for (int allowed : {0, 1, 2, 4, 8, 16}) {
-    if (allowed <= n) best = allowed;
-  }
-  return best;
-}
-
-int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDown(vcpus / 3); }
+int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDownToAllowedCoreCount(vcpus / 3); }
 
 // Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
 // the caller): disk, capacity, loads, binding metric, the settings that follow the measured
@@ -224,9 +211,10 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
     while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
     if (count > kMaxSeCount) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "workload: needs more than ", kMaxSeCount, " SEs of ", top,
-          " vCPUs (Avi max_se is at most 1000); raise workload.max_vcpus_per_se or split it"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("workload: needs more than ", kMaxSeCount, " SEs of ", top,
+                       " vCPUs (Avi max_se is at most ", kMaxSeCount,
+                       "); raise workload.max_vcpus_per_se or split it"));
     }
     while (count > 1 && Feasible(w, top, count - 1, nullptr)) --count;
     for (int v = 1; v <= top; ++v) {
@@ -283,7 +271,8 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, i
         absl::StrCat("se_count: must be 1-", kMaxSeCount, ", got ", se_count));
   }
   if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
-    return absl::InvalidArgumentError(absl::StrCat("vcpus_per_se: must be 1-64, got ", vcpus));
+    return absl::InvalidArgumentError(
+        absl::StrCat("vcpus_per_se: must be ", VcpuRangeText(), ", got ", vcpus));
   }
   Recommendation r;
   r.platform = w.platform;
@@ -352,9 +341,14 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
   if (w.platform == Platform::kNsxt && vcpus >= 6) {
     r.max_queues_per_vnic = {2, vcpus == 6 ? Basis::kMeasured : Basis::kRule, rules::kQueuesNsxt,
                              "the 6-vCPU nsxt SE was measured with 2 queues per vNIC"};
-  } else {
+  } else if (w.platform == Platform::kNsxt) {
     r.max_queues_per_vnic = {0, Basis::kRule, rules::kQueuesAuto,
                              "0 = auto; seed 001 says it needs to be zero (the default 1 is not)"};
+  } else {
+    // Note 11 is in the NSX-T seed; seed 000 says nothing about queues.
+    r.max_queues_per_vnic = {0, Basis::kCrossProfile, rules::kQueuesAuto,
+                             "0 = auto; NSX-T seed 001 says it needs to be zero (the default 1 is "
+                             "not); seed 000 says nothing about queues"};
   }
   if (w.platform == Platform::kNsxt && vcpus == 2) {
     r.hybrid_rss_mode = {true, Basis::kMeasured, rules::kHybridRss,
@@ -374,13 +368,15 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
     r.findings.push_back(
         {Severity::kWarning, "workload.l7_rps", rules::kRps160k,
          absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / count)),
-                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
+                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
+                      FormatInt(kEsxiMaxRpsPerSe)),
          absl::StrCat(count, count == 1 ? " SE of " : " SEs of ", vcpus,
                       count == 1 ? " vCPUs carries " : " vCPUs carry ",
                       FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                      " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about 160,000 "
-                      "RPS (about 40,000 per core). Run at least ",
-                      needed, " SEs so that each carries at most 160,000.")});
+                      " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
+                      FormatInt(kEsxiMaxRpsPerSe), " RPS (about ", FormatInt(kRpsPerCoreIntelV3),
+                      " per core). Run at least ", needed, " SEs so that each carries at most ",
+                      FormatInt(kEsxiMaxRpsPerSe), ".")});
   }
   if (count > w.max_scaleout_per_vs) {
     r.findings.push_back(
@@ -389,8 +385,8 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
                       w.max_scaleout_per_vs),
          absl::StrCat("If this workload is one virtual service, it needs ", count, " SEs of ",
                       vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
-                      ". Set max_scaleout_per_vs = ", count,
-                      " (at most 64), raise workload.max_vcpus_per_se, or split the workload "
+                      ". Set max_scaleout_per_vs = ", count, " (at most ", kMaxScaleoutPerVs,
+                      "), raise workload.max_vcpus_per_se, or split the workload "
                       "across virtual services.")});
   }
   return absl::OkStatus();

@@ -23,6 +23,7 @@
 #include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
+#include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::sizing {
@@ -34,8 +35,7 @@ inline constexpr int kMaxTargetUtilizationPct = 90;
 inline constexpr int kDefaultMaxVcpusPerSe = 6;     // the measured range
 inline constexpr int kDefaultBufferSe = 1;          // Avi buffer_se default
 inline constexpr int kDefaultMaxScaleoutPerVs = 4;  // Avi max_scaleout_per_vs default
-inline constexpr int kMaxScaleoutPerVs = 64;        // Avi max_scaleout_per_vs range 1-64
-inline constexpr int kMaxSeCount = 1000;            // Avi max_se range 0-1000
+// Ranges (kMaxVcpus, kMaxScaleoutPerVs, kMaxSeCount, ...) are in limits.h.
 
 // Demand for any subset of the metrics, in base units (Mbps for throughput).
 struct Demand {
@@ -56,9 +56,9 @@ struct Workload {
   Platform platform = Platform::kVcenter;
   Demand demand;
   int target_utilization_pct = kDefaultTargetUtilizationPct;  // 40-90
-  int max_vcpus_per_se = kDefaultMaxVcpusPerSe;               // 1-64
-  int buffer_se = kDefaultBufferSe;                           // 0-1000 (N+M HA)
-  int max_scaleout_per_vs = kDefaultMaxScaleoutPerVs;         // 1-64
+  int max_vcpus_per_se = kDefaultMaxVcpusPerSe;               // 1-kMaxVcpus
+  int buffer_se = kDefaultBufferSe;                           // 0-kMaxSeCount (N+M HA)
+  int max_scaleout_per_vs = kDefaultMaxScaleoutPerVs;         // 1-kMaxScaleoutPerVs
 };
 
 // One demanded metric on a group of SEs.
@@ -109,7 +109,7 @@ absl::StatusOr<Recommendation> Recommend(const Workload& workload);
 // shape, and the warnings about it. Recommend is its shape search followed by this. The shape's
 // own choices have reason "given" (memory: the table-memory rule when it is the table memory).
 // InvalidArgument, naming the attribute, when CheckWorkload finds an error or the shape is
-// outside 1-64 vCPUs, 1024-262144 MB or 1-kMaxSeCount SEs.
+// outside the vCPU or memory limits (limits.h) or 1-kMaxSeCount SEs.
 absl::StatusOr<Recommendation> RecommendForShape(const Workload& workload, int vcpus,
                                                  int64_t memory_mb, int se_count);
 

@@ -1,9 +1,10 @@
 // Names of the sizing model's rules. Every figure the model derives, and every finding it
-// reports, names the rule it came from; the README's "How sizing works" explains each name, and
-// a test checks that every name here appears there.
+// reports, names the rule it came from; docs/sizing.md explains each name (a test checks that every
+// name here appears there), and the generated registry docs list each under its attributes.
 #ifndef NSXALB_PLUGIN_SIZING_RULES_H_
 #define NSXALB_PLUGIN_SIZING_RULES_H_
 
+#include <string>
 #include <vector>
 
 namespace nsxalb::sizing::rules {
@@ -49,11 +50,14 @@ inline constexpr char kAllowedValues[] = "allowed-0-1-2-4-8-16";
 inline constexpr char kDispatchersFewer[] = "dispatchers-fewer-than-vcpus";
 inline constexpr char kInputRange[] = "input-range";
 
-// One rule: its name, where it comes from, and what it says.
+// One rule: its name, where it comes from, what it says, and the attributes it decides or checks.
 struct RuleDoc {
   const char* name;
   const char* source;  // seed file and line, or "derived" with the reasoning
-  const char* text;
+  std::string text;
+  // The attributes, as findings name them ("vcpus_per_se", "se_count", "workload.l7_rps"): the
+  // generated registry docs list the rule under each.
+  std::vector<const char*> attributes;
 };
 
 // Every rule above, in the order above.

@@ -8,19 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/limits.h"
 #include "plugin/sizing/rules.h"
 
 namespace nsxalb::sizing {
 namespace {
-
-constexpr double kEsxiMaxRpsPerSe = 160000;
-
-bool Allowed(int value) {
-  for (int allowed : {0, 1, 2, 4, 8, 16}) {
-    if (value == allowed) return true;
-  }
-  return false;
-}
 
 Finding Error(std::string attribute, const char* rule, std::string summary, std::string detail) {
   return Finding{Severity::kError, std::move(attribute), rule, std::move(summary),
@@ -47,43 +39,47 @@ const char* Deliver(int count, int vcpus) {
 
 void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
   if (s.vcpus_per_se && (*s.vcpus_per_se < kMinVcpus || *s.vcpus_per_se > kMaxVcpus)) {
-    out.push_back(Error("vcpus_per_se", rules::kRangeVcpus,
-                        absl::StrCat("vcpus_per_se must be 1-64, got ", *s.vcpus_per_se),
-                        absl::StrCat("vcpus_per_se = ", *s.vcpus_per_se,
-                                     ": an SE takes 1 to 64 vCPUs (seed 000). Set 1-64.")));
+    out.push_back(
+        Error("vcpus_per_se", rules::kRangeVcpus,
+              absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), ", got ", *s.vcpus_per_se),
+              absl::StrCat("vcpus_per_se = ", *s.vcpus_per_se, ": an SE takes ", kMinVcpus, " to ",
+                           kMaxVcpus, " vCPUs (seed 000). Set ", VcpuRangeText(), ".")));
   }
   if (s.memory_per_se && (*s.memory_per_se < kMinMemoryMb || *s.memory_per_se > kMaxMemoryMb)) {
-    out.push_back(
-        Error("memory_per_se", rules::kRangeMemory,
-              absl::StrCat("memory_per_se must be 1024-262144 MB, got ", *s.memory_per_se),
-              absl::StrCat("memory_per_se = ", *s.memory_per_se,
-                           " MB: an SE takes 1 GB to 256 GB (seed 000). Set 1024-262144 MB.")));
+    out.push_back(Error(
+        "memory_per_se", rules::kRangeMemory,
+        absl::StrCat("memory_per_se must be ", MemoryRangeText(), " MB, got ", *s.memory_per_se),
+        absl::StrCat("memory_per_se = ", *s.memory_per_se, " MB: an SE takes ",
+                     kMinMemoryMb / kMbPerGb, " GB to ", kMaxMemoryMb / kMbPerGb,
+                     " GB (seed 000). Set ", MemoryRangeText(), " MB.")));
   }
   if (s.disk_per_se && *s.disk_per_se < 1) {
     out.push_back(Error("disk_per_se", rules::kInputRange,
                         absl::StrCat("disk_per_se must be at least 1 GB, got ", *s.disk_per_se),
                         "disk_per_se is a size in GB and must be positive."));
   }
-  if (s.num_dispatcher_cores && !Allowed(*s.num_dispatcher_cores)) {
-    out.push_back(Error("num_dispatcher_cores", rules::kAllowedValues,
-                        absl::StrCat("num_dispatcher_cores must be 0, 1, 2, 4, 8 or 16, got ",
-                                     *s.num_dispatcher_cores),
-                        absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
-                                     " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16.")));
+  if (s.num_dispatcher_cores && !IsAllowedCoreCount(*s.num_dispatcher_cores)) {
+    out.push_back(
+        Error("num_dispatcher_cores", rules::kAllowedValues,
+              absl::StrCat("num_dispatcher_cores must be ", AllowedCoreCountsText(" or "), ", got ",
+                           *s.num_dispatcher_cores),
+              absl::StrCat("num_dispatcher_cores = ", *s.num_dispatcher_cores,
+                           " is not one of Avi's allowed values ", AllowedCoreCountsText(), ".")));
   }
-  if (s.max_queues_per_vnic && !Allowed(*s.max_queues_per_vnic)) {
+  if (s.max_queues_per_vnic && !IsAllowedCoreCount(*s.max_queues_per_vnic)) {
     out.push_back(
         Error("max_queues_per_vnic", rules::kAllowedValues,
-              absl::StrCat("max_queues_per_vnic must be 0, 1, 2, 4, 8 or 16, got ",
+              absl::StrCat("max_queues_per_vnic must be ", AllowedCoreCountsText(" or "), ", got ",
                            *s.max_queues_per_vnic),
               absl::StrCat("max_queues_per_vnic = ", *s.max_queues_per_vnic,
-                           " is not one of Avi's allowed values 0, 1, 2, 4, 8, 16; 0 (auto) is "
-                           "what seed 001 asks for.")));
+                           " is not one of Avi's allowed values ", AllowedCoreCountsText(),
+                           "; 0 (auto) is what seed 001 asks for.")));
   }
   if (s.se_count && (*s.se_count < 1 || *s.se_count > kMaxSeCount)) {
     out.push_back(Error("se_count", rules::kInputRange,
-                        absl::StrCat("se_count must be 1-1000, got ", *s.se_count),
-                        "se_count is the number of active SEs (Avi max_se is at most 1000)."));
+                        absl::StrCat("se_count must be 1-", kMaxSeCount, ", got ", *s.se_count),
+                        absl::StrCat("se_count is the number of active SEs (Avi max_se is at most ",
+                                     kMaxSeCount, ").")));
   }
 }
 
@@ -142,8 +138,10 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
     }
   }
   if (load.per_se.value > 0) {
-    int count = static_cast<int>(
-        std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct)));
+    // Clamped before the conversion: a demand of many thousand SEs does not fit an int.
+    const double estimate =
+        std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct));
+    int count = estimate <= kMaxSeCount + 1 ? static_cast<int>(estimate) : kMaxSeCount + 2;
     count = std::max(count, v.se_count + 1);
     while (count > 1 &&
            (count - 1) * load.per_se.value * w.target_utilization_pct >= load.demand * 100) {
@@ -168,7 +166,7 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
   const std::vector<int> accepted = AcceptedDispatcherCores(p, v.vcpus);
   const DispatcherPlan plan = PlanDispatchers(p, v.vcpus, false);
   const std::string where = absl::StrCat(PlatformName(p), " at ", v.vcpus, " vCPUs");
-  if (s.num_dispatcher_cores && Allowed(*s.num_dispatcher_cores)) {
+  if (s.num_dispatcher_cores && IsAllowedCoreCount(*s.num_dispatcher_cores)) {
     if (*s.num_dispatcher_cores > 0 && *s.num_dispatcher_cores >= v.vcpus) {
       out.push_back(
           Error("num_dispatcher_cores", rules::kDispatchersFewer,
@@ -262,9 +260,10 @@ Validation Validate(const Workload& w, const Settings& s) {
   if (s.memory_per_se && *s.memory_per_se < kControllerMinMemoryMb) {
     v.findings.push_back(Warning(
         "memory_per_se", rules::kMemoryMin2048,
-        absl::StrCat("memory_per_se = ", *s.memory_per_se, " MB is under 2048 MB"),
-        absl::StrCat("Controllers from 30.1 on accept memory_per_se 2048-262144 MB and reject ",
-                     *s.memory_per_se, " MB. Set memory_per_se = ",
+        absl::StrCat("memory_per_se = ", *s.memory_per_se, " MB is under ", kControllerMinMemoryMb,
+                     " MB"),
+        absl::StrCat("Controllers from 30.1 on accept memory_per_se ", kControllerMinMemoryMb, "-",
+                     kMaxMemoryMb, " MB and reject ", *s.memory_per_se, " MB. Set memory_per_se = ",
                      static_cast<int64_t>(v.capacity->table_memory_mb.value),
                      " (the table memory for ", v.vcpus, " vCPUs).")));
   }
@@ -295,12 +294,17 @@ Validation Validate(const Workload& w, const Settings& s) {
                                  "true."));
   }
   if (s.max_queues_per_vnic && *s.max_queues_per_vnic == 1 && v.vcpus >= 4) {
-    const int recommended = w.platform == Platform::kNsxt && v.vcpus >= 6 ? 2 : 0;
+    // Note 11 is in the NSX-T seed; seed 000 says nothing about queues, so on vcenter the advice
+    // is borrowed (cross-profile), and the finding says so.
+    const bool nsxt = w.platform == Platform::kNsxt;
+    const int recommended = nsxt && v.vcpus >= 6 ? 2 : 0;
     v.findings.push_back(Warning(
         "max_queues_per_vnic", rules::kQueuesNotOne,
         absl::StrCat("max_queues_per_vnic = 1 at ", v.vcpus, " vCPUs"),
-        absl::StrCat("Seed 001 (note 11): maximum queues per vNIC needs to be 0 (auto); the "
-                     "default 1 limits a ",
+        absl::StrCat(nsxt ? "Seed 001 (note 11)"
+                          : "Seed 001 (note 11; an NSX-T note, cross-profile on vcenter: seed 000 "
+                            "says nothing about queues)",
+                     ": maximum queues per vNIC needs to be 0 (auto); the default 1 limits a ",
                      v.vcpus, "-vCPU SE to one queue. Set max_queues_per_vnic = ", recommended,
                      recommended == 2 ? " (as measured for the 6-vCPU nsxt SE)." : " (auto).")));
   }
@@ -317,16 +321,17 @@ Validation Validate(const Workload& w, const Settings& s) {
   const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
   if (shape_given && w.platform == Platform::kVcenter && rps &&
       *rps / v.se_count > kEsxiMaxRpsPerSe) {
-    v.findings.push_back(
-        Warning(s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
-                absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
-                             " L7 RPS per SE; seed 000 puts the ESXi maximum at about 160,000"),
-                absl::StrCat(Shape(v.se_count, v.vcpus),
-                             v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
-                             FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                             " L7 RPS (vcenter); an SE VM on ESXi reaches about 160,000 RPS (about "
-                             "40,000 per core). Run at least ",
-                             Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
+    v.findings.push_back(Warning(
+        s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
+        absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
+                     " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
+                     FormatInt(kEsxiMaxRpsPerSe)),
+        absl::StrCat(
+            Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
+            FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
+            " L7 RPS (vcenter); an SE VM on ESXi reaches about ", FormatInt(kEsxiMaxRpsPerSe),
+            " RPS (about ", FormatInt(kRpsPerCoreIntelV3), " per core). Run at least ",
+            Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
   }
   if (s.se_count && *s.se_count > w.max_scaleout_per_vs) {
     v.findings.push_back(

@@ -223,7 +223,11 @@ TEST_F(ControllerCommandTest, TlsFailsWithoutTheCa) {
   EXPECT_EQ(run.code, 1);
   EXPECT_THAT(run.err, HasSubstr("TLS verification"));
   EXPECT_THAT(run.err, HasSubstr("ca_file"));
-  EXPECT_THAT(run.err, HasSubstr("--ca-file, NSXALB_CA_FILE or NSXALB_CA_PEM"));
+  // What to do: save the certificate (openssl) and give it as ca_file; here --ca-file says so too.
+  EXPECT_THAT(run.err, HasSubstr("What to do: "));
+  EXPECT_THAT(run.err, HasSubstr("openssl s_client -connect 127.0.0.1:"));
+  EXPECT_THAT(run.err, HasSubstr("ca_file (or NSXALB_CA_FILE)"));
+  EXPECT_THAT(run.err, HasSubstr("--ca-file"));
 
   // --ca-file overrides the environment, and --insecure drops the CA variables.
   env_["NSXALB_CA_FILE"] = "/nonexistent/ca.pem";

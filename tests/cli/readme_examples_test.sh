@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every `$ terraform-provider-nsxalb ...` example in the README's code blocks and compares
-# its output with the text printed under it, so the README cannot drift from the binary.
-# Usage: readme_examples_test.sh README.md DIRECTORY_OF_THE_BINARY
+# Runs every `$ terraform-provider-nsxalb ...` example in the code blocks of a Markdown file (the
+# README, docs/sizing.md) and compares its output with the text printed under it, exactly and in order, so
+# the docs cannot drift from the binary. A file without an example fails.
+# Usage: readme_examples_test.sh FILE.md DIRECTORY_OF_THE_BINARY
 set -uo pipefail
 readme=$1
 export PATH="$(cd "$2" && pwd):$PATH"
@@ -26,9 +27,9 @@ for cmd_file in "$work"/*.cmd; do
   cmd=$(cat "$cmd_file")
   actual=$(cd "$work" && timeout 30 bash -c "$cmd" 2>&1)
   expected=$(cat "$base.out")
-  # stdout and stderr share one pipe, so their relative order may differ from the README's.
-  if [ "$actual" == "$expected" ] ||
-     [ "$(sort <<<"$actual")" == "$(sort <<<"$expected")" ]; then
+  # Line for line and in order: stdout and stderr share one pipe, and the binary writes them in
+  # the order the README shows (std::cerr is tied to std::cout, so the report is flushed first).
+  if [ "$actual" == "$expected" ]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
@@ -36,5 +37,5 @@ for cmd_file in "$work"/*.cmd; do
     diff <(echo "$expected") <(echo "$actual") | head -20
   fi
 done
-echo "README examples: $passed passed, $failed failed"
+echo "$(basename "$readme") examples: $passed passed, $failed failed"
 [ "$passed" -gt 0 ] && [ "$failed" -eq 0 ]

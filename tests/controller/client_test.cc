@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/barrier.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -167,6 +168,10 @@ TEST_F(ClientTest, WrongPasswordIsUnauthenticatedAndNeverShown) {
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("Invalid credentials"));
   EXPECT_THAT(std::string(v.status().message()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
   EXPECT_THAT(logged, Not(HasSubstr("Wrong-Secret-Passw0rd")));
+  // A set-up problem: marked, with what to do, and still no password in it.
+  EXPECT_EQ(SetupProblemOf(v.status()), SetupProblem::kLoginRejected);
+  EXPECT_THAT(RemedyOf(v.status()), HasSubstr("NSXALB_USERNAME and NSXALB_PASSWORD"));
+  EXPECT_THAT(RemedyOf(v.status()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
 }
 
 TEST_F(ClientTest, LogsInWithAToken) {
@@ -695,6 +700,103 @@ TEST_F(ClientTest, ServerErrorBeforeCreateIsRetriedOnce) {
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 2);
   auto found = client->FindSeGroup("seg-503", "", "Default-Cloud");
   ASSERT_TRUE(found.ok() && found->has_value());
+}
+
+// A gateway answers 503 after the Controller committed the create: the look-up adopts it.
+TEST_F(ClientTest, ServerErrorAfterACommittedCreateAdoptsTheGroup) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  Fault({{"fail_next", 1},
+         {"fail_status", 503},
+         {"fail_after_commit", true},
+         {"match", "POST /api/serviceenginegroup"}});
+  auto created = client->CreateSeGroup(Spec("seg-503-after"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->name, "seg-503-after");
+  EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
+}
+
+// Answers to a committed create that are not the group: read back, never created twice.
+TEST_F(ClientTest, UnusableAnswerToACommittedCreateIsReadBack) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  for (const char* kind : {"malformed_json", "html", "truncated", "oversize"}) {
+    SCOPED_TRACE(kind);
+    const std::string name = absl::StrCat("seg-bad-", kind);
+    const int posts = Count("POST /api/serviceenginegroup");
+    Fault({{"bad_body_next", 1}, {"bad_body", kind}, {"match", "POST /api/serviceenginegroup"}});
+    auto created = client->CreateSeGroup(Spec(name));
+    ASSERT_TRUE(created.ok()) << created.status();
+    EXPECT_EQ(created->name, name);
+    EXPECT_FALSE(created->uuid.empty());
+    EXPECT_EQ(Count("POST /api/serviceenginegroup"), posts + 1);
+  }
+}
+
+// The create committed, its answer is unusable, and reading it back fails: the error says so
+// and carries the new group's uuid.
+TEST_F(ClientTest, CreatedButUnreadableGroupCarriesItsUuid) {
+  FakeClock clock;
+  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  Fault({{"bad_body_next", 1},
+         {"bad_body", "malformed_json"},
+         {"match", "POST /api/serviceenginegroup"}});
+  Fault({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/serviceenginegroup/{uuid}"}});
+  auto created = client->CreateSeGroup(Spec("seg-unreadable"));
+  ASSERT_FALSE(created.ok());
+  auto found = client->FindSeGroup("seg-unreadable", "", "Default-Cloud");
+  ASSERT_TRUE(found.ok() && found->has_value()) << found.status();
+  EXPECT_EQ(CreatedSeGroupUuid(created.status()), (*found)->uuid);
+  EXPECT_THAT(std::string(created.status().message()),
+              HasSubstr("POST /api/serviceenginegroup: HTTP 201: the response is not JSON"));
+  EXPECT_THAT(std::string(created.status().message()), HasSubstr("HTTP 500"));
+  EXPECT_EQ(CreatedSeGroupUuid(absl::InternalError("x")), "");
+}
+
+// When the answer is lost and the look-up fails, the create may have happened: the error says
+// so. A 429 storm never made anything, and says nothing of the kind.
+TEST_F(ClientTest, MayHaveTakenEffectOnlyWhenTheOutcomeIsUnknown) {
+  FakeClock clock;
+  ClientConfig config = Config();
+  config.max_retries = 2;
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  Fault({{"drop_after_create", 1}});
+  Fault({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/serviceenginegroup"}});
+  auto dropped = client->CreateSeGroup(Spec("seg-unknown"));
+  ASSERT_FALSE(dropped.ok());
+  EXPECT_TRUE(MayHaveTakenEffect(dropped.status())) << dropped.status();
+  EXPECT_THAT(std::string(dropped.status().message()), HasSubstr("while checking whether"));
+
+  Fault({{"throttle_next", 10}, {"retry_after_seconds", 0}});
+  auto throttled = client->CreateSeGroup(Spec("seg-throttled"));
+  ASSERT_FALSE(throttled.ok());
+  EXPECT_EQ(HttpStatusOf(throttled.status()), 429);
+  EXPECT_FALSE(MayHaveTakenEffect(throttled.status())) << throttled.status();
+}
+
+// One operation, however many requests it makes, stays within total_timeout: a create whose
+// POST gets no answer does not start a fresh budget for the look-up after it.
+TEST_F(ClientTest, TotalTimeoutBoundsAWholeCreate) {
+  ClientConfig config = Config();
+  config.total_timeout = absl::Seconds(2);
+  config.request_timeout = absl::Seconds(2);
+  auto client = NewClientOrDie(config);
+  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  Fault({{"hang_next", 100}, {"match", "* /api/serviceenginegroup*"}});
+  const absl::Time start = absl::Now();
+  auto created = client->CreateSeGroup(Spec("seg-hang"));
+  const absl::Duration took = absl::Now() - start;
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kDeadlineExceeded) << created.status();
+  EXPECT_TRUE(MayHaveTakenEffect(created.status()));
+  EXPECT_LT(took, absl::Milliseconds(3500)) << "the create took " << took;
+  ASSERT_TRUE(emulator_->Control("DELETE", "faults").ok());
+  // A later operation has a budget of its own.
+  EXPECT_TRUE(client->ListSeGroups("", "").ok());
 }
 
 TEST_F(ClientTest, VersionGateRefusesFieldsTheControllerIsTooOldFor) {

@@ -1,6 +1,9 @@
 // Tests for plugin/controller/errors.h.
 #include "plugin/controller/errors.h"
 
+#include <string>
+
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace nsxalb::controller {
@@ -44,6 +47,58 @@ TEST(ErrorsTest, HttpErrorCarriesStatusAndText) {
   absl::Status renamed = WithMessage(st, "other");
   EXPECT_EQ(renamed.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(HttpStatusOf(renamed), 409);
+}
+
+}  // namespace
+}  // namespace nsxalb::controller
+
+namespace nsxalb::controller {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(SetupProblemTest, MarkSurvivesNewMessagesAndUnmarkedIsNone) {
+  EXPECT_EQ(SetupProblemOf(absl::UnavailableError("x")), SetupProblem::kNone);
+  absl::Status s = WithSetupProblem(absl::UnavailableError("refused"), SetupProblem::kUnreachable);
+  EXPECT_EQ(SetupProblemOf(s), SetupProblem::kUnreachable);
+  EXPECT_EQ(SetupProblemOf(WithMessage(s, "refused (gave up after 6 attempts)")),
+            SetupProblem::kUnreachable);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(s.message(), "refused");
+}
+
+TEST(SetupProblemTest, EachProblemHasASummaryAndARemedyThatNamesTheSettings) {
+  Endpoint endpoint;
+  endpoint.host = "avi.example.com";
+  endpoint.port = 8443;
+  endpoint.base_url = "https://avi.example.com:8443";
+  EXPECT_EQ(std::string(SetupProblemSummary(SetupProblem::kNone)), "");
+  EXPECT_EQ(SetupRemedy(SetupProblem::kNone, endpoint, "admin"), "");
+
+  EXPECT_EQ(std::string(SetupProblemSummary(SetupProblem::kUnreachable)),
+            "Cannot connect to the Controller");
+  const std::string unreachable = SetupRemedy(SetupProblem::kUnreachable, endpoint, "admin");
+  EXPECT_THAT(unreachable, HasSubstr("nothing answered at https://avi.example.com:8443"));
+  EXPECT_THAT(unreachable, HasSubstr("NSXALB_CONTROLLER"));
+
+  const std::string tls = SetupRemedy(SetupProblem::kUntrustedCertificate, endpoint, "admin");
+  EXPECT_THAT(tls, HasSubstr("openssl s_client -connect avi.example.com:8443 -showcerts"));
+  EXPECT_THAT(tls, HasSubstr("ca_file (or NSXALB_CA_FILE)"));
+  EXPECT_THAT(tls, HasSubstr("insecure = true"));
+  endpoint.host = "fd00::10";
+  endpoint.ipv6 = true;
+  EXPECT_THAT(SetupRemedy(SetupProblem::kUntrustedCertificate, endpoint, "admin"),
+              HasSubstr("-connect [fd00::10]:8443 "));
+
+  const std::string login = SetupRemedy(SetupProblem::kLoginRejected, endpoint, "ops");
+  EXPECT_THAT(login, HasSubstr("user \"ops\""));
+  EXPECT_THAT(login, HasSubstr("NSXALB_USERNAME and NSXALB_PASSWORD"));
+}
+
+TEST(SetupProblemTest, RemedyTravelsAsAPayload) {
+  absl::Status s = WithRemedy(absl::UnauthenticatedError("HTTP 401"), "check the password");
+  EXPECT_EQ(RemedyOf(s), "check the password");
+  EXPECT_EQ(RemedyOf(absl::UnauthenticatedError("HTTP 401")), "");
 }
 
 }  // namespace

@@ -103,6 +103,27 @@ TEST(CountersTest, NormalisesObjectIds) {
   EXPECT_EQ(c.ToJson()["total"], 0);
 }
 
+TEST(CountersTest, LogsArrivalTimesAndFaults) {
+  int64_t now = 1000;
+  Counters c([&now] { return now; });
+  c.Record("POST", "/api/serviceenginegroup", "throttle");
+  now = 2001000;
+  c.Record("POST", "/api/serviceenginegroup/");
+  json j = c.ToJson();
+  ASSERT_EQ(j["log"].size(), 2u);
+  EXPECT_EQ(
+      j["log"][0],
+      json({{"request", "POST /api/serviceenginegroup"}, {"at_us", 1000}, {"faults", "throttle"}}));
+  EXPECT_EQ(j["log"][1], json({{"request", "POST /api/serviceenginegroup"}, {"at_us", 2001000}}));
+  for (size_t i = 0; i < Counters::kMaxLogged; ++i) c.Record("GET", "/api/cloud");
+  j = c.ToJson();
+  EXPECT_EQ(j["log"].size(), Counters::kMaxLogged);
+  EXPECT_EQ(j["log"][0]["request"], "GET /api/cloud");  // the oldest went first
+  EXPECT_EQ(j["total"], Counters::kMaxLogged + 2);
+  c.Reset();
+  EXPECT_TRUE(c.ToJson()["log"].empty());
+}
+
 TEST(SessionsTest, IdleTimeoutAndExpiry) {
   absl::Time now = absl::FromUnixSeconds(1000);
   SessionManager m(absl::Seconds(60), [&now] { return now; });
@@ -155,6 +176,67 @@ TEST(FaultsTest, CountsDownAndValidates) {
   ASSERT_TRUE(f.Update({{"latency_ms", 5}}).ok());
   f.Clear();
   EXPECT_EQ(f.ToJson()["latency_ms"], 0);
+}
+
+TEST(FaultsTest, MatchRestrictsTheFaultsSetWithIt) {
+  Faults f(FaultConfig{});
+  ASSERT_TRUE(
+      f.Update({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/cloud*"}}).ok());
+  ASSERT_TRUE(f.Update({{"throttle_next", 1}}).ok());  // no match: any request
+  EXPECT_EQ(f.OnRequest("POST /login").status, 429);
+  EXPECT_EQ(f.OnRequest("POST /login").status, 0);
+  EXPECT_EQ(f.OnRequest("GET /api/cloud/{uuid}").status, 500);
+  EXPECT_EQ(f.OnRequest("GET /api/cloud").status, 0);
+  EXPECT_EQ(f.ToJson()["fail_match"], "GET /api/cloud*");
+  // A later update without a match resets the match of the faults it sets.
+  ASSERT_TRUE(f.Update({{"fail_next", 1}}).ok());
+  EXPECT_EQ(f.ToJson()["fail_match"], "");
+  EXPECT_FALSE(f.Update({{"fail_next", 1}, {"match", 3}}).ok());
+}
+
+TEST(FaultsTest, NewModesDecideAndValidate) {
+  Faults f(FaultConfig{});
+  ASSERT_TRUE(f.Update({{"expire_next", 1},
+                        {"bad_body_next", 1},
+                        {"bad_body", "truncated"},
+                        {"latency_ms", 5},
+                        {"latency_after_commit", true}})
+                  .ok());
+  FaultDecision d = f.OnRequest("GET /api/cloud");
+  EXPECT_TRUE(d.expire);
+  EXPECT_EQ(d.bad_body, "truncated");
+  EXPECT_EQ(d.latency_ms, 5);
+  EXPECT_TRUE(d.latency_after_commit);
+  EXPECT_EQ(d.Names(), "latency,expire,bad_body:truncated");
+  d = f.OnRequest("GET /api/cloud");
+  EXPECT_FALSE(d.expire);
+  EXPECT_EQ(d.bad_body, "");
+
+  ASSERT_TRUE(
+      f.Update({{"fail_next", 1}, {"fail_after_commit", true}, {"fail_body", "html"}}).ok());
+  d = f.OnRequest();
+  EXPECT_EQ(d.status, 503);
+  EXPECT_TRUE(d.after_commit);
+  EXPECT_EQ(d.fail_body, "html");
+  EXPECT_EQ(d.Names(), "latency,fail_after_commit");
+
+  ASSERT_TRUE(f.Update({{"hang_next", 1}, {"throttle_next", 1}}).ok());
+  d = f.OnRequest();
+  EXPECT_TRUE(d.hang);
+  EXPECT_EQ(d.status, 0);  // a hung request answers nothing else
+  EXPECT_FALSE(f.HangReleased(d.hang_generation));
+  f.ReleaseHangs();
+  EXPECT_TRUE(f.HangReleased(d.hang_generation));
+  EXPECT_EQ(f.OnRequest().status, 429);  // the throttle was not consumed by the hung request
+  ASSERT_TRUE(f.Update({{"hang_next", 1}}).ok());
+  d = f.OnRequest();
+  f.Clear();
+  EXPECT_TRUE(f.HangReleased(d.hang_generation));
+
+  EXPECT_THAT(std::string(f.Update({{"bad_body", "xml"}}).message()), HasSubstr("bad_body"));
+  EXPECT_FALSE(f.Update({{"fail_body", "text"}}).ok());
+  EXPECT_FALSE(f.Update({{"fail_after_commit", 1}}).ok());
+  EXPECT_FALSE(f.Update({{"hang_next", -1}}).ok());
 }
 
 TEST(ConfigTest, ParsesFlags) {

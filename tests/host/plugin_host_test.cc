@@ -18,6 +18,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/limits.h"
 #include "proto/health.grpc.pb.h"
 #include "proto/tfplugin5.grpc.pb.h"
 #include "tests/harness/plugin_process.h"
@@ -387,6 +388,44 @@ TEST(PluginHostTest, UnknownFlagIsRejected) {
   ASSERT_TRUE(code.ok()) << code.status();
   EXPECT_EQ(*code, 2);
   EXPECT_THAT(process->Stderr(), HasSubstr("--frobnicate"));
+}
+
+}  // namespace
+}  // namespace nsxalb::harness
+
+namespace nsxalb::harness {
+namespace {
+
+// limits::kMaxGrpcMessageBytes, at the limit, through the shipped binary over mutual TLS: a
+// request of exactly that size reaches the provider (which answers with a diagnostic about the
+// bytes), one byte more is refused by gRPC before any handler runs.
+TEST(PluginHostTest, GrpcMessageSizeAtTheLimit) {
+  auto process = StartOrDie(TerraformOptions());
+  ASSERT_NE(process, nullptr);
+  auto provider = tfplugin5::Provider::NewStub(process->channel());
+  auto send = [&provider](size_t size, tfplugin5::PrepareProviderConfig::Response* response) {
+    tfplugin5::PrepareProviderConfig::Request request;
+    std::string* bytes = request.mutable_config()->mutable_msgpack();
+    bytes->reserve(size);
+    bytes->assign(size - 16, '\xc0');  // msgpack nil, then trailing bytes: a quick decode error
+    while (request.ByteSizeLong() < size) bytes->push_back('\xc0');
+    EXPECT_EQ(request.ByteSizeLong(), size);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+    return provider->PrepareProviderConfig(&context, request, response);
+  };
+  const size_t limit = static_cast<size_t>(limits::kMaxGrpcMessageBytes);
+  tfplugin5::PrepareProviderConfig::Response at;
+  grpc::Status status = send(limit, &at);
+  ASSERT_TRUE(status.ok()) << status.error_code() << " " << status.error_message();
+  ASSERT_FALSE(at.diagnostics().empty());
+  EXPECT_EQ(at.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
+
+  tfplugin5::PrepareProviderConfig::Response over;
+  status = send(limit + 1, &over);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("larger than max"));
+  ASSERT_TRUE(process->Shutdown().ok());
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ TEST(CapacityTest, OpenConnectionsScaleWithMemory) {
   Figure halved = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 1024);
   EXPECT_EQ(halved.value, 20000);
   EXPECT_EQ(halved.basis, Basis::kRule);
-  // The case of the README: 1 vCPU with 13 GB.
+  // The case of docs/sizing.md: 1 vCPU with 13 GB.
   Figure one = MetricCapacity(Platform::kVcenter, Metric::kL4OpenConns, 1, 13 * 1024);
   EXPECT_EQ(one.value, 260000);
   EXPECT_EQ(one.basis, Basis::kExtrapolated);

@@ -1,4 +1,4 @@
-// Basis and severity names, and the weakest-basis order the README documents.
+// Basis and severity names, and the weakest-basis order docs/sizing.md documents.
 #include "plugin/sizing/figure.h"
 
 #include "gtest/gtest.h"

@@ -201,6 +201,7 @@ TEST(RecommendTest, QueuesReservesAndHybridRss) {
   EXPECT_EQ(small.vcpus_per_se.value, 1);
   EXPECT_EQ(small.max_queues_per_vnic.value, 0);
   EXPECT_EQ(small.max_queues_per_vnic.rule, rules::kQueuesAuto);
+  EXPECT_EQ(small.max_queues_per_vnic.basis, Basis::kRule);
   EXPECT_FALSE(small.hybrid_rss_mode.value);
   EXPECT_FALSE(small.dedicated_dispatcher_core.value);
   EXPECT_TRUE(small.cpu_reserve.value);
@@ -219,6 +220,9 @@ TEST(RecommendTest, QueuesReservesAndHybridRss) {
   Recommendation v6 = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}}));
   EXPECT_EQ(v6.vcpus_per_se.value, 6);
   EXPECT_EQ(v6.max_queues_per_vnic.value, 0);
+  // Note 11 is in the NSX-T seed; seed 000 says nothing about queues.
+  EXPECT_EQ(v6.max_queues_per_vnic.basis, Basis::kCrossProfile);
+  EXPECT_THAT(v6.max_queues_per_vnic.reason, HasSubstr("NSX-T seed 001"));
 }
 
 TEST(RecommendTest, BufferAndMaxSe) {

@@ -12,6 +12,7 @@ namespace nsxalb::sizing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand = {}) {
   Workload w;
@@ -220,6 +221,14 @@ TEST(ValidateTest, WarnsQueuesOneAtFourOrMoreVcpus) {
   Finding f =
       Only(Validate(Make(Platform::kVcenter), s), rules::kQueuesNotOne, "max_queues_per_vnic");
   EXPECT_THAT(f.detail, HasSubstr("Set max_queues_per_vnic = 0"));
+  // Note 11 is an NSX-T note: on vcenter the finding says it is borrowed, on nsxt it does not.
+  EXPECT_THAT(f.detail, HasSubstr("an NSX-T note, cross-profile on vcenter"));
+  Settings nsxt = s;
+  nsxt.memory_per_se = 8192;
+  Finding n =
+      Only(Validate(Make(Platform::kNsxt), nsxt), rules::kQueuesNotOne, "max_queues_per_vnic");
+  EXPECT_THAT(n.detail, HasSubstr("Seed 001 (note 11): "));
+  EXPECT_THAT(n.detail, Not(HasSubstr("cross-profile")));
   s.vcpus_per_se = 2;
   s.num_dispatcher_cores = 0;
   s.dedicated_dispatcher_core = false;

@@ -17,6 +17,10 @@
 # set the array EMU_ARGS (extra emulator flags) before sourcing. Knobs for a person debugging:
 # NSXALB_TF_KEEP=1 keeps $TF_TMP, NSXALB_TF_TIMEOUT bounds each terraform command (seconds,
 # default 180), and TF_LOG* pass through to Terraform and the provider.
+# NSXALB_TF_TRACE_SECRETS=1 (CI runs every scenario so once): Terraform and the provider log at
+# TRACE into $TF_OUT_DIR/*.trace, the Controller password is a marker, and `pass` fails when the
+# marker appears in any file the scenario left (outputs, traces, states, plans, the emulator's
+# log).
 
 set -euo pipefail
 
@@ -32,7 +36,10 @@ fail() {
 step() { echo "--- $*"; }
 
 # pass: the last line of a scenario that got to the end.
-pass() { echo "PASS: $(basename "$0" .sh)"; }
+pass() {
+  _tf_scan_secrets
+  echo "PASS: $(basename "$0" .sh)"
+}
 
 # --- Arguments and tools --------------------------------------------------------------------------
 
@@ -43,6 +50,9 @@ TF_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
 # The repository root, for scenarios that compare with files in the tree.
 # shellcheck disable=SC2034
 SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The mirror, CLI configuration and emulator helpers shared with scripts/demo and examples/gitops.
+# shellcheck source=../../scripts/lib/terraform-mirror.sh
+source "$SOURCE_DIR/scripts/lib/terraform-mirror.sh"
 
 if ! command -v terraform >/dev/null 2>&1; then
   echo "SKIP: terraform not found on PATH; the terraform scenarios need the real CLI" >&2
@@ -53,6 +63,7 @@ fi
 [ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
   "(pass it as the second argument or in NSXALB_EMULATOR_BINARY)"
 TF_KEEP=${NSXALB_TF_KEEP:-}
+TF_TRACE_SECRETS=${NSXALB_TF_TRACE_SECRETS:-}
 TF_TIMEOUT=${NSXALB_TF_TIMEOUT:-180}
 for tool in jq curl timeout; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool not found on PATH (scripts/install-deps)"
@@ -66,31 +77,21 @@ TF_OUT_DIR=$TF_TMP/out
 mkdir -p "$TF_WORK" "$TF_OUT_DIR"
 EMU_PID=""
 _tf_run_pid=""
+declare -A _tf_bg_base=() _tf_bg_pgid=()
 _tf_main_pid=$BASHPID
 
 _tf_cleanup() {
-  local rc=$? pid exe
+  local rc=$?
   # Only the scenario's own shell cleans up, never a subshell that inherited the trap.
   [ "$BASHPID" = "$_tf_main_pid" ] || return 0
   # A running terraform (through timeout, which passes TERM on), then any provider left behind:
   # those run from our mirror, so they are found, and stopped, by their pids.
-  if [ -n "$_tf_run_pid" ]; then
-    kill -TERM "$_tf_run_pid" 2>/dev/null || true
-    for _ in $(seq 1 200); do kill -0 "$_tf_run_pid" 2>/dev/null || break; sleep 0.05; done
-  fi
-  for exe in /proc/[0-9]*/exe; do
-    if [[ "$(readlink "$exe" 2>/dev/null)" == "$TF_TMP"/* ]]; then
-      pid=${exe#/proc/}
-      kill -TERM "${pid%/exe}" 2>/dev/null || true
-    fi
+  for pid in $_tf_run_pid "${!_tf_bg_base[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   done
-  if [ -n "$EMU_PID" ]; then
-    kill -TERM "$EMU_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.05; done
-    kill -KILL "$EMU_PID" 2>/dev/null || true
-    wait "$EMU_PID" 2>/dev/null || true
-    EMU_PID=""
-  fi
+  tfm_stop_mirror_processes "$TF_TMP"
+  tfm_stop_emulator
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -s "$TF_TMP/emulator.log" ]; then
     echo "----- last lines of the emulator's log -----" >&2
     tail -n 20 "$TF_TMP/emulator.log" >&2
@@ -113,7 +114,6 @@ while IFS= read -r _tf_var; do
   unset "$_tf_var"
 done < <(compgen -e | grep -E '^(NSXALB_|TF_)' | grep -v '^TF_LOG' || true)
 unset _tf_var
-export TF_CLI_CONFIG_FILE=$TF_TMP/terraformrc
 export TF_IN_AUTOMATION=1
 export CHECKPOINT_DISABLE=1
 # Plain text and no prompts from every command that accepts the flags.
@@ -125,52 +125,22 @@ for _tf_cmd in validate show output console state taint untaint; do
 done
 unset _tf_cmd
 
-TF_MIRROR=$TF_TMP/mirror
-_tf_pkg=$TF_MIRROR/$TF_PROVIDER_SOURCE/$TF_PROVIDER_VERSION/linux_amd64
-mkdir -p "$_tf_pkg"
-# A copy, not a link: a rebuild during the run must not change the package under Terraform.
-cp "$TF_PROVIDER_BINARY" "$_tf_pkg/terraform-provider-nsxalb_v$TF_PROVIDER_VERSION"
-cat >"$TF_CLI_CONFIG_FILE" <<EOF
-provider_installation {
-  filesystem_mirror {
-    path    = "$TF_MIRROR"
-    include = ["registry.terraform.io/nsxalb/*"]
-  }
-  direct {
-    exclude = ["registry.terraform.io/nsxalb/*"]
-  }
-}
-EOF
-cat >"$TF_WORK/versions.tf" <<'EOF'
-terraform {
-  required_providers {
-    nsxalb = { source = "nsxalb/nsxalb" }
-  }
-}
-EOF
-unset _tf_pkg
+tfm_install_provider "$TF_PROVIDER_BINARY" "$TF_PROVIDER_VERSION" "$TF_TMP" ||
+  fail "cannot install the provider into the mirror under $TF_TMP"
+tfm_write_versions_tf "$TF_WORK/versions.tf"
 
 # --- Emulator -------------------------------------------------------------------------------------
 
 [ -n "${EMU_ARGS+set}" ] || EMU_ARGS=()
-# Started straight from this shell, so --exit-with-parent stops it even if the shell is killed.
-"$TF_EMULATOR_BINARY" --bind 127.0.0.1 --port 0 --tls-dir "$TF_TMP/emulator-tls" \
-  --exit-with-parent "${EMU_ARGS[@]}" >"$TF_TMP/emulator.ready" 2>"$TF_TMP/emulator.log" &
-EMU_PID=$!
-for _ in $(seq 1 200); do
-  [ -s "$TF_TMP/emulator.ready" ] && break
-  kill -0 "$EMU_PID" 2>/dev/null || break
-  sleep 0.05
-done
-if ! jq -e '.event == "ready"' "$TF_TMP/emulator.ready" >/dev/null 2>&1; then
-  cat "$TF_TMP/emulator.log" >&2
-  fail "the emulator printed no ready line within 10 s"
+EMU_PASSWORD="admin"
+if [ "$TF_TRACE_SECRETS" = 1 ]; then
+  EMU_PASSWORD="trace-marker-pw-$RANDOM$RANDOM$RANDOM"
+  EMU_ARGS+=(--password "$EMU_PASSWORD")
+  export TF_LOG=TRACE TF_LOG_PROVIDER=TRACE
 fi
-EMU_URL=$(jq -r .url "$TF_TMP/emulator.ready")
-EMU_CA_FILE=$(jq -r .ca_file "$TF_TMP/emulator.ready")
+tfm_start_emulator "$TF_EMULATOR_BINARY" "$TF_TMP" "${EMU_ARGS[@]}" || fail "the emulator did not start"
 # What emu_api uses, whatever a scenario does to the provider's NSXALB_* settings.
 EMU_USERNAME="admin"
-EMU_PASSWORD="admin"
 EMU_API_VERSION=22.1.3  # the emulator's default, unless EMU_ARGS sets --controller-version
 for ((_i = 0; _i + 1 < ${#EMU_ARGS[@]}; _i++)); do
   [ "${EMU_ARGS[_i]}" != --controller-version ] || EMU_API_VERSION=${EMU_ARGS[_i + 1]}
@@ -213,7 +183,7 @@ _tf_run() {
   local rc=0
   # In the background so that INT and TERM reach this shell's traps at once (a foreground child
   # would delay them until it ends); stdin is /dev/null, so terraform never waits for input.
-  (cd "$TF_WORK" && exec timeout --kill-after=10 "$TF_TIMEOUT" terraform "$@") \
+  (cd "$TF_WORK" && _tf_trace_to "$base" && exec timeout --kill-after=10 "$TF_TIMEOUT" terraform "$@") \
     >"$TF_STDOUT" 2>"$TF_STDERR" </dev/null &
   _tf_run_pid=$!
   wait "$_tf_run_pid" || rc=$?
@@ -221,6 +191,79 @@ _tf_run() {
   cat "$TF_STDOUT" "$TF_STDERR" >"$TF_OUT"
   [ "$rc" -ne 124 ] || echo "terraform $* timed out after $TF_TIMEOUT s" >>"$TF_OUT"
   return "$rc"
+}
+
+# tf_start ARGS...: starts `terraform ARGS` in $TF_WORK in the background and returns at once,
+# setting TF_BG (the run's handle for tf_wait and tf_interrupt) and TF_STDOUT, TF_STDERR, TF_OUT.
+# Terraform gets a process group of its own, as a shell gives a foreground command, so that
+# tf_interrupt reaches it and its provider as Ctrl-C in a terminal does. Set TF_WORK for the
+# call to run in another working directory.
+tf_start() {
+  TF_STEP=$((TF_STEP + 1))
+  local base pidfile
+  base=$TF_OUT_DIR/$(printf '%02d' "$TF_STEP")-${1:-none}
+  pidfile=$base.pid
+  TF_STDOUT=$base.stdout
+  TF_STDERR=$base.stderr
+  TF_OUT=$base.out
+  # shellcheck disable=SC2016
+  (cd "$TF_WORK" && _tf_trace_to "$base" && exec timeout --kill-after=10 "$TF_TIMEOUT" \
+    sh -c 'echo $$ >"$0"; exec setsid "$@"' "$pidfile" terraform "$@") \
+    >"$TF_STDOUT" 2>"$TF_STDERR" </dev/null &
+  TF_BG=$!
+  _tf_bg_base[$TF_BG]=$base
+  for _ in $(seq 1 200); do [ -s "$pidfile" ] && break; sleep 0.05; done
+  _tf_bg_pgid[$TF_BG]=$(cat "$pidfile" 2>/dev/null || true)
+}
+
+# tf_interrupt [HANDLE]: Ctrl-C: SIGINT to the process group of a tf_start run (default TF_BG).
+tf_interrupt() {
+  local pgid=${_tf_bg_pgid[${1:-$TF_BG}]:-}
+  [ -n "$pgid" ] || fail "tf_interrupt: no process group for run ${1:-$TF_BG}"
+  kill -INT -- "-$pgid"
+}
+
+# tf_wait [HANDLE]: waits for a tf_start run (default TF_BG) and returns its exit code; its
+# output is then in TF_STDOUT, TF_STDERR and TF_OUT.
+tf_wait() {
+  local handle=${1:-$TF_BG} rc=0 base
+  base=${_tf_bg_base[$handle]:-}
+  [ -n "$base" ] || fail "tf_wait: no run $handle"
+  wait "$handle" || rc=$?
+  unset "_tf_bg_base[$handle]" "_tf_bg_pgid[$handle]"
+  TF_STDOUT=$base.stdout
+  TF_STDERR=$base.stderr
+  TF_OUT=$base.out
+  cat "$TF_STDOUT" "$TF_STDERR" >"$TF_OUT"
+  [ "$rc" -ne 124 ] || echo "terraform timed out after $TF_TIMEOUT s" >>"$TF_OUT"
+  return "$rc"
+}
+
+# In NSXALB_TF_TRACE_SECRETS mode, points the TRACE log of the command about to run at
+# BASE.trace (unless the scenario chose a TF_LOG_PATH).
+_tf_trace_to() {
+  if [ "$TF_TRACE_SECRETS" = 1 ] && [ -z "${TF_LOG_PATH:-}" ]; then
+    export TF_LOG_PATH=$1.trace
+  fi
+}
+
+# In NSXALB_TF_TRACE_SECRETS mode, fails when the marker password is in any file under $TF_TMP
+# (the provider copy in the mirror aside), and when no TRACE log holds the provider's own lines.
+_tf_scan_secrets() {
+  [ "$TF_TRACE_SECRETS" = 1 ] || return 0
+  local hits
+  hits=$(grep -rlF --exclude-dir=mirror -- "$EMU_PASSWORD" "$TF_TMP" || true)
+  [ -z "$hits" ] || fail "the marker password leaked into: $hits"
+  local traces
+  traces=$(find "$TF_OUT_DIR" -name '*.trace' | wc -l)
+  # The scan means something only if the provider's own log was captured (in the TRACE logs,
+  # or wherever the scenario sent it).
+  if [ "$traces" -gt 0 ] && ! grep -rqF --exclude-dir=mirror -e "provider.terraform-provider-nsxalb" \
+    -e "serving plugin protocol" "$TF_TMP"; then
+    fail "no log holds a line of the provider"
+  fi
+  echo "secret scan: the marker password is in none of $(find "$TF_TMP" -path "$TF_MIRROR" \
+    -prune -o -type f -print | wc -l) files ($traces TRACE logs)"
 }
 
 _tf_show() {
@@ -300,6 +343,55 @@ emu_api() {
   cat "$TF_TMP/emu_body"
 }
 
+# emu_log KEY: the requests with counter key KEY ("POST /api/serviceenginegroup") in the
+# emulator's request log, in arrival order: one "AT_US FAULTS" line each (FAULTS "-" for none).
+emu_log() {
+  emu_counters | jq -r --arg key "$1" '.log[] | select(.request == $key) | "\(.at_us) \(.faults // "-")"'
+}
+
+# emu_groups: the SE groups on the emulator other than the seeded Default-Groups, one
+# "NAME UUID" line each, sorted.
+emu_groups() {
+  emu_get /_emulator/state |
+    jq -r '.serviceenginegroup[] | select(.name != "Default-Group") | "\(.name) \(.uuid)"' | sort
+}
+
+# tf_state_groups [DIR]: the nsxalb_se_group instances in the state of working directory DIR
+# (default $TF_WORK), one "NAME ID" line each, sorted; nothing when there is no state.
+tf_state_groups() {
+  local file=${1:-$TF_WORK}/terraform.tfstate
+  [ -s "$file" ] || return 0
+  jq -r '.resources[]? | select(.mode == "managed" and .type == "nsxalb_se_group") |
+    .instances[] | "\(.attributes.name) \(.attributes.id)"' "$file" | sort
+}
+
+# assert_nothing_lost [DIR...]: the SE groups on the emulator (Default-Group aside) are exactly
+# the ones in the states of the working directories DIR (default $TF_WORK), by name and uuid:
+# none that no state knows (lost), none twice (duplicated), none in a state that is not there.
+assert_nothing_lost() {
+  local dirs=("$@") on_emulator in_state
+  [ ${#dirs[@]} -gt 0 ] || dirs=("$TF_WORK")
+  on_emulator=$(emu_groups)
+  in_state=$(for d in "${dirs[@]}"; do tf_state_groups "$d"; done | sort)
+  if [ "$on_emulator" != "$in_state" ]; then
+    echo "on the emulator:" >&2
+    echo "$on_emulator" >&2
+    echo "in the Terraform state:" >&2
+    echo "$in_state" >&2
+    fail "the SE groups on the emulator and in the Terraform state differ"
+  fi
+  if [ -n "$(echo "$on_emulator" | awk 'NF { print $1 }' | uniq -d)" ]; then
+    fail "duplicated SE group names: $on_emulator"
+  fi
+}
+
+# assert_groups N: the emulator holds N SE groups besides the Default-Groups.
+assert_groups() {
+  local n
+  n=$(emu_groups | grep -c . || true)
+  [ "$n" = "$1" ] || fail "expected $1 SE groups on the emulator, found $n: $(emu_groups)"
+}
+
 # --- Assertions -----------------------------------------------------------------------------------
 
 # assert_contains FILE TEXT: FILE contains TEXT (a fixed string).
@@ -308,6 +400,27 @@ assert_contains() {
     cat "$1" >&2
     fail "$(basename "$1") does not contain '$2'"
   }
+}
+
+# assert_says FILE TEXT: FILE contains TEXT with line breaks ignored (any run of white space
+# counts as one space), for the diagnostics Terraform wraps at 78 columns.
+assert_says() {
+  local text
+  text=$(printf '%s' "$2" | tr -s '[:space:]' ' ')
+  tr -s '[:space:]' ' ' <"$1" | grep -qF -- "$text" || {
+    cat "$1" >&2
+    fail "$(basename "$1") does not say '$2'"
+  }
+}
+
+# assert_not_says FILE TEXT: FILE does not contain TEXT, line breaks ignored (see assert_says).
+assert_not_says() {
+  local text
+  text=$(printf '%s' "$2" | tr -s '[:space:]' ' ')
+  if tr -s '[:space:]' ' ' <"$1" | grep -qF -- "$text"; then
+    cat "$1" >&2
+    fail "$(basename "$1") says '$2'"
+  fi
 }
 
 # assert_not_contains FILE TEXT: FILE does not contain TEXT (a fixed string).

@@ -4,10 +4,14 @@
 # with one POST each, and the next plan has no changes.
 source "$(dirname "$0")/lib.sh" "$@"
 
-# The configuration is the README's quick start, so the README shows what users get.
+# The configuration is the README's quick start, so the README shows what users get (and
+# examples/quickstart/main.tf, which scripts/demo runs).
 readme_block() { sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" "$SOURCE_DIR/README.md" | sed '1,2d;$d' | sed '$d'; }
 readme_block quickstart-hcl | tf_write main.tf
 grep -q 'resource "nsxalb_se_group" "tls"' "$TF_WORK/main.tf" || fail "no quick start HCL in README.md"
+# examples/quickstart (what scripts/demo runs) is the same configuration, line for line.
+diff -u "$TF_WORK/main.tf" "$SOURCE_DIR/examples/quickstart/main.tf" ||
+  fail "examples/quickstart/main.tf differs from the README's quick start"
 vcpus_line=$(grep -n 'vcpus_per_se = 2' "$TF_WORK/main.tf" | cut -d: -f1)
 
 tf init

@@ -86,6 +86,14 @@ class Data : public framework::DataSource {
 
 class TestProvider : public framework::Provider {
  public:
+  // How often Stop was called; with stop_error set, Stop throws it.
+  int stop_calls = 0;
+  std::string stop_error;
+
+  void Stop() override {
+    ++stop_calls;
+    if (!stop_error.empty()) throw std::runtime_error(stop_error);
+  }
   Schema GetSchema() const override {
     Schema s;
     s.block.attributes = {{"endpoint", Attr("endpoint", cty::Type::String(), false, true, false)}};
@@ -406,15 +414,68 @@ TEST_F(ServiceTest, ConfigureDiagnosticsCarryPaths) {
   EXPECT_EQ(prep_resp.diagnostics_size(), 1);
 }
 
-TEST_F(ServiceTest, StopAnswersAndLaterRpcsAreUnimplemented) {
+// Stop reaches the provider (framework::Provider::Stop) and answers with no error; a provider
+// whose Stop throws answers the error text. The service still answers afterwards: Terraform
+// decides when the process ends.
+TEST(ServiceStopTest, StopReachesTheProviderAndAnswersItsError) {
+  auto provider = std::make_shared<TestProvider>();
+  std::unique_ptr<tfplugin5::Provider::Service> service = NewProviderService(provider);
   tfplugin5::Stop::Request req;
   tfplugin5::Stop::Response resp;
-  ASSERT_TRUE(service_->Stop(nullptr, &req, &resp).ok());
+  ASSERT_TRUE(service->Stop(nullptr, &req, &resp).ok());
   EXPECT_EQ(resp.error(), "");
-  tfplugin5::GetResourceIdentitySchemas::Request ids;
-  tfplugin5::GetResourceIdentitySchemas::Response ids_resp;
-  EXPECT_EQ(service_->GetResourceIdentitySchemas(nullptr, &ids, &ids_resp).error_code(),
-            grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(provider->stop_calls, 1);
+
+  provider->stop_error = "stuck";
+  tfplugin5::Stop::Response failed;
+  ASSERT_TRUE(service->Stop(nullptr, &req, &failed).ok());
+  EXPECT_EQ(failed.error(), "stop failed: stuck");
+  EXPECT_EQ(provider->stop_calls, 2);
+
+  tfplugin5::GetProviderSchema::Request schema_req;
+  tfplugin5::GetProviderSchema::Response schema_resp;
+  ASSERT_TRUE(service->GetSchema(nullptr, &schema_req, &schema_resp).ok());
+  EXPECT_EQ(schema_resp.resource_schemas().count("test_thing"), 1u);
+}
+
+// Every RPC added after protocol 5.2 answers UNIMPLEMENTED, which Terraform reads as "feature not
+// offered".
+TEST_F(ServiceTest, RpcsAfterProtocol52AreUnimplemented) {
+  {
+    tfplugin5::ProviderMetadata::Request q;
+    tfplugin5::ProviderMetadata::Response r;
+    EXPECT_EQ(service_->GetMetadata(nullptr, &q, &r).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {
+    tfplugin5::MoveResourceState::Request q;
+    tfplugin5::MoveResourceState::Response r;
+    EXPECT_EQ(service_->MoveResourceState(nullptr, &q, &r).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {
+    tfplugin5::GetFunctions::Request q;
+    tfplugin5::GetFunctions::Response r;
+    EXPECT_EQ(service_->GetFunctions(nullptr, &q, &r).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {
+    tfplugin5::CallFunction::Request q;
+    tfplugin5::CallFunction::Response r;
+    EXPECT_EQ(service_->CallFunction(nullptr, &q, &r).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {
+    tfplugin5::GetResourceIdentitySchemas::Request q;
+    tfplugin5::GetResourceIdentitySchemas::Response r;
+    EXPECT_EQ(service_->GetResourceIdentitySchemas(nullptr, &q, &r).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
+  {
+    tfplugin5::UpgradeResourceIdentity::Request q;
+    tfplugin5::UpgradeResourceIdentity::Response r;
+    EXPECT_EQ(service_->UpgradeResourceIdentity(nullptr, &q, &r).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
 }
 
 }  // namespace

@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "plugin/common/limits.h"
 
 namespace nsxalb::cty::internal {
 
-// Deepest array/object nesting accepted by the cty decoders.
-inline constexpr int kMaxNestingDepth = 64;
+// Deepest array/object nesting accepted by the cty decoders (see plugin/common/limits.h).
+inline constexpr int kMaxNestingDepth = limits::kMaxNestingDepth;
 
 // One JSON value.
 struct JsonNode {

@@ -1,0 +1,522 @@
+// `terraform-provider-nsxalb plan-report`: plan JSON -> the provider's own sizing code -> Markdown.
+#include "plugin/cli/plan_report_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "plugin/cli/sizing_chart.h"
+#include "plugin/cty/json.h"
+#include "plugin/cty/value.h"
+#include "plugin/framework/schema.h"
+#include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_sizing.h"
+#include "plugin/sizing/format.h"
+#include "plugin/sizing/profiles.h"
+#include "plugin/sizing/recommend.h"
+
+namespace nsxalb::cli {
+namespace {
+
+namespace sz = ::nsxalb::sizing;
+using Json = nlohmann::json;
+
+constexpr char kSeGroupType[] = "nsxalb_se_group";
+
+constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb plan-report PLAN_JSON [--svg-dir DIR]
+
+Renders a sizing review of a Terraform plan as Markdown (for a pull-request comment): for every
+nsxalb_se_group, the workload, the planned and the recommended shape, the utilization of each
+demanded metric, the basis of the figures, and the findings.
+
+  PLAN_JSON       the output of `terraform show -json PLANFILE`, or - for stdin
+  --svg-dir DIR   also write one sizing chart per SE group, DIR/<address>.svg, linked as such
+
+Exit codes: 0 report written; 1 the plan cannot be read; 2 usage error.
+)";
+
+struct Options {
+  std::string plan_path;
+  std::string svg_dir;
+  bool help = false;
+};
+
+std::optional<std::string> Parse(const std::vector<std::string>& args, Options& o) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a == "--svg-dir" || a.rfind("--svg-dir=", 0) == 0) {
+      if (a == "--svg-dir") {
+        if (i + 1 >= args.size()) return "--svg-dir: needs a directory";
+        o.svg_dir = args[++i];
+      } else {
+        o.svg_dir = a.substr(10);
+      }
+      if (o.svg_dir.empty()) return "--svg-dir: needs a directory";
+    } else if (a.rfind("--", 0) == 0) {
+      return absl::StrCat("unknown flag ", a);
+    } else if (o.plan_path.empty()) {
+      o.plan_path = a;
+    } else {
+      return absl::StrCat("unexpected argument \"", a, "\" (one plan file)");
+    }
+  }
+  if (!o.help && o.plan_path.empty()) {
+    return "give the plan as JSON: terraform show -json tfplan > plan.json; then plan-report "
+           "plan.json";
+  }
+  return std::nullopt;
+}
+
+// "create", "update", "replace", "destroy", "no change" or "read".
+std::string ActionOf(const Json& actions) {
+  std::vector<std::string> a;
+  if (actions.is_array()) {
+    for (const Json& x : actions) {
+      if (x.is_string()) a.push_back(x.get<std::string>());
+    }
+  }
+  if (a.size() == 2) return "replace";
+  if (a.size() == 1) {
+    if (a[0] == "delete") return "destroy";
+    if (a[0] == "no-op") return "no change";
+    return a[0];
+  }
+  return "?";
+}
+
+// The configuration module of `module_address` ("module.a.module.b"; empty for the root).
+const Json* ConfigModule(const Json& plan, const std::string& module_address) {
+  const Json* module = nullptr;
+  auto config = plan.find("configuration");
+  if (config == plan.end() || !config->is_object()) return nullptr;
+  auto root = config->find("root_module");
+  if (root == config->end() || !root->is_object()) return nullptr;
+  module = &*root;
+  std::stringstream parts(module_address);
+  std::string word;
+  while (std::getline(parts, word, '.')) {
+    if (word == "module") continue;
+    const std::string name = word.substr(0, word.find('['));
+    auto calls = module->find("module_calls");
+    if (calls == module->end() || !calls->is_object()) return nullptr;
+    auto call = calls->find(name);
+    if (call == calls->end() || !call->contains("module")) return nullptr;
+    module = &(*call)["module"];
+  }
+  return module;
+}
+
+// The `expressions` the configuration wrote for resource `type`.`name` in that module; nullptr
+// when the plan has no configuration for it.
+const Json* Expressions(const Json& plan, const Json& change) {
+  const Json* module = ConfigModule(plan, change.value("module_address", ""));
+  if (module == nullptr) return nullptr;
+  auto resources = module->find("resources");
+  if (resources == module->end() || !resources->is_array()) return nullptr;
+  const std::string address = absl::StrCat(change.value("type", ""), ".", change.value("name", ""));
+  for (const Json& r : *resources) {
+    if (r.value("address", "") == address && r.value("mode", "") == "managed") {
+      auto e = r.find("expressions");
+      return e != r.end() && e->is_object() ? &*e : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+bool IsUnknownIn(const Json& after_unknown, const std::string& name) {
+  if (!after_unknown.is_object()) return false;
+  auto it = after_unknown.find(name);
+  if (it == after_unknown.end()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  if (it->is_object()) {
+    for (const auto& [k, v] : it->items()) {
+      if (v.is_boolean() && v.get<bool>()) return true;
+    }
+  }
+  return false;
+}
+
+// One SE group of the plan.
+struct Group {
+  std::string address;
+  std::string action;
+  std::string platform;  // empty when unknown
+  Json after;
+  std::optional<provider::SizingPlan> sizing;
+  std::string not_sized;  // why there is no sizing
+  std::string chart;      // the chart's path, when written
+};
+
+// The group's configuration as the provider saw it: the planned values, with the sizing
+// attributes the configuration does not write set to null (so they are recommended, not checked)
+// and values known only after apply unknown.
+absl::StatusOr<cty::Value> ConfigOf(const Json& after, const Json& after_unknown,
+                                    const Json* expressions) {
+  const framework::Schema& schema = provider::EmbeddedResourceSchema(kSeGroupType);
+  const cty::Type type = framework::ImpliedType(schema.block);
+  absl::StatusOr<cty::Value> value = cty::DecodeJson(after.dump(), type);
+  if (!value.ok()) return value.status();
+  cty::Value config = *std::move(value);
+  const auto& attributes = type.attributes();
+  for (const std::string& name : provider::SizingAttributeNames()) {
+    auto it = attributes.find(name);
+    if (it == attributes.end()) continue;
+    const cty::Type* t = &it->second;
+    if (IsUnknownIn(after_unknown, name)) {
+      config = config.WithAttribute(name, cty::Value::Unknown(*t));
+    } else if (expressions != nullptr && !expressions->contains(name)) {
+      config = config.WithAttribute(name, cty::Value::Null(*t));
+    }
+  }
+  auto workload_type = attributes.find("workload");
+  if (workload_type != attributes.end() && IsUnknownIn(after_unknown, "workload")) {
+    config = config.WithAttribute("workload", cty::Value::Unknown(workload_type->second));
+  }
+  return config;
+}
+
+std::string Plural(int n, const char* one, const char* many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+std::string MemoryText(int64_t mb) {
+  return mb % 1024 == 0 ? absl::StrCat(mb / 1024, " GB") : absl::StrCat(mb, " MB");
+}
+
+// "1 SE of 6 vCPUs, 12 GB, 29 GB disk".
+std::string ShapeText(int se_count, int vcpus, int64_t memory_mb, int64_t disk_gb) {
+  return absl::StrCat(Plural(se_count, "SE", "SEs"), " of ", Plural(vcpus, "vCPU", "vCPUs"), ", ",
+                      MemoryText(memory_mb), " memory, ", disk_gb, " GB disk");
+}
+
+std::string RecommendationShape(const sz::Recommendation& r) {
+  return ShapeText(r.se_count.value, r.vcpus_per_se.value, r.memory_per_se.value,
+                   r.disk_per_se.value);
+}
+
+int64_t IntOf(const Json& after, const char* name) {
+  auto it = after.find(name);
+  return it != after.end() && it->is_number() ? it->get<int64_t>() : 0;
+}
+
+// The shape apply will send: the planned values.
+std::string PlannedShape(const Group& g) {
+  return ShapeText(static_cast<int>(IntOf(g.after, "min_scaleout_per_vs")),
+                   static_cast<int>(IntOf(g.after, "vcpus_per_se")),
+                   IntOf(g.after, "memory_per_se"), IntOf(g.after, "disk_per_se"));
+}
+
+std::string WorkloadText(const sz::Workload& w) {
+  std::vector<std::string> parts;
+  for (sz::Metric m : sz::kAllMetrics) {
+    if (w.demand.Get(m)) parts.push_back(sz::FormatAmount(m, *w.demand.Get(m), sz::Rounding::kUp));
+  }
+  return absl::StrCat(absl::StrJoin(parts, ", "), " at ", w.target_utilization_pct, "% target");
+}
+
+const sz::MetricLoad* BindingLoad(const sz::Recommendation& r) {
+  if (!r.binding) return nullptr;
+  for (const sz::MetricLoad& l : r.loads) {
+    if (l.metric == *r.binding) return &l;
+  }
+  return nullptr;
+}
+
+bool Fits(const sz::Recommendation& r) {
+  for (const sz::MetricLoad& l : r.loads) {
+    if (!l.carried) return false;
+  }
+  return true;
+}
+
+std::string SizingString(const provider::SizingPlan& p, const char* name) {
+  if (!p.sizing_object.IsKnown() || p.sizing_object.IsNull()) return "";
+  const cty::Value* v = p.sizing_object.GetAttribute(name);
+  return v != nullptr && v->IsKnown() && !v->IsNull() ? v->AsString() : "";
+}
+
+std::string FileNameOf(const std::string& address) {
+  std::string out;
+  for (char c : address) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
+    out.push_back(keep ? c : '_');
+  }
+  return out + ".svg";
+}
+
+// Markdown table cells must not contain a bare '|'.
+std::string Cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
+  if (!g.after.is_object()) {
+    g.not_sized = "destroyed";
+    return;
+  }
+  const Json after_unknown = c.value("after_unknown", Json::object());
+  if (IsUnknownIn(after_unknown, "platform")) {
+    g.not_sized = "the platform is known only after apply";
+    return;
+  }
+  auto platform_it = g.after.find("platform");
+  if (platform_it == g.after.end() || !platform_it->is_string()) {
+    g.not_sized = "no platform";
+    return;
+  }
+  g.platform = platform_it->get<std::string>();
+  absl::StatusOr<sz::Platform> platform = sz::ParsePlatform(g.platform);
+  if (!platform.ok()) {
+    g.not_sized = absl::StrCat("unknown platform \"", g.platform, "\"");
+    return;
+  }
+  absl::StatusOr<cty::Value> config = ConfigOf(g.after, after_unknown, Expressions(plan, change));
+  if (!config.ok()) {
+    g.not_sized = absl::StrCat("cannot read the planned values: ", config.status().message());
+    return;
+  }
+  provider::SizingPlan sizing = provider::PlanSizing(*config, *platform);
+  if (!sizing.known) {
+    g.not_sized = "the workload or settings are known only after apply";
+  } else if (!sizing.has_workload) {
+    g.not_sized = "no workload: not sized";
+  } else if (!sizing.planned_shape) {
+    g.not_sized = "the sizing inputs have errors (see the findings)";
+  }
+  g.sizing = std::move(sizing);
+}
+
+void WriteChart(const Options& o, Group& g, std::ostream& err) {
+  if (o.svg_dir.empty() || !g.sizing || !g.sizing->planned_shape || !g.sizing->workload) return;
+  const sz::Recommendation& planned = *g.sizing->planned_shape;
+  ChartInput input;
+  input.workload = *g.sizing->workload;
+  input.metric = planned.binding.value_or(sz::Metric::kL7Rps);
+  const sz::Recommendation& rec = g.sizing->recommendation ? *g.sizing->recommendation : planned;
+  input.recommended =
+      ChartShape{rec.vcpus_per_se.value, rec.memory_per_se.value, rec.se_count.value};
+  input.given =
+      ChartShape{planned.vcpus_per_se.value, planned.memory_per_se.value, planned.se_count.value};
+  const std::string path = absl::StrCat(o.svg_dir, "/", FileNameOf(g.address));
+  std::ofstream file(path, std::ios::trunc);
+  file << SizingChartSvg(input);
+  file.close();
+  if (!file) {
+    err << "plan-report: cannot write " << path << " (does --svg-dir exist?)\n";
+    return;
+  }
+  g.chart = path;
+}
+
+void RenderGroupDetail(const Group& g, std::ostream& out) {
+  out << "\n### `" << g.address << "` (" << g.action;
+  if (!g.platform.empty()) out << ", " << g.platform;
+  out << ")\n\n";
+  if (!g.sizing || !g.sizing->planned_shape) {
+    out << "Not sized: " << g.not_sized << ".\n";
+  }
+  if (g.sizing && g.sizing->planned_shape && g.sizing->workload) {
+    const sz::Recommendation& p = *g.sizing->planned_shape;
+    const sz::Workload& w = *g.sizing->workload;
+    const std::string summary = SizingString(*g.sizing, "summary");
+    if (!summary.empty()) out << "> " << summary << "\n\n";
+    out << "| metric | demand | needed at " << w.target_utilization_pct << "% | capacity of "
+        << Plural(p.se_count.value, "SE", "SEs") << " | utilization | basis |\n"
+        << "|---|--:|--:|--:|--:|---|\n";
+    for (const sz::MetricLoad& l : p.loads) {
+      out << "| " << sz::InfoOf(l.metric).label << " | "
+          << sz::FormatValue(l.metric, l.demand, sz::Rounding::kUp) << " | "
+          << sz::FormatValue(l.metric, l.needed, sz::Rounding::kUp) << " | "
+          << sz::FormatValue(l.metric, l.group_capacity, sz::Rounding::kDown) << " | "
+          << sz::FormatPercent(l.utilization_pct) << (l.carried ? "" : " **over target**") << " | "
+          << sz::BasisName(l.per_se.basis) << " |\n";
+    }
+    out << "\n- Planned: " << PlannedShape(g) << "; max_se " << IntOf(g.after, "max_se") << ".\n";
+    if (g.sizing->recommendation) {
+      const sz::Recommendation& r = *g.sizing->recommendation;
+      out << "- Recommended: " << RecommendationShape(r) << "; max_se " << r.max_se.value << " ("
+          << r.vcpus_per_se.rule << ", " << sz::BasisName(r.vcpus_per_se.basis) << ").\n";
+    }
+  }
+  if (g.sizing && !g.sizing->findings.empty()) {
+    out << "\nFindings:\n\n";
+    for (const provider::PlacedFinding& f : g.sizing->findings) {
+      out << "- " << provider::FindingText(f) << "\n";
+    }
+  }
+  if (g.sizing) {
+    for (const framework::Diagnostic& d : g.sizing->input_errors) {
+      out << "- error: " << d.summary << ". " << d.detail << "\n";
+    }
+  }
+  if (!g.chart.empty()) {
+    const sz::Recommendation& p = *g.sizing->planned_shape;
+    out << "\n![" << sz::InfoOf(p.binding.value_or(sz::Metric::kL7Rps)).label
+        << " capacity of one SE by vCPUs](" << g.chart << ")\n";
+  }
+}
+
+void Render(const std::vector<Group>& groups, std::ostream& out) {
+  int create = 0, update = 0, replace = 0, destroy = 0, sized = 0, under = 0;
+  for (const Group& g : groups) {
+    create += g.action == "create";
+    update += g.action == "update";
+    replace += g.action == "replace";
+    destroy += g.action == "destroy";
+    if (g.sizing && g.sizing->planned_shape) {
+      ++sized;
+      under += !Fits(*g.sizing->planned_shape);
+    }
+  }
+  out << "## NSX ALB sizing review\n\n";
+  if (groups.empty()) {
+    out << "The plan has no nsxalb_se_group.\n";
+    return;
+  }
+  out << "Plan: " << Plural(create, "SE group", "SE groups") << " to create, " << update
+      << " to update, " << replace << " to replace, " << destroy << " to destroy. ";
+  if (sized == 0) {
+    out << "No SE group in the plan declares a workload.\n";
+  } else if (under == 0) {
+    out << (sized == 1   ? std::string("The sized SE group carries its workload")
+            : sized == 2 ? std::string("Both sized SE groups carry their workloads")
+                         : absl::StrCat("All ", sized, " sized SE groups carry their workloads"))
+        << " at the target utilization.\n";
+  } else {
+    out << "**" << under << " of " << Plural(sized, "sized SE group", "sized SE groups")
+        << (under == 1 ? " does" : " do") << " not carry " << (under == 1 ? "its" : "their")
+        << " workload at the target utilization.**\n";
+  }
+  out << "\n| SE group | action | workload | planned | recommended | utilization | basis | "
+         "findings |\n|---|---|---|---|---|---|---|---|\n";
+  for (const Group& g : groups) {
+    out << "| `" << g.address << "` | " << g.action << " | ";
+    if (!g.sizing || !g.sizing->planned_shape || !g.sizing->workload) {
+      out << Cell(g.not_sized) << " | " << (g.after.is_object() ? Cell(PlannedShape(g)) : "-")
+          << " | - | - | - | ";
+      const size_t n = g.sizing ? g.sizing->findings.size() + g.sizing->input_errors.size() : 0;
+      out << (n == 0 ? "none" : Plural(static_cast<int>(n), "finding", "findings")) << " |\n";
+      continue;
+    }
+    const sz::Recommendation& p = *g.sizing->planned_shape;
+    const std::string planned = PlannedShape(g);
+    std::string recommended = "-";
+    if (g.sizing->recommendation) {
+      recommended = RecommendationShape(*g.sizing->recommendation);
+      if (recommended == planned) recommended = "as planned";
+    }
+    std::string utilization = "-";
+    if (const sz::MetricLoad* l = BindingLoad(p)) {
+      utilization =
+          absl::StrCat(sz::InfoOf(l->metric).label, " ", sz::FormatPercent(l->utilization_pct),
+                       l->carried ? "" : " (over target)");
+    }
+    int warnings = 0, errors = 0;
+    for (const provider::PlacedFinding& f : g.sizing->findings) {
+      (f.finding.severity == sz::Severity::kError ? errors : warnings)++;
+    }
+    std::vector<std::string> counts;
+    if (errors > 0) counts.push_back(Plural(errors, "error", "errors"));
+    if (warnings > 0) counts.push_back(Plural(warnings, "warning", "warnings"));
+    out << Cell(WorkloadText(*g.sizing->workload)) << " | " << Cell(planned) << " | "
+        << Cell(recommended) << " | " << Cell(utilization) << " | "
+        << SizingString(*g.sizing, "basis") << " | "
+        << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
+  }
+  for (const Group& g : groups) RenderGroupDetail(g, out);
+  out << "\n<sub>Sizing from the NSX Advanced Load Balancer performance and sizing tables for "
+         "vCenter clouds (Avi 20.1.6) and NSX-T clouds (Avi 22.1.3), by terraform-provider-nsxalb "
+         "plan-report.</sub>\n";
+}
+
+}  // namespace
+
+int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out,
+                         std::ostream& err) {
+  Options o;
+  if (std::optional<std::string> e = Parse(args, o)) {
+    err << "plan-report: " << *e
+        << "\nRun 'terraform-provider-nsxalb plan-report --help' for usage.\n";
+    return 2;
+  }
+  if (o.help) {
+    out << kUsage;
+    return 0;
+  }
+  std::string text;
+  if (o.plan_path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(o.plan_path);
+    if (!in) {
+      err << "plan-report: cannot read " << o.plan_path << "\n";
+      return 1;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const Json plan = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!plan.is_object() || !plan.contains("format_version")) {
+    err << "plan-report: " << o.plan_path
+        << " is not a plan in JSON; make one with: terraform plan -out=tfplan && terraform show "
+           "-json tfplan > plan.json\n";
+    return 1;
+  }
+  if (!plan.contains("planned_values") && plan.contains("values")) {
+    err << "plan-report: " << o.plan_path
+        << " is a state, not a plan; run terraform show -json on the plan file (plan -out)\n";
+    return 1;
+  }
+  std::vector<Group> groups;
+  // A member of an unexpected JSON type makes nlohmann::json throw; that is a malformed plan, not
+  // a crash.
+  try {
+    const Json empty = Json::object();
+    auto changes = plan.find("resource_changes");
+    if (changes != plan.end() && changes->is_array()) {
+      for (const Json& change : *changes) {
+        if (!change.is_object() || change.value("type", "") != kSeGroupType ||
+            change.value("mode", "") != "managed") {
+          continue;
+        }
+        auto c = change.find("change");
+        const Json& details = c != change.end() && c->is_object() ? *c : empty;
+        Group g;
+        g.address = change.value("address", "");
+        g.action = ActionOf(details.value("actions", Json::array()));
+        g.after = details.value("after", Json());
+        SizeGroup(plan, change, details, g);
+        WriteChart(o, g, err);
+        groups.push_back(std::move(g));
+      }
+    }
+  } catch (const Json::exception& e) {
+    err << "plan-report: " << o.plan_path << " is not a plan as terraform show -json writes it ("
+        << e.what() << ")\n";
+    return 1;
+  }
+  Render(groups, out);
+  return 0;
+}
+
+}  // namespace nsxalb::cli

@@ -1,0 +1,169 @@
+// Implementation of size_report_text.h.
+#include "plugin/cli/size_report_text.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "plugin/sizing/capacity.h"
+#include "plugin/sizing/figure.h"
+#include "plugin/sizing/format.h"
+
+namespace nsxalb::cli {
+namespace {
+
+namespace sz = ::nsxalb::sizing;
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+std::string PadLeft(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+void PrintProfile(const sz::Profile& p, std::ostream& out) {
+  out << p.name << ": " << p.cloud_type << "; Avi " << p.avi_version << "; " << p.cpu_model;
+  if (*p.nic_note != '\0') out << "; " << p.nic_note;
+  out << " (seed " << p.seed_file << ")\n";
+}
+
+template <typename T>
+void PrintChoice(const char* name, const sz::Choice<T>& c, const std::string& value,
+                 std::ostream& out) {
+  out << "  " << Pad(name, 27) << Pad(value, 10) << Pad(sz::BasisName(c.basis), 14) << c.rule
+      << ": " << c.reason << "\n";
+}
+
+std::string Bool(bool b) { return b ? "true" : "false"; }
+
+std::string Vcpus(int n) { return absl::StrCat(n, n == 1 ? " vCPU" : " vCPUs"); }
+
+void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads, int se_count,
+                   std::ostream& out) {
+  out << "  " << Pad("metric", 22) << PadLeft("capacity/SE", 14) << "  " << Pad("basis", 14)
+      << PadLeft("demand", 12) << PadLeft("utilization", 13) << "\n";
+  for (sz::Metric m : sz::kAllMetrics) {
+    const sz::Figure& f = c.Of(m);
+    std::string demand;
+    std::string utilization;
+    for (const sz::MetricLoad& l : loads) {
+      if (l.metric != m) continue;
+      demand = sz::FormatValue(m, l.demand, sz::Rounding::kUp);
+      utilization = absl::StrCat(sz::FormatPercent(l.utilization_pct), l.carried ? "" : " !");
+    }
+    std::string row = absl::StrCat("  ", Pad(sz::InfoOf(m).label, 22),
+                                   PadLeft(sz::FormatValue(m, f.value, sz::Rounding::kDown), 14),
+                                   "  ", Pad(sz::BasisName(f.basis), 14));
+    if (!demand.empty()) absl::StrAppend(&row, PadLeft(demand, 12), PadLeft(utilization, 13));
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    out << row << "\n";
+  }
+  if (se_count > 1) out << "  (utilization is of " << se_count << " active SEs)\n";
+  out << "  Sources:\n";
+  for (sz::Metric m : sz::kAllMetrics) {
+    const sz::Figure& f = c.Of(m);
+    out << "    " << Pad(sz::InfoOf(m).key, 15) << f.source;
+    if (!f.rules.empty()) out << "; rules: " << absl::StrJoin(f.rules, ", ");
+    out << "\n";
+  }
+}
+
+void PrintFindings(const char* title, const std::vector<sz::Finding>& findings, std::ostream& out) {
+  if (findings.empty()) return;
+  out << "\n" << title << ":\n";
+  for (const sz::Finding& f : findings) {
+    out << "  " << sz::SeverityName(f.severity) << " [" << f.attribute << "] " << f.summary
+        << "\n    " << f.detail << "\n    (rule " << f.rule << ")\n";
+  }
+}
+
+}  // namespace
+
+void PrintSeedTables(const std::vector<sizing::Platform>& platforms, std::ostream& out) {
+  bool first = true;
+  for (sz::Platform platform : platforms) {
+    const sz::Profile& p = sz::ProfileOf(platform);
+    if (!first) out << "\n";
+    first = false;
+    PrintProfile(p, out);
+    out << Pad("", 34);
+    for (const sz::MeasuredSize& s : p.sizes) out << PadLeft(sz::SizeName(s), 12);
+    out << "\n";
+    for (sz::Metric m : sz::kAllMetrics) {
+      out << Pad(sz::InfoOf(m).seed_row, 34);
+      for (const sz::MeasuredSize& s : p.sizes) {
+        const auto& v = s.values[static_cast<int>(m)];
+        out << PadLeft(v ? sz::FormatValue(m, static_cast<double>(*v), sz::Rounding::kDown) : "n/p",
+                       12);
+      }
+      out << "\n";
+    }
+    out << Pad("SE Disk", 34);
+    for (const sz::MeasuredSize& s : p.sizes) {
+      out << PadLeft(s.disk_gb ? absl::StrCat(*s.disk_gb, " GB") : "n/p", 12);
+    }
+    out << "\n";
+  }
+  out << "\nn/p: not published in the seed. Throughput is client-facing virtual-service "
+         "throughput.\n";
+}
+
+void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, bool has_settings,
+                     std::ostream& out) {
+  const bool has_demand = !w.demand.Empty();
+  out << "Sizing for ";
+  PrintProfile(sz::ProfileOf(w.platform), out);
+  if (has_demand) {
+    out << "\nWorkload at " << w.target_utilization_pct << "% target utilization:\n";
+    for (sz::Metric m : sz::kAllMetrics) {
+      if (!w.demand.Get(m)) continue;
+      const double d = *w.demand.Get(m);
+      out << "  " << Pad(sz::InfoOf(m).label, 22)
+          << PadLeft(sz::FormatValue(m, d, sz::Rounding::kUp), 14) << "  needs "
+          << sz::FormatValue(m, d * 100 / w.target_utilization_pct, sz::Rounding::kUp) << "\n";
+    }
+  }
+  if (has_demand && v.recommendation) {
+    const sz::Recommendation& r = *v.recommendation;
+    out << "\nRecommendation: " << r.se_count.value << " active SE"
+        << (r.se_count.value == 1 ? "" : "s") << " + " << r.buffer_se << " buffer, "
+        << Vcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value << " MB each\n";
+    PrintChoice("vcpus_per_se", r.vcpus_per_se, absl::StrCat(r.vcpus_per_se.value), out);
+    PrintChoice("memory_per_se", r.memory_per_se, absl::StrCat(r.memory_per_se.value), out);
+    PrintChoice("disk_per_se", r.disk_per_se, absl::StrCat(r.disk_per_se.value), out);
+    PrintChoice("cpu_reserve", r.cpu_reserve, Bool(r.cpu_reserve.value), out);
+    PrintChoice("mem_reserve", r.mem_reserve, Bool(r.mem_reserve.value), out);
+    PrintChoice("dedicated_dispatcher_core", r.dedicated_dispatcher_core,
+                Bool(r.dedicated_dispatcher_core.value), out);
+    PrintChoice("num_dispatcher_cores", r.num_dispatcher_cores,
+                absl::StrCat(r.num_dispatcher_cores.value), out);
+    PrintChoice("max_queues_per_vnic", r.max_queues_per_vnic,
+                absl::StrCat(r.max_queues_per_vnic.value), out);
+    PrintChoice("hybrid_rss_mode", r.hybrid_rss_mode, Bool(r.hybrid_rss_mode.value), out);
+    PrintChoice("max_se", r.max_se, absl::StrCat(r.max_se.value), out);
+    out << "  " << Pad("buffer_se", 27) << r.buffer_se << "\n";
+    out << "\nCapacity and utilization (" << Vcpus(r.vcpus_per_se.value) << ", "
+        << r.memory_per_se.value << " MB per SE):\n";
+    PrintCapacity(r.capacity, r.loads, r.se_count.value, out);
+    if (r.binding) {
+      for (const sz::MetricLoad& l : r.loads) {
+        if (l.metric == *r.binding) {
+          out << "  Binding metric: " << sz::InfoOf(l.metric).label << " at "
+              << sz::FormatPercent(l.utilization_pct) << "\n";
+        }
+      }
+    }
+    PrintFindings("Warnings about the recommendation", r.findings, out);
+  }
+  if (has_settings && v.capacity) {
+    out << "\nYour settings: " << v.se_count << " active SE" << (v.se_count == 1 ? "" : "s")
+        << " of " << Vcpus(v.vcpus) << " / " << v.memory_mb << " MB\n";
+    PrintCapacity(*v.capacity, v.loads, v.se_count, out);
+  }
+  PrintFindings(has_settings ? "Findings for your settings" : "Errors", v.findings, out);
+  if (has_settings && v.findings.empty()) out << "\nNo findings for your settings.\n";
+}
+
+}  // namespace nsxalb::cli

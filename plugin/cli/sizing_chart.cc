@@ -1,0 +1,342 @@
+// Implementation of sizing_chart.h: geometry and SVG text only; every number comes from the sizing
+// library.
+#include "plugin/cli/sizing_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/types/optional.h"
+#include "plugin/sizing/capacity.h"
+#include "plugin/sizing/figure.h"
+#include "plugin/sizing/format.h"
+
+namespace nsxalb::cli {
+namespace {
+
+namespace sz = ::nsxalb::sizing;
+
+constexpr double kWidth = 780;
+constexpr double kHeight = 460;
+constexpr double kLeft = 100;  // plot area
+constexpr double kRight = 560;
+constexpr double kTop = 78;
+constexpr double kBottom = 400;
+constexpr double kLegendX = 584;
+
+const char* ColorOf(sz::Platform p) { return p == sz::Platform::kVcenter ? "#1f5fa8" : "#2e8b3a"; }
+constexpr char kDemandColor[] = "#c62828";
+constexpr char kMarkColor[] = "#e67e00";
+constexpr char kInk[] = "#222222";
+constexpr char kGrid[] = "#dddddd";
+
+std::string Escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string Num(double x) { return absl::StrFormat("%.1f", x); }
+
+// A "nice" step (1, 2 or 5 times a power of ten) that splits `span` into about `parts` parts.
+double NiceStep(double span, int parts) {
+  const double raw = span / parts;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (raw <= m * power) return m * power;
+  }
+  return 10 * power;
+}
+
+// The capacity of one SE in base units, or nullopt when the model has no figure.
+std::optional<sz::Figure> CapacityAt(sz::Platform p, sz::Metric m, int vcpus, int64_t memory_mb) {
+  absl::StatusOr<sz::SeCapacity> c =
+      memory_mb > 0 ? sz::CapacityOf(p, vcpus, memory_mb) : sz::CapacityOf(p, vcpus);
+  if (!c.ok()) return std::nullopt;
+  return c->Of(m);
+}
+
+// How a segment between two sizes is drawn: by the weaker basis of its ends.
+const char* DashOf(sz::Basis basis) {
+  switch (basis) {
+    case sz::Basis::kExtrapolated:
+      return "7,5";
+    case sz::Basis::kCrossProfile:
+      return "2,4";
+    default:
+      return "";
+  }
+}
+
+const char* SegmentClass(sz::Basis basis) {
+  switch (basis) {
+    case sz::Basis::kExtrapolated:
+      return "segment extrapolated";
+    case sz::Basis::kCrossProfile:
+      return "segment cross-profile";
+    default:
+      return "segment interpolated";
+  }
+}
+
+class Svg {
+ public:
+  void Line(double x1, double y1, double x2, double y2, const std::string& attrs) {
+    absl::StrAppend(&body_, "  <line x1=\"", Num(x1), "\" y1=\"", Num(y1), "\" x2=\"", Num(x2),
+                    "\" y2=\"", Num(y2), "\" ", attrs, "/>\n");
+  }
+  void Text(double x, double y, const std::string& text, const std::string& attrs) {
+    absl::StrAppend(&body_, "  <text x=\"", Num(x), "\" y=\"", Num(y), "\" ", attrs, ">",
+                    Escape(text), "</text>\n");
+  }
+  void Raw(const std::string& element) { absl::StrAppend(&body_, "  ", element, "\n"); }
+  std::string Document(const std::string& title) const {
+    return absl::StrCat(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", Num(kWidth), "\" height=\"",
+        Num(kHeight), "\" viewBox=\"0 0 ", Num(kWidth), " ", Num(kHeight),
+        "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+        "  <title>", Escape(title), "</title>\n", "  <rect width=\"100%\" height=\"100%\" ",
+        "fill=\"#ffffff\"/>\n", body_, "</svg>\n");
+  }
+
+ private:
+  std::string body_;
+};
+
+}  // namespace
+
+std::string SizingChartSvg(const ChartInput& input) {
+  const sz::Workload& w = input.workload;
+  const sz::Metric metric = input.metric;
+  const sz::MetricInfo& info = sz::InfoOf(metric);
+  int max_vcpus = std::max(w.max_vcpus_per_se, input.recommended.vcpus);
+  if (input.given) max_vcpus = std::max(max_vcpus, input.given->vcpus);
+  max_vcpus = std::clamp(max_vcpus, 2, sz::kMaxVcpus);
+
+  // The curves, in base units.
+  struct Point {
+    int vcpus;
+    sz::Figure figure;
+  };
+  std::vector<std::pair<sz::Platform, std::vector<Point>>> curves;
+  double y_max = 0;
+  for (sz::Platform p : sz::kAllPlatforms) {
+    std::vector<Point> points;
+    for (int v = 1; v <= max_vcpus; ++v) {
+      std::optional<sz::Figure> f = CapacityAt(p, metric, v, 0);
+      if (!f) continue;
+      points.push_back({v, *f});
+      y_max = std::max(y_max, f->value);
+    }
+    curves.emplace_back(p, std::move(points));
+  }
+  const absl::optional<double>& demand = w.demand.Get(metric);
+  const int se_count = std::max(1, input.recommended.se_count);
+  double needed_per_se = 0;
+  if (demand) {
+    needed_per_se = *demand * 100.0 / w.target_utilization_pct / se_count;
+    y_max = std::max(y_max, needed_per_se);
+  }
+  std::optional<sz::Figure> rec =
+      CapacityAt(w.platform, metric, input.recommended.vcpus, input.recommended.memory_mb);
+  if (rec) y_max = std::max(y_max, rec->value);
+  std::optional<sz::Figure> given;
+  if (input.given) {
+    given = CapacityAt(w.platform, metric, input.given->vcpus, input.given->memory_mb);
+    if (given) y_max = std::max(y_max, given->value);
+  }
+  if (y_max <= 0) y_max = 1;
+  const double step = NiceStep(y_max * 1.08, 5);
+  const double y_top = std::ceil(y_max * 1.08 / step) * step;
+
+  auto X = [&](double vcpus) { return kLeft + (vcpus - 1) * (kRight - kLeft) / (max_vcpus - 1); };
+  auto Y = [&](double base) { return kBottom - base * (kBottom - kTop) / y_top; };
+
+  Svg svg;
+  const std::string title = absl::StrCat(info.label, " capacity of one SE by vCPUs (",
+                                         sz::PlatformName(w.platform), " workload)");
+  svg.Text(kLeft, 28, title, "font-size=\"16\" font-weight=\"bold\" fill=\"#222222\"");
+  std::string subtitle = "No demand for this metric in the workload.";
+  if (demand) {
+    subtitle = absl::StrCat("Demand ", sz::FormatAmount(metric, *demand, sz::Rounding::kUp), " at ",
+                            w.target_utilization_pct, "% target utilization on ", se_count,
+                            se_count == 1 ? " SE" : " SEs", ": each SE needs ",
+                            sz::FormatValue(metric, needed_per_se, sz::Rounding::kUp), ".");
+  }
+  svg.Text(kLeft, 50, subtitle, "font-size=\"12\" fill=\"#444444\"");
+
+  // Grid and axes.
+  for (double t = 0; t <= y_top + step / 2; t += step) {
+    svg.Line(kLeft, Y(t), kRight, Y(t), absl::StrCat("stroke=\"", kGrid, "\" stroke-width=\"1\""));
+    svg.Text(kLeft - 8, Y(t) + 4, sz::FormatValue(metric, t, sz::Rounding::kDown),
+             "text-anchor=\"end\" fill=\"#444444\"");
+  }
+  const int x_step = max_vcpus <= 16 ? 1 : max_vcpus <= 32 ? 2 : 4;
+  for (int v = 1; v <= max_vcpus; ++v) {
+    if (v != 1 && v % x_step != 0) continue;
+    svg.Line(X(v), kBottom, X(v), kBottom + 5, absl::StrCat("stroke=\"", kInk, "\""));
+    svg.Text(X(v), kBottom + 19, absl::StrCat(v), "text-anchor=\"middle\" fill=\"#444444\"");
+  }
+  svg.Line(kLeft, kBottom, kRight, kBottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Line(kLeft, kTop - 6, kLeft, kBottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Text((kLeft + kRight) / 2, kBottom + 40, "vCPUs per SE (vcpus_per_se)",
+           "text-anchor=\"middle\" fill=\"#222222\"");
+  svg.Text(16, (kTop + kBottom) / 2, absl::StrCat(info.label, " per SE"),
+           absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
+                        Num((kTop + kBottom) / 2), ")\""));
+
+  // Curves: the other profile first, so the workload's profile is drawn on top.
+  bool any_cross_profile = false;
+  bool any_extrapolated = false;
+  std::stable_sort(curves.begin(), curves.end(), [&](const auto& a, const auto& b) {
+    return (a.first != w.platform) > (b.first != w.platform);
+  });
+  for (const auto& [platform, points] : curves) {
+    const bool main = platform == w.platform;
+    const std::string width = main ? "2.6" : "1.6";
+    const std::string opacity = main ? "1" : "0.55";
+    for (size_t i = 0; i + 1 < points.size(); ++i) {
+      const sz::Basis basis =
+          sz::WeakestBasis({points[i].figure.basis, points[i + 1].figure.basis});
+      any_cross_profile |= basis == sz::Basis::kCrossProfile;
+      any_extrapolated |= basis == sz::Basis::kExtrapolated;
+      const std::string dash = DashOf(basis);
+      svg.Line(X(points[i].vcpus), Y(points[i].figure.value), X(points[i + 1].vcpus),
+               Y(points[i + 1].figure.value),
+               absl::StrCat("class=\"", SegmentClass(basis), "\" data-profile=\"",
+                            sz::PlatformName(platform), "\" stroke=\"", ColorOf(platform),
+                            "\" stroke-width=\"", width, "\" stroke-opacity=\"", opacity, "\"",
+                            dash.empty() ? "" : absl::StrCat(" stroke-dasharray=\"", dash, "\""),
+                            " stroke-linecap=\"round\""));
+    }
+    // One dot per measured cell of this profile's table.
+    const sz::Profile& profile = sz::ProfileOf(platform);
+    for (const sz::MeasuredSize& s : profile.sizes) {
+      const auto& cell = s.values[static_cast<int>(metric)];
+      if (!cell.has_value() || s.vcpus > max_vcpus) continue;
+      svg.Raw(absl::StrCat("<circle class=\"measured\" data-profile=\"", sz::PlatformName(platform),
+                           "\" data-vcpus=\"", s.vcpus, "\" data-value=\"",
+                           sz::FormatValue(metric, static_cast<double>(*cell), sz::Rounding::kDown),
+                           "\" cx=\"", Num(X(s.vcpus)), "\" cy=\"",
+                           Num(Y(static_cast<double>(*cell))), "\" r=\"", main ? "4.5" : "3.5",
+                           "\" fill=\"", ColorOf(platform), "\" fill-opacity=\"", opacity,
+                           "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+    }
+  }
+
+  // The demand line.
+  if (demand) {
+    svg.Line(kLeft, Y(needed_per_se), kRight, Y(needed_per_se),
+             absl::StrCat("class=\"demand\" stroke=\"", kDemandColor,
+                          "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
+    // At the left, where the curves are lowest, above the line.
+    svg.Text(
+        kLeft + 8, Y(needed_per_se) - 7,
+        absl::StrCat("needed per SE: ", sz::FormatValue(metric, needed_per_se, sz::Rounding::kUp)),
+        absl::StrCat("fill=\"", kDemandColor, "\""));
+  }
+
+  // The recommended size, and the given one when it differs.
+  if (rec) {
+    const double cx = X(input.recommended.vcpus);
+    const double cy = Y(rec->value);
+    svg.Raw(absl::StrCat("<circle class=\"recommended\" data-vcpus=\"", input.recommended.vcpus,
+                         "\" cx=\"", Num(cx), "\" cy=\"", Num(cy), "\" r=\"9\" fill=\"none\" ",
+                         "stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+    const bool left = input.recommended.vcpus > (max_vcpus + 1) / 2;
+    // Above the ring: a size that carries the demand sits above the demand line.
+    svg.Text(cx + (left ? 6 : -6), cy - 16,
+             absl::StrCat("recommended: ", input.recommended.vcpus,
+                          input.recommended.vcpus == 1 ? " vCPU (" : " vCPUs (",
+                          sz::FormatValue(metric, rec->value, sz::Rounding::kDown), ", ",
+                          sz::BasisName(rec->basis), ")"),
+             absl::StrCat("text-anchor=\"", left ? "end" : "start", "\" fill=\"", kMarkColor,
+                          "\" font-weight=\"bold\""));
+  }
+  if (given && input.given &&
+      (input.given->vcpus != input.recommended.vcpus ||
+       input.given->memory_mb != input.recommended.memory_mb)) {
+    const double cx = X(input.given->vcpus);
+    const double cy = Y(given->value);
+    svg.Raw(absl::StrCat("<path class=\"given\" data-vcpus=\"", input.given->vcpus, "\" d=\"M",
+                         Num(cx - 7), " ", Num(cy - 7), " L", Num(cx + 7), " ", Num(cy + 7), " M",
+                         Num(cx - 7), " ", Num(cy + 7), " L", Num(cx + 7), " ", Num(cy - 7),
+                         "\" stroke=\"", kDemandColor, "\" stroke-width=\"2.5\"/>"));
+    svg.Text(cx + 12, cy - 10,
+             absl::StrCat("your settings: ", input.given->vcpus,
+                          input.given->vcpus == 1 ? " vCPU (" : " vCPUs (",
+                          sz::FormatValue(metric, given->value, sz::Rounding::kDown), ")"),
+             absl::StrCat("fill=\"", kDemandColor, "\" font-weight=\"bold\""));
+  }
+
+  // Legend.
+  double ly = kTop + 4;
+  auto legend_line = [&](const std::string& stroke, const std::string& width,
+                         const std::string& dash, const std::string& label) {
+    svg.Line(kLegendX, ly, kLegendX + 30, ly,
+             absl::StrCat("stroke=\"", stroke, "\" stroke-width=\"", width, "\"",
+                          dash.empty() ? "" : absl::StrCat(" stroke-dasharray=\"", dash, "\"")));
+    svg.Text(kLegendX + 38, ly + 4, label, "fill=\"#222222\"");
+    ly += 22;
+  };
+  for (sz::Platform p : sz::kAllPlatforms) {
+    const sz::Profile& profile = sz::ProfileOf(p);
+    legend_line(ColorOf(p), p == w.platform ? "2.6" : "1.6", "",
+                absl::StrCat(profile.name, " (Avi ", profile.avi_version, ")"));
+  }
+  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"4.5\" ",
+                       "fill=\"#555555\"/>"));
+  svg.Text(kLegendX + 38, ly + 4, "measured (seed table)", "fill=\"#222222\"");
+  ly += 22;
+  legend_line("#555555", "2", "", "interpolated");
+  if (any_extrapolated || max_vcpus > 6) legend_line("#555555", "2", "7,5", "extrapolated");
+  if (any_cross_profile) legend_line("#555555", "2", "2,4", "cross-profile");
+  if (demand) {
+    legend_line(kDemandColor, "1.8", "10,4,2,4",
+                absl::StrCat("needed at ", w.target_utilization_pct, "% target"));
+  }
+  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"7\" ",
+                       "fill=\"none\" stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+  svg.Text(kLegendX + 38, ly + 4, "recommended size", "fill=\"#222222\"");
+  ly += 22;
+  if (input.given) {
+    svg.Raw(absl::StrCat("<path d=\"M", Num(kLegendX + 9), " ", Num(ly - 6), " L",
+                         Num(kLegendX + 21), " ", Num(ly + 6), " M", Num(kLegendX + 9), " ",
+                         Num(ly + 6), " L", Num(kLegendX + 21), " ", Num(ly - 6), "\" stroke=\"",
+                         kDemandColor, "\" stroke-width=\"2.5\"/>"));
+    svg.Text(kLegendX + 38, ly + 4, "your settings", "fill=\"#222222\"");
+    ly += 22;
+  }
+  ly += 8;
+  const sz::Profile& profile = sz::ProfileOf(w.platform);
+  svg.Text(kLegendX, ly, "Source:", "fill=\"#666666\" font-size=\"10\"");
+  svg.Text(kLegendX, ly + 14, absl::StrCat("NSX ALB sizing tables, ", profile.name),
+           "fill=\"#666666\" font-size=\"10\"");
+  svg.Text(kLegendX, ly + 28, absl::StrCat("(Avi ", profile.avi_version, "), table memory"),
+           "fill=\"#666666\" font-size=\"10\"");
+  return svg.Document(title);
+}
+
+}  // namespace nsxalb::cli

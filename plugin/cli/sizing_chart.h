@@ -1,0 +1,53 @@
+// A sizing chart as a self-contained SVG: the capacity of one Service Engine against its vCPUs for
+// one metric, for every platform profile, with the demand line and the chosen size marked. Used by
+// `size --svg` and `plan-report --svg-dir`.
+//
+// What the picture says, and how:
+//   - one curve per profile (vcenter, nsxt), vCPUs 1 to max_vcpus_per_se, at the table memory of
+//     each size; the workload's profile drawn strong, the other faint;
+//   - a dot (class "measured") for every measured cell of the metric: 1, 2, 4 and 6 vCPUs where
+//     the seed publishes a figure;
+//   - segments between sizes drawn by the weakest basis of their two ends: solid for measured or
+//     interpolated, dashed for extrapolated (above 6 vCPUs), dotted for cross-profile;
+//   - a horizontal line (class "demand"): the capacity one SE needs, demand / target utilization /
+//     SE count;
+//   - a ring (class "recommended") at the recommended size, and a cross (class "given") at the
+//     size the settings give when that differs.
+// The SVG has no scripts, external fonts or stylesheets; every figure comes from plugin/sizing.
+#ifndef NSXALB_PLUGIN_CLI_SIZING_CHART_H_
+#define NSXALB_PLUGIN_CLI_SIZING_CHART_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "plugin/sizing/profiles.h"
+#include "plugin/sizing/recommend.h"
+
+namespace nsxalb::cli {
+
+// An SE group shape to mark on the chart.
+struct ChartShape {
+  int vcpus = 1;
+  int64_t memory_mb = 0;  // 0: the table memory of the size
+  int se_count = 1;       // active SEs the demand is spread over
+};
+
+// What to draw.
+struct ChartInput {
+  // The platform, the demand (for the demand line), the target utilization and max_vcpus_per_se.
+  sizing::Workload workload;
+  // The metric whose capacity is drawn (normally the binding one).
+  sizing::Metric metric = sizing::Metric::kL7Rps;
+  // The recommended shape.
+  ChartShape recommended;
+  // The shape the settings give, when settings were checked.
+  std::optional<ChartShape> given;
+};
+
+// The chart as an SVG document (UTF-8, with an XML declaration).
+std::string SizingChartSvg(const ChartInput& input);
+
+}  // namespace nsxalb::cli
+
+#endif  // NSXALB_PLUGIN_CLI_SIZING_CHART_H_

@@ -1,0 +1,53 @@
+// The provider's limits, in one place: how much outside input it accepts, how deep it follows
+// nesting, how long and how often it retries, and how far it pages. Each limit is enforced where
+// the input arrives (the file named beside it) and tested at the limit: the value itself is
+// accepted and one more is refused with an error that names the limit (README, "Reliability").
+// Header only, so that every layer may include it without linking anything.
+#ifndef NSXALB_PLUGIN_COMMON_LIMITS_H_
+#define NSXALB_PLUGIN_COMMON_LIMITS_H_
+
+#include <cstddef>
+
+namespace nsxalb::limits {
+
+// Largest gRPC message the plugin accepts from Terraform or sends back, in bytes (plugin/host/
+// serve.cc). terraform-plugin-go uses the same figure; gRPC's 4 MiB default is too small for a
+// large state. A bigger request fails with RESOURCE_EXHAUSTED before any handler runs.
+inline constexpr int kMaxGrpcMessageBytes = 256 << 20;
+
+// Largest Controller response body the client reads, in bytes (plugin/controller/
+// curl_transport.cc). A 100-object page of SE groups is about 0.5 MiB; a larger body is cut off
+// and the call fails with ResourceExhausted naming the limit, instead of filling memory.
+inline constexpr size_t kMaxControllerResponseBytes = 64 << 20;
+
+// Deepest array/object nesting accepted by every decoder of outside input: cty msgpack and JSON
+// from Terraform (plugin/cty), the Controller's JSON (plugin/controller/response.cc) and
+// `extra_fields` (plugin/provider/se_group_state.cc). Deeper input is an error, so that no
+// recursive walk over a parsed value (printing, comparing, converting) can exhaust the stack.
+// Terraform values and SE group objects nest fewer than 10 levels.
+inline constexpr int kMaxNestingDepth = 64;
+
+// Retries of one Controller request after its first attempt, by default and at most
+// (ClientConfig::max_retries; plugin/controller/client.cc). Retried: connection failures, 429,
+// 502, 503 and 504.
+inline constexpr int kDefaultMaxRetries = 5;
+inline constexpr int kMaxRetries = 100;
+
+// Time one Controller operation may take in all, retries, backoff sleeps and re-login included,
+// by default and at most, in seconds (ClientConfig::total_timeout; the provider's
+// `timeout_seconds`).
+inline constexpr int kDefaultTotalTimeoutSeconds = 300;
+inline constexpr int kMaxTotalTimeoutSeconds = 3600;
+
+// Objects one listing reads across all its pages (SE groups, clouds; plugin/controller/
+// client.cc). More fails with ResourceExhausted naming the limit; at about 20 KiB an SE group
+// in memory, this bounds one listing to about 200 MiB.
+inline constexpr int kMaxListedObjects = 10000;
+
+// Pages one listing follows. Guards against a Controller whose `next` links never end, even
+// with empty pages; at the client's page size (100) the object limit binds first.
+inline constexpr int kMaxListPages = 1000;
+
+}  // namespace nsxalb::limits
+
+#endif  // NSXALB_PLUGIN_COMMON_LIMITS_H_

@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# Running the real `terraform` against this provider and the Controller emulator without touching
+# the user's own Terraform settings: shared by scripts/demo, examples/gitops and the terraform test
+# scenarios (tests/terraform/lib.sh). Source it; it defines functions and sets nothing else.
+#
+#   tfm_install_provider BINARY VERSION DIR   a filesystem mirror DIR/mirror holding a copy of the
+#                                             provider, and a CLI config DIR/terraformrc that
+#                                             installs nsxalb/* from it (and nothing else from
+#                                             it); exports TF_CLI_CONFIG_FILE. ~/.terraformrc is
+#                                             never read or written.
+#   tfm_write_versions_tf FILE                a terraform block requiring nsxalb/nsxalb
+#   tfm_start_emulator BINARY DIR [ARGS...]   nsxalb-controller-emulator on 127.0.0.1, port 0,
+#                                             TLS files in DIR/emulator-tls, logs in
+#                                             DIR/emulator.log; sets EMU_PID, EMU_URL and
+#                                             EMU_CA_FILE. Returns 1 (log on stderr) if it is not
+#                                             ready within 10 s.
+#   tfm_stop_emulator                         stops it (TERM, then KILL after 5 s)
+#   tfm_stop_mirror_processes DIR             stops every process running a binary under DIR
+#                                             (providers Terraform left behind), by pid
+#   tfm_explain_init_failure FILE             after a failed `terraform init` whose output is
+#                                             FILE: says what to do when the provider was not
+#                                             found (returns 0 when it recognised the failure)
+# Nothing here exits: the caller decides what a failure means.
+
+TFM_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
+
+# The platform directory Terraform looks for in a mirror, such as linux_amd64.
+tfm_platform() {
+  local os arch
+  os=$(uname -s | tr '[:upper:]' '[:lower:]')
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=amd64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) arch=$(uname -m) ;;
+  esac
+  echo "${os}_${arch}"
+}
+
+tfm_install_provider() {
+  local binary=$1 version=$2 dir=$3 pkg
+  TF_MIRROR=$dir/mirror
+  pkg=$TF_MIRROR/$TFM_PROVIDER_SOURCE/$version/$(tfm_platform)
+  mkdir -p "$pkg" || return 1
+  # A copy, not a link: a rebuild during the run must not change the package under Terraform.
+  cp "$binary" "$pkg/terraform-provider-nsxalb_v$version" || return 1
+  cat >"$dir/terraformrc" <<TFRC
+provider_installation {
+  filesystem_mirror {
+    path    = "$TF_MIRROR"
+    include = ["registry.terraform.io/nsxalb/*"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/nsxalb/*"]
+  }
+}
+TFRC
+  export TF_CLI_CONFIG_FILE=$dir/terraformrc
+}
+
+tfm_write_versions_tf() {
+  cat >"$1" <<'TF'
+terraform {
+  required_providers {
+    nsxalb = { source = "nsxalb/nsxalb" }
+  }
+}
+TF
+}
+
+tfm_start_emulator() {
+  local binary=$1 dir=$2
+  shift 2
+  # Started straight from the caller's shell, so --exit-with-parent stops it even if that shell
+  # is killed.
+  "$binary" --bind 127.0.0.1 --port 0 --tls-dir "$dir/emulator-tls" --exit-with-parent "$@" \
+    >"$dir/emulator.ready" 2>"$dir/emulator.log" &
+  EMU_PID=$!
+  local _
+  for _ in $(seq 1 200); do
+    [ -s "$dir/emulator.ready" ] && break
+    kill -0 "$EMU_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  if ! jq -e '.event == "ready"' "$dir/emulator.ready" >/dev/null 2>&1; then
+    cat "$dir/emulator.log" >&2
+    echo "the Controller emulator printed no ready line within 10 s" >&2
+    return 1
+  fi
+  EMU_URL=$(jq -r .url "$dir/emulator.ready")
+  EMU_CA_FILE=$(jq -r .ca_file "$dir/emulator.ready")
+}
+
+tfm_stop_emulator() {
+  [ -n "${EMU_PID:-}" ] || return 0
+  kill -TERM "$EMU_PID" 2>/dev/null || true
+  local _
+  for _ in $(seq 1 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL "$EMU_PID" 2>/dev/null || true
+  wait "$EMU_PID" 2>/dev/null || true
+  EMU_PID=""
+}
+
+tfm_stop_mirror_processes() {
+  local dir=$1 exe pid
+  for exe in /proc/[0-9]*/exe; do
+    if [[ "$(readlink "$exe" 2>/dev/null)" == "$dir"/* ]]; then
+      pid=${exe#/proc/}
+      kill -TERM "${pid%/exe}" 2>/dev/null || true
+    fi
+  done
+}
+
+tfm_explain_init_failure() {
+  local out=$1
+  if grep -qE 'was not found in any of the search locations|Failed to query available provider packages|does not have a provider named' "$out"; then
+    cat >&2 <<HINT
+What to do: terraform could not find nsxalb/nsxalb. It is not on registry.terraform.io yet, so
+Terraform must find it in a filesystem mirror: the binary at
+  <mirror>/$TFM_PROVIDER_SOURCE/<version>/$(tfm_platform)/terraform-provider-nsxalb_v<version>
+and a CLI configuration (TF_CLI_CONFIG_FILE, or ~/.terraformrc) whose provider_installation
+block has a filesystem_mirror with that path (docs/troubleshooting.md shows one). Build the
+binary first (cmake --build build --target terraform-provider-nsxalb); scripts/demo sets all of
+this up in a temporary directory. After rebuilding, run terraform init -upgrade.
+HINT
+    return 0
+  fi
+  return 1
+}

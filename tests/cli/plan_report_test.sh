@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `plan-report` on a plan that real Terraform (1.11.4) wrote for examples/quickstart
+# (testdata/quickstart_plan.json): the Markdown names each SE group's workload, planned and
+# recommended shape, utilization, basis and findings; --svg-dir writes a chart per group that the
+# report links; bad input gives exit codes 1 and 2 with a message that says what to do.
+# Usage: plan_report_test.sh PROVIDER_BINARY TESTDATA_DIR
+set -uo pipefail
+provider=$1 testdata=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAILED: $*"; }
+has() { if grep -qF -- "$2" "$1"; then ok; else bad "$(basename "$1") lacks: $2"; fi; }
+
+cd "$tmp" || exit 1
+mkdir charts
+"$provider" plan-report "$testdata/quickstart_plan.json" --svg-dir charts >review.md 2>err.txt
+[ $? -eq 0 ] && ok || bad "plan-report exited non-zero: $(cat err.txt)"
+has review.md "## NSX ALB sizing review"
+has review.md "Plan: 2 SE groups to create, 0 to update, 0 to replace, 0 to destroy."
+has review.md "**1 of 2 sized SE groups does not carry its workload at the target utilization.**"
+has review.md '| `nsxalb_se_group.tls` | create | 8,000 ECC SSL TPS at 80% target | 1 SE of 2 vCPUs, 2 GB memory, 20 GB disk | 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk | ECC SSL TPS 137.9% (over target) | measured | 1 warning |'
+has review.md '| `nsxalb_se_group.web` | create | 150,000 L7 RPS at 80% target | 1 SE of 6 vCPUs, 12 GB memory, 29 GB disk | as planned | L7 RPS 73.2% | measured | none |'
+has review.md "| ECC SSL TPS | 8,000 | 10,000 | 5,800 | 137.9% **over target** | measured |"
+has review.md "- warning [vcpus_per_se] demand-within-capacity: ECC SSL TPS under-delivered: 5,800 of 10,000 needed."
+has review.md "- Recommended: 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk; max_se 2 (smallest-single-se, interpolated)."
+has review.md "![ECC SSL TPS capacity of one SE by vCPUs](charts/nsxalb_se_group.tls.svg)"
+for chart in nsxalb_se_group.tls nsxalb_se_group.web; do
+  if xmllint --noout "charts/$chart.svg" 2>/dev/null; then ok; else bad "charts/$chart.svg"; fi
+done
+
+# The same plan from stdin, without charts.
+"$provider" plan-report - <"$testdata/quickstart_plan.json" >stdin.md
+if diff <(grep -v -e '^!\[' -e '^$' review.md) <(grep -v -e '^$' stdin.md) >/dev/null; then ok; else bad "stdin differs"; fi
+
+# Errors.
+echo '{"format_version":"1.0","values":{}}' >state.json
+"$provider" plan-report state.json >/dev/null 2>err.txt
+[ $? -eq 1 ] && ok || bad "a state is not exit 1"
+has err.txt "is a state, not a plan"
+echo 'not json' >junk.json
+"$provider" plan-report junk.json >/dev/null 2>err.txt
+[ $? -eq 1 ] && ok || bad "junk is not exit 1"
+has err.txt "terraform show -json tfplan > plan.json"
+# A member of the wrong JSON type: exit 1 with a message, never a crash.
+echo '{"format_version":"1.0","planned_values":{},"resource_changes":[1,{"type":"nsxalb_se_group","mode":"managed","module_address":5,"change":{"after":{"platform":"nsxt"}}}]}' >odd.json
+"$provider" plan-report odd.json >/dev/null 2>err.txt
+[ $? -eq 1 ] && ok || bad "a malformed plan is not exit 1"
+has err.txt "is not a plan as terraform show -json writes it"
+"$provider" plan-report >/dev/null 2>err.txt
+[ $? -eq 2 ] && ok || bad "no argument is not exit 2"
+
+echo "plan-report: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `size --svg FILE`: the chart is well-formed XML (xmllint), has one dot per measured cell of the
+# charted metric (both profiles, up to max_vcpus_per_se), one demand line, one recommended-size
+# mark, extrapolated segments above 6 vCPUs, and no external references.
+# Usage: size_chart_test.sh PROVIDER_BINARY
+set -uo pipefail
+provider=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+command -v xmllint >/dev/null || { echo "xmllint not installed (scripts/install-deps)"; exit 1; }
+passed=0 failed=0
+count() { xmllint --xpath "count(//*[local-name()='$2' and contains(concat(' ', @class, ' '), ' $3 ')])" "$1"; }
+
+# check NAME EXPECTED_MEASURED EXPECTED_EXTRAPOLATED_MIN SIZE_ARGS...
+check() {
+  local name=$1 measured=$2 extrapolated=$3 svg=$tmp/$1.svg
+  shift 3
+  local errors=()
+  "$provider" size "$@" --svg "$svg" >/dev/null || errors+=("size exited $?")
+  xmllint --noout "$svg" 2>"$tmp/xmllint.err" || errors+=("not well-formed XML: $(cat "$tmp/xmllint.err")")
+  [ "$(count "$svg" circle measured)" = "$measured" ] ||
+    errors+=("$(count "$svg" circle measured) measured dots, expected $measured")
+  [ "$(count "$svg" line demand)" = 1 ] || errors+=("$(count "$svg" line demand) demand lines")
+  [ "$(count "$svg" circle recommended)" = 1 ] || errors+=("no recommended-size mark")
+  local ex
+  ex=$(count "$svg" line extrapolated)
+  if [ "$extrapolated" = 0 ]; then
+    [ "$ex" = 0 ] || errors+=("$ex extrapolated segments, expected none")
+  else
+    [ "$ex" -ge "$extrapolated" ] || errors+=("$ex extrapolated segments, expected $extrapolated+")
+  fi
+  if grep -qE '(href|src)=|<script|@import|url\(' "$svg"; then errors+=("external reference"); fi
+  if [ ${#errors[@]} -eq 0 ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    printf 'FAILED %s: %s\n' "$name" "${errors[@]}"
+  fi
+}
+
+# L7 RPS: both tables publish 1, 2, 4 and 6 vCPUs; up to 8 vCPUs the curves are extrapolated
+# from 6 to 8 (two segments per profile).
+check rps 8 4 --platform nsxt --l7-rps 150000 --ssl-tps-ecc 8000 --max-vcpus-per-se 8
+# Up to 6 vCPUs: nothing extrapolated.
+check rps6 8 0 --platform nsxt --l7-rps 150000
+# Up to 2 vCPUs: the measured 1 and 2 of each profile only.
+check small 4 0 --platform vcenter --ssl-tps-ecc 2000 --max-vcpus-per-se 2
+# Open connections: nsxt publishes none (its curve is cross-profile), so only vcenter's 4 dots.
+check conns 4 0 --platform nsxt --l4-open-conns 2000000
+# Settings checked against the workload: the given size is marked as well.
+check given 8 0 --platform vcenter --ssl-tps-ecc 8000 --vcpus 2
+[ "$(count "$tmp/given.svg" path given)" = 1 ] || { echo "FAILED given: no mark for the settings"; failed=$((failed + 1)); }
+# A chosen metric instead of the binding one.
+check chosen 8 0 --platform vcenter --ssl-tps-ecc 8000 --l7-rps 1000 --chart-metric l7-rps
+grep -q 'L7 RPS capacity of one SE' "$tmp/chosen.svg" || { echo "FAILED chosen: not the L7 RPS chart"; failed=$((failed + 1)); }
+# Without a workload there is nothing to chart: a usage error.
+"$provider" size --platform vcenter --vcpus 2 --svg "$tmp/none.svg" >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAILED none: --svg without a workload is not a usage error"; failed=$((failed + 1)); }
+
+echo "size --svg: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

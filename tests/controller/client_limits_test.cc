@@ -1,0 +1,215 @@
+// The Controller client's limits (plugin/common/limits.h), each at the limit: the default number
+// of retries and the total time of one operation against the emulator; how far one listing reads
+// (objects and pages) and the largest response read against a minimal fake Controller
+// (fake_controller.h), which serves thousands of objects or pages, or 64 MiB, in well under a
+// second.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "plugin/common/limits.h"
+#include "plugin/controller/client.h"
+#include "plugin/controller/curl_transport.h"
+#include "tests/controller/fake_controller.h"
+#include "tests/support/emulator_process.h"
+
+namespace nsxalb::controller {
+namespace {
+
+using ::nsxalb::testing::EmulatorProcess;
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+// A clock whose time moves only when the client sleeps.
+class FakeClock : public Clock {
+ public:
+  absl::Time Now() override {
+    absl::MutexLock lock(&mu_);
+    return now_;
+  }
+  bool SleepFor(absl::Duration d, absl::Notification& cancelled) override {
+    absl::MutexLock lock(&mu_);
+    sleeps_.push_back(d);
+    now_ += d;
+    return !cancelled.HasBeenNotified();
+  }
+  std::vector<absl::Duration> sleeps() {
+    absl::MutexLock lock(&mu_);
+    return sleeps_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  absl::Time now_ = absl::FromUnixSeconds(1700000000);
+  std::vector<absl::Duration> sleeps_;
+};
+
+class ClientLimitsTest : public ::testing::Test {
+ protected:
+  void StartEmulator() { Start({}); }
+
+  void Start(std::vector<std::string> args) {
+    EmulatorProcess::Options options;
+    options.extra_args = std::move(args);
+    auto emulator = EmulatorProcess::Start(options);
+    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    emulator_ = *std::move(emulator);
+  }
+
+  ClientConfig Config() const {
+    ClientConfig c;
+    c.controller = emulator_->url();
+    c.username = "admin";
+    c.password = "admin";
+    c.ca_file = emulator_->ca_file();
+    return c;
+  }
+
+  std::unique_ptr<Client> NewClientOrDie(const ClientConfig& config, ClientHooks hooks = {}) {
+    auto client = NewClient(config, std::move(hooks));
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? *std::move(client) : nullptr;
+  }
+
+  int Count(const std::string& key) {
+    auto counters = emulator_->Control("GET", "counters");
+    EXPECT_TRUE(counters.ok()) << counters.status();
+    return counters.ok() ? (*counters)["requests"].value(key, 0) : -1;
+  }
+
+  void Fault(const Json& faults) {
+    auto r = emulator_->Control("POST", "faults", faults);
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+
+  std::unique_ptr<EmulatorProcess> emulator_;
+};
+
+TEST_F(ClientLimitsTest, DefaultRetriesAtTheLimit) {
+  StartEmulator();
+  FakeClock clock;
+  const ClientConfig config = Config();  // the default max_retries
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+
+  // The last retry allowed succeeds.
+  Fault({{"fail_next", limits::kDefaultMaxRetries}, {"fail_status", 503}});
+  auto listed = client->ListSeGroups("", "");
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), limits::kDefaultMaxRetries + 1);
+
+  // One failure more and the call gives up.
+  Fault({{"fail_next", limits::kDefaultMaxRetries + 1}, {"fail_status", 503}});
+  auto failed = client->ListSeGroups("", "");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(
+      std::string(failed.status().message()),
+      HasSubstr(absl::StrCat("gave up after ", limits::kDefaultMaxRetries + 1, " attempts")));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 2 * (limits::kDefaultMaxRetries + 1));
+}
+
+TEST_F(ClientLimitsTest, TotalTimeAtTheLimit) {
+  StartEmulator();
+  FakeClock clock;
+  ClientConfig config = Config();  // the default total_timeout and backoff
+  config.max_retries = limits::kMaxRetries;
+  auto client = NewClientOrDie(config, {&clock, [] { return 0.999; }});
+  ASSERT_TRUE(client->ControllerVersion().ok());
+  Fault({{"fail_next", 100000}, {"fail_status", 503}});
+  auto failed = client->ListSeGroups("", "");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kDeadlineExceeded) << failed.status();
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("total_timeout 5m"));
+  absl::Duration slept;
+  for (absl::Duration d : clock.sleeps()) slept += d;
+  // Every retry the budget allowed was made, and none past it.
+  EXPECT_LE(slept, absl::Seconds(limits::kDefaultTotalTimeoutSeconds));
+  EXPECT_GT(slept + config.backoff_max, absl::Seconds(limits::kDefaultTotalTimeoutSeconds));
+}
+
+class ListingLimitsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto fake = FakeController::Start();
+    ASSERT_TRUE(fake.ok()) << fake.status();
+    fake_ = *std::move(fake);
+  }
+
+  std::unique_ptr<Client> NewClientForFake(int page_size) {
+    ClientConfig c;
+    c.controller = fake_->url();
+    c.username = "admin";
+    c.password = "admin";
+    c.ca_file = fake_->ca_file();
+    c.page_size = page_size;
+    auto client = NewClient(c);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? *std::move(client) : nullptr;
+  }
+
+  std::unique_ptr<FakeController> fake_;
+};
+
+TEST_F(ListingLimitsTest, ObjectsAtTheLimit) {
+  auto client = NewClientForFake(200);
+  fake_->set_objects(limits::kMaxListedObjects);
+  auto listed = client->ListSeGroups("", "");
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(listed->size(), static_cast<size_t>(limits::kMaxListedObjects));
+
+  fake_->set_objects(limits::kMaxListedObjects + 1);
+  auto over = client->ListSeGroups("", "");
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(over.status().message()),
+              HasSubstr(absl::StrCat("listing SE groups: more than ", limits::kMaxListedObjects)));
+}
+
+TEST_F(ListingLimitsTest, PagesAtTheLimit) {
+  auto client = NewClientForFake(1);
+  fake_->set_objects(limits::kMaxListPages);
+  auto listed = client->ListSeGroups("", "");
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(listed->size(), static_cast<size_t>(limits::kMaxListPages));
+  EXPECT_EQ(fake_->pages_served(), limits::kMaxListPages);
+
+  fake_->set_objects(limits::kMaxListPages + 1);
+  auto over = client->ListSeGroups("", "");
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(over.status().message()),
+              HasSubstr(absl::StrCat("past ", limits::kMaxListPages, " pages")));
+  // It stopped at the limit instead of reading the last page.
+  EXPECT_EQ(fake_->pages_served(), 2 * limits::kMaxListPages);
+}
+
+TEST_F(ListingLimitsTest, ResponseSizeAtTheLimit) {
+  std::atomic<bool> cancelled{false};
+  auto transport = CurlTransport::Create(TlsOptions{fake_->ca_file(), "", false}, &cancelled);
+  ASSERT_TRUE(transport.ok()) << transport.status();
+  HttpRequest request;
+  request.method = "GET";
+  request.url = absl::StrCat(fake_->url(), "/big?bytes=", limits::kMaxControllerResponseBytes);
+  TransportResult at = (*transport)->Perform(request);
+  ASSERT_TRUE(at.status.ok()) << at.status;
+  EXPECT_EQ(at.response.body.size(), limits::kMaxControllerResponseBytes);
+
+  request.url = absl::StrCat(fake_->url(), "/big?bytes=", limits::kMaxControllerResponseBytes + 1);
+  TransportResult over = (*transport)->Perform(request);
+  ASSERT_FALSE(over.status.ok());
+  EXPECT_EQ(over.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_FALSE(over.retryable);
+  EXPECT_THAT(std::string(over.status.message()), HasSubstr("/big"));
+  EXPECT_THAT(std::string(over.status.message()),
+              HasSubstr("HTTP 200: the response is larger than 64 MiB"));
+}
+
+}  // namespace
+}  // namespace nsxalb::controller
