@@ -53,10 +53,8 @@ nlohmann::json Counters::ToJson() {
     log.push_back(std::move(entry));
   }
   const uint64_t connections = connection_total_ ? connection_total_() - connections_at_reset_ : 0;
-  return {{"total", total_},
-          {"requests", requests},
-          {"log", log},
-          {"tls_connections", connections}};
+  return {
+      {"total", total_}, {"requests", requests}, {"log", log}, {"tls_connections", connections}};
 }
 
 void Counters::Reset() {
