@@ -4,7 +4,8 @@
 // The entry point aborts on any violation of its contract, so reaching the end is the assertion.
 //
 // Each fuzz target is linked with this file; NSXALB_FUZZ_CORPUS names its corpus folder
-// (tests/fuzz/<target>/). NSXALB_FUZZ_REPLAY_ITERATIONS overrides the number of mutations.
+// (tests/fuzz/<target>/) and NSXALB_FUZZ_REPLAY_MUTATIONS the number of mutations, which the
+// environment variable NSXALB_FUZZ_REPLAY_ITERATIONS overrides.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -74,7 +75,7 @@ void Replay(const std::string& input) {
 
 int Iterations() {
   const char* text = std::getenv("NSXALB_FUZZ_REPLAY_ITERATIONS");
-  return text != nullptr ? std::atoi(text) : 20000;
+  return text != nullptr ? std::atoi(text) : NSXALB_FUZZ_REPLAY_MUTATIONS;
 }
 
 TEST(FuzzReplayTest, CorpusIsNotEmpty) { EXPECT_GE(Corpus().size(), 3u) << NSXALB_FUZZ_CORPUS; }
@@ -91,8 +92,8 @@ TEST(FuzzReplayTest, EverySingleByteCorruption) {
   const char kBytes[] = {'\0', '\x7f', '\x80', '\xc0', '\xdc', '\xff', '"', '\\', '[',
                          '{',  '}',    ',',    '\n',   '=',    '9',    '-', '.'};
   for (const std::string& seed : Corpus()) {
-    // Every position of a short seed; 64 spread over a long one.
-    const size_t step = seed.size() > 256 ? seed.size() / 64 : 1;
+    // Every position of a short seed; 32 spread over a long one.
+    const size_t step = seed.size() > 256 ? seed.size() / 32 : 1;
     for (size_t i = 0; i < seed.size(); i += step) {
       for (char b : kBytes) {
         std::string mutated = seed;
