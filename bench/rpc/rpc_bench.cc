@@ -215,13 +215,20 @@ int Run(int iterations, const std::string& binary, const std::string& json_path)
   for (const auto& [key, label] : rows) {
     const std::vector<double>& s = server[key];
     const std::vector<double>& c = round_trip_us[key];
-    out["rpcs"][label] = {{"server_p50_us", Percentile(s, 0.5)},
-                          {"server_p99_us", Percentile(s, 0.99)},
+    // No samples: the provider does not log its handler times (an older build).
+    const nlohmann::json p50 = s.empty() ? nlohmann::json() : nlohmann::json(Percentile(s, 0.5));
+    const nlohmann::json p99 = s.empty() ? nlohmann::json() : nlohmann::json(Percentile(s, 0.99));
+    out["rpcs"][label] = {{"server_p50_us", p50},
+                          {"server_p99_us", p99},
                           {"server_samples", s.size()},
                           {"round_trip_p50_us", Percentile(c, 0.5)},
                           {"round_trip_p99_us", Percentile(c, 0.99)}};
-    std::printf("  %-38s %10.1f %10.1f %12.1f\n", label.c_str(), Percentile(s, 0.5),
-                Percentile(s, 0.99), Percentile(c, 0.5));
+    if (s.empty()) {
+      std::printf("  %-38s %10s %10s %12.1f\n", label.c_str(), "-", "-", Percentile(c, 0.5));
+    } else {
+      std::printf("  %-38s %10.1f %10.1f %12.1f\n", label.c_str(), Percentile(s, 0.5),
+                  Percentile(s, 0.99), Percentile(c, 0.5));
+    }
   }
   std::printf("  provider memory after the run: RSS %.1f MB, peak %.1f MB\n", rss_mb, hwm_mb);
   if (!json_path.empty()) {

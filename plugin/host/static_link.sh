@@ -4,7 +4,8 @@
 # archive next to it (gRPC, protobuf, Abseil, OpenSSL, c-ares, re2, upb, zlib) replaced by that
 # archive, inside one --start-group/--end-group, plus libstdc++ and libgcc linked statically.
 # libc and libm stay shared. If lld is installed, it links with startup_order.txt (next to this
-# script) as --symbol-ordering-file, so the code that runs before the handshake sits together.
+# script) as --symbol-ordering-file, so the code a provider process runs (start-up, then a
+# session as Terraform drives it) sits together.
 #
 # Why: a dynamically linked gRPC binary loads ~57 shared objects and spends most of its start-up
 # in the dynamic loader (symbol lookups and relocations); start-up code scattered over ~10 MB of
