@@ -87,6 +87,23 @@ TEST(NestingDepthTest, ControllerJsonAtTheLimit) {
             "deeper than 64 levels");
 }
 
+TEST(NestingDepthTest, ControllerJsonBracketsInStringsDoNotCount) {
+  // The depth is counted before parsing, outside strings only: brackets in a string, after an
+  // escaped quote or an escaped backslash, are text.
+  const std::string brackets(kDepth + 10, '[');
+  for (const std::string& text : {absl::StrCat(R"({"a":")", brackets, R"("})"),
+                                  absl::StrCat(R"({"a":"\")", brackets, R"("})"),
+                                  absl::StrCat(R"({"a":"\\", "b":")", brackets, R"("})")}) {
+    auto parsed = controller::ParseJsonLimited(text);
+    EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+  }
+  // After an escaped backslash the quote ends the string, so the brackets that follow count.
+  auto deep = controller::ParseJsonLimited(
+      absl::StrCat(R"({"a":"\\",)", R"("b":)", JsonArrays(kDepth), "}"));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.status().message(), "JSON nested deeper than 64 levels");
+}
+
 TEST(NestingDepthTest, DeeplyNestedErrorBodyIsShownAsText) {
   // A million levels: parsing stops at the limit and the text is cut, nothing recurses.
   const std::string body = JsonArrays(1000000);
