@@ -296,9 +296,7 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     result.status = WithSetupProblem(
         absl::FailedPreconditionError(absl::StrCat(
             "controller: ", where, ": TLS verification of the Controller's certificate failed (",
-            detail,
-            "); set ca_file or ca_pem to the CA that signed it (or insecure = true to skip "
-            "verification)")),
+            detail, ")")),
         SetupProblem::kUntrustedCertificate);
     return result;
   }

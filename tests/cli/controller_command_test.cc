@@ -227,6 +227,8 @@ TEST_F(ControllerCommandTest, TlsFailsWithoutTheCa) {
   EXPECT_THAT(run.err, HasSubstr("What to do: "));
   EXPECT_THAT(run.err, HasSubstr("openssl s_client -connect 127.0.0.1:"));
   EXPECT_THAT(run.err, HasSubstr("ca_file (or NSXALB_CA_FILE)"));
+  // The advice is given once, not again in the client's message.
+  EXPECT_EQ(run.err.find("ca_file or ca_pem"), std::string::npos) << run.err;
   EXPECT_THAT(run.err, HasSubstr("--ca-file"));
 
   // --ca-file overrides the environment, and --insecure drops the CA variables.

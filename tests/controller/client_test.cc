@@ -499,7 +499,11 @@ TEST_F(ClientTest, TlsFailsWithoutTheCa) {
   auto v = client->ControllerVersion();
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
-  EXPECT_THAT(std::string(v.status().message()), HasSubstr("ca_file"));
+  EXPECT_THAT(std::string(v.status().message()), HasSubstr("TLS verification"));
+  // What to do travels with the status, once (every place that shows the error adds it).
+  EXPECT_EQ(SetupProblemOf(v.status()), SetupProblem::kUntrustedCertificate);
+  EXPECT_THAT(RemedyOf(v.status()), HasSubstr("ca_file"));
+  EXPECT_THAT(std::string(v.status().message()), Not(HasSubstr("ca_file")));
   EXPECT_EQ(Count("POST /login"), 0);
 }
 

@@ -57,6 +57,7 @@ assert_contains "$TF_OUT" "Error: The Controller's certificate is not trusted"
 assert_says "self-signed certificate"
 assert_says "openssl s_client -connect 127.0.0.1:${EMU_URL##*:} -showcerts"
 assert_says "ca_file (or NSXALB_CA_FILE)"
+assert_not_contains "$TF_OUT" "ca_file or ca_pem" # the advice is given once
 # The command it gives saves a certificate that works as ca_file.
 openssl s_client -connect "127.0.0.1:${EMU_URL##*:}" -showcerts </dev/null 2>/dev/null |
   openssl x509 >"$TF_TMP/controller-ca.pem" || fail "the openssl commands of the message failed"
