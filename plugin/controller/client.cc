@@ -243,6 +243,10 @@ class ClientImpl : public Client {
       if (!cloud.ok()) return cloud.status();
       if (!InCloud(body, cloud->uuid)) body["cloud_ref"] = cloud->ref;
     }
+    // Nothing would change on the Controller (numbers compare by value): no PUT. Such an update
+    // records only what lives in the state alone, e.g. the workload or extra_fields the group
+    // already has after an import.
+    if (body == current->body) return current;
     Call call =
         MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)), spec.tenant);
     call.body = Dump(body);

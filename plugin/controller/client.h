@@ -103,7 +103,8 @@ class Client {
   virtual absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) = 0;
 
   // Read-modify-write: GET the group, overlay `spec` (name, cloud, managed fields), keep every
-  // other field, PUT. Returns the updated group.
+  // other field, PUT. Returns the updated group. When the overlay changes nothing, no PUT is
+  // sent and the group as read is returned.
   virtual absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) = 0;
 
   // DELETE /api/serviceenginegroup/<uuid>. A group that is already gone (404) is success.

@@ -240,6 +240,32 @@ TEST_F(ClientTest, CreateGetFindUpdateDelete) {
   EXPECT_EQ(Count("POST /login"), 1);
 }
 
+TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
+  auto client = NewClientOrDie(Config());
+  auto created = client->CreateSeGroup(Spec("seg-same"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  const Json vcpus = created->body["vcpus_per_se"];
+  const Json delay = created->body["se_deprovision_delay"];
+  ASSERT_TRUE(vcpus.is_number_integer()) << created->body.dump();
+
+  // The values the group already has: nothing to send.
+  SeGroupSpec same;
+  same.name = "seg-same";
+  same.fields = {{"vcpus_per_se", vcpus}, {"se_deprovision_delay", delay}};
+  auto unchanged = client->UpdateSeGroup(created->uuid, same);
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  EXPECT_EQ(unchanged->uuid, created->uuid);
+  EXPECT_EQ(unchanged->body["vcpus_per_se"], vcpus);
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 0);
+
+  // One value that differs: one PUT.
+  same.fields["se_deprovision_delay"] = delay.get<int>() + 1;
+  auto changed = client->UpdateSeGroup(created->uuid, same);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(changed->body["se_deprovision_delay"], delay.get<int>() + 1);
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
+}
+
 TEST_F(ClientTest, DuplicateCreateIsAlreadyExistsWithTheControllersText) {
   auto client = NewClientOrDie(Config());
   ASSERT_TRUE(client->CreateSeGroup(Spec("seg-dup")).ok());
