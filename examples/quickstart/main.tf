@@ -2,8 +2,9 @@ resource "nsxalb_se_group" "web" {
   name  = "web"
   cloud = "nsxt-cloud" # an NSX-T cloud: the nsxt profile
 
-  workload {
-    l7_rps = 150000
+  workload { # an HTTPS service: requests and handshakes share the SEs' cores
+    l7_rps      = 150000
+    ssl_tps_ecc = 8000
   }
 }
 

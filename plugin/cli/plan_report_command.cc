@@ -22,6 +22,7 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
+#include "plugin/sizing/rules.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -209,9 +210,12 @@ int64_t IntOf(const Json& after, const char* name) {
   return it != after.end() && it->is_number() ? it->get<int64_t>() : 0;
 }
 
-// The shape apply will send: the planned values.
+// The shape apply will send: the planned values, with the active SEs the model planned (the planned
+// min_scaleout_per_vs when the group is not sized).
 std::string PlannedShape(const Group& g) {
-  return ShapeText(static_cast<int>(IntOf(g.after, "min_scaleout_per_vs")),
+  const bool sized = g.sizing && g.sizing->planned_shape;
+  return ShapeText(sized ? g.sizing->planned_shape->se_count.value
+                         : static_cast<int>(IntOf(g.after, "min_scaleout_per_vs")),
                    static_cast<int>(IntOf(g.after, "vcpus_per_se")),
                    IntOf(g.after, "memory_per_se"), IntOf(g.after, "disk_per_se"));
 }
@@ -224,19 +228,19 @@ std::string WorkloadText(const sz::Workload& w) {
   return absl::StrCat(absl::StrJoin(parts, ", "), " at ", w.target_utilization_pct, "% target");
 }
 
-const sz::MetricLoad* BindingLoad(const sz::Recommendation& r) {
-  if (!r.binding) return nullptr;
-  for (const sz::MetricLoad& l : r.loads) {
-    if (l.metric == *r.binding) return &l;
-  }
-  return nullptr;
+// "CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8%" or "L7 RPS 73.2%": the binding utilization,
+// "-" without demand.
+std::string BindingText(const sz::Recommendation& r) {
+  if (r.cpu_binds) return sz::CpuLoadText(r.cpu);
+  if (!r.binding) return "-";
+  return absl::StrCat(sz::InfoOf(*r.binding).label, " ",
+                      sz::FormatPercent(sz::BindingUtilizationPct(r)));
 }
 
-bool Fits(const sz::Recommendation& r) {
-  for (const sz::MetricLoad& l : r.loads) {
-    if (!l.carried) return false;
-  }
-  return true;
+// The metric the chart draws: the binding one, or the largest part of a binding CPU budget.
+sz::Metric ChartMetric(const sz::Recommendation& r) {
+  if (r.cpu_binds && !r.cpu.parts.empty()) return r.cpu.parts[0].metric;
+  return r.binding.value_or(sz::Metric::kL7Rps);
 }
 
 std::string SizingString(const provider::SizingPlan& p, const char* name) {
@@ -312,7 +316,7 @@ void WriteChart(const Options& o, Group& g, std::ostream& err) {
   const sz::Recommendation& planned = *g.sizing->planned_shape;
   ChartInput input;
   input.workload = *g.sizing->workload;
-  input.metric = planned.binding.value_or(sz::Metric::kL7Rps);
+  input.metric = ChartMetric(planned);
   const sz::Recommendation& rec = g.sizing->recommendation ? *g.sizing->recommendation : planned;
   input.recommended =
       ChartShape{rec.vcpus_per_se.value, rec.memory_per_se.value, rec.se_count.value};
@@ -344,13 +348,19 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
     out << "| metric | demand | needed at " << w.target_utilization_pct << "% | capacity of "
         << Plural(p.se_count.value, "SE", "SEs") << " | utilization | basis |\n"
         << "|---|--:|--:|--:|--:|---|\n";
+    const bool budget_of_many = p.cpu.parts.size() >= 2;
     for (const sz::MetricLoad& l : p.loads) {
+      const bool over = !l.carried && !(budget_of_many && sz::SharesCpuBudget(l.metric));
       out << "| " << sz::InfoOf(l.metric).label << " | "
           << sz::FormatValue(l.metric, l.demand, sz::Rounding::kUp) << " | "
           << sz::FormatValue(l.metric, l.needed, sz::Rounding::kUp) << " | "
           << sz::FormatValue(l.metric, l.group_capacity, sz::Rounding::kDown) << " | "
-          << sz::FormatPercent(l.utilization_pct) << (l.carried ? "" : " **over target**") << " | "
+          << sz::FormatPercent(l.utilization_pct) << (over ? " **over target**" : "") << " | "
           << sz::BasisName(l.per_se.basis) << " |\n";
+    }
+    if (budget_of_many) {
+      out << "| **CPU budget per SE** (" << sz::rules::kCpuBudget << ") | | | | "
+          << Cell(sz::CpuLoadText(p.cpu)) << (p.cpu.carried ? "" : " **over target**") << " | |\n";
     }
     out << "\n- Planned: " << PlannedShape(g) << "; max_se " << IntOf(g.after, "max_se") << ".\n";
     if (g.sizing->recommendation) {
@@ -372,8 +382,8 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
   }
   if (!g.chart.empty()) {
     const sz::Recommendation& p = *g.sizing->planned_shape;
-    out << "\n![" << sz::InfoOf(p.binding.value_or(sz::Metric::kL7Rps)).label
-        << " capacity of one SE by vCPUs](" << g.chart << ")\n";
+    out << "\n![" << sz::InfoOf(ChartMetric(p)).label << " capacity of one SE by vCPUs](" << g.chart
+        << ")\n";
   }
 }
 
@@ -386,7 +396,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
     destroy += g.action == "destroy";
     if (g.sizing && g.sizing->planned_shape) {
       ++sized;
-      under += !Fits(*g.sizing->planned_shape);
+      under += !g.sizing->planned_shape->carried;
     }
   }
   out << "## NSX ALB sizing review\n\n";
@@ -427,10 +437,8 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
       if (recommended == planned) recommended = "as planned";
     }
     std::string utilization = "-";
-    if (const sz::MetricLoad* l = BindingLoad(p)) {
-      utilization =
-          absl::StrCat(sz::InfoOf(l->metric).label, " ", sz::FormatPercent(l->utilization_pct),
-                       l->carried ? "" : " (over target)");
+    if (!p.loads.empty()) {
+      utilization = absl::StrCat(BindingText(p), p.carried ? "" : " (over target)");
     }
     int warnings = 0, errors = 0;
     for (const provider::PlacedFinding& f : g.sizing->findings) {

@@ -55,6 +55,10 @@ Sizing policy:
   --max-vcpus-per-se N     largest SE to recommend, $0 (default 6, the measured range)
   --buffer-se N            buffer SEs for N+M HA (default 1)
   --max-scaleout-per-vs N  SEs one virtual service may use (default 4)
+  --ha-mode MODE           HA_MODE_SHARED (N+M, default), HA_MODE_SHARED_PAIR (active/active)
+                           or HA_MODE_LEGACY_ACTIVE_STANDBY
+  --virtual-services N     virtual services the group places (default: one)
+  --max-vs-per-se N        virtual services per SE, max_vs_per_se (default 10)
 Settings to check (any subset):
   --vcpus N                vcpus_per_se
   --memory-mb N            memory_per_se, MB
@@ -66,6 +70,7 @@ Settings to check (any subset):
   --max-queues-per-vnic N  max_queues_per_vnic
   --hybrid-rss B           hybrid_rss_mode, true|false
   --se-count N             active SEs the workload is spread over
+  --max-se N               max_se, checked against the HA mode and the virtual-service slots
 Options:
   --svg FILE               also write a sizing chart (SVG): capacity of one SE by vCPUs for the
                            binding metric, both profiles, the demand line, the recommended size
@@ -95,6 +100,9 @@ const std::map<std::string, std::string>& FlagOfAttribute() {
       {"workload.max_vcpus_per_se", "--max-vcpus-per-se"},
       {"buffer_se", "--buffer-se"},
       {"max_scaleout_per_vs", "--max-scaleout-per-vs"},
+      {"max_vs_per_se", "--max-vs-per-se"},
+      {"max_se", "--max-se"},
+      {"ha_mode", "--ha-mode"},
   };
   return kMap;
 }
@@ -234,6 +242,22 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
     m["--max-vcpus-per-se"] = IntInto(&sz::Workload::max_vcpus_per_se);
     m["--buffer-se"] = IntInto(&sz::Workload::buffer_se);
     m["--max-scaleout-per-vs"] = IntInto(&sz::Workload::max_scaleout_per_vs);
+    m["--max-vs-per-se"] = IntInto(&sz::Workload::max_vs_per_se);
+    m["--virtual-services"] = [](Options& o, const std::string& flag, const std::string& value) {
+      int64_t n = 0;
+      if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
+      o.workload.virtual_services = static_cast<int>(n);
+      return absl::optional<ParseError>();
+    };
+    m["--ha-mode"] = [](Options& o, const std::string& flag, const std::string& value) {
+      absl::StatusOr<sz::HaMode> mode = sz::ParseHaMode(value);
+      if (!mode.ok()) {
+        return absl::optional<ParseError>(
+            ParseError{absl::StrCat(flag, ": ", mode.status().message())});
+      }
+      o.workload.ha_mode = *mode;
+      return absl::optional<ParseError>();
+    };
     m["--vcpus"] = IntSetting(&sz::Settings::vcpus_per_se);
     m["--memory-mb"] = Int64Setting(&sz::Settings::memory_per_se);
     m["--disk-gb"] = Int64Setting(&sz::Settings::disk_per_se);
@@ -244,6 +268,7 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
     m["--max-queues-per-vnic"] = IntSetting(&sz::Settings::max_queues_per_vnic);
     m["--hybrid-rss"] = BoolSetting(&sz::Settings::hybrid_rss_mode);
     m["--se-count"] = IntSetting(&sz::Settings::se_count);
+    m["--max-se"] = IntSetting(&sz::Settings::max_se);
     m["--svg"] = [](Options& o, const std::string& flag, const std::string& value) {
       if (value.empty()) return absl::optional<ParseError>(ParseError{flag + ": needs a file"});
       o.svg_file = value;

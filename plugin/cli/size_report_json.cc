@@ -7,6 +7,7 @@
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -45,7 +46,9 @@ Json CapacityJson(const sz::SeCapacity& c) {
               {"per_se", metrics}};
 }
 
-Json LoadsJson(const std::vector<sz::MetricLoad>& loads) {
+// The loads by metric key, and under "cpu" the CPU budget with its parts (when any metric shares
+// it).
+Json LoadsJson(const std::vector<sz::MetricLoad>& loads, const sz::CpuLoad& cpu) {
   Json out = Json::object();
   for (const sz::MetricLoad& l : loads) {
     out[sz::InfoOf(l.metric).key] = Json{{"demand", Display(l.metric, l.demand)},
@@ -56,6 +59,17 @@ Json LoadsJson(const std::vector<sz::MetricLoad>& loads) {
                                          {"utilization_pct", l.utilization_pct},
                                          {"basis", sz::BasisName(l.per_se.basis)},
                                          {"carried", l.carried}};
+  }
+  if (!cpu.Empty()) {
+    Json parts = Json::object();
+    for (const sz::CpuPart& part : cpu.parts) {
+      parts[sz::InfoOf(part.metric).key] = part.utilization_pct;
+    }
+    out["cpu"] = Json{{"utilization_pct", cpu.utilization_pct},
+                      {"carried", cpu.carried},
+                      {"parts", parts},
+                      {"text", sz::CpuLoadText(cpu)},
+                      {"rule", sz::rules::kCpuBudget}};
   }
   return out;
 }
@@ -90,7 +104,11 @@ Json WorkloadJson(const sz::Workload& w) {
               {"target_utilization", w.target_utilization_pct},
               {"max_vcpus_per_se", w.max_vcpus_per_se},
               {"buffer_se", w.buffer_se},
-              {"max_scaleout_per_vs", w.max_scaleout_per_vs}};
+              {"max_scaleout_per_vs", w.max_scaleout_per_vs},
+              {"ha_mode", sz::HaModeName(w.ha_mode)},
+              {"virtual_services",
+               w.virtual_services.has_value() ? Json(*w.virtual_services) : Json(nullptr)},
+              {"max_vs_per_se", w.max_vs_per_se}};
 }
 
 Json SettingsJson(const sz::Settings& s) {
@@ -108,29 +126,36 @@ Json SettingsJson(const sz::Settings& s) {
   put("max_queues_per_vnic", s.max_queues_per_vnic);
   put("hybrid_rss_mode", s.hybrid_rss_mode);
   put("se_count", s.se_count);
+  put("max_se", s.max_se);
   return out;
 }
 
 Json RecommendationJson(const sz::Recommendation& r) {
-  Json settings = Json{{"vcpus_per_se", ChoiceJson(r.vcpus_per_se)},
-                       {"memory_per_se", ChoiceJson(r.memory_per_se)},
-                       {"disk_per_se", ChoiceJson(r.disk_per_se)},
-                       {"cpu_reserve", ChoiceJson(r.cpu_reserve)},
-                       {"mem_reserve", ChoiceJson(r.mem_reserve)},
-                       {"dedicated_dispatcher_core", ChoiceJson(r.dedicated_dispatcher_core)},
-                       {"num_dispatcher_cores", ChoiceJson(r.num_dispatcher_cores)},
-                       {"max_queues_per_vnic", ChoiceJson(r.max_queues_per_vnic)},
-                       {"hybrid_rss_mode", ChoiceJson(r.hybrid_rss_mode)},
-                       {"buffer_se", Json{{"value", r.buffer_se},
-                                          {"basis", "rule"},
-                                          {"rule", ""},
-                                          {"reason", "workload input (N+M HA)"}}},
-                       {"max_se", ChoiceJson(r.max_se)}};
+  Json settings = Json{
+      {"vcpus_per_se", ChoiceJson(r.vcpus_per_se)},
+      {"memory_per_se", ChoiceJson(r.memory_per_se)},
+      {"disk_per_se", ChoiceJson(r.disk_per_se)},
+      {"cpu_reserve", ChoiceJson(r.cpu_reserve)},
+      {"mem_reserve", ChoiceJson(r.mem_reserve)},
+      {"dedicated_dispatcher_core", ChoiceJson(r.dedicated_dispatcher_core)},
+      {"num_dispatcher_cores", ChoiceJson(r.num_dispatcher_cores)},
+      {"max_queues_per_vnic", ChoiceJson(r.max_queues_per_vnic)},
+      {"hybrid_rss_mode", ChoiceJson(r.hybrid_rss_mode)},
+      {"min_scaleout_per_vs", ChoiceJson(r.min_scaleout_per_vs)},
+      {"buffer_se", Json{{"value", r.buffer_se},
+                         {"basis", "rule"},
+                         {"rule", ""},
+                         {"reason", r.ha_mode == sz::HaMode::kShared ? "workload input (N+M HA)"
+                                                                     : "no buffer outside N+M"}}},
+      {"max_se", ChoiceJson(r.max_se)}};
+  const std::string binding = sz::BindingKey(r);
   return Json{{"settings", settings},
+              {"ha_mode", sz::HaModeName(r.ha_mode)},
               {"se_count", ChoiceJson(r.se_count)},
-              {"binding_metric", r.binding ? Json(sz::InfoOf(*r.binding).key) : Json(nullptr)},
+              {"binding_metric", binding.empty() ? Json(nullptr) : Json(binding)},
+              {"carried", r.carried},
               {"capacity", CapacityJson(r.capacity)},
-              {"utilization", LoadsJson(r.loads)},
+              {"utilization", LoadsJson(r.loads, r.cpu)},
               {"disk", Json{{"value", r.disk.value},
                             {"basis", sz::BasisName(r.disk.basis)},
                             {"rules", r.disk.rules},
@@ -184,7 +209,7 @@ nlohmann::ordered_json SizeReportJson(const sizing::Workload& workload,
         {"under_sized", v.under_sized}};
     if (v.capacity) {
       check["capacity"] = CapacityJson(*v.capacity);
-      check["utilization"] = LoadsJson(v.loads);
+      check["utilization"] = LoadsJson(v.loads, v.cpu);
     }
     report["check"] = check;
   }

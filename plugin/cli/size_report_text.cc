@@ -9,6 +9,7 @@
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -40,8 +41,12 @@ std::string Bool(bool b) { return b ? "true" : "false"; }
 
 std::string Vcpus(int n) { return absl::StrCat(n, n == 1 ? " vCPU" : " vCPUs"); }
 
-void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads, int se_count,
-                   std::ostream& out) {
+// The capacity table with the demand and utilization of each demanded metric, then the CPU budget
+// as one line. A "!" marks what is not carried: a metric judged alone, or the budget (its parts are
+// not marked one by one when there are several).
+void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& loads,
+                   const sz::CpuLoad& cpu, int se_count, std::ostream& out) {
+  const bool budget_of_many = cpu.parts.size() >= 2;
   out << "  " << Pad("metric", 22) << PadLeft("capacity/SE", 14) << "  " << Pad("basis", 14)
       << PadLeft("demand", 12) << PadLeft("utilization", 13) << "\n";
   for (sz::Metric m : sz::kAllMetrics) {
@@ -51,7 +56,8 @@ void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& l
     for (const sz::MetricLoad& l : loads) {
       if (l.metric != m) continue;
       demand = sz::FormatValue(m, l.demand, sz::Rounding::kUp);
-      utilization = absl::StrCat(sz::FormatPercent(l.utilization_pct), l.carried ? "" : " !");
+      const bool marked = !l.carried && !(budget_of_many && sz::SharesCpuBudget(m));
+      utilization = absl::StrCat(sz::FormatPercent(l.utilization_pct), marked ? " !" : "");
     }
     std::string row = absl::StrCat("  ", Pad(sz::InfoOf(m).label, 22),
                                    PadLeft(sz::FormatValue(m, f.value, sz::Rounding::kDown), 14),
@@ -59,6 +65,10 @@ void PrintCapacity(const sz::SeCapacity& c, const std::vector<sz::MetricLoad>& l
     if (!demand.empty()) absl::StrAppend(&row, PadLeft(demand, 12), PadLeft(utilization, 13));
     while (!row.empty() && row.back() == ' ') row.pop_back();
     out << row << "\n";
+  }
+  if (!cpu.Empty()) {
+    out << "  CPU budget per SE: " << sz::CpuLoadText(cpu) << (cpu.carried ? "" : " !") << " ("
+        << sz::rules::kCpuBudget << ")\n";
   }
   if (se_count > 1) out << "  (utilization is of " << se_count << " active SEs)\n";
   out << "  Sources:\n";
@@ -128,8 +138,19 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
   if (has_demand && v.recommendation) {
     const sz::Recommendation& r = *v.recommendation;
     out << "\nRecommendation: " << r.se_count.value << " active SE"
-        << (r.se_count.value == 1 ? "" : "s") << " + " << r.buffer_se << " buffer, "
-        << Vcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value << " MB each\n";
+        << (r.se_count.value == 1 ? "" : "s");
+    switch (r.ha_mode) {
+      case sz::HaMode::kShared:
+        out << " + " << r.buffer_se << " buffer";
+        break;
+      case sz::HaMode::kSharedPair:
+        out << " (active/active, no buffer)";
+        break;
+      case sz::HaMode::kLegacyActiveStandby:
+        out << " + 1 standby (active/standby)";
+        break;
+    }
+    out << ", " << Vcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value << " MB each\n";
     PrintChoice("vcpus_per_se", r.vcpus_per_se, absl::StrCat(r.vcpus_per_se.value), out);
     PrintChoice("memory_per_se", r.memory_per_se, absl::StrCat(r.memory_per_se.value), out);
     PrintChoice("disk_per_se", r.disk_per_se, absl::StrCat(r.disk_per_se.value), out);
@@ -142,27 +163,33 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
     PrintChoice("max_queues_per_vnic", r.max_queues_per_vnic,
                 absl::StrCat(r.max_queues_per_vnic.value), out);
     PrintChoice("hybrid_rss_mode", r.hybrid_rss_mode, Bool(r.hybrid_rss_mode.value), out);
+    PrintChoice("min_scaleout_per_vs", r.min_scaleout_per_vs,
+                absl::StrCat(r.min_scaleout_per_vs.value), out);
     PrintChoice("max_se", r.max_se, absl::StrCat(r.max_se.value), out);
     out << "  " << Pad("buffer_se", 27) << r.buffer_se << "\n";
     out << "\nCapacity and utilization (" << Vcpus(r.vcpus_per_se.value) << ", "
         << r.memory_per_se.value << " MB per SE):\n";
-    PrintCapacity(r.capacity, r.loads, r.se_count.value, out);
-    if (r.binding) {
-      for (const sz::MetricLoad& l : r.loads) {
-        if (l.metric == *r.binding) {
-          out << "  Binding metric: " << sz::InfoOf(l.metric).label << " at "
-              << sz::FormatPercent(l.utilization_pct) << "\n";
-        }
-      }
+    PrintCapacity(r.capacity, r.loads, r.cpu, r.se_count.value, out);
+    if (r.cpu_binds) {
+      out << "  Binding: the CPU budget at " << sz::FormatPercent(r.cpu.utilization_pct) << "\n";
+    } else if (r.binding) {
+      out << "  Binding metric: " << sz::InfoOf(*r.binding).label << " at "
+          << sz::FormatPercent(sz::BindingUtilizationPct(r)) << "\n";
     }
     PrintFindings("Warnings about the recommendation", r.findings, out);
   }
   if (has_settings && v.capacity) {
     out << "\nYour settings: " << v.se_count << " active SE" << (v.se_count == 1 ? "" : "s")
         << " of " << Vcpus(v.vcpus) << " / " << v.memory_mb << " MB\n";
-    PrintCapacity(*v.capacity, v.loads, v.se_count, out);
+    PrintCapacity(*v.capacity, v.loads, v.cpu, v.se_count, out);
   }
-  PrintFindings(has_settings ? "Findings for your settings" : "Errors", v.findings, out);
+  bool only_errors = true;
+  for (const sz::Finding& f : v.findings)
+    only_errors = only_errors && f.severity == sz::Severity::kError;
+  PrintFindings(has_settings  ? "Findings for your settings"
+                : only_errors ? "Errors"
+                              : "Findings",
+                v.findings, out);
   if (has_settings && v.findings.empty()) out << "\nNo findings for your settings.\n";
 }
 

@@ -22,7 +22,8 @@ namespace sz = ::nsxalb::sizing;
 
 constexpr double kWidth = 780;
 constexpr double kHeight = 460;
-constexpr double kLeft = 100;  // plot area
+constexpr double kBudgetRow = 64;  // height of one CPU-budget bar row below the chart
+constexpr double kLeft = 100;      // plot area
 constexpr double kRight = 560;
 constexpr double kTop = 78;
 constexpr double kBottom = 400;
@@ -33,6 +34,21 @@ constexpr char kDemandColor[] = "#c62828";
 constexpr char kMarkColor[] = "#e67e00";
 constexpr char kInk[] = "#222222";
 constexpr char kGrid[] = "#dddddd";
+// Colours of the CPU-budget parts, in metric order of the CPU-bound metrics.
+const char* PartColorOf(sz::Metric m) {
+  switch (m) {
+    case sz::Metric::kSslTpsEcc:
+      return "#6a3d9a";
+    case sz::Metric::kSslTpsRsa:
+      return "#b15928";
+    case sz::Metric::kL7Rps:
+      return "#1b9e77";
+    case sz::Metric::kL4Cps:
+      return "#d95f02";
+    default:
+      return "#7570b3";
+  }
+}
 
 std::string Escape(const std::string& text) {
   std::string out;
@@ -111,11 +127,11 @@ class Svg {
                     Escape(text), "</text>\n");
   }
   void Raw(const std::string& element) { absl::StrAppend(&body_, "  ", element, "\n"); }
-  std::string Document(const std::string& title) const {
+  std::string Document(const std::string& title, double height) const {
     return absl::StrCat(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", Num(kWidth), "\" height=\"",
-        Num(kHeight), "\" viewBox=\"0 0 ", Num(kWidth), " ", Num(kHeight),
+        Num(height), "\" viewBox=\"0 0 ", Num(kWidth), " ", Num(height),
         "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
         "  <title>", Escape(title), "</title>\n", "  <rect width=\"100%\" height=\"100%\" ",
         "fill=\"#ffffff\"/>\n", body_, "</svg>\n");
@@ -124,6 +140,57 @@ class Svg {
  private:
   std::string body_;
 };
+
+// The CPU budget of `shape` under the workload; empty when the shape is invalid.
+sz::CpuLoad BudgetOf(const sz::Workload& w, const ChartShape& shape) {
+  absl::StatusOr<sz::SeCapacity> c = shape.memory_mb > 0
+                                         ? sz::CapacityOf(w.platform, shape.vcpus, shape.memory_mb)
+                                         : sz::CapacityOf(w.platform, shape.vcpus);
+  if (!c.ok()) return {};
+  return sz::CpuLoadOf(sz::LoadsOn(w, *c, std::max(1, shape.se_count)), w.target_utilization_pct);
+}
+
+// One stacked bar (class "cpu-budget") at `y`: the parts of the CPU budget of one SE side by side,
+// from 0 to at least 100%, with the target marked.
+void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& cpu, int target) {
+  const double full = std::max(100.0, cpu.utilization_pct);
+  auto X = [&](double pct) { return kLeft + pct * (kRight - kLeft) / full; };
+  svg.Text(kLeft, y, label, "font-size=\"12\" fill=\"#222222\"");
+  const double top = y + 8;
+  const double height = 18;
+  svg.Raw(absl::StrCat("<rect x=\"", Num(kLeft), "\" y=\"", Num(top), "\" width=\"",
+                       Num(kRight - kLeft), "\" height=\"", Num(height),
+                       "\" fill=\"#f4f4f4\" stroke=\"#bbbbbb\"/>"));
+  double at = 0;
+  for (const sz::CpuPart& part : cpu.parts) {
+    const double x = X(at);
+    const double width = X(at + part.utilization_pct) - x;
+    svg.Raw(absl::StrCat("<rect class=\"cpu-budget\" data-metric=\"", sz::InfoOf(part.metric).key,
+                         "\" data-pct=\"", sz::FormatPercent(part.utilization_pct), "\" x=\"",
+                         Num(x), "\" y=\"", Num(top), "\" width=\"", Num(width), "\" height=\"",
+                         Num(height), "\" fill=\"", PartColorOf(part.metric),
+                         "\" fill-opacity=\"0.8\"/>"));
+    if (width > 90) {
+      svg.Text(
+          x + 5, top + 13,
+          absl::StrCat(sz::InfoOf(part.metric).label, " ", sz::FormatPercent(part.utilization_pct)),
+          "font-size=\"11\" fill=\"#ffffff\"");
+    }
+    at += part.utilization_pct;
+  }
+  svg.Line(X(target), top - 4, X(target), top + height + 4,
+           absl::StrCat("class=\"cpu-target\" stroke=\"", kDemandColor, "\" stroke-width=\"2\""));
+  svg.Text(X(target), top + height + 16, absl::StrCat(target, "% target"),
+           absl::StrCat("text-anchor=\"middle\" font-size=\"10\" fill=\"", kDemandColor, "\""));
+  svg.Text(kRight + 8, top + 13,
+           absl::StrCat(sz::FormatPercent(cpu.utilization_pct), cpu.carried ? "" : " over"),
+           absl::StrCat("font-weight=\"bold\" fill=\"", cpu.carried ? kInk : kDemandColor, "\""));
+}
+
+std::string ShapeLabel(const ChartShape& shape) {
+  return absl::StrCat(shape.se_count, shape.se_count == 1 ? " SE of " : " SEs of ", shape.vcpus,
+                      shape.vcpus == 1 ? " vCPU" : " vCPUs");
+}
 
 }  // namespace
 
@@ -184,6 +251,15 @@ std::string SizingChartSvg(const ChartInput& input) {
                             w.target_utilization_pct, "% target utilization on ", se_count,
                             se_count == 1 ? " SE" : " SEs", ": each SE needs ",
                             sz::FormatValue(metric, needed_per_se, sz::Rounding::kUp), ".");
+  }
+  // With two or more CPU-bound metrics the demand line is one part of a shared budget; the bars
+  // below the chart show the whole budget (rule one-cpu-budget-per-se).
+  const sz::CpuLoad budget = BudgetOf(w, input.recommended);
+  const bool budget_of_many = budget.parts.size() >= 2;
+  if (demand && budget_of_many && sz::SharesCpuBudget(metric)) {
+    absl::StrAppend(&subtitle, " Alone: it shares the CPU with ", budget.parts.size() - 1,
+                    budget.parts.size() == 2 ? " other metric" : " other metrics",
+                    " (bars below).");
   }
   svg.Text(kLeft, 50, subtitle, "font-size=\"12\" fill=\"#444444\"");
 
@@ -336,7 +412,26 @@ std::string SizingChartSvg(const ChartInput& input) {
            "fill=\"#666666\" font-size=\"10\"");
   svg.Text(kLegendX, ly + 28, absl::StrCat("(Avi ", profile.avi_version, "), table memory"),
            "fill=\"#666666\" font-size=\"10\"");
-  return svg.Document(title);
+  // The CPU budget of one SE, at the recommended shape and at the given one.
+  double height = kHeight;
+  if (!budget.Empty()) {
+    BudgetBar(svg, height + 6,
+              absl::StrCat("CPU budget per SE, recommended (", ShapeLabel(input.recommended),
+                           "): ", sz::CpuLoadText(budget)),
+              budget, w.target_utilization_pct);
+    height += kBudgetRow;
+    if (input.given) {
+      const sz::CpuLoad given_budget = BudgetOf(w, *input.given);
+      if (!given_budget.Empty()) {
+        BudgetBar(svg, height + 6,
+                  absl::StrCat("CPU budget per SE, your settings (", ShapeLabel(*input.given),
+                               "): ", sz::CpuLoadText(given_budget)),
+                  given_budget, w.target_utilization_pct);
+        height += kBudgetRow;
+      }
+    }
+  }
+  return svg.Document(title, height);
 }
 
 }  // namespace nsxalb::cli

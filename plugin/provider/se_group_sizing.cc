@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/optional.h"
 #include "nlohmann/json.hpp"
@@ -32,6 +33,9 @@ constexpr char kMaxVcpusPerSe[] = "max_vcpus_per_se";
 constexpr char kMinScaleoutPerVs[] = "min_scaleout_per_vs";
 constexpr char kMaxScaleoutPerVs[] = "max_scaleout_per_vs";
 constexpr char kBufferSe[] = "buffer_se";
+constexpr char kVirtualServices[] = "virtual_services";
+constexpr char kMaxVsPerSe[] = "max_vs_per_se";
+constexpr char kHaMode[] = "ha_mode";
 // Bound of the MB and GB sizes handed to the model, so that its arithmetic cannot overflow (its
 // ranges are far inside).
 constexpr int64_t kMaxSize = int64_t{1} << 40;
@@ -40,7 +44,9 @@ cty::AttributePath Root() { return cty::AttributePath(); }
 
 // Whether `name` is an attribute of the workload block.
 bool IsWorkloadAttribute(std::string_view name) {
-  if (name == kTargetUtilization || name == kMaxVcpusPerSe) return true;
+  if (name == kTargetUtilization || name == kMaxVcpusPerSe || name == kVirtualServices) {
+    return true;
+  }
   return sz::MetricFromKey(absl::string_view(name.data(), name.size())).has_value();
 }
 
@@ -106,6 +112,17 @@ class Reader {
     return v->AsNumber().AsDouble();
   }
 
+  std::optional<std::string> String(const std::string& name) {
+    const cty::Value* v = Get(name);
+    if (v == nullptr) return std::nullopt;
+    return v->AsString();
+  }
+
+  // Records an error at the attribute.
+  void Error(const std::string& name, const std::string& summary, const std::string& detail) {
+    in_.errors.AddAttributeError(base_.Attribute(name), summary, detail);
+  }
+
   std::optional<bool> Bool(const std::string& name) {
     const cty::Value* v = Get(name);
     if (v == nullptr) return std::nullopt;
@@ -152,6 +169,7 @@ Inputs ReadSizing(const cty::Value& config, sz::Platform platform) {
     }
     if (auto t = w.Int32(kTargetUtilization)) in.workload.target_utilization_pct = *t;
     if (auto t = w.Int32(kMaxVcpusPerSe)) in.workload.max_vcpus_per_se = *t;
+    if (auto t = w.Int32(kVirtualServices)) in.workload.virtual_services = *t;
   }
 
   Reader r(config, Root(), in);
@@ -165,14 +183,31 @@ Inputs ReadSizing(const cty::Value& config, sz::Platform platform) {
   s.num_dispatcher_cores = Opt(r.Int32("num_dispatcher_cores"));
   s.max_queues_per_vnic = Opt(r.Int32("max_queues_per_vnic"));
   s.hybrid_rss_mode = Opt(r.Bool("hybrid_rss_mode"));
-  s.se_count = Opt(r.Int32(kMinScaleoutPerVs));
+  // One virtual service is placed on min_scaleout_per_vs SEs: they are the SEs its workload is
+  // spread over. Several are spread by placement, so the model chooses the active SEs then.
+  const std::optional<int> min_scaleout = r.Int32(kMinScaleoutPerVs);
+  if (!in.workload.virtual_services.has_value() || *in.workload.virtual_services <= 1) {
+    s.se_count = Opt(min_scaleout);
+  }
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);
-  // Not model inputs: only whole numbers are checked, and unknowns do not matter.
+  in.workload.max_vs_per_se = r.Int32(kMaxVsPerSe).value_or(sz::kDefaultMaxVsPerSe);
+  if (std::optional<std::string> mode = r.String(kHaMode)) {
+    absl::StatusOr<sz::HaMode> parsed = sz::ParseHaMode(*mode);
+    if (parsed.ok()) {
+      in.workload.ha_mode = *parsed;
+    } else {
+      r.Error(kHaMode, "Invalid ha_mode", absl::StrCat(parsed.status().message(), "."));
+    }
+  }
+  // Checked when known; an unknown one does not stop the model (it only checks max_se against
+  // the HA mode and the slots). min_se is not a model input: only a whole number is checked.
   Inputs ignored;
   Reader pass_through(config, Root(), ignored);
-  pass_through.Int("max_se", std::numeric_limits<int64_t>::min(),
-                   std::numeric_limits<int64_t>::max());
+  if (std::optional<int64_t> max_se = pass_through.Int("max_se", std::numeric_limits<int>::min(),
+                                                       std::numeric_limits<int>::max())) {
+    s.max_se = static_cast<int>(*max_se);
+  }
   pass_through.Int("min_se", std::numeric_limits<int64_t>::min(),
                    std::numeric_limits<int64_t>::max());
   in.errors.Append(ignored.errors);
@@ -198,16 +233,34 @@ std::string Shape(int se_count, int vcpus) {
                       vcpus == 1 ? " vCPU" : " vCPUs");
 }
 
-// "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)".
+// "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)", or with a CPU budget of several
+// metrics "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)".
 std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
   const int count = shape.se_count.value;
   const std::string who = Shape(count, shape.vcpus_per_se.value);
+  if (shape.cpu_binds) {
+    std::vector<std::string> amounts;
+    for (const sz::CpuPart& part : shape.cpu.parts) {
+      for (const sz::MetricLoad& load : shape.loads) {
+        if (load.metric != part.metric) continue;
+        amounts.push_back(sz::FormatAmount(load.metric, load.demand, sz::Rounding::kUp));
+      }
+    }
+    const std::string amount = absl::StrJoin(amounts, " + ");
+    const std::string at = sz::FormatPercent(RoundToTenth(shape.cpu.utilization_pct));
+    if (shape.carried) {
+      return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " CPU (",
+                          sz::BasisName(basis), ")");
+    }
+    return absl::StrCat(who, " would run ", amount, " at ", at, " CPU, over the ",
+                        shape.target_utilization_pct, "% target (", sz::BasisName(basis), ")");
+  }
   for (const sz::MetricLoad& load : shape.loads) {
     if (!shape.binding.has_value() || load.metric != *shape.binding) continue;
     const std::string amount = sz::FormatAmount(load.metric, load.demand, sz::Rounding::kUp);
     // Rounded as utilization_pct is, so that the two never disagree.
     const std::string at = sz::FormatPercent(RoundToTenth(load.utilization_pct));
-    if (load.carried) {
+    if (shape.carried) {
       return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " (",
                           sz::BasisName(basis), ")");
     }
@@ -224,10 +277,9 @@ cty::Value SizingObject(const sz::Recommendation& shape, const std::vector<Place
   const sz::Basis basis = sz::WeakestBasis(bases);
   cty::Value binding = cty::Value::Null(cty::Type::String());
   cty::Value utilization = cty::Value::Null(cty::Type::Number());
-  for (const sz::MetricLoad& load : shape.loads) {
-    if (!shape.binding.has_value() || load.metric != *shape.binding) continue;
-    binding = cty::Value::String(sz::InfoOf(load.metric).key);
-    utilization = cty::Value::Float(RoundToTenth(load.utilization_pct));
+  if (const std::string key = sz::BindingKey(shape); !key.empty()) {
+    binding = cty::Value::String(key);
+    utilization = cty::Value::Float(RoundToTenth(sz::BindingUtilizationPct(shape)));
   }
   std::vector<cty::Value> findings;
   for (const PlacedFinding& f : found) findings.push_back(cty::Value::String(FindingText(f)));
@@ -245,7 +297,7 @@ cty::Value SizingObject(const sz::Recommendation& shape, const std::vector<Place
 // The planned value of every sizing attribute, for `shape` (see the header).
 std::map<std::string, cty::Value> PlannedValues(const sz::Recommendation& shape,
                                                 const sz::Workload& workload) {
-  const int count = shape.se_count.value;
+  const int per_vs = shape.min_scaleout_per_vs.value;
   std::map<std::string, cty::Value> out = {
       {"vcpus_per_se", cty::Value::Int(shape.vcpus_per_se.value)},
       {"memory_per_se", cty::Value::Int(shape.memory_per_se.value)},
@@ -256,13 +308,15 @@ std::map<std::string, cty::Value> PlannedValues(const sz::Recommendation& shape,
       {"num_dispatcher_cores", cty::Value::Int(shape.num_dispatcher_cores.value)},
       {"max_queues_per_vnic", cty::Value::Int(shape.max_queues_per_vnic.value)},
       {"hybrid_rss_mode", cty::Value::Bool(shape.hybrid_rss_mode.value)},
-      {kMinScaleoutPerVs, cty::Value::Int(std::min(count, sz::kMaxScaleoutPerVs))},
-      {kMaxScaleoutPerVs, cty::Value::Int(std::min(std::max(sz::kDefaultMaxScaleoutPerVs, count),
+      {kMinScaleoutPerVs, cty::Value::Int(std::min(per_vs, sz::kMaxScaleoutPerVs))},
+      {kMaxScaleoutPerVs, cty::Value::Int(std::min(std::max(sz::kDefaultMaxScaleoutPerVs, per_vs),
                                                    sz::kMaxScaleoutPerVs))},
       {"max_se", cty::Value::Int(shape.max_se.value)},
-      {kBufferSe, cty::Value::Int(workload.buffer_se)},
+      {kBufferSe, cty::Value::Int(shape.buffer_se)},
+      {kHaMode, cty::Value::String(sz::HaModeName(shape.ha_mode))},
+      {kMaxVsPerSe, cty::Value::Int(workload.max_vs_per_se)},
   };
-  for (const char* field : {"min_se", "ha_mode", "se_name_prefix"}) {
+  for (const char* field : {"min_se", "se_name_prefix"}) {
     if (std::optional<cty::Value> v = ControllerDefault(field)) out[field] = *v;
   }
   return out;
@@ -294,6 +348,7 @@ const std::vector<std::string>& SizingAttributeNames() {
                                    "min_se",
                                    "buffer_se",
                                    "ha_mode",
+                                   "max_vs_per_se",
                                    "se_name_prefix"};
   return *kNames;
 }
@@ -364,8 +419,8 @@ SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
   const bool vcpus_unknown_to_model = !in.has_workload && !in.settings.vcpus_per_se.has_value();
   for (const sz::Finding& f : v.findings) {
     if (vcpus_unknown_to_model && DependsOnVcpus(f.rule)) continue;
-    plan.findings.push_back({f, PathOfModelAttribute(f.attribute, in.has_workload),
-                             f.rule == sz::rules::kUnderDelivery});
+    plan.findings.push_back(
+        {f, PathOfModelAttribute(f.attribute, in.has_workload), sz::rules::IsUnderSizing(f.rule)});
   }
   if (!in.has_workload || v.HasErrors() || !v.capacity.has_value()) return plan;
 
@@ -384,7 +439,7 @@ SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
   if (!shape_set) {
     for (const sz::Finding& f : shape->findings) {
       plan.findings.push_back({f, PathOfModelAttribute(f.attribute, in.has_workload),
-                               f.rule == sz::rules::kUnderDelivery});
+                               sz::rules::IsUnderSizing(f.rule)});
     }
   }
 

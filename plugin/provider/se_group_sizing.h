@@ -7,10 +7,13 @@
 // Counts (vcpus_per_se, memory_per_se, ..., workload.target_utilization) must be whole numbers
 // that fit the model's integers; anything else is an input error at its path. Ranges are the
 // model's own findings (sizing::CheckWorkload, sizing::Validate), never checked here.
-// min_scaleout_per_vs is the model's se_count (active SEs a virtual service is placed on);
-// buffer_se and max_scaleout_per_vs are workload inputs. An unset max_scaleout_per_vs is taken as
-// its upper bound (64) for the model, so that it warns only about what the planned value below
-// cannot cover.
+// min_scaleout_per_vs is the model's se_count (active SEs a virtual service is placed on) when the
+// workload is one virtual service (workload.virtual_services unset or 1); with several, placement
+// spreads them, and the model chooses the active SEs. max_se is a setting checked against the HA
+// mode and the virtual-service slots. buffer_se, max_scaleout_per_vs, max_vs_per_se, ha_mode and
+// workload.virtual_services are workload inputs (an ha_mode outside Avi's three values is an input
+// error at ha_mode). An unset max_scaleout_per_vs is taken as its upper bound (64) for the model,
+// so that it warns only about what the planned value below cannot cover.
 //
 // The planned shape is sizing::Validate's effective shape: with no vcpus_per_se, memory_per_se or
 // min_scaleout_per_vs set, the recommendation's; otherwise the set values, with vCPUs and SE count
@@ -22,11 +25,17 @@
 // findings say whether 1 SE of 4 vCPUs carries the workload.
 //
 // Planned values of unset attributes (only with a workload): the settings of the recommendation
-// for that shape; min_scaleout_per_vs = the SE count; buffer_se = the workload's (default 1);
-// max_se = SE count + buffer_se; max_scaleout_per_vs = max(Avi's default 4, SE count);
-// min_scaleout_per_vs and max_scaleout_per_vs at most 64 (Avi's range; a workload that needs more
-// SEs gets the model's max-scaleout-per-vs warning); min_se, ha_mode and se_name_prefix = the
-// Controller's defaults from the field catalog (controller/se_group_fields.h).
+// for that shape; min_scaleout_per_vs = the SEs each virtual service is placed on
+// (sizing::ScaleoutPerVs: all active SEs for one virtual service); buffer_se and max_se as the HA
+// mode gives them (N+M: the workload's buffer_se, default 1, and SE count + buffer_se;
+// active/active: 0 and the SE count; legacy active/standby: 0 and 2); ha_mode and max_vs_per_se =
+// the workload's (Avi's defaults HA_MODE_SHARED and 10); max_scaleout_per_vs = max(Avi's default
+// 4, min_scaleout_per_vs); min_scaleout_per_vs and max_scaleout_per_vs at most 64 (Avi's range; a
+// workload that needs more SEs gets the model's max-scaleout-per-vs warning); min_se and
+// se_name_prefix = the Controller's defaults from the field catalog (controller/se_group_fields.h).
+//
+// The `sizing` object's binding_metric is "cpu" when the CPU budget of two or more CPU-bound
+// metrics binds (sizing/cpu_budget.h), and its utilization_pct is then the budget's sum.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 
@@ -69,8 +78,8 @@ struct PlacedFinding {
   sizing::Finding finding;
   // The attribute it concerns: ".vcpus_per_se", ".workload.ssl_tps_ecc", ...
   cty::AttributePath path;
-  // True for the finding kinds whose severity depends on the sizing policy
-  // (rule demand-within-capacity).
+  // True for the finding kinds whose severity depends on the sizing policy: the under-sizing rules
+  // (sizing::rules::IsUnderSizing).
   bool policy_dependent = false;
 };
 

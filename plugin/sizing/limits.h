@@ -38,6 +38,12 @@ inline constexpr std::array<int, 6> kAllowedCoreCounts = {0, 1, 2, 4, 8, 16};
 inline constexpr int kMaxScaleoutPerVs = 64;
 inline constexpr int kMaxSeCount = 1000;
 
+// Avi max_vs_per_se: default 10, range 1-1000 (field catalog). A workload places at most as many
+// virtual services as the largest group can hold.
+inline constexpr int kDefaultMaxVsPerSe = 10;
+inline constexpr int kMaxVsPerSe = 1000;
+inline constexpr int kMaxVirtualServices = kMaxSeCount * kMaxVsPerSe;
+
 // True when `value` is one of kAllowedCoreCounts.
 bool IsAllowedCoreCount(int value);
 

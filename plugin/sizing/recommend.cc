@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 
@@ -35,6 +36,31 @@ bool CarriesOne(double capacity, int se_count, double demand, int util) {
 
 int64_t TableMemory(Platform platform, int vcpus) {
   return static_cast<int64_t>(TableMemoryMb(platform, vcpus).value);
+}
+
+// Whether `se_count` SEs of `vcpus` and `memory_mb` carry the workload within `util_pct`.
+bool CarriesWithin(const Workload& w, int vcpus, int64_t memory_mb, int se_count, int util_pct) {
+  if (se_count < 1) return false;
+  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory_mb);
+  if (!capacity.ok()) return false;
+  Workload at = w;
+  at.target_utilization_pct = util_pct;
+  const std::vector<MetricLoad> loads = LoadsOn(at, *capacity, se_count);
+  return LoadsCarried(loads, CpuLoadOf(loads, util_pct));
+}
+
+// Why the least active count is what it is: "active/active places every virtual service on 2
+// SEs", "25 virtual services at 10 per SE".
+std::string LeastActiveReason(const Workload& w) {
+  std::vector<std::string> why;
+  if (w.ha_mode == HaMode::kSharedPair) {
+    why.push_back("active/active places every virtual service on at least 2 SEs");
+  }
+  if (w.virtual_services.has_value() && *w.virtual_services > 1) {
+    why.push_back(absl::StrCat(FormatInt(*w.virtual_services), " virtual services at ",
+                               w.max_vs_per_se, " per SE"));
+  }
+  return absl::StrJoin(why, "; ");
 }
 
 bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
@@ -80,6 +106,11 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
   CheckIntRange(out, "buffer_se", w.buffer_se, 0, kMaxSeCount, "Avi max_se range");
   CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, kMaxScaleoutPerVs,
                 "Avi max_scaleout_per_vs range");
+  CheckIntRange(out, "max_vs_per_se", w.max_vs_per_se, 1, kMaxVsPerSe, "Avi max_vs_per_se range");
+  if (w.virtual_services.has_value()) {
+    CheckIntRange(out, "workload.virtual_services", *w.virtual_services, 1, kMaxVirtualServices,
+                  "at most max_vs_per_se times the largest group");
+  }
   return out;
 }
 
@@ -102,14 +133,58 @@ std::vector<MetricLoad> LoadsOn(const Workload& w, const SeCapacity& capacity, i
   return loads;
 }
 
-bool Carries(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
-  for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
-    if (!d.has_value()) continue;
-    const Figure cap = MetricCapacity(w.platform, m, vcpus, memory_mb);
-    if (!CarriesOne(cap.value, se_count, *d, w.target_utilization_pct)) return false;
+bool LoadsCarried(const std::vector<MetricLoad>& loads, const CpuLoad& cpu) {
+  if (!cpu.carried) return false;
+  for (const MetricLoad& load : loads) {
+    if (!SharesCpuBudget(load.metric) && !load.carried) return false;
   }
   return true;
+}
+
+bool CarriesAtTarget(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+  return CarriesWithin(w, vcpus, memory_mb, se_count, w.target_utilization_pct);
+}
+
+bool SurvivesOneSeLoss(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+  return se_count >= 2 && CarriesWithin(w, vcpus, memory_mb, se_count - 1, 100);
+}
+
+bool Carries(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+  if (se_count < MinActiveSes(w.ha_mode)) return false;
+  if (!CarriesAtTarget(w, vcpus, memory_mb, se_count)) return false;
+  return w.ha_mode != HaMode::kSharedPair || SurvivesOneSeLoss(w, vcpus, memory_mb, se_count);
+}
+
+int ScaleoutPerVs(const Workload& w, int active) {
+  if (!ScalesOut(w.ha_mode)) return 1;
+  const int least = MinScaleoutOfMode(w.ha_mode);
+  if (!w.virtual_services.has_value() || *w.virtual_services <= 1) return std::max(least, active);
+  return std::max(least, (active + *w.virtual_services - 1) / *w.virtual_services);
+}
+
+int LeastActiveSes(const Workload& w) {
+  if (!ScalesOut(w.ha_mode)) return 1;
+  int active = MinActiveSes(w.ha_mode);
+  if (!w.virtual_services.has_value()) return active;
+  const int64_t services = *w.virtual_services;
+  while (active <= kMaxSeCount &&
+         services * ScaleoutPerVs(w, active) > int64_t{active} * w.max_vs_per_se) {
+    ++active;
+  }
+  return active;
+}
+
+std::string BindingKey(const Recommendation& r) {
+  if (r.cpu_binds) return "cpu";
+  return r.binding.has_value() ? InfoOf(*r.binding).key : "";
+}
+
+double BindingUtilizationPct(const Recommendation& r) {
+  if (r.cpu_binds) return r.cpu.utilization_pct;
+  for (const MetricLoad& load : r.loads) {
+    if (r.binding.has_value() && load.metric == *r.binding) return load.utilization_pct;
+  }
+  return 0;
 }
 
 int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus) {
@@ -121,9 +196,12 @@ absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
   const absl::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
   if (!conns.has_value()) return table;
   const int64_t most = MaxRecommendedMemoryMb(w.platform, vcpus);
+  const bool pair = w.ha_mode == HaMode::kSharedPair;
   for (int64_t memory = table; memory <= most; memory += kMbPerGb) {
     const Figure cap = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
-    if (CarriesOne(cap.value, se_count, *conns, w.target_utilization_pct)) return memory;
+    if (!CarriesOne(cap.value, se_count, *conns, w.target_utilization_pct)) continue;
+    if (pair && (se_count < 2 || !CarriesOne(cap.value, se_count - 1, *conns, 100))) continue;
+    return memory;
   }
   return absl::nullopt;
 }
@@ -181,33 +259,72 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   r.platform = w.platform;
   r.target_utilization_pct = w.target_utilization_pct;
 
-  // Smallest single SE.
+  // The smallest SE at the least active count.
+  const int least = LeastActiveSes(w);
+  if (least > kMaxSeCount) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("workload.virtual_services: ", FormatInt(*w.virtual_services),
+                     " virtual services need more than ", kMaxSeCount,
+                     " SEs at max_vs_per_se = ", w.max_vs_per_se, " (Avi max_se is at most ",
+                     kMaxSeCount, "); raise max_vs_per_se or split them"));
+  }
+  const int top = w.max_vcpus_per_se;
   int vcpus = 0;
-  int count = 1;
+  int count = least;
   int64_t memory = 0;
-  for (int v = 1; v <= w.max_vcpus_per_se; ++v) {
-    if (Feasible(w, v, 1, &memory)) {
+  for (int v = 1; v <= top; ++v) {
+    if (Feasible(w, v, least, &memory)) {
       vcpus = v;
       break;
     }
   }
-  if (vcpus > 0) {
+  // "80%", and in active/active the failure the SEs must survive.
+  const std::string at = absl::StrCat(
+      w.target_utilization_pct, "%",
+      w.ha_mode == HaMode::kSharedPair ? " and survive the loss of one within 100%" : "");
+  const std::string least_reason = LeastActiveReason(w);
+  if (vcpus > 0 && least == 1) {
+    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestSingleSe,
+                      absl::StrCat("the smallest single SE (up to ", top,
+                                   " vCPUs) that carries the workload at ", at)};
+  } else if (vcpus > 0) {
+    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestAtLeastCount,
+                      absl::StrCat("the smallest SE (up to ", top, " vCPUs) with which ", least,
+                                   " active SEs (", least_reason, ") carry the workload at ", at)};
+  } else if (!ScalesOut(w.ha_mode)) {
+    // Legacy active/standby: one active SE, no scale-out. The largest SE is planned; validation
+    // reports that it does not carry the workload.
+    vcpus = top;
+    memory = MemoryFor(w, top, 1).value_or(MaxRecommendedMemoryMb(w.platform, top));
     r.vcpus_per_se = {
-        vcpus, Basis::kRule, rules::kSmallestSingleSe,
-        absl::StrCat("the smallest single SE (up to ", w.max_vcpus_per_se,
-                     " vCPUs) that carries the workload at ", w.target_utilization_pct, "%")};
+        vcpus, Basis::kRule, rules::kLegacyOneActive,
+        absl::StrCat("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
+                     "scale-out; no SE of up to ",
+                     top, " vCPUs carries the workload at ", at, ", so the largest is planned")};
   } else {
-    // Fewest SEs of max_vcpus_per_se: start from the per-metric quotient, then settle exactly.
-    const int top = w.max_vcpus_per_se;
-    double estimate = 1;
+    // Fewest SEs of max_vcpus_per_se: start from a lower bound, then settle exactly.
+    double cpu_estimate = 0;  // the CPU budget in SEs at the target
+    double cpu_whole = 0;     // the same at 100% (active/active: one SE may be lost)
+    double estimate = least + 1;
     for (Metric m : kAllMetrics) {
       const absl::optional<double>& d = w.demand.Get(m);
       if (!d.has_value()) continue;
       const int64_t mem = m == Metric::kL4OpenConns ? MaxRecommendedMemoryMb(w.platform, top)
                                                     : TableMemory(w.platform, top);
       const double cap = MetricCapacity(w.platform, m, top, mem).value;
-      estimate = std::max(estimate, std::ceil(*d * 100 / (cap * w.target_utilization_pct)));
+      if (cap <= 0) continue;
+      const double ses = *d * 100 / (cap * w.target_utilization_pct);
+      if (SharesCpuBudget(m)) {
+        cpu_estimate += ses;
+        cpu_whole += *d / cap;
+      } else {
+        estimate = std::max(estimate, std::ceil(ses));
+      }
     }
+    // Rounded down a little first, so that floating-point error never overshoots; the loops
+    // below settle the count exactly.
+    estimate = std::max(estimate, std::floor(cpu_estimate));
+    if (w.ha_mode == HaMode::kSharedPair) estimate = std::max(estimate, std::floor(cpu_whole) + 1);
     count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
     while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
     if (count > kMaxSeCount) {
@@ -216,30 +333,39 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                        " vCPUs (Avi max_se is at most ", kMaxSeCount,
                        "); raise workload.max_vcpus_per_se or split it"));
     }
-    while (count > 1 && Feasible(w, top, count - 1, nullptr)) --count;
+    while (count > least + 1 && Feasible(w, top, count - 1, nullptr)) --count;
     for (int v = 1; v <= top; ++v) {
       if (Feasible(w, v, count, &memory)) {
         vcpus = v;
         break;
       }
     }
-    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kFewestSes,
-                      absl::StrCat("no single SE of up to ", top, " vCPUs carries the workload at ",
-                                   w.target_utilization_pct, "%; ", count, " SEs of ", top,
-                                   " do, and so do ", count, " of ", vcpus)};
+    r.vcpus_per_se = {
+        vcpus, Basis::kRule, rules::kFewestSes,
+        absl::StrCat(least == 1 ? "no single SE" : absl::StrCat("no ", least, " SEs"), " of up to ",
+                     top, least == 1 ? " vCPUs carries" : " vCPUs carry", " the workload at ", at,
+                     "; ", count, " SEs of ", top, " do, and so do ", count, " of ", vcpus)};
   }
   // Say so when it is the memory cap that keeps a smaller shape out.
   if (w.demand.Get(Metric::kL4OpenConns).has_value() &&
       ((vcpus > 1 && Carries(w, vcpus - 1, kMaxMemoryMb, count)) ||
-       (count > 1 && Carries(w, w.max_vcpus_per_se, kMaxMemoryMb, count - 1)))) {
+       (count > least && Carries(w, top, kMaxMemoryMb, count - 1)))) {
     absl::StrAppend(&r.vcpus_per_se.reason,
                     "; a smaller shape would need more than twice its table memory for the open "
                     "connections (",
                     rules::kMemoryAtMostTwice, ")");
   }
-  r.se_count = {count, Basis::kRule, r.vcpus_per_se.rule,
-                count == 1 ? "one SE carries the workload"
-                           : absl::StrCat(count - 1, " SEs would not carry the workload")};
+  std::string count_reason;
+  if (!ScalesOut(w.ha_mode)) {
+    count_reason = "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE";
+  } else if (count > least) {
+    count_reason = absl::StrCat(count - 1, " SEs would not carry the workload");
+  } else if (least == 1) {
+    count_reason = "one SE carries the workload";
+  } else {
+    count_reason = absl::StrCat("at least ", least, " active SEs: ", least_reason);
+  }
+  r.se_count = {count, Basis::kRule, r.vcpus_per_se.rule, std::move(count_reason)};
 
   // Memory and disk.
   const Figure table_memory = TableMemoryMb(w.platform, vcpus);
@@ -318,11 +444,22 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
   for (const MetricLoad& load : r.loads) carried_on.push_back(load.per_se.basis);
   r.vcpus_per_se.basis = WeakestBasis(carried_on);
   r.se_count.basis = r.vcpus_per_se.basis;
+  r.cpu = CpuLoadOf(r.loads, w.target_utilization_pct);
+  r.carried = LoadsCarried(r.loads, r.cpu) &&
+              (w.ha_mode != HaMode::kSharedPair || SurvivesOneSeLoss(w, vcpus, memory, count));
+  // The CPU budget binds as one when it has two or more parts; a lone part is its metric.
+  const bool budget_of_many = r.cpu.parts.size() >= 2;
   double highest = -1;
+  if (budget_of_many) {
+    highest = r.cpu.utilization_pct;
+    r.cpu_binds = true;
+  }
   for (const MetricLoad& load : r.loads) {
+    if (budget_of_many && SharesCpuBudget(load.metric)) continue;
     if (load.utilization_pct > highest) {
       highest = load.utilization_pct;
       r.binding = load.metric;
+      r.cpu_binds = false;
     }
   }
 
@@ -357,9 +494,37 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
     r.hybrid_rss_mode = {false, Basis::kRule, rules::kHybridRss,
                          "Hybrid RSS was measured only on the 2-vCPU nsxt SE"};
   }
-  r.buffer_se = w.buffer_se;
-  r.max_se = {count + w.buffer_se, Basis::kRule, rules::kMaxSe,
-              absl::StrCat(count, " active + ", w.buffer_se, " buffer (N+M)")};
+  const int per_vs = ScaleoutPerVs(w, count);
+  r.ha_mode = w.ha_mode;
+  r.min_scaleout_per_vs = {
+      per_vs, Basis::kRule, rules::kMinScaleout,
+      !ScalesOut(w.ha_mode)
+          ? std::string("legacy active/standby places a virtual service on its one active SE")
+      : !w.virtual_services.has_value() || *w.virtual_services <= 1
+          ? (count == 1   ? std::string("one virtual service on the one active SE")
+             : count == 2 ? std::string("one virtual service on both active SEs")
+                          : absl::StrCat("one virtual service on all ", count, " active SEs"))
+          : absl::StrCat(FormatInt(*w.virtual_services), " virtual services over ", count,
+                         " active SEs, each on ", per_vs)};
+  switch (w.ha_mode) {
+    case HaMode::kShared:
+      r.buffer_se = w.buffer_se;
+      r.max_se = {count + w.buffer_se, Basis::kRule, rules::kMaxSe,
+                  absl::StrCat(count, " active + ", w.buffer_se, " buffer (N+M)")};
+      break;
+    case HaMode::kSharedPair:
+      r.buffer_se = 0;
+      r.max_se = {count, Basis::kRule, rules::kActiveActive,
+                  absl::StrCat(count,
+                               " active SEs (active/active has no buffer; the loss of one must "
+                               "leave the rest within 100%)")};
+      break;
+    case HaMode::kLegacyActiveStandby:
+      r.buffer_se = 0;
+      r.max_se = {2, Basis::kRule, rules::kLegacyOneActive,
+                  "1 active + 1 standby (active/standby)"};
+      break;
+  }
 
   // Warnings about the plan.
   const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
@@ -378,14 +543,14 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
                       " per core). Run at least ", needed, " SEs so that each carries at most ",
                       FormatInt(kEsxiMaxRpsPerSe), ".")});
   }
-  if (count > w.max_scaleout_per_vs) {
+  if (per_vs > w.max_scaleout_per_vs) {
     r.findings.push_back(
         {Severity::kWarning, "max_scaleout_per_vs", rules::kScaleoutLimit,
-         absl::StrCat("One virtual service would need ", count, " SEs; max_scaleout_per_vs is ",
+         absl::StrCat("One virtual service would need ", per_vs, " SEs; max_scaleout_per_vs is ",
                       w.max_scaleout_per_vs),
-         absl::StrCat("If this workload is one virtual service, it needs ", count, " SEs of ",
+         absl::StrCat("If this workload is one virtual service, it needs ", per_vs, " SEs of ",
                       vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
-                      ". Set max_scaleout_per_vs = ", count, " (at most ", kMaxScaleoutPerVs,
+                      ". Set max_scaleout_per_vs = ", per_vs, " (at most ", kMaxScaleoutPerVs,
                       "), raise workload.max_vcpus_per_se, or split the workload "
                       "across virtual services.")});
   }

@@ -1,13 +1,21 @@
 // Recommendation: from a declared workload to SE group settings, with the capacity, utilization
 // and basis of every figure. Pure and deterministic.
 //
-// The size is the smallest single SE, up to max_vcpus_per_se, that carries every demanded metric
-// at the target utilization (rule smallest-single-se). If none does, the fewest SEs of
+// A group carries a workload when, on each active SE, the CPU-bound metrics together fit one CPU
+// budget within the target utilization (rule one-cpu-budget-per-se, cpu_budget.h) and the
+// throughput and open connections, each judged alone, fit too; in active/active the loss of one SE
+// must also leave the rest within 100% (ha_mode.h).
+//
+// The least active count is what the HA mode and the virtual-service slots ask for (1; 2 in
+// active/active; enough SEs for workload.virtual_services at max_vs_per_se). The size is the
+// smallest SE, up to max_vcpus_per_se, with which that many SEs carry the workload (rules
+// smallest-single-se, smallest-se-at-least-active-count). If none does, the fewest SEs of
 // max_vcpus_per_se that carry it, then the fewest vCPUs per SE with which that many SEs still
-// carry it (rule fewest-ses-then-smallest-size). Memory is the table memory of the size, raised
-// for open connections to at most twice it (rule memory-at-most-2x-table). So one vCPU fewer, or
-// one SE fewer, would not carry the demand, and more demand never gives a smaller (SE count,
-// vCPUs) pair.
+// carry it (rule fewest-ses-then-smallest-size); legacy active/standby does not scale out, so
+// there the largest SE is planned and validation reports the limit. Memory is the table memory of
+// the size, raised for open connections to at most twice it (rule memory-at-most-2x-table). So one
+// vCPU fewer, or one SE fewer, would not carry the demand, and more demand never gives a smaller
+// (SE count, vCPUs) pair.
 //
 // vcpus_per_se and the SE count rest on the capacities that carry the demand, and memory raised
 // for open connections on the open-connection figure: each is labelled with the weakest basis of
@@ -17,12 +25,15 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
+#include "plugin/sizing/cpu_budget.h"
 #include "plugin/sizing/figure.h"
+#include "plugin/sizing/ha_mode.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
 
@@ -59,6 +70,11 @@ struct Workload {
   int max_vcpus_per_se = kDefaultMaxVcpusPerSe;               // 1-kMaxVcpus
   int buffer_se = kDefaultBufferSe;                           // 0-kMaxSeCount (N+M HA)
   int max_scaleout_per_vs = kDefaultMaxScaleoutPerVs;         // 1-kMaxScaleoutPerVs
+  HaMode ha_mode = HaMode::kShared;                           // Avi ha_mode
+  // How many virtual services the group places (1-kMaxVirtualServices); unset: the workload is
+  // one virtual service, scaled out over every active SE.
+  absl::optional<int> virtual_services;
+  int max_vs_per_se = kDefaultMaxVsPerSe;  // Avi max_vs_per_se, 1-kMaxVsPerSe
 };
 
 // One demanded metric on a group of SEs.
@@ -86,15 +102,39 @@ struct Recommendation {
   Choice<int> num_dispatcher_cores;
   Choice<int> max_queues_per_vnic;
   Choice<bool> hybrid_rss_mode;
-  Choice<int> se_count;  // active SEs
-  int buffer_se = kDefaultBufferSe;
+  Choice<int> se_count;             // active SEs
+  Choice<int> min_scaleout_per_vs;  // SEs each virtual service is placed on
+  HaMode ha_mode = HaMode::kShared;
+  int buffer_se = kDefaultBufferSe;  // 0 outside N+M, where there is no buffer
   Choice<int> max_se;
-  Figure disk;                     // the disk figure with its rules and source
-  SeCapacity capacity;             // one SE of the recommended size
-  std::vector<MetricLoad> loads;   // one per demanded metric, in metric order
-  absl::optional<Metric> binding;  // the demanded metric with the highest utilization
-  std::vector<Finding> findings;   // warnings about the plan
+  Figure disk;                    // the disk figure with its rules and source
+  SeCapacity capacity;            // one SE of the recommended size
+  std::vector<MetricLoad> loads;  // one per demanded metric, in metric order
+  CpuLoad cpu;                    // the CPU budget of one SE under the loads
+  bool carried = true;            // the planned SEs carry the workload (see the file comment)
+  // What binds: the CPU budget when two or more CPU-bound metrics are demanded and their sum is
+  // the highest utilization (cpu_binds, binding unset); else the demanded metric with the highest
+  // utilization (a lone CPU-bound metric is the budget, named by its metric).
+  absl::optional<Metric> binding;
+  bool cpu_binds = false;
+  std::vector<Finding> findings;  // warnings about the plan
 };
+
+// The binding's key: "cpu", a metric key such as "l7_rps", or "" without demand.
+std::string BindingKey(const Recommendation& recommendation);
+
+// The binding's utilization in percent (0 without demand).
+double BindingUtilizationPct(const Recommendation& recommendation);
+
+// The fewest active SEs the workload's HA mode and virtual-service slots allow (see the file
+// comment): 1 in legacy active/standby.
+int LeastActiveSes(const Workload& workload);
+
+// The SEs each virtual service is placed on when `active` SEs carry the workload: with one
+// virtual service (virtual_services unset or 1) all of them; else ceil(active / virtual_services),
+// at least the mode's minimum (2 in active/active), and 1 in legacy active/standby
+// (rule min-scaleout-spreads-vs).
+int ScaleoutPerVs(const Workload& workload, int active);
 
 // Errors in the workload inputs (attribute "workload.<key>", "buffer_se", ...). Empty when valid.
 std::vector<Finding> CheckWorkload(const Workload& workload);
@@ -116,8 +156,20 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& workload, int v
 // The loads of the demanded metrics on `se_count` SEs of `capacity`.
 std::vector<MetricLoad> LoadsOn(const Workload& workload, const SeCapacity& capacity, int se_count);
 
-// Whether `se_count` SEs of `vcpus` and `memory_mb` carry every demanded metric at the target
-// utilization.
+// Whether the loads are within their budgets: the CPU budget of `cpu`, and each metric that does
+// not share it.
+bool LoadsCarried(const std::vector<MetricLoad>& loads, const CpuLoad& cpu);
+
+// Whether `se_count` SEs of `vcpus` and `memory_mb` carry the workload at the target utilization
+// (the CPU budget, and each other metric alone), without regard to the HA mode.
+bool CarriesAtTarget(const Workload& workload, int vcpus, int64_t memory_mb, int se_count);
+
+// Whether `se_count` - 1 SEs of `vcpus` and `memory_mb` carry the workload within 100% (rule
+// active-active-survives-one-se-loss); false for fewer than 2 SEs.
+bool SurvivesOneSeLoss(const Workload& workload, int vcpus, int64_t memory_mb, int se_count);
+
+// Whether `se_count` SEs of `vcpus` and `memory_mb` carry the workload in its HA mode: at the
+// target, and in active/active with at least 2 SEs that survive the loss of one.
 bool Carries(const Workload& workload, int vcpus, int64_t memory_mb, int se_count);
 
 // The most memory a recommendation gives an SE of `vcpus`: twice the table memory of the size
@@ -125,7 +177,8 @@ bool Carries(const Workload& workload, int vcpus, int64_t memory_mb, int se_coun
 int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus);
 
 // The least memory, the table memory raised in whole GB, with which `se_count` SEs of `vcpus`
-// carry the demanded open connections; nullopt when even MaxRecommendedMemoryMb does not.
+// carry the demanded open connections (in active/active, also with one SE lost); nullopt when
+// even MaxRecommendedMemoryMb does not.
 absl::optional<int64_t> MemoryFor(const Workload& workload, int vcpus, int se_count);
 
 // How many dedicated dispatcher cores to configure, and why.

@@ -45,15 +45,38 @@ const std::vector<RuleDoc>& AllRules() {
        "Avi max_cpu_usage default 80 (SE group scales out there)",
        "Capacity counts only up to the target utilization: needed = demand / utilization.",
        {"workload.target_utilization"}},
+      {kCpuBudget,
+       "000 'CPU scales very linearly as more cores are added. CPU is a primary factor in SSL "
+       "handshakes (TPS), throughput, compression, and WAF inspection'; Avi's SSL sizing adds "
+       "TPS cores and throughput cores",
+       "The CPU-bound metrics (ECC and RSA SSL TPS, L7 RPS, L4 CPS, L7 SSL throughput) share one "
+       "budget per SE: the sum of demand per SE over capacity must be within the target. L4 and "
+       "L7 throughput and open connections are judged each alone.",
+       {"vcpus_per_se", "se_count", "workload.target_utilization"}},
       {kSmallestSingleSe,
        "derived: licences are per core, so the fewest vCPUs that carry the workload",
        "The smallest single SE, up to max_vcpus_per_se, that carries every demanded metric.",
        {"vcpus_per_se", "workload.max_vcpus_per_se"}},
+      {kSmallestAtLeastCount,
+       "derived: the HA mode or the virtual-service slots ask for more than one active SE",
+       "The smallest SE, up to max_vcpus_per_se, with which the least active count carries the "
+       "workload.",
+       {"vcpus_per_se", "se_count"}},
       {kFewestSes,
        "derived: one SE where one suffices, then per-core licences",
        "If no single SE does, the fewest SEs of max_vcpus_per_se, then the fewest vCPUs per SE "
        "with which that many SEs still carry the demand.",
        {"vcpus_per_se", "se_count", "workload.max_vcpus_per_se"}},
+      {kVsSlots,
+       "Avi max_vs_per_se (default 10): virtual services placed per SE",
+       "Active SEs are at least enough for workload.virtual_services, each placed on "
+       "min_scaleout_per_vs SEs, at max_vs_per_se per SE.",
+       {"max_se", "max_vs_per_se", "workload.virtual_services"}},
+      {kMinScaleout,
+       "derived: Avi min_scaleout_per_vs places each virtual service on that many SEs",
+       "One virtual service: on every active SE. Several: ceil(active / virtual services), at "
+       "least 2 in active/active; 1 in legacy active/standby.",
+       {"min_scaleout_per_vs"}},
       {kMemoryForConns,
        "000 'Doubling the memory will double ...'",
        "Memory is raised in whole GB until open connections are carried.",
@@ -108,6 +131,16 @@ const std::vector<RuleDoc>& AllRules() {
        "Avi buffer_se (N+M HA)",
        "max_se = active SEs + buffer_se.",
        {"max_se", "buffer_se"}},
+      {kActiveActive,
+       "Avi HA_MODE_SHARED_PAIR: every virtual service on at least two SEs, no buffer",
+       "At least 2 active SEs, max_se = the active SEs, and with one SE lost the rest carry the "
+       "workload within 100% of their capacity.",
+       {"max_se", "se_count", "ha_mode"}},
+      {kLegacyOneActive,
+       "Avi HA_MODE_LEGACY_ACTIVE_STANDBY: one active SE and one standby, no scale-out",
+       "One active SE, max_se = 2; a workload one SE of max_vcpus_per_se cannot carry is "
+       "reported, with what another mode would need.",
+       {"max_se", "vcpus_per_se", "ha_mode"}},
       {kRps160k,
        "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
        "approximately 160k'",
@@ -120,7 +153,9 @@ const std::vector<RuleDoc>& AllRules() {
        {"max_scaleout_per_vs"}},
       {kUnderDelivery,
        "the seed tables",
-       "Warn when the SEs deliver less than demand / target utilization of a metric.",
+       "Warn when the SEs deliver less than demand / target utilization of a metric judged "
+       "alone, or when the CPU budget is over the target (the finding names the sum and each "
+       "part).",
        {"vcpus_per_se", "memory_per_se", "se_count"}},
       {kOverProvisioning,
        "derived: licences are per core",
@@ -135,6 +170,12 @@ const std::vector<RuleDoc>& AllRules() {
        "and the finding says so)",
        "Warn when max_queues_per_vnic = 1 at 4 or more vCPUs.",
        {"max_queues_per_vnic"}},
+      {kHaModeSettings,
+       "Avi ha_mode semantics",
+       "Warn when a setting contradicts the HA mode: fewer than 2 SEs per virtual service in "
+       "active/active; more than one active SE, or max_se other than 2, in legacy "
+       "active/standby.",
+       {"ha_mode", "se_count", "max_se"}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),
@@ -157,11 +198,20 @@ const std::vector<RuleDoc>& AllRules() {
        absl::StrCat("Workload inputs: demand >= 0; target utilization ", kMinTargetUtilizationPct,
                     "-", kMaxTargetUtilizationPct, " (max_cpu_usage); max_vcpus_per_se ",
                     VcpuRangeText(), "; buffer_se 0-", kMaxSeCount, "; max_scaleout_per_vs 1-",
-                    kMaxScaleoutPerVs, "; se_count 1-", kMaxSeCount, "; disk_per_se >= 1."),
+                    kMaxScaleoutPerVs, "; se_count 1-", kMaxSeCount,
+                    "; disk_per_se >= 1; "
+                    "max_vs_per_se 1-",
+                    kMaxVsPerSe, "; virtual_services 1-", FormatInt(kMaxVirtualServices), "."),
        {"workload.target_utilization", "workload.max_vcpus_per_se", "buffer_se",
-        "max_scaleout_per_vs", "se_count", "disk_per_se"}},
+        "max_scaleout_per_vs", "se_count", "disk_per_se", "max_vs_per_se",
+        "workload.virtual_services"}},
   };
   return kRules;
+}
+
+bool IsUnderSizing(const std::string& rule) {
+  return rule == kUnderDelivery || rule == kActiveActive || rule == kLegacyOneActive ||
+         rule == kVsSlots;
 }
 
 }  // namespace nsxalb::sizing::rules

@@ -20,8 +20,12 @@ inline constexpr char kCrossProfile[] = "open-conns-borrowed-from-vcenter";
 
 // Recommendation.
 inline constexpr char kTargetUtilization[] = "target-utilization";
+inline constexpr char kCpuBudget[] = "one-cpu-budget-per-se";
 inline constexpr char kSmallestSingleSe[] = "smallest-single-se";
+inline constexpr char kSmallestAtLeastCount[] = "smallest-se-at-least-active-count";
 inline constexpr char kFewestSes[] = "fewest-ses-then-smallest-size";
+inline constexpr char kVsSlots[] = "vs-slots-per-se";
+inline constexpr char kMinScaleout[] = "min-scaleout-spreads-vs";
 inline constexpr char kMemoryForConns[] = "memory-raised-for-open-conns";
 inline constexpr char kMemoryAtMostTwice[] = "memory-at-most-2x-table";
 inline constexpr char kDisk[] = "disk-max-15-or-2x-ram-plus-5";
@@ -34,6 +38,8 @@ inline constexpr char kQueuesAuto[] = "queues-per-vnic-auto";
 inline constexpr char kQueuesNsxt[] = "queues-per-vnic-two-nsxt-6-plus";
 inline constexpr char kHybridRss[] = "hybrid-rss-nsxt-2-vcpus";
 inline constexpr char kMaxSe[] = "max-se-covers-buffer";
+inline constexpr char kActiveActive[] = "active-active-survives-one-se-loss";
+inline constexpr char kLegacyOneActive[] = "legacy-active-standby-one-active";
 
 // Warnings.
 inline constexpr char kRps160k[] = "rps-160k-per-se-on-esxi";
@@ -42,6 +48,7 @@ inline constexpr char kUnderDelivery[] = "demand-within-capacity";
 inline constexpr char kOverProvisioning[] = "over-provisioning-2x";
 inline constexpr char kMemoryMin2048[] = "memory-min-2048-mb-from-30.1";
 inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
+inline constexpr char kHaModeSettings[] = "settings-match-ha-mode";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";
@@ -62,6 +69,11 @@ struct RuleDoc {
 
 // Every rule above, in the order above.
 const std::vector<RuleDoc>& AllRules();
+
+// True for the rules whose findings say the group does not carry its workload (under-sizing):
+// demand-within-capacity, active-active-survives-one-se-loss, legacy-active-standby-one-active and
+// vs-slots-per-se. Their severity follows the sizing policy in the provider.
+bool IsUnderSizing(const std::string& rule);
 
 }  // namespace nsxalb::sizing::rules
 

@@ -75,6 +75,12 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
                            " is not one of Avi's allowed values ", AllowedCoreCountsText(),
                            "; 0 (auto) is what seed 001 asks for.")));
   }
+  if (s.max_se && (*s.max_se < 0 || *s.max_se > kMaxSeCount)) {
+    out.push_back(Error("max_se", rules::kInputRange,
+                        absl::StrCat("max_se must be 0-", kMaxSeCount, ", got ", *s.max_se),
+                        absl::StrCat("max_se is the most SEs the group may have (Avi range 0-",
+                                     kMaxSeCount, ").")));
+  }
   if (s.se_count && (*s.se_count < 1 || *s.se_count > kMaxSeCount)) {
     out.push_back(Error("se_count", rules::kInputRange,
                         absl::StrCat("se_count must be 1-", kMaxSeCount, ", got ", *s.se_count),
@@ -90,6 +96,29 @@ std::string UnderDeliveryAttribute(const Settings& s, Metric m) {
   if (s.se_count) return "se_count";
   if (s.memory_per_se) return "memory_per_se";
   return absl::StrCat("workload.", InfoOf(m).key);
+}
+
+// In legacy active/standby with one active SE: the limit, and what the workload needs in N+M.
+std::string LegacyLimit(const Workload& w, int vcpus) {
+  std::string out = absl::StrCat(
+      "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no scale-out, so the group carries at "
+      "most what one SE of up to ",
+      std::max(w.max_vcpus_per_se, vcpus), " vCPUs (workload.max_vcpus_per_se) carries.");
+  Workload shared = w;
+  shared.ha_mode = HaMode::kShared;
+  absl::StatusOr<Recommendation> elsewhere = Recommend(shared);
+  if (elsewhere.ok()) {
+    absl::StrAppend(&out, " In HA_MODE_SHARED (N+M) it needs ",
+                    Shape(elsewhere->se_count.value, elsewhere->vcpus_per_se.value),
+                    elsewhere->se_count.value == 1 ? "" : " each", " (max_se ",
+                    elsewhere->max_se.value, ").");
+  }
+  return out;
+}
+
+// The rule of an under-sizing finding on the effective shape.
+const char* UnderSizingRule(const Workload& w) {
+  return ScalesOut(w.ha_mode) ? rules::kUnderDelivery : rules::kLegacyOneActive;
 }
 
 Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
@@ -137,7 +166,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
       }
     }
   }
-  if (load.per_se.value > 0) {
+  if (load.per_se.value > 0 && ScalesOut(w.ha_mode)) {
     // Clamped before the conversion: a demand of many thousand SEs does not fit an int.
     const double estimate =
         std::ceil(load.demand * 100 / (load.per_se.value * w.target_utilization_pct));
@@ -153,11 +182,189 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
     remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
     absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
   }
-  return Warning(UnderDeliveryAttribute(s, m), rules::kUnderDelivery,
+  if (!ScalesOut(w.ha_mode)) absl::StrAppend(&detail, " ", LegacyLimit(w, v.vcpus));
+  return Warning(UnderDeliveryAttribute(s, m), UnderSizingRule(w),
                  absl::StrCat(InfoOf(m).label, " under-delivered: ",
                               FormatValue(m, load.group_capacity, Rounding::kDown), " of ",
                               FormatValue(m, load.needed, Rounding::kUp), " needed"),
                  detail);
+}
+
+// The CPU budget of `se_count` SEs of `vcpus` and `memory_mb` at the workload's target, with the
+// weakest basis of the capacities it rests on; nullopt when the shape is invalid.
+struct CpuAtShape {
+  CpuLoad cpu;
+  Basis basis = Basis::kMeasured;
+};
+absl::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory_mb);
+  if (!capacity.ok()) return absl::nullopt;
+  const std::vector<MetricLoad> loads = LoadsOn(w, *capacity, se_count);
+  std::vector<Basis> bases;
+  for (const MetricLoad& load : loads) {
+    if (SharesCpuBudget(load.metric)) bases.push_back(load.per_se.basis);
+  }
+  return CpuAtShape{CpuLoadOf(loads, w.target_utilization_pct), WeakestBasis(bases)};
+}
+
+// The fewest SEs, more than `from`, of `vcpus` and `memory_mb` that carry the workload in its HA
+// mode; nullopt above kMaxSeCount.
+absl::optional<int> FewestSesFrom(const Workload& w, int vcpus, int64_t memory_mb, int from,
+                                  double cpu_pct_at_from) {
+  // The CPU budget falls as 1 / SEs: start where it would first fit.
+  const double start = std::floor(cpu_pct_at_from * from / w.target_utilization_pct);
+  int count = std::max(from + 1, static_cast<int>(std::min<double>(start, kMaxSeCount + 1)));
+  for (; count <= kMaxSeCount; ++count) {
+    if (Carries(w, vcpus, memory_mb, count)) return count;
+  }
+  return absl::nullopt;
+}
+
+// The CPU budget is over the target with two or more parts (rule one-cpu-budget-per-se).
+Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation& v, Basis basis) {
+  const Profile& p = ProfileOf(w.platform);
+  std::vector<std::string> labels;
+  for (const CpuPart& part : v.cpu.parts) labels.push_back(InfoOf(part.metric).label);
+  const std::string last = labels.back();
+  labels.pop_back();
+  std::string detail = absl::StrCat(
+      Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " runs at " : " run at ",
+      CpuLoadText(v.cpu), " (", p.name, ", ", BasisName(basis), "). ", absl::StrJoin(labels, ", "),
+      " and ", last, " share the SE's cores, so their utilizations add up (rule ",
+      rules::kCpuBudget, "); the sum must stay within ", w.target_utilization_pct, "%.");
+  std::vector<std::string> remedies;
+  for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
+    if (!Carries(w, vcpus, v.memory_mb, v.se_count)) continue;
+    if (absl::optional<CpuAtShape> at = CpuAt(w, vcpus, v.memory_mb, v.se_count)) {
+      remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus, " (CPU ",
+                                      FormatPercent(at->cpu.utilization_pct), ", ",
+                                      BasisName(at->basis), ")"));
+    }
+    break;
+  }
+  if (ScalesOut(w.ha_mode)) {
+    if (absl::optional<int> count =
+            FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, v.cpu.utilization_pct)) {
+      if (absl::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
+        remedies.push_back(absl::StrCat("run ", Ses(*count), " (CPU ",
+                                        FormatPercent(at->cpu.utilization_pct), ")"));
+      }
+    }
+  }
+  if (!remedies.empty()) {
+    remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
+    absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
+  }
+  if (!ScalesOut(w.ha_mode)) absl::StrAppend(&detail, " ", LegacyLimit(w, v.vcpus));
+  return Warning(
+      UnderDeliveryAttribute(s, v.cpu.parts[0].metric), UnderSizingRule(w),
+      absl::StrCat(CpuLoadText(v.cpu), ", over the ", w.target_utilization_pct, "% target"),
+      detail);
+}
+
+// Active/active: the loss of one of the effective SEs overloads the rest (rule
+// active-active-survives-one-se-loss).
+Finding FailoverOverload(const Workload& w, const Settings& s, const Validation& v) {
+  Workload whole = w;
+  whole.target_utilization_pct = 100;
+  std::string over;
+  if (absl::optional<CpuAtShape> rest = CpuAt(whole, v.vcpus, v.memory_mb, v.se_count - 1);
+      rest && !rest->cpu.Empty() && !rest->cpu.carried) {
+    over = CpuLoadText(rest->cpu);
+  }
+  if (over.empty() && v.capacity) {
+    for (const MetricLoad& load : LoadsOn(whole, *v.capacity, v.se_count - 1)) {
+      if (SharesCpuBudget(load.metric) || load.carried) continue;
+      over = absl::StrCat(InfoOf(load.metric).label, " ", FormatPercent(load.utilization_pct));
+      break;
+    }
+  }
+  std::string detail = absl::StrCat("HA_MODE_SHARED_PAIR has no buffer SE: when one of ",
+                                    Ses(v.se_count), " of ", Vcpus(v.vcpus), " fails, the other ",
+                                    v.se_count - 1 == 1 ? "one carries" : "ones carry",
+                                    " its virtual services and would run at ", over,
+                                    ", over 100% (rule ", rules::kActiveActive, ").");
+  std::vector<std::string> remedies;
+  for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
+    if (Carries(w, vcpus, v.memory_mb, v.se_count)) {
+      remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus));
+      break;
+    }
+  }
+  if (absl::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
+    remedies.push_back(absl::StrCat("run ", Ses(*count), " (max_se ", *count, ")"));
+  }
+  if (!remedies.empty()) {
+    remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
+    absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
+  }
+  return Warning(s.se_count       ? "se_count"
+                 : s.vcpus_per_se ? "vcpus_per_se"
+                                  : "max_se",
+                 rules::kActiveActive,
+                 absl::StrCat("Losing one of ", Ses(v.se_count), " would put the rest at ", over),
+                 detail);
+}
+
+// Settings that contradict the HA mode, and virtual-service slots a given max_se lacks.
+void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
+  const char* mode = HaModeName(w.ha_mode);
+  if (w.ha_mode == HaMode::kSharedPair && s.se_count && *s.se_count < 2) {
+    v.under_sized = true;
+    v.findings.push_back(
+        Warning("se_count", rules::kHaModeSettings,
+                absl::StrCat("se_count = ", *s.se_count, " under ", mode, ": fewer than 2 SEs"),
+                absl::StrCat(mode,
+                             " (active/active) places every virtual service on at least 2 SEs. "
+                             "Set it to 2 or more, or set ha_mode = HA_MODE_SHARED.")));
+  }
+  if (w.ha_mode == HaMode::kSharedPair && s.max_se && *s.max_se < 2) {
+    v.findings.push_back(
+        Warning("max_se", rules::kHaModeSettings,
+                absl::StrCat("max_se = ", *s.max_se, " under ", mode, ": fewer than 2 SEs"),
+                absl::StrCat(mode, " (active/active) needs at least 2 SEs. Set max_se = ",
+                             std::max(2, v.se_count), ".")));
+  }
+  if (w.ha_mode == HaMode::kLegacyActiveStandby && s.se_count && *s.se_count > 1) {
+    v.findings.push_back(
+        Warning("se_count", rules::kHaModeSettings,
+                absl::StrCat("se_count = ", *s.se_count, " under ", mode, ": one SE is active"),
+                absl::StrCat(mode,
+                             " has one active SE and one standby, and does not scale out. Set it "
+                             "to 1, or set ha_mode = HA_MODE_SHARED to scale out.")));
+  }
+  if (w.ha_mode == HaMode::kLegacyActiveStandby && s.max_se && *s.max_se != 2) {
+    v.findings.push_back(
+        Warning("max_se", rules::kHaModeSettings,
+                absl::StrCat("max_se = ", *s.max_se, " under ", mode, ": the group is 2 SEs"),
+                absl::StrCat(mode, " runs one active and one standby SE. Set max_se = 2.")));
+  }
+  if (w.virtual_services && s.max_se && *s.max_se >= 0) {
+    const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
+                           : w.ha_mode == HaMode::kSharedPair ? *s.max_se
+                                                              : std::min(*s.max_se, 1);
+    const int64_t placements = int64_t{*w.virtual_services} * MinScaleoutOfMode(w.ha_mode);
+    if (active * w.max_vs_per_se < placements) {
+      const int least = LeastActiveSes(w);
+      const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
+                         : w.ha_mode == HaMode::kSharedPair ? least
+                                                            : 2;
+      v.under_sized = true;
+      v.findings.push_back(Warning(
+          "max_se", rules::kVsSlots,
+          absl::StrCat("max_se = ", *s.max_se, " leaves slots for ",
+                       FormatInt(std::max<int64_t>(active, 0) * w.max_vs_per_se), " of ",
+                       FormatInt(placements), " virtual-service placements"),
+          absl::StrCat(
+              FormatInt(*w.virtual_services), " virtual services",
+              MinScaleoutOfMode(w.ha_mode) > 1 ? ", each on 2 SEs," : "", " at max_vs_per_se = ",
+              w.max_vs_per_se, " need ", least, " active SE", least == 1 ? "" : "s", " (", mode,
+              w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
+              ScalesOut(w.ha_mode)
+                  ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
+                  : "Raise max_vs_per_se, or set ha_mode = HA_MODE_SHARED.")));
+    }
+  }
 }
 
 void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
@@ -211,7 +418,7 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
 bool Settings::Empty() const {
   return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
          !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
-         !hybrid_rss_mode && !se_count;
+         !hybrid_rss_mode && !se_count && !max_se;
 }
 
 bool Validation::HasErrors() const {
@@ -251,7 +458,8 @@ Validation Validate(const Workload& w, const Settings& s) {
   } else {
     v.memory_mb = static_cast<int64_t>(TableMemoryMb(w.platform, v.vcpus).value);
   }
-  v.se_count = s.se_count.value_or(!s.vcpus_per_se && rec ? rec->se_count.value : 1);
+  v.se_count = s.se_count.value_or(
+      !s.vcpus_per_se && rec ? rec->se_count.value : std::min(LeastActiveSes(w), kMaxSeCount));
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, v.vcpus, v.memory_mb);
   if (!capacity.ok()) return v;
   v.capacity = *std::move(capacity);
@@ -312,11 +520,27 @@ Validation Validate(const Workload& w, const Settings& s) {
 
   // Against the workload.
   v.loads = LoadsOn(w, *v.capacity, v.se_count);
+  v.cpu = CpuLoadOf(v.loads, w.target_utilization_pct);
+  const bool budget_of_many = v.cpu.parts.size() >= 2;
   for (const MetricLoad& load : v.loads) {
-    if (load.carried) continue;
+    if (load.carried || (budget_of_many && SharesCpuBudget(load.metric))) continue;
     v.under_sized = true;
     v.findings.push_back(UnderDelivery(w, s, v, load));
   }
+  if (budget_of_many && !v.cpu.carried) {
+    std::vector<Basis> bases;
+    for (const MetricLoad& load : v.loads) {
+      if (SharesCpuBudget(load.metric)) bases.push_back(load.per_se.basis);
+    }
+    v.under_sized = true;
+    v.findings.push_back(CpuUnderDelivery(w, s, v, WeakestBasis(bases)));
+  }
+  if (w.ha_mode == HaMode::kSharedPair && v.se_count >= 2 && LoadsCarried(v.loads, v.cpu) &&
+      !SurvivesOneSeLoss(w, v.vcpus, v.memory_mb, v.se_count)) {
+    v.under_sized = true;
+    v.findings.push_back(FailoverOverload(w, s, v));
+  }
+  if (workload_ok) CheckHaMode(w, s, v);
   const bool shape_given = s.vcpus_per_se || s.se_count;
   const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
   if (shape_given && w.platform == Platform::kVcenter && rps &&

@@ -27,6 +27,7 @@ struct Settings {
   absl::optional<int> max_queues_per_vnic;
   absl::optional<bool> hybrid_rss_mode;
   absl::optional<int> se_count;
+  absl::optional<int> max_se;  // checked against the HA mode and the virtual-service slots
 
   // True when no setting is given.
   bool Empty() const;
@@ -34,17 +35,25 @@ struct Settings {
 
 // What validation found. The effective shape is the given settings, the rest filled in: vCPUs
 // from the recommendation (1 without a workload); memory from the recommendation, or the table
-// memory for the given vCPUs; SE count 1 when vCPUs are given (Avi min_scaleout_per_vs default),
-// else the recommendation's.
+// memory for the given vCPUs; SE count, when vCPUs are given, the least the HA mode and the
+// virtual-service slots allow (LeastActiveSes: 1 for one virtual service in N+M, Avi's
+// min_scaleout_per_vs default; 2 in active/active), else the recommendation's.
+//
+// Under-sizing findings (rules::IsUnderSizing): one per metric judged alone that is not carried;
+// one for the CPU budget (demand-within-capacity; with a single CPU-bound metric it reads as that
+// metric's, with several it names the sum and each part); in active/active, one when the loss of
+// an SE would overload the rest; in legacy active/standby the rule is
+// legacy-active-standby-one-active and the remedy names what another mode needs.
 struct Validation {
   int vcpus = 0;
   int64_t memory_mb = 0;
   int se_count = 1;
   absl::optional<SeCapacity> capacity;  // absent when vcpus or memory is invalid
   std::vector<MetricLoad> loads;        // the workload's demanded metrics on the effective SEs
+  CpuLoad cpu;                          // the CPU budget of one effective SE
   absl::optional<Recommendation> recommendation;  // for the workload, when it is valid
   std::vector<Finding> findings;
-  bool under_sized = false;  // some demanded metric is not carried
+  bool under_sized = false;  // some under-sizing finding was made
 
   // True when some finding is an error.
   bool HasErrors() const;

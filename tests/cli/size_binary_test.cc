@@ -60,7 +60,7 @@ TEST(SizeBinaryTest, VcenterSixVcpusReports10GbpsL7SslMeasured) {
 TEST(SizeBinaryTest, WorkloadRecommendationInText) {
   Result r = RunBinary("size --platform nsxt --l7-rps 150000 --ssl-tps-ecc 8000");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("Recommendation: 1 active SE + 1 buffer, 6 vCPUs"), std::string::npos)
+  EXPECT_NE(r.output.find("Recommendation: 2 active SEs + 1 buffer, 6 vCPUs"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("205,000  measured"), std::string::npos) << r.output;
 }

@@ -65,9 +65,15 @@ TEST(SizeCommandTest, RecommendsForAWorkloadWithBasisAndProvenance) {
   EXPECT_EQ(rec["settings"]["memory_per_se"]["value"], 12288);
   EXPECT_EQ(rec["settings"]["disk_per_se"]["value"], 29);
   EXPECT_EQ(rec["settings"]["num_dispatcher_cores"]["value"], 2);
-  EXPECT_EQ(rec["settings"]["max_se"]["value"], 2);
-  EXPECT_EQ(rec["se_count"]["value"], 1);
-  EXPECT_EQ(rec["binding_metric"], "l7_rps");
+  // One CPU budget: 73.2% + 69.6% on one SE; 2 SEs of 6 vCPUs at 71.4%.
+  EXPECT_EQ(rec["settings"]["max_se"]["value"], 3);
+  EXPECT_EQ(rec["se_count"]["value"], 2);
+  EXPECT_EQ(rec["binding_metric"], "cpu");
+  EXPECT_NEAR(rec["utilization"]["cpu"]["utilization_pct"].get<double>(), 71.37, 0.01);
+  EXPECT_NEAR(rec["utilization"]["cpu"]["parts"]["l7_rps"].get<double>(), 36.59, 0.01);
+  EXPECT_NEAR(rec["utilization"]["cpu"]["parts"]["ssl_tps_ecc"].get<double>(), 34.78, 0.01);
+  EXPECT_EQ(rec["utilization"]["cpu"]["rule"], "one-cpu-budget-per-se");
+  EXPECT_EQ(rec["ha_mode"], "HA_MODE_SHARED");
   for (const auto& [name, setting] : rec["settings"].items()) {
     EXPECT_TRUE(setting.contains("basis")) << name;
     EXPECT_TRUE(setting.contains("reason")) << name;
@@ -78,7 +84,7 @@ TEST(SizeCommandTest, RecommendsForAWorkloadWithBasisAndProvenance) {
   }
   EXPECT_EQ(rec["capacity"]["per_se"]["l4_open_conns"]["basis"], "cross-profile");
   EXPECT_NEAR(rec["utilization"]["l7_rps"]["utilization_pct"].get<double>(),
-              150000.0 * 100 / 205000, 1e-9);
+              150000.0 * 100 / 205000 / 2, 1e-9);
   EXPECT_EQ(rec["utilization"]["ssl_tps_ecc"]["needed"], 10000);
 }
 
@@ -257,6 +263,69 @@ TEST(SizeCommandTest, EveryDocumentedFlagParses) {
   EXPECT_EQ(j["workload"]["buffer_se"], 2);
   EXPECT_EQ(j["check"]["given"].size(), 10u);
   EXPECT_EQ(j["findings"].size(), 0u) << j["findings"].dump();
+}
+
+TEST(SizeCommandTest, ASingleMetricWorkloadKeepsItsRecommendation) {
+  nlohmann::json rec =
+      Json(Size({"--platform", "nsxt", "--l7-rps", "150000", "--json"}))["recommendation"];
+  EXPECT_EQ(rec["se_count"]["value"], 1);
+  EXPECT_EQ(rec["settings"]["vcpus_per_se"]["value"], 6);
+  EXPECT_EQ(rec["binding_metric"], "l7_rps");
+  EXPECT_NEAR(rec["utilization"]["cpu"]["utilization_pct"].get<double>(), 73.17, 0.01);
+}
+
+TEST(SizeCommandTest, StrictJudgesTheSumOfTheCpuBudget) {
+  // vcenter 6 vCPUs: 100,000 RPS is 54% and 6,000 ECC TPS 50%; each fits 80% alone, the sum not.
+  Outcome run = Size({"--platform", "vcenter", "--vcpus", "6", "--l7-rps", "100000",
+                      "--ssl-tps-ecc", "6000", "--strict"});
+  EXPECT_EQ(run.code, 1) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("CPU 104.1% = L7 RPS 54.1% + ECC SSL TPS 50.0%, over the 80% "
+                                 "target"));
+  EXPECT_THAT(run.out, HasSubstr("CPU budget per SE: CPU 104.1% = L7 RPS 54.1% + ECC SSL TPS "
+                                 "50.0% !"));
+  // Either alone fits.
+  EXPECT_EQ(Size({"--platform", "vcenter", "--vcpus", "6", "--l7-rps", "100000", "--strict"}).code,
+            0);
+  EXPECT_EQ(
+      Size({"--platform", "vcenter", "--vcpus", "6", "--ssl-tps-ecc", "6000", "--strict"}).code, 0);
+}
+
+TEST(SizeCommandTest, HaModesShapeTheRecommendation) {
+  nlohmann::json legacy = Json(Size({"--platform", "nsxt", "--l7-rps", "50000", "--ha-mode",
+                                     "HA_MODE_LEGACY_ACTIVE_STANDBY", "--json"}));
+  EXPECT_EQ(legacy["recommendation"]["se_count"]["value"], 1);
+  EXPECT_EQ(legacy["recommendation"]["settings"]["max_se"]["value"], 2);
+  EXPECT_EQ(legacy["workload"]["ha_mode"], "HA_MODE_LEGACY_ACTIVE_STANDBY");
+
+  Outcome over = Size({"--platform", "nsxt", "--l7-rps", "400000", "--ha-mode",
+                       "HA_MODE_LEGACY_ACTIVE_STANDBY", "--strict"});
+  EXPECT_EQ(over.code, 1);
+  EXPECT_THAT(over.out, HasSubstr("legacy-active-standby-one-active"));
+  EXPECT_THAT(over.out, HasSubstr("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
+                                  "scale-out"));
+  EXPECT_THAT(over.out, HasSubstr("Recommendation: 1 active SE + 1 standby (active/standby)"));
+
+  nlohmann::json pair = Json(Size({"--platform", "nsxt", "--l7-rps", "50000", "--ha-mode",
+                                   "HA_MODE_SHARED_PAIR", "--json"}))["recommendation"];
+  EXPECT_GE(pair["se_count"]["value"].get<int>(), 2);
+  EXPECT_EQ(pair["settings"]["max_se"]["value"], pair["se_count"]["value"]);
+  EXPECT_EQ(pair["settings"]["buffer_se"]["value"], 0);
+
+  Outcome bad = Size({"--platform", "nsxt", "--l7-rps", "1", "--ha-mode", "ACTIVE_ACTIVE"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--ha-mode: ha_mode must be HA_MODE_SHARED"));
+}
+
+TEST(SizeCommandTest, VirtualServiceSlotsSetTheActiveCount) {
+  nlohmann::json rec = Json(Size({"--platform", "nsxt", "--l7-rps", "1000", "--virtual-services",
+                                  "25", "--max-vs-per-se", "10", "--json"}))["recommendation"];
+  EXPECT_EQ(rec["se_count"]["value"], 3);
+  EXPECT_EQ(rec["settings"]["max_se"]["value"], 4);
+  EXPECT_EQ(rec["settings"]["min_scaleout_per_vs"]["value"], 1);
+  Outcome slots = Size({"--platform", "nsxt", "--l7-rps", "1000", "--virtual-services", "25",
+                        "--max-se", "3", "--strict"});
+  EXPECT_EQ(slots.code, 1);
+  EXPECT_THAT(slots.out, HasSubstr("[max_se] max_se = 3 leaves slots for 20 of 25"));
 }
 
 }  // namespace

@@ -115,6 +115,92 @@ TEST(SeGroupSizingTest, NsxtL7Rps150kPlansOneSixVcpuSe) {
   EXPECT_EQ(plan.loads[0].metric, sz::Metric::kL7Rps);
 }
 
+TEST(SeGroupSizingTest, AnHttpsMixSharesOneCpuBudget) {
+  // 150,000 RPS + 8,000 ECC TPS on nsxt: one 6-vCPU SE would run 142.7% of its CPU; two run 71.4%.
+  const SizingPlan plan = PlanSizing(
+      Config({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})}}),
+      sz::Platform::kNsxt);
+  ASSERT_TRUE(plan.known);
+  EXPECT_EQ(Int(Sizing(plan, "se_count")), 2);
+  EXPECT_EQ(Sizing(plan, "binding_metric").AsString(), "cpu");
+  EXPECT_EQ(Sizing(plan, "utilization_pct").AsNumber().ToString(), "71.4");
+  EXPECT_EQ(Sizing(plan, "summary").AsString(),
+            "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)");
+  EXPECT_EQ(Int(Planned(plan, "vcpus_per_se")), 6);
+  EXPECT_EQ(Int(Planned(plan, "min_scaleout_per_vs")), 2);
+  EXPECT_EQ(Int(Planned(plan, "max_se")), 3);
+  EXPECT_EQ(Planned(plan, "ha_mode").AsString(), "HA_MODE_SHARED");
+  EXPECT_EQ(Int(Planned(plan, "max_vs_per_se")), 10);
+  EXPECT_TRUE(Sizing(plan, "findings").elements().empty());
+
+  // Set to one SE, it is under-sized by the sum: one finding naming both parts, under the policy.
+  const SizingPlan one =
+      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})},
+                         {"min_scaleout_per_vs", N(1)}}),
+                 sz::Platform::kNsxt);
+  const PlacedFinding* f = FindRule(one, sz::rules::kUnderDelivery);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->path, At("min_scaleout_per_vs"));
+  EXPECT_TRUE(f->policy_dependent);
+  EXPECT_NE(f->finding.summary.find("CPU 142.7% = L7 RPS 73.2% + ECC SSL TPS 69.6%"),
+            std::string::npos)
+      << f->finding.summary;
+  EXPECT_EQ(Sizing(one, "summary").AsString(),
+            "1 SE of 6 vCPUs would run 150,000 L7 RPS + 8,000 ECC SSL TPS at 142.7% CPU, over the "
+            "80% target (measured)");
+}
+
+TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
+  const SizingPlan pair = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})},
+                                             {"ha_mode", Value::String("HA_MODE_SHARED_PAIR")}}),
+                                     sz::Platform::kNsxt);
+  ASSERT_TRUE(pair.known);
+  EXPECT_EQ(Int(Sizing(pair, "se_count")), 2);
+  EXPECT_EQ(Int(Planned(pair, "vcpus_per_se")), 4);
+  EXPECT_EQ(Int(Planned(pair, "max_se")), 2);
+  EXPECT_EQ(Int(Planned(pair, "buffer_se")), 0);
+  EXPECT_EQ(Int(Planned(pair, "min_scaleout_per_vs")), 2);
+  EXPECT_EQ(pair.recommended.count("ha_mode"), 0u);  // set, so not planned
+
+  const SizingPlan slots =
+      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
+                         {"max_vs_per_se", N(10)}}),
+                 sz::Platform::kNsxt);
+  ASSERT_TRUE(slots.known);
+  EXPECT_EQ(Int(Sizing(slots, "se_count")), 3);
+  EXPECT_EQ(Int(Planned(slots, "max_se")), 4);
+  EXPECT_EQ(Int(Planned(slots, "min_scaleout_per_vs")), 1);
+
+  // A max_se without the slots is an under-sizing at max_se.
+  const SizingPlan short_of_slots =
+      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
+                         {"max_se", N(3)}}),
+                 sz::Platform::kNsxt);
+  const PlacedFinding* f = FindRule(short_of_slots, sz::rules::kVsSlots);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->path, At("max_se"));
+  EXPECT_TRUE(f->policy_dependent);
+
+  // Legacy active/standby that one SE cannot carry: the limit, at the workload's metric.
+  const SizingPlan legacy =
+      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(400000)}})},
+                         {"ha_mode", Value::String("HA_MODE_LEGACY_ACTIVE_STANDBY")}}),
+                 sz::Platform::kNsxt);
+  const PlacedFinding* limit = FindRule(legacy, sz::rules::kLegacyOneActive);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->path, AtWorkload("l7_rps"));
+  EXPECT_TRUE(limit->policy_dependent);
+  EXPECT_EQ(Int(Planned(legacy, "max_se")), 2);
+
+  // An ha_mode Avi does not have is an input error at ha_mode.
+  const SizingPlan bad = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
+                                            {"ha_mode", Value::String("ACTIVE_ACTIVE")}}),
+                                    sz::Platform::kNsxt);
+  ASSERT_EQ(bad.input_errors.size(), 1u);
+  EXPECT_EQ(bad.input_errors.items()[0].path, At("ha_mode"));
+  EXPECT_NE(bad.input_errors.items()[0].detail.find("HA_MODE_SHARED_PAIR"), std::string::npos);
+}
+
 TEST(SeGroupSizingTest, SetAttributesAreNotRecommended) {
   const SizingPlan plan = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})},
                                              {"vcpus_per_se", N(6)},
@@ -248,12 +334,17 @@ TEST(SeGroupSizingTest, UnknownInputIsNotKnownAndNoError) {
   EXPECT_TRUE(plan.has_workload);
   EXPECT_FALSE(plan.sizing_object.IsKnown());
   EXPECT_EQ(plan.sizing_object.type(), SizingObjectType());
-  // Unknown pass-through attributes do not stop the model.
+  // Unknown pass-through attributes, and an unknown max_se (only checked), do not stop the model.
   EXPECT_TRUE(PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                                 {"ha_mode", Value::Unknown(cty::Type::String())},
+                                 {"max_se", Value::Unknown(cty::Type::Number())},
                                  {"min_se", Value::Unknown(cty::Type::Number())}}),
                          sz::Platform::kVcenter)
                   .known);
+  // The HA mode is a model input: the sizing waits for it.
+  EXPECT_FALSE(PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
+                                  {"ha_mode", Value::Unknown(cty::Type::String())}}),
+                          sz::Platform::kVcenter)
+                   .known);
 }
 
 TEST(SeGroupSizingTest, NoWorkloadChecksSettingsOnly) {

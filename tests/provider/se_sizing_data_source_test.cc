@@ -119,7 +119,8 @@ TEST_F(SeSizingDataSourceTest, ThroughputMetricsAreInGbps) {
   EXPECT_EQ(Num(metrics[1], "demand"), "5.6");
   EXPECT_EQ(Num(metrics[1], "capacity_per_se"), "7.2");
   EXPECT_EQ(Num(metrics[1], "utilization_pct"), "77.8");
-  EXPECT_EQ(Str(r.state, "binding_metric"), "l7_ssl_gbps");
+  // L7 SSL throughput and RPS share the CPU budget (77.8% + 0.5%): the budget binds.
+  EXPECT_EQ(Str(r.state, "binding_metric"), "cpu");
 }
 
 TEST_F(SeSizingDataSourceTest, UnderSizedSettingsWarnOrFailWithEnforce) {

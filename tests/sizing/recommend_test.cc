@@ -56,14 +56,17 @@ TEST(RecommendTest, SmallestSingleSe) {
 }
 
 TEST(RecommendTest, NsxtExampleFromTheIssue) {
-  // 150,000 RPS needs 187,500 (5 vCPUs give 179,000); 8,000 ECC needs 10,000 (5 give 9,850).
+  // One CPU budget: on one 6-vCPU SE, 150,000 / 205,000 + 8,000 / 11,500 = 142.7%; on two 71.4%
+  // (two of 5 vCPUs: 82.5%).
   Recommendation r =
       MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
+  EXPECT_EQ(r.se_count.value, 2);
   EXPECT_EQ(r.vcpus_per_se.value, 6);
   EXPECT_EQ(r.memory_per_se.value, 12288);
   EXPECT_EQ(r.memory_per_se.basis, Basis::kMeasured);
   EXPECT_EQ(r.disk_per_se.value, 29);
-  EXPECT_EQ(r.binding, Metric::kL7Rps);  // 150000 / 205000 > 8000 / 11500
+  EXPECT_TRUE(r.cpu_binds);
+  EXPECT_NEAR(r.cpu.utilization_pct, 71.4, 0.05);
   EXPECT_EQ(r.num_dispatcher_cores.value, 2);
   EXPECT_EQ(r.max_queues_per_vnic.value, 2);
   EXPECT_EQ(r.max_queues_per_vnic.basis, Basis::kMeasured);
@@ -387,8 +390,17 @@ void ExpectMinimalAndSufficient(const Workload& w, const Recommendation& r) {
   if (v > 1) {
     EXPECT_FALSE(CarriesWithAnyMemory(w, v - 1, n)) << "one vCPU fewer carries it";
   }
-  if (n > 1) {
+  EXPECT_TRUE(r.carried);
+  EXPECT_LE(r.cpu.utilization_pct, w.target_utilization_pct + 1e-9) << "over the CPU budget";
+  EXPECT_GE(n, LeastActiveSes(w));
+  if (n > LeastActiveSes(w)) {
     EXPECT_FALSE(CarriesWithAnyMemory(w, w.max_vcpus_per_se, n - 1)) << "one SE fewer carries it";
+  }
+  if (w.ha_mode == HaMode::kSharedPair) {
+    EXPECT_TRUE(SurvivesOneSeLoss(w, v, mem, n)) << "the loss of one SE overloads the rest";
+    EXPECT_EQ(r.max_se.value, n);
+  } else {
+    EXPECT_EQ(r.max_se.value, n + w.buffer_se);
   }
   const int64_t table = static_cast<int64_t>(TableMemoryMb(w.platform, v).value);
   EXPECT_GE(mem, table);
@@ -473,6 +485,40 @@ TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
           Recommendation rm = MustRecommend(more);
           EXPECT_GE(std::make_tuple(rm.se_count.value, rm.vcpus_per_se.value),
                     std::make_tuple(r.se_count.value, r.vcpus_per_se.value));
+        }
+      }
+    }
+  }
+}
+
+TEST(RecommendGridTest, HaModesAndSlotsAreMinimalSufficientAndMonotone) {
+  // Two- and three-metric mixes on the same cores, both profiles, into scale-out, in N+M and
+  // active/active, with and without virtual-service slots.
+  const std::vector<std::vector<Metric>> mixes = {
+      {Metric::kSslTpsEcc, Metric::kL7Rps},
+      {Metric::kSslTpsRsa, Metric::kL7Rps, Metric::kL7SslGbps},
+      {Metric::kL4Cps, Metric::kL4Gbps, Metric::kL4OpenConns}};
+  for (Platform p : kAllPlatforms) {
+    for (HaMode mode : {HaMode::kShared, HaMode::kSharedPair}) {
+      for (absl::optional<int> services : {absl::optional<int>(), absl::optional<int>(25)}) {
+        for (const std::vector<Metric>& mix : mixes) {
+          std::tuple<int, int, int64_t> previous{0, 0, 0};
+          for (int k = 1; k <= 24; ++k) {
+            Workload w;
+            w.platform = p;
+            w.ha_mode = mode;
+            w.virtual_services = services;
+            for (Metric m : mix) w.demand.Set(m, Unit(m) * k / 3.0);
+            SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << HaModeName(mode) << " vs "
+                                            << services.value_or(0) << " " << InfoOf(mix[0]).key
+                                            << "+... x" << k / 3.0);
+            Recommendation r = MustRecommend(w);
+            ExpectMinimalAndSufficient(w, r);
+            std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,
+                                              r.memory_per_se.value};
+            EXPECT_GE(now, previous) << "more demand gave a smaller recommendation";
+            previous = now;
+          }
         }
       }
     }
