@@ -25,6 +25,11 @@ using Json = nlohmann::json;
 
 constexpr char kDefaultCloud[] = "Default-Cloud";
 constexpr char kDefaultGroup[] = "Default-Group";
+// Why an unchanged group's under-sizing is a warning under sizing_policy = "enforce".
+constexpr char kUnchangedGroupWaiver[] =
+    "This is a warning although sizing_policy = \"enforce\": this plan leaves the group "
+    "unchanged, and enforce fails only a plan that creates or changes an under-sized group, so "
+    "that a destroy or a change to another resource is never blocked by it.";
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
@@ -187,11 +192,12 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   SizingPlan plan = PlanSizing(config, *platform);
   if (!plan.known) return;
   d.Append(plan.input_errors);
-  const std::optional<SizingPolicy> own = OwnPolicy(config);
   for (const PlacedFinding& finding : plan.findings) {
-    // The provider's policy decides these; validate cannot see it, plan reports them.
-    if (finding.policy_dependent && !own.has_value()) continue;
-    AddFindingDiagnostic(finding, own.value_or(SizingPolicy::kWarn), d);
+    // Under-sizing is plan's to report: whether it is an error depends on the provider's policy,
+    // which validate cannot see, and on whether the plan changes the group. Validation runs
+    // before every plan, a destroy's included, so it must never fail on it.
+    if (finding.policy_dependent) continue;
+    AddFindingDiagnostic(finding, SizingPolicy::kWarn, d);
   }
 }
 
@@ -275,14 +281,22 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     }
     planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
     d.Append(plan->input_errors);
-    const std::optional<SizingPolicy> own = OwnPolicy(config);
-    const SizingPolicy effective = own.value_or(provider_->sizing_policy());
+    const SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
+    // The enforce gate: only a plan that creates or changes the group fails on under-sizing.
+    // Terraform's own refresh before a destroy plans every resource with its configuration, and
+    // a pull request that touches another resource plans this one too; both leave it unchanged.
+    // The policy itself is not the group: writing it on the resource changes nothing more than
+    // setting it on the provider does.
+    const cty::Value* prior_policy = create ? nullptr : prior.GetAttribute("sizing_policy");
+    const bool changes = prior_policy == nullptr ||
+                         !planned.WithAttribute("sizing_policy", *prior_policy).Equals(prior);
     for (const PlacedFinding& finding : plan->findings) {
       // Validate reported the rest (see ValidateConfig); errors only reach here when validate
       // could not see them.
-      const bool report = derived || (finding.policy_dependent && !own.has_value()) ||
+      const bool report = derived || finding.policy_dependent ||
                           finding.finding.severity == sizing::Severity::kError;
-      if (report) AddFindingDiagnostic(finding, effective, d);
+      if (!report) continue;
+      AddFindingDiagnostic(finding, effective, d, changes ? "" : kUnchangedGroupWaiver);
     }
   } else if (has_workload) {
     // The recommendation depends on something unknown until apply.

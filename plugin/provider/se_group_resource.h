@@ -2,9 +2,10 @@
 // workload.
 //
 // Validate (no Controller) reports the sizing model's findings at their attributes when
-// `platform` is set; plan fills unset sizing attributes with the model's recommendation as known
-// values, derives `platform` from the cloud's type when unset, and reports what validate could
-// not (see docs/design/se-group-resource.md: every finding is reported from one place only).
+// `platform` is set, under-sizing aside; plan fills unset sizing attributes with the model's
+// recommendation as known values, derives `platform` from the cloud's type when unset, and
+// reports what validate could not, under-sizing always (see docs/design/se-group-resource.md:
+// every finding is reported from one place only; the enforce gate).
 // Apply is one POST (create), one read-modify-write PUT (update) or one DELETE; refresh is one
 // GET by uuid. Import takes a uuid, a name, or cloud/name.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
@@ -33,11 +34,15 @@ class SeGroupResource : public framework::Resource,
   // provider_schema/resources/nsxalb_se_group.json.
   framework::Schema GetSchema() const override;
   // Checks sizing_policy, platform and extra_fields, and the sizing model's findings when the
-  // platform is set. Unknown values are skipped.
+  // platform is set, but never under-sizing (demand-within-capacity), which is plan's: Terraform
+  // validates before every plan, a destroy's included. Unknown values are skipped.
   void ValidateConfig(const framework::ValidateResourceConfigRequest& request,
                       framework::ValidateResourceConfigResponse& response) override;
   // Defaults cloud and tenant, derives platform, plans the recommendation and the `sizing`
-  // object, and reports the findings validate left to plan.
+  // object, and reports the findings validate left to plan. Under sizing_policy = "enforce",
+  // under-sizing is an error only when the plan creates the group or changes it (planned state
+  // differs from prior); a plan that leaves it unchanged (the refresh that begins a destroy, a
+  // change to another resource) gets a warning.
   void ModifyPlan(const framework::ModifyPlanRequest& request,
                   framework::ModifyPlanResponse& response) override;
   // One POST of the planned values.

@@ -456,14 +456,19 @@ SizingPlan PlanSizing(const cty::Value& config, sz::Platform platform) {
 }
 
 void AddFindingDiagnostic(const PlacedFinding& placed, SizingPolicy policy,
-                          framework::Diagnostics& diagnostics) {
+                          framework::Diagnostics& diagnostics, std::string_view enforce_waived) {
   const sz::Finding& f = placed.finding;
-  const bool enforced = placed.policy_dependent && policy == SizingPolicy::kEnforce;
+  const bool under_enforce = placed.policy_dependent && policy == SizingPolicy::kEnforce;
+  const bool enforced = under_enforce && enforce_waived.empty();
   std::string detail = absl::StrCat(f.detail, " (rule ", f.rule, ")");
   if (enforced) {
     absl::StrAppend(&detail,
-                    "\n\nsizing_policy = \"enforce\" makes an under-sized group an error; "
-                    "sizing_policy = \"warn\" makes it a warning.");
+                    "\n\nsizing_policy = \"enforce\" makes an under-sized group an error in a "
+                    "plan that creates or changes it; sizing_policy = \"warn\" makes it a "
+                    "warning.");
+  } else if (under_enforce) {
+    absl::StrAppend(&detail, "\n\n",
+                    absl::string_view(enforce_waived.data(), enforce_waived.size()));
   }
   framework::Diagnostic d;
   d.severity = f.severity == sz::Severity::kError || enforced ? framework::Severity::kError

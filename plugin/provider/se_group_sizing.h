@@ -119,8 +119,15 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform);
 
 // Adds `finding` to `diagnostics` at its path: model errors as errors; policy-dependent findings
 // as errors under kEnforce and warnings under kWarn; other warnings as warnings.
+//
+// `enforce_waived`, when not empty, says why the operation at hand must not fail on sizing even
+// under kEnforce (a plan that leaves the group unchanged, such as the refresh plan that begins
+// `terraform destroy`; a data source, which Terraform reads in that refresh too): the
+// policy-dependent finding is then a warning, and its detail ends with that sentence. See
+// docs/design/se-group-resource.md, "The enforce gate".
 void AddFindingDiagnostic(const PlacedFinding& finding, SizingPolicy policy,
-                          framework::Diagnostics& diagnostics);
+                          framework::Diagnostics& diagnostics,
+                          std::string_view enforce_waived = {});
 
 // The attribute path of an attribute name the model uses in findings: a sizing attribute is
 // itself; se_count is .min_scaleout_per_vs; "workload" and "workload.<key>" are the workload block

@@ -21,6 +21,12 @@ namespace sz = ::nsxalb::sizing;
 
 constexpr char kPlatform[] = "platform";
 constexpr char kSizingPolicy[] = "sizing_policy";
+// Why under-sizing is a warning here under sizing_policy = "enforce".
+constexpr char kDataSourceWaiver[] =
+    "This is a warning although sizing_policy = \"enforce\": Terraform reads nsxalb_se_sizing in "
+    "every plan, including the refresh that begins terraform destroy, so the data source never "
+    "fails on sizing. To stop plans on it, set sizing_policy = \"enforce\" on the nsxalb_se_group "
+    "that uses these values, or add a lifecycle postcondition on this data source.";
 
 const framework::Schema& EmbeddedSchema() {
   static const framework::Schema* const kSchema = [] {
@@ -133,7 +139,7 @@ void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
   }
   response.diagnostics.Append(plan.input_errors);
   for (const PlacedFinding& f : plan.findings) {
-    AddFindingDiagnostic(f, h.policy, response.diagnostics);
+    AddFindingDiagnostic(f, h.policy, response.diagnostics, kDataSourceWaiver);
   }
   if (response.diagnostics.HasError()) return;
 
@@ -159,12 +165,13 @@ void SeSizingDataSource::ValidateConfig(const framework::ValidateDataSourceConfi
   if (config.IsNull() || !config.IsKnown()) return;
   const Header h = ReadHeader(config, response.diagnostics);
   if (!h.platform.has_value()) return;
-  // An unknown sizing_policy counts as "warn" here; Read sees it known.
   const SizingPlan plan = PlanSizing(config, *h.platform);
   if (!plan.known) return;
   response.diagnostics.Append(plan.input_errors);
   framework::Diagnostics findings;
-  for (const PlacedFinding& f : plan.findings) AddFindingDiagnostic(f, h.policy, findings);
+  for (const PlacedFinding& f : plan.findings) {
+    AddFindingDiagnostic(f, h.policy, findings, kDataSourceWaiver);
+  }
   for (const framework::Diagnostic& d : findings) {
     if (d.severity == framework::Severity::kError) response.diagnostics.Add(d);
   }

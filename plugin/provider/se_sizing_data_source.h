@@ -23,14 +23,15 @@ class SeSizingDataSource : public framework::DataSource,
   framework::Schema GetSchema() const override;
   // Runs the model on the configuration. Unset sizing attributes become the recommendation (with
   // a workload); se_count, binding_metric, basis, summary, findings and metrics are filled in.
-  // Findings are diagnostics at their attribute paths: errors as errors, under-sizing
-  // (demand-within-capacity) as a warning, or an error with sizing_policy = "enforce", other
-  // warnings as warnings.
+  // Findings are diagnostics at their attribute paths: errors as errors, warnings as warnings.
+  // Under-sizing (demand-within-capacity) is a warning whatever sizing_policy says: Terraform
+  // reads data sources in the refresh that begins a destroy, and a destroy must not fail on
+  // sizing (docs/design/se-group-resource.md, "The enforce gate").
   void Read(const framework::ReadDataSourceRequest& request,
             framework::ReadDataSourceResponse& response) override;
   // Reports, at their paths, what would make Read fail: an invalid platform or sizing_policy,
-  // input errors, the model's errors and, with sizing_policy = "enforce", under-sizing. Unknown
-  // values are skipped; warnings are left to Read so that they are not reported twice.
+  // input errors and the model's errors; never under-sizing. Unknown values are skipped;
+  // warnings are left to Read so that they are not reported twice.
   void ValidateConfig(const framework::ValidateDataSourceConfigRequest& request,
                       framework::ValidateDataSourceConfigResponse& response) override;
 };

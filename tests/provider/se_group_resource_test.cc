@@ -119,14 +119,73 @@ TEST_F(SeGroupResourceTest, ProviderEnforceMakesThePlanFail) {
   EXPECT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1);
 }
 
-TEST_F(SeGroupResourceTest, WrittenPolicyAndPlatformReportInValidateOnly) {
+TEST_F(SeGroupResourceTest, UnderSizingIsPlansEvenWithAWrittenPolicy) {
   Configure({{"sizing_policy", Value::String("enforce")}});
   const Value config = UnderSized(
       {{"platform", Value::String("vcenter")}, {"sizing_policy", Value::String("warn")}});
+  EXPECT_EQ(Count(Validate(config), "demand-within-capacity"), 0);
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  ASSERT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1) << plan.diagnostics.ToString();
+  EXPECT_FALSE(plan.diagnostics.HasError());  // the resource's warn wins over the provider's
+}
+
+// Validation runs before every plan, a destroy's and a refresh-only plan's included: it never
+// fails on under-sizing, whatever the policy.
+TEST_F(SeGroupResourceTest, ValidateNeverFailsOnUnderSizing) {
+  Configure();
+  const Value config = UnderSized(
+      {{"platform", Value::String("vcenter")}, {"sizing_policy", Value::String("enforce")}});
   Diagnostics validate = Validate(config);
-  ASSERT_EQ(Count(validate, "demand-within-capacity"), 1);
-  EXPECT_FALSE(validate.HasError());  // the resource's warn wins over the provider's enforce
-  EXPECT_EQ(Count(PlanCreate(config).diagnostics, "demand-within-capacity"), 0);
+  EXPECT_FALSE(validate.HasError()) << validate.ToString();
+  EXPECT_EQ(Count(validate, "demand-within-capacity"), 0);
+  // The plan that would create the group is what fails.
+  framework::PlanResourceChangeResult plan = PlanCreate(config);
+  EXPECT_TRUE(plan.diagnostics.HasError());
+  EXPECT_EQ(Count(plan.diagnostics, "demand-within-capacity"), 1);
+}
+
+// The enforce gate (docs/design/se-group-resource.md): a plan whose planned state equals the
+// prior state, as in the refresh plan that begins `terraform destroy` or a plan that changes
+// another resource, gets a warning; a plan that changes the group gets the error.
+TEST_F(SeGroupResourceTest, EnforceFailsOnlyAPlanThatChangesTheGroup) {
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  const Value config = UnderSized({{"platform", Value::String("vcenter")}});
+  framework::PlanResourceChangeResult create = PlanCreate(config);
+  ASSERT_TRUE(create.diagnostics.HasError());
+  // The group as it exists: the planned values, with what apply fills in known.
+  Value prior = create.planned_state;
+  for (const auto& [name, value] : create.planned_state.entries()) {
+    if (value.IsKnown()) continue;
+    ASSERT_EQ(value.type().kind(), cty::Type::Kind::kString) << name;
+    prior = std::move(prior).WithAttribute(name, Value::String("known-" + name));
+  }
+
+  framework::PlanResourceChangeResult unchanged =
+      server_->PlanResourceChange(kSeGroupResourceType, prior, prior, config, "");
+  ASSERT_FALSE(unchanged.diagnostics.HasError()) << unchanged.diagnostics.ToString();
+  ASSERT_EQ(Count(unchanged.diagnostics, "demand-within-capacity"), 1);
+  const framework::Diagnostic& warning = unchanged.diagnostics.items()[0];
+  EXPECT_EQ(warning.severity, Severity::kWarning);
+  EXPECT_EQ(*warning.path, cty::AttributePath().Attribute("vcpus_per_se"));
+  EXPECT_NE(warning.detail.find("leaves the group unchanged"), std::string::npos) << warning.detail;
+  EXPECT_TRUE(unchanged.planned_state.Equals(prior));
+
+  // Writing the policy on the resource is not a change of the group either.
+  const Value own = config.WithAttribute("sizing_policy", Value::String("enforce"));
+  framework::PlanResourceChangeResult policy_only = server_->PlanResourceChange(
+      kSeGroupResourceType, prior, prior.WithAttribute("sizing_policy", Value::String("enforce")),
+      own, "");
+  ASSERT_FALSE(policy_only.diagnostics.HasError()) << policy_only.diagnostics.ToString();
+  EXPECT_EQ(Count(policy_only.diagnostics, "demand-within-capacity"), 1);
+
+  // 9,000 ECC TPS instead of 8,000: the group changes, so enforce fails the plan.
+  const Value workload = Workload({{"ssl_tps_ecc", Value::Int(9000)}});
+  const Value more = config.WithAttribute("workload", workload);
+  const Value proposed = prior.WithAttribute("workload", workload);
+  framework::PlanResourceChangeResult changed =
+      server_->PlanResourceChange(kSeGroupResourceType, prior, proposed, more, "");
+  EXPECT_TRUE(changed.diagnostics.HasError()) << changed.diagnostics.ToString();
+  EXPECT_EQ(Count(changed.diagnostics, "demand-within-capacity"), 1);
 }
 
 TEST_F(SeGroupResourceTest, DerivedPlatformReportsEverythingInPlan) {

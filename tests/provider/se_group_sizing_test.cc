@@ -241,6 +241,17 @@ TEST(SeGroupSizingTest, VcenterEcc8000OnTwoVcpusIsUnderSized) {
   EXPECT_EQ(enforce.items()[0].severity, framework::Severity::kError);
   EXPECT_EQ(enforce.items()[0].path, At("vcpus_per_se"));
   EXPECT_NE(enforce.items()[0].detail.find("demand-within-capacity"), std::string::npos);
+  // Enforce waived (an unchanged group, a data source): a warning whose detail says why.
+  framework::Diagnostics waived;
+  AddFindingDiagnostic(*f, SizingPolicy::kEnforce, waived, "Why it is a warning.");
+  ASSERT_EQ(waived.size(), 1u);
+  EXPECT_EQ(waived.items()[0].severity, framework::Severity::kWarning);
+  EXPECT_EQ(waived.items()[0].path, At("vcpus_per_se"));
+  EXPECT_NE(waived.items()[0].detail.find("\n\nWhy it is a warning."), std::string::npos);
+  // Under "warn" there is nothing to explain.
+  framework::Diagnostics warn_waived;
+  AddFindingDiagnostic(*f, SizingPolicy::kWarn, warn_waived, "Why it is a warning.");
+  EXPECT_EQ(warn_waived.items()[0].detail.find("Why it is a warning."), std::string::npos);
 
   // The rest is planned for the SEs that are set: 1 SE (Avi's default) of 2 vCPUs.
   EXPECT_EQ(Int(Planned(plan, "memory_per_se")), 2048);
