@@ -256,12 +256,15 @@ std::string SizingChartSvg(const ChartInput& input) {
   // below the chart show the whole budget (rule one-cpu-budget-per-se).
   const sz::CpuLoad budget = BudgetOf(w, input.recommended);
   const bool budget_of_many = budget.parts.size() >= 2;
-  if (demand && budget_of_many && sz::SharesCpuBudget(metric)) {
-    absl::StrAppend(&subtitle, " Alone: it shares the CPU with ", budget.parts.size() - 1,
-                    budget.parts.size() == 2 ? " other metric" : " other metrics",
-                    " (bars below).");
-  }
   svg.Text(kLeft, 50, subtitle, "font-size=\"12\" fill=\"#444444\"");
+  if (demand && budget_of_many && sz::SharesCpuBudget(metric)) {
+    svg.Text(
+        kLeft, 66,
+        absl::StrCat("That is this metric alone: it shares the CPU with ", budget.parts.size() - 1,
+                     budget.parts.size() == 2 ? " other metric" : " other metrics",
+                     ", and the bar below adds them up."),
+        "font-size=\"12\" fill=\"#444444\"");
+  }
 
   // Grid and axes.
   for (double t = 0; t <= y_top + step / 2; t += step) {
@@ -412,7 +415,7 @@ std::string SizingChartSvg(const ChartInput& input) {
            "fill=\"#666666\" font-size=\"10\"");
   svg.Text(kLegendX, ly + 28, absl::StrCat("(Avi ", profile.avi_version, "), table memory"),
            "fill=\"#666666\" font-size=\"10\"");
-  // The CPU budget of one SE, at the recommended shape and at the given one.
+  // The CPU budget of one SE, at the recommended shape and at the given one when it differs.
   double height = kHeight;
   if (!budget.Empty()) {
     BudgetBar(svg, height + 6,
@@ -420,7 +423,9 @@ std::string SizingChartSvg(const ChartInput& input) {
                            "): ", sz::CpuLoadText(budget)),
               budget, w.target_utilization_pct);
     height += kBudgetRow;
-    if (input.given) {
+    if (input.given && (input.given->vcpus != input.recommended.vcpus ||
+                        input.given->memory_mb != input.recommended.memory_mb ||
+                        input.given->se_count != input.recommended.se_count)) {
       const sz::CpuLoad given_budget = BudgetOf(w, *input.given);
       if (!given_budget.Empty()) {
         BudgetBar(svg, height + 6,

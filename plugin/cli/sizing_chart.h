@@ -16,8 +16,9 @@
 //   - below the chart, when the workload demands a CPU-bound metric, the CPU budget of one SE
 //     (rule one-cpu-budget-per-se) as a stacked bar of its parts (class "cpu-budget", one rect
 //     per metric) with the target utilization marked (class "cpu-target"): at the recommended
-//     shape, and at the given one when settings were checked. The curve and the demand line show
-//     one metric; the bar shows what the metrics take of the same cores together.
+//     shape, and at the given one when settings were checked and give another shape. The curve and
+//     the demand line show one metric; the bar shows what the metrics take of the same cores
+//     together.
 // The SVG has no scripts, external fonts or stylesheets; every figure comes from plugin/sizing.
 #ifndef NSXALB_PLUGIN_CLI_SIZING_CHART_H_
 #define NSXALB_PLUGIN_CLI_SIZING_CHART_H_

@@ -41,6 +41,10 @@ check() {
 # L7 RPS: both tables publish 1, 2, 4 and 6 vCPUs; up to 8 vCPUs the curves are extrapolated
 # from 6 to 8 (two segments per profile).
 check rps 8 4 --platform nsxt --l7-rps 150000 --ssl-tps-ecc 8000 --max-vcpus-per-se 8
+# The CPU budget under the curve: one stacked part per CPU-bound metric and the target marked.
+[ "$(count "$tmp/rps.svg" rect cpu-budget)" = 2 ] || { echo "FAILED rps: not 2 CPU-budget parts"; failed=$((failed + 1)); }
+[ "$(count "$tmp/rps.svg" line cpu-target)" = 1 ] || { echo "FAILED rps: no CPU target mark"; failed=$((failed + 1)); }
+grep -q 'CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8%' "$tmp/rps.svg" || { echo "FAILED rps: no CPU budget text"; failed=$((failed + 1)); }
 # Up to 6 vCPUs: nothing extrapolated.
 check rps6 8 0 --platform nsxt --l7-rps 150000
 # Up to 2 vCPUs: the measured 1 and 2 of each profile only.
@@ -50,6 +54,9 @@ check conns 4 0 --platform nsxt --l4-open-conns 2000000
 # Settings checked against the workload: the given size is marked as well.
 check given 8 0 --platform vcenter --ssl-tps-ecc 8000 --vcpus 2
 [ "$(count "$tmp/given.svg" path given)" = 1 ] || { echo "FAILED given: no mark for the settings"; failed=$((failed + 1)); }
+# ... and a second CPU-budget bar for the settings, over its target.
+[ "$(count "$tmp/given.svg" rect cpu-budget)" = 2 ] || { echo "FAILED given: not one part in each of 2 bars"; failed=$((failed + 1)); }
+grep -q 'CPU budget per SE, your settings (1 SE of 2 vCPUs): CPU 137.9%' "$tmp/given.svg" || { echo "FAILED given: no budget bar for the settings"; failed=$((failed + 1)); }
 # A chosen metric instead of the binding one.
 check chosen 8 0 --platform vcenter --ssl-tps-ecc 8000 --l7-rps 1000 --chart-metric l7-rps
 grep -q 'L7 RPS capacity of one SE' "$tmp/chosen.svg" || { echo "FAILED chosen: not the L7 RPS chart"; failed=$((failed + 1)); }

@@ -48,9 +48,9 @@ case "$case_name" in
     [ "$elapsed" -lt 60 ] || fail "scripts/demo took $elapsed s (the README promises under a minute)"
     expect "Installed nsxalb/nsxalb v0.1.0 (unauthenticated)"
     expect '+ vcpus_per_se              = 6'
-    expect '+ summary         = "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)"'
+    expect '+ summary         = "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)"'
     expect "Warning: ECC SSL TPS under-delivered: 5,800 of 10,000 needed"
-    expect 'on main.tf line 13, in resource "nsxalb_se_group" "tls":'
+    expect 'on main.tf line 14, in resource "nsxalb_se_group" "tls":'
     expect "Plan: 2 to add, 0 to change, 0 to destroy."
     expect "Apply complete! Resources: 2 added, 0 changed, 0 destroyed."
     expect "No changes. Your infrastructure matches the configuration."

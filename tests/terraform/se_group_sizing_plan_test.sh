@@ -47,9 +47,13 @@ for attr in memory_per_se disk_per_se num_dispatcher_cores max_queues_per_vnic m
   assert_json "$web.after_unknown.$attr // false" false
 done
 assert_json "$web.after.sizing.profile" '"nsxt"'
-assert_json "$web.after.sizing.se_count" 1
-assert_json "$web.after.sizing.binding_metric" '"l7_rps"'
-assert_json "$web.after.sizing.summary | test(\"150,000 L7 RPS\")" true
+# An HTTPS mix: requests and handshakes share one CPU budget, 2 SEs of 6 vCPUs at 71.4%.
+assert_json "$web.after.sizing.se_count" 2
+assert_json "$web.after.sizing.binding_metric" '"cpu"'
+assert_json "$web.after.sizing.utilization_pct" 71.4
+assert_json "$web.after.max_se" 3
+assert_json "$web.after.min_scaleout_per_vs" 2
+assert_json "$web.after.sizing.summary | test(\"150,000 L7 RPS \\\\+ 8,000 ECC SSL TPS at 71.4% CPU\")" true
 assert_json "$tls.after.vcpus_per_se" 2
 assert_json "$tls.after.sizing.findings | map(test(\"demand-within-capacity\")) | any" true
 
