@@ -6,7 +6,8 @@
 #   source "$(dirname "$0")/lib.sh" "$@"   # args: PROVIDER_BINARY EMULATOR_BINARY [VERSION]
 #
 # Sourcing it:
-#   * exits 77 (CTest's SKIP_RETURN_CODE) when terraform is not on PATH;
+#   * exits 77 (CTest's SKIP_RETURN_CODE) when terraform is not on PATH, or fails when CI=true
+#     (scripts/lib/require-tool.sh);
 #   * makes a private temporary directory $TF_TMP, removed on exit, INT and TERM
 #     (kept when NSXALB_TF_KEEP=1), with the working directory $TF_WORK;
 #   * points Terraform at its own CLI config (never ~/.terraformrc) whose filesystem mirror holds
@@ -53,11 +54,10 @@ SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The mirror, CLI configuration and emulator helpers shared with scripts/demo and examples/gitops.
 # shellcheck source=../../scripts/lib/terraform-mirror.sh
 source "$SOURCE_DIR/scripts/lib/terraform-mirror.sh"
+# shellcheck source=../../scripts/lib/require-tool.sh
+source "$SOURCE_DIR/scripts/lib/require-tool.sh"
 
-if ! command -v terraform >/dev/null 2>&1; then
-  echo "SKIP: terraform not found on PATH; the terraform scenarios need the real CLI" >&2
-  exit 77
-fi
+require_tool terraform "$(basename "$0" .sh) (the real terraform CLI)"
 [ -x "$TF_PROVIDER_BINARY" ] || fail "provider binary '$TF_PROVIDER_BINARY' is not executable" \
   "(pass it as the first argument or in NSXALB_PROVIDER_BINARY)"
 [ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
