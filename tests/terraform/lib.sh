@@ -371,7 +371,7 @@ tf_state_groups() {
 assert_nothing_lost() {
   local dirs=("$@") on_emulator in_state
   [ ${#dirs[@]} -gt 0 ] || dirs=("$TF_WORK")
-  on_emulator=$(emu_groups)
+  on_emulator=$(emu_groups) || fail "assert_nothing_lost: the emulator did not answer"
   in_state=$(for d in "${dirs[@]}"; do tf_state_groups "$d"; done | sort)
   if [ "$on_emulator" != "$in_state" ]; then
     echo "on the emulator:" >&2
@@ -385,11 +385,12 @@ assert_nothing_lost() {
   fi
 }
 
-# assert_groups N: the emulator holds N SE groups besides the Default-Groups.
+# assert_groups N: the emulator holds N SE groups besides the Default-Groups (and it answers).
 assert_groups() {
-  local n
-  n=$(emu_groups | grep -c . || true)
-  [ "$n" = "$1" ] || fail "expected $1 SE groups on the emulator, found $n: $(emu_groups)"
+  local groups n
+  groups=$(emu_groups) || fail "assert_groups $1: the emulator did not answer"
+  n=$(printf '%s' "$groups" | grep -c . || true)
+  [ "$n" = "$1" ] || fail "expected $1 SE groups on the emulator, found $n: $groups"
 }
 
 # --- Assertions -----------------------------------------------------------------------------------
@@ -421,6 +422,58 @@ assert_not_says() {
     cat "$1" >&2
     fail "$(basename "$1") says '$2'"
   fi
+}
+
+# assert_excerpt FILE EXCERPT HEADER_ERE: the excerpt file EXCERPT (a README block) is what FILE
+# says, block by block and in order. Both files are cut into blocks at the lines that match the
+# extended regex HEADER_ERE (a resource's "  # nsxalb_se_group.web will be created", a
+# diagnostic's "Warning: ...", a Markdown heading); the lines before the first header are a block
+# of their own. Each block of EXCERPT must match a later block of FILE than the one before it,
+# with the same header line, in which the excerpt block's other lines appear in the same order
+# (as whole lines, trailing blanks ignored; blank excerpt lines are skipped; FILE may have more
+# lines in between). So a line under the wrong resource, or out of order, fails.
+assert_excerpt() {
+  local file=$1 excerpt=$2 header=$3 report
+  [ -s "$excerpt" ] || fail "assert_excerpt: the excerpt $excerpt is empty"
+  report=$(awk -v header="$header" '
+    function trim(t) { sub(/[ \t\r]+$/, "", t); return t }
+    # cut(which, line): appends line to the current block of file `which` (1 excerpt, 2 output).
+    function cut(w, line) {
+      if (line ~ header) { n[w]++; head[w, n[w]] = line; len[w, n[w]] = 0; return }
+      if (w == 1 && line == "") return
+      len[w, n[w]]++; body[w, n[w], len[w, n[w]]] = line
+    }
+    BEGIN { n[1] = 0; n[2] = 0; head[1, 0] = ""; head[2, 0] = ""; len[1, 0] = 0; len[2, 0] = 0 }
+    FNR == NR { cut(1, trim($0)); next }
+    { cut(2, trim($0)) }
+    END {
+      from = 0
+      for (e = 0; e <= n[1]; e++) {
+        if (e == 0 && len[1, 0] == 0) continue
+        found = -1; first = -1; best = 0
+        for (o = (e == 0 ? 0 : from); o <= n[2] && found < 0; o++) {
+          if (o == 0 && e > 0) continue
+          if (head[2, o] != head[1, e]) continue
+          if (first < 0) first = o
+          k = 1
+          for (i = 1; i <= len[2, o] && k <= len[1, e]; i++) if (body[2, o, i] == body[1, e, k]) k++
+          if (k > len[1, e]) found = o
+          else if (first == o) best = k
+        }
+        if (found >= 0) { from = found + 1; continue }
+        if (first < 0) {
+          printf "no block \"%s\" in the output after the previous block of the excerpt\n", head[1, e]
+        } else {
+          printf "in the block \"%s\" of the output, the excerpt line %d of the block is missing or out of order:\n  %s\n", head[1, e], best, body[1, e, best]
+          printf "the output block:\n%s\n", head[2, first]
+          for (i = 1; i <= len[2, first]; i++) print body[2, first, i]
+        }
+        exit 1
+      }
+    }' "$excerpt" "$file") || {
+    echo "$report" >&2
+    fail "$(basename "$file") does not say the excerpt $(basename "$excerpt"), block by block in order"
+  }
 }
 
 # assert_not_contains FILE TEXT: FILE does not contain TEXT (a fixed string).
