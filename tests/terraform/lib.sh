@@ -20,8 +20,9 @@
 # default 180), and TF_LOG* pass through to Terraform and the provider.
 # NSXALB_TF_TRACE_SECRETS=1 (CI runs every scenario so once): Terraform and the provider log at
 # TRACE into $TF_OUT_DIR/*.trace, the Controller password is a marker, and `pass` fails when the
-# marker appears in any file the scenario left (outputs, traces, states, plans, the emulator's
-# log).
+# marker, or a session cookie value, CSRF token or auth token the emulator issued, appears in any
+# file the scenario left (outputs, traces, states, plans, the emulator's log; see
+# _tf_scan_secrets).
 
 set -euo pipefail
 
@@ -74,7 +75,9 @@ done
 TF_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsxalb-tf-XXXXXX")
 TF_WORK=$TF_TMP/work
 TF_OUT_DIR=$TF_TMP/out
-mkdir -p "$TF_WORK" "$TF_OUT_DIR"
+# The harness's own files (its cookie jar, the secret scan's list), which the scan leaves out.
+TF_HARNESS_DIR=$TF_TMP/harness
+mkdir -p "$TF_WORK" "$TF_OUT_DIR" "$TF_HARNESS_DIR"
 EMU_PID=""
 _tf_run_pid=""
 declare -A _tf_bg_base=() _tf_bg_pgid=()
@@ -247,23 +250,43 @@ _tf_trace_to() {
   fi
 }
 
-# In NSXALB_TF_TRACE_SECRETS mode, fails when the marker password is in any file under $TF_TMP
-# (the provider copy in the mirror aside), and when no TRACE log holds the provider's own lines.
+# In NSXALB_TF_TRACE_SECRETS mode, fails when a secret is in any file under $TF_TMP (but the
+# provider copy in the mirror and the harness's own files in $TF_HARNESS_DIR), and when no TRACE
+# log holds the provider's own lines. The secrets: the marker password, and every session cookie
+# value, CSRF token and auth token the emulator issued (GET /_emulator/secrets), to the provider
+# and to the harness alike.
 _tf_scan_secrets() {
   [ "$TF_TRACE_SECRETS" = 1 ] || return 0
-  local hits
-  hits=$(grep -rlF --exclude-dir=mirror -- "$EMU_PASSWORD" "$TF_TMP" || true)
-  [ -z "$hits" ] || fail "the marker password leaked into: $hits"
+  local secrets=$TF_HARNESS_DIR/secrets.txt issued counts
+  issued=$(emu_get /_emulator/secrets) || fail "the emulator did not list the secrets it issued"
+  {
+    printf 'password\t%s\n' "$EMU_PASSWORD"
+    jq -r '(.session_ids[] | "session cookie\t\(.)"), (.csrf_tokens[] | "CSRF token\t\(.)"),
+      (.auth_tokens[] | "auth token\t\(.)")' <<<"$issued"
+  } >"$secrets"
+  local kind value hits leaks=""
+  cut -f2 "$secrets" >"$TF_HARNESS_DIR/values.txt"
+  grep -q '^$' "$TF_HARNESS_DIR/values.txt" && fail "an empty secret: $(cut -f1 "$secrets" | tr '\n' ' ')"
+  # One pass over every file for all the secrets; then, only on a hit, which secret is where.
+  if grep -rqF --exclude-dir=mirror --exclude-dir=harness -f "$TF_HARNESS_DIR/values.txt" "$TF_TMP"; then
+    while IFS=$'\t' read -r kind value; do
+      hits=$( (grep -rlF --exclude-dir=mirror --exclude-dir=harness -- "$value" "$TF_TMP" || true) | tr "\n" " ")
+      [ -z "$hits" ] || leaks="$leaks"$'\n'"  the $kind ${value:0:6}... in: $hits"
+    done <"$secrets"
+    fail "secrets leaked:$leaks"
+  fi
   local traces
   traces=$(find "$TF_OUT_DIR" -name '*.trace' | wc -l)
   # The scan means something only if the provider's own log was captured (in the TRACE logs,
   # or wherever the scenario sent it).
-  if [ "$traces" -gt 0 ] && ! grep -rqF --exclude-dir=mirror -e "provider.terraform-provider-nsxalb" \
-    -e "serving plugin protocol" "$TF_TMP"; then
+  if [ "$traces" -gt 0 ] && ! grep -rqF --exclude-dir=mirror --exclude-dir=harness \
+    -e "provider.terraform-provider-nsxalb" -e "serving plugin protocol" "$TF_TMP"; then
     fail "no log holds a line of the provider"
   fi
-  echo "secret scan: the marker password is in none of $(find "$TF_TMP" -path "$TF_MIRROR" \
-    -prune -o -type f -print | wc -l) files ($traces TRACE logs)"
+  counts=$(jq -r '"\(.session_ids | length) session cookies, \(.csrf_tokens | length) CSRF tokens, \(.auth_tokens | length) auth tokens"' <<<"$issued")
+  echo "secret scan: the password, $counts: in none of $(find "$TF_TMP" \
+    \( -path "$TF_MIRROR" -o -path "$TF_HARNESS_DIR" \) -prune -o -type f -print | wc -l) files" \
+    "($traces TRACE logs)"
 }
 
 _tf_show() {
@@ -298,7 +321,7 @@ emu_faults() {
     "$EMU_URL/_emulator/faults" >/dev/null || fail "setting emulator faults $1 failed"
 }
 
-_EMU_JAR=$TF_TMP/emulator.jar
+_EMU_JAR=$TF_HARNESS_DIR/emulator.jar
 
 _emu_login() {
   rm -f "$_EMU_JAR"
