@@ -41,7 +41,7 @@ echo "--- the test counts are what ctest lists"
 count() { ctest --test-dir "$build_dir" -N "$@" | sed -n 's/^Total Tests: \([0-9]*\)$/\1/p'; }
 all=$(count -LE bench)
 terraform=$(count -L terraform)
-[ -n "$all" ] && [ "$all" -gt 0 ] || fail "ctest -N listed no tests in $build_dir"
+if [ -z "$all" ] || [ "$all" -eq 0 ]; then fail "ctest -N listed no tests in $build_dir"; fi
 line=$(grep -E '[0-9]+ tests .*\([0-9]+ drive the real terraform\)' "$readme" || true)
 said_all=$(printf '%s' "$line" | sed -nE 's/.* ([0-9]+) tests .*/\1/p')
 said_terraform=$(printf '%s' "$line" | sed -nE 's/.*\(([0-9]+) drive the real terraform\).*/\1/p')
