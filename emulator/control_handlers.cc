@@ -1,4 +1,5 @@
-// The /_emulator/ control endpoint: counters, faults, state dump and auth tokens for tests.
+// The /_emulator/ control endpoint: counters, faults, state dump, auth tokens and the secrets
+// issued so far, for tests.
 // It needs no session, is not counted and is not subject to faults.
 #include "absl/strings/str_cat.h"
 #include "emulator/server.h"
@@ -50,6 +51,12 @@ void Server::ControlRoutes() {
     std::string user = config_.username;
     if (body.is_object() && body["username"].is_string()) user = body["username"];
     reply(r, json{{"token", sessions_.IssueToken(user)}});
+  });
+  http_->Get("/_emulator/secrets", [this, reply](Req, Res r) {
+    IssuedSecrets s = sessions_.Issued();
+    reply(r, json{{"session_ids", s.session_ids},
+                  {"csrf_tokens", s.csrf_tokens},
+                  {"auth_tokens", s.auth_tokens}});
   });
 }
 

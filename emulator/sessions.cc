@@ -29,6 +29,8 @@ Session SessionManager::Create(const std::string& username) {
     }
   }
   sessions_[s.id] = s;
+  issued_.session_ids.push_back(s.id);
+  issued_.csrf_tokens.push_back(s.csrf_token);
   return s;
 }
 
@@ -70,7 +72,13 @@ std::string SessionManager::IssueToken(const std::string& username) {
   std::string token = NewHexToken(20);
   absl::MutexLock lock(&mu_);
   tokens_[token] = username;
+  issued_.auth_tokens.push_back(token);
   return token;
+}
+
+IssuedSecrets SessionManager::Issued() {
+  absl::MutexLock lock(&mu_);
+  return issued_;
 }
 
 bool SessionManager::CheckToken(const std::string& username, const std::string& token) {

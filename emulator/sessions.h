@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -28,6 +29,13 @@ struct Session {
   std::string username;
   absl::Time last_used;
   bool expired = false;
+};
+
+// Every secret the emulator has handed out, for tests that search their artefacts for them.
+struct IssuedSecrets {
+  std::vector<std::string> session_ids;  // values of the avi-sessionid and sessionid cookies
+  std::vector<std::string> csrf_tokens;  // values of the csrftoken cookie
+  std::vector<std::string> auth_tokens;  // tokens usable at POST /login instead of a password
 };
 
 // Thread-safe session table.
@@ -63,6 +71,10 @@ class SessionManager {
   // True when `token` was issued for `username`.
   bool CheckToken(const std::string& username, const std::string& token);
 
+  // Every session id, CSRF token and auth token issued since the start, in issue order, whether
+  // still valid, expired or logged out (a few dozen bytes per login, kept for the lifetime).
+  IssuedSecrets Issued();
+
   // The configured idle timeout.
   absl::Duration idle_timeout() const { return idle_timeout_; }
 
@@ -72,6 +84,7 @@ class SessionManager {
   absl::Mutex mu_;
   std::map<std::string, Session> sessions_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::string> tokens_ ABSL_GUARDED_BY(mu_);  // token -> username
+  IssuedSecrets issued_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace nsxalb::emulator

@@ -137,6 +137,18 @@ TEST_F(EmulatorApiTest, TokenLogin) {
       200);
 }
 
+TEST_F(EmulatorApiTest, ControlEndpointListsTheIssuedSecrets) {
+  ApiClient second(*emu_);
+  ASSERT_EQ(second.Login().status, 200);
+  absl::StatusOr<json> t = emu_->Control("POST", "tokens", json::object());
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<json> s = emu_->Control("GET", "secrets");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)["session_ids"], json::array({api_->session_id(), second.session_id()}));
+  EXPECT_EQ((*s)["csrf_tokens"], json::array({api_->csrf_token(), second.csrf_token()}));
+  EXPECT_EQ((*s)["auth_tokens"], json::array({(*t)["token"]}));
+}
+
 TEST_F(EmulatorApiTest, RequestsWithoutSessionAre401) {
   ApiClient anonymous(*emu_);
   ApiResponse r = anonymous.Send("GET", kSeg);

@@ -151,6 +151,11 @@ TEST(SessionsTest, IdleTimeoutAndExpiry) {
   EXPECT_TRUE(m.CheckToken("admin", token));
   EXPECT_FALSE(m.CheckToken("other", token));
   EXPECT_FALSE(m.CheckToken("admin", "x"));
+  // Everything issued stays listed, the removed session too.
+  IssuedSecrets issued = m.Issued();
+  EXPECT_EQ(issued.session_ids, (std::vector<std::string>{s.id, t.id}));
+  EXPECT_EQ(issued.csrf_tokens, (std::vector<std::string>{s.csrf_token, t.csrf_token}));
+  EXPECT_EQ(issued.auth_tokens, (std::vector<std::string>{token}));
 }
 
 TEST(FaultsTest, CountsDownAndValidates) {

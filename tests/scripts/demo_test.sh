@@ -8,6 +8,8 @@
 # Usage: demo_test.sh CASE SOURCE_DIR BUILD_DIR
 set -uo pipefail
 case_name=$1 source_dir=$2 build_dir=$3
+# shellcheck source=../../scripts/lib/require-tool.sh
+source "$source_dir/scripts/lib/require-tool.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsxalb-demo-test-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/demo.out
@@ -40,7 +42,7 @@ check_nothing_left() {
 export NSXALB_DEMO_SKIP_BUILD=1 BUILD_DIR=$build_dir TMPDIR=$tmp
 case "$case_name" in
   terraform)
-    command -v terraform >/dev/null 2>&1 || { echo "SKIP: terraform not on PATH" >&2; exit 77; }
+    require_tool terraform "demo_$case_name"
     start=$(date +%s)
     bash "$source_dir/scripts/demo" >"$out" 2>&1
     rc=$? elapsed=$(($(date +%s) - start))
@@ -72,7 +74,7 @@ case "$case_name" in
     expect "Demo finished (without Terraform)"
     ;;
   interrupted)
-    command -v terraform >/dev/null 2>&1 || { echo "SKIP: terraform not on PATH" >&2; exit 77; }
+    require_tool terraform "demo_$case_name"
     # A background job of a script ignores SIGINT unless told otherwise; a terminal's Ctrl-C
     # would reach it with the default disposition.
     env --default-signal=INT bash "$source_dir/scripts/demo" >"$out" 2>&1 &

@@ -6,7 +6,8 @@
 #   source "$(dirname "$0")/lib.sh" "$@"   # args: PROVIDER_BINARY EMULATOR_BINARY [VERSION]
 #
 # Sourcing it:
-#   * exits 77 (CTest's SKIP_RETURN_CODE) when terraform is not on PATH;
+#   * exits 77 (CTest's SKIP_RETURN_CODE) when terraform is not on PATH, or fails when CI=true
+#     (scripts/lib/require-tool.sh);
 #   * makes a private temporary directory $TF_TMP, removed on exit, INT and TERM
 #     (kept when NSXALB_TF_KEEP=1), with the working directory $TF_WORK;
 #   * points Terraform at its own CLI config (never ~/.terraformrc) whose filesystem mirror holds
@@ -19,8 +20,9 @@
 # default 180), and TF_LOG* pass through to Terraform and the provider.
 # NSXALB_TF_TRACE_SECRETS=1 (CI runs every scenario so once): Terraform and the provider log at
 # TRACE into $TF_OUT_DIR/*.trace, the Controller password is a marker, and `pass` fails when the
-# marker appears in any file the scenario left (outputs, traces, states, plans, the emulator's
-# log).
+# marker, or a session cookie value, CSRF token or auth token the emulator issued, appears in any
+# file the scenario left (outputs, traces, states, plans, the emulator's log; see
+# _tf_scan_secrets).
 
 set -euo pipefail
 
@@ -53,11 +55,10 @@ SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The mirror, CLI configuration and emulator helpers shared with scripts/demo and examples/gitops.
 # shellcheck source=../../scripts/lib/terraform-mirror.sh
 source "$SOURCE_DIR/scripts/lib/terraform-mirror.sh"
+# shellcheck source=../../scripts/lib/require-tool.sh
+source "$SOURCE_DIR/scripts/lib/require-tool.sh"
 
-if ! command -v terraform >/dev/null 2>&1; then
-  echo "SKIP: terraform not found on PATH; the terraform scenarios need the real CLI" >&2
-  exit 77
-fi
+require_tool terraform "$(basename "$0" .sh) (the real terraform CLI)"
 [ -x "$TF_PROVIDER_BINARY" ] || fail "provider binary '$TF_PROVIDER_BINARY' is not executable" \
   "(pass it as the first argument or in NSXALB_PROVIDER_BINARY)"
 [ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
@@ -74,7 +75,9 @@ done
 TF_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsxalb-tf-XXXXXX")
 TF_WORK=$TF_TMP/work
 TF_OUT_DIR=$TF_TMP/out
-mkdir -p "$TF_WORK" "$TF_OUT_DIR"
+# The harness's own files (its cookie jar, the secret scan's list), which the scan leaves out.
+TF_HARNESS_DIR=$TF_TMP/harness
+mkdir -p "$TF_WORK" "$TF_OUT_DIR" "$TF_HARNESS_DIR"
 EMU_PID=""
 _tf_run_pid=""
 declare -A _tf_bg_base=() _tf_bg_pgid=()
@@ -247,23 +250,43 @@ _tf_trace_to() {
   fi
 }
 
-# In NSXALB_TF_TRACE_SECRETS mode, fails when the marker password is in any file under $TF_TMP
-# (the provider copy in the mirror aside), and when no TRACE log holds the provider's own lines.
+# In NSXALB_TF_TRACE_SECRETS mode, fails when a secret is in any file under $TF_TMP (but the
+# provider copy in the mirror and the harness's own files in $TF_HARNESS_DIR), and when no TRACE
+# log holds the provider's own lines. The secrets: the marker password, and every session cookie
+# value, CSRF token and auth token the emulator issued (GET /_emulator/secrets), to the provider
+# and to the harness alike.
 _tf_scan_secrets() {
   [ "$TF_TRACE_SECRETS" = 1 ] || return 0
-  local hits
-  hits=$(grep -rlF --exclude-dir=mirror -- "$EMU_PASSWORD" "$TF_TMP" || true)
-  [ -z "$hits" ] || fail "the marker password leaked into: $hits"
+  local secrets=$TF_HARNESS_DIR/secrets.txt issued counts
+  issued=$(emu_get /_emulator/secrets) || fail "the emulator did not list the secrets it issued"
+  {
+    printf 'password\t%s\n' "$EMU_PASSWORD"
+    jq -r '(.session_ids[] | "session cookie\t\(.)"), (.csrf_tokens[] | "CSRF token\t\(.)"),
+      (.auth_tokens[] | "auth token\t\(.)")' <<<"$issued"
+  } >"$secrets"
+  local kind value hits leaks=""
+  cut -f2 "$secrets" >"$TF_HARNESS_DIR/values.txt"
+  grep -q '^$' "$TF_HARNESS_DIR/values.txt" && fail "an empty secret: $(cut -f1 "$secrets" | tr '\n' ' ')"
+  # One pass over every file for all the secrets; then, only on a hit, which secret is where.
+  if grep -rqF --exclude-dir=mirror --exclude-dir=harness -f "$TF_HARNESS_DIR/values.txt" "$TF_TMP"; then
+    while IFS=$'\t' read -r kind value; do
+      hits=$( (grep -rlF --exclude-dir=mirror --exclude-dir=harness -- "$value" "$TF_TMP" || true) | tr "\n" " ")
+      [ -z "$hits" ] || leaks="$leaks"$'\n'"  the $kind ${value:0:6}... in: $hits"
+    done <"$secrets"
+    fail "secrets leaked:$leaks"
+  fi
   local traces
   traces=$(find "$TF_OUT_DIR" -name '*.trace' | wc -l)
   # The scan means something only if the provider's own log was captured (in the TRACE logs,
   # or wherever the scenario sent it).
-  if [ "$traces" -gt 0 ] && ! grep -rqF --exclude-dir=mirror -e "provider.terraform-provider-nsxalb" \
-    -e "serving plugin protocol" "$TF_TMP"; then
+  if [ "$traces" -gt 0 ] && ! grep -rqF --exclude-dir=mirror --exclude-dir=harness \
+    -e "provider.terraform-provider-nsxalb" -e "serving plugin protocol" "$TF_TMP"; then
     fail "no log holds a line of the provider"
   fi
-  echo "secret scan: the marker password is in none of $(find "$TF_TMP" -path "$TF_MIRROR" \
-    -prune -o -type f -print | wc -l) files ($traces TRACE logs)"
+  counts=$(jq -r '"\(.session_ids | length) session cookies, \(.csrf_tokens | length) CSRF tokens, \(.auth_tokens | length) auth tokens"' <<<"$issued")
+  echo "secret scan: the password, $counts: in none of $(find "$TF_TMP" \
+    \( -path "$TF_MIRROR" -o -path "$TF_HARNESS_DIR" \) -prune -o -type f -print | wc -l) files" \
+    "($traces TRACE logs)"
 }
 
 _tf_show() {
@@ -298,7 +321,7 @@ emu_faults() {
     "$EMU_URL/_emulator/faults" >/dev/null || fail "setting emulator faults $1 failed"
 }
 
-_EMU_JAR=$TF_TMP/emulator.jar
+_EMU_JAR=$TF_HARNESS_DIR/emulator.jar
 
 _emu_login() {
   rm -f "$_EMU_JAR"
@@ -371,7 +394,7 @@ tf_state_groups() {
 assert_nothing_lost() {
   local dirs=("$@") on_emulator in_state
   [ ${#dirs[@]} -gt 0 ] || dirs=("$TF_WORK")
-  on_emulator=$(emu_groups)
+  on_emulator=$(emu_groups) || fail "assert_nothing_lost: the emulator did not answer"
   in_state=$(for d in "${dirs[@]}"; do tf_state_groups "$d"; done | sort)
   if [ "$on_emulator" != "$in_state" ]; then
     echo "on the emulator:" >&2
@@ -385,11 +408,12 @@ assert_nothing_lost() {
   fi
 }
 
-# assert_groups N: the emulator holds N SE groups besides the Default-Groups.
+# assert_groups N: the emulator holds N SE groups besides the Default-Groups (and it answers).
 assert_groups() {
-  local n
-  n=$(emu_groups | grep -c . || true)
-  [ "$n" = "$1" ] || fail "expected $1 SE groups on the emulator, found $n: $(emu_groups)"
+  local groups n
+  groups=$(emu_groups) || fail "assert_groups $1: the emulator did not answer"
+  n=$(printf '%s' "$groups" | grep -c . || true)
+  [ "$n" = "$1" ] || fail "expected $1 SE groups on the emulator, found $n: $groups"
 }
 
 # --- Assertions -----------------------------------------------------------------------------------
@@ -421,6 +445,58 @@ assert_not_says() {
     cat "$1" >&2
     fail "$(basename "$1") says '$2'"
   fi
+}
+
+# assert_excerpt FILE EXCERPT HEADER_ERE: the excerpt file EXCERPT (a README block) is what FILE
+# says, block by block and in order. Both files are cut into blocks at the lines that match the
+# extended regex HEADER_ERE (a resource's "  # nsxalb_se_group.web will be created", a
+# diagnostic's "Warning: ...", a Markdown heading); the lines before the first header are a block
+# of their own. Each block of EXCERPT must match a later block of FILE than the one before it,
+# with the same header line, in which the excerpt block's other lines appear in the same order
+# (as whole lines, trailing blanks ignored; blank excerpt lines are skipped; FILE may have more
+# lines in between). So a line under the wrong resource, or out of order, fails.
+assert_excerpt() {
+  local file=$1 excerpt=$2 header=$3 report
+  [ -s "$excerpt" ] || fail "assert_excerpt: the excerpt $excerpt is empty"
+  report=$(awk -v header="$header" '
+    function trim(t) { sub(/[ \t\r]+$/, "", t); return t }
+    # cut(which, line): appends line to the current block of file `which` (1 excerpt, 2 output).
+    function cut(w, line) {
+      if (line ~ header) { n[w]++; head[w, n[w]] = line; len[w, n[w]] = 0; return }
+      if (w == 1 && line == "") return
+      len[w, n[w]]++; body[w, n[w], len[w, n[w]]] = line
+    }
+    BEGIN { n[1] = 0; n[2] = 0; head[1, 0] = ""; head[2, 0] = ""; len[1, 0] = 0; len[2, 0] = 0 }
+    FNR == NR { cut(1, trim($0)); next }
+    { cut(2, trim($0)) }
+    END {
+      from = 0
+      for (e = 0; e <= n[1]; e++) {
+        if (e == 0 && len[1, 0] == 0) continue
+        found = -1; first = -1; best = 0
+        for (o = (e == 0 ? 0 : from); o <= n[2] && found < 0; o++) {
+          if (o == 0 && e > 0) continue
+          if (head[2, o] != head[1, e]) continue
+          if (first < 0) first = o
+          k = 1
+          for (i = 1; i <= len[2, o] && k <= len[1, e]; i++) if (body[2, o, i] == body[1, e, k]) k++
+          if (k > len[1, e]) found = o
+          else if (first == o) best = k
+        }
+        if (found >= 0) { from = found + 1; continue }
+        if (first < 0) {
+          printf "no block \"%s\" in the output after the previous block of the excerpt\n", head[1, e]
+        } else {
+          printf "in the block \"%s\" of the output, the excerpt line %d of the block is missing or out of order:\n  %s\n", head[1, e], best, body[1, e, best]
+          printf "the output block:\n%s\n", head[2, first]
+          for (i = 1; i <= len[2, first]; i++) print body[2, first, i]
+        }
+        exit 1
+      }
+    }' "$excerpt" "$file") || {
+    echo "$report" >&2
+    fail "$(basename "$file") does not say the excerpt $(basename "$excerpt"), block by block in order"
+  }
 }
 
 # assert_not_contains FILE TEXT: FILE does not contain TEXT (a fixed string).

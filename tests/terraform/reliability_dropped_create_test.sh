@@ -18,10 +18,15 @@ EOF2
 tf init
 
 step "the connection drops after the create: the same apply finds the group by name and adopts it"
+emu_reset_counters
 emu_faults '{"drop_after_create":1}'
 tf apply -auto-approve
 assert_contains "$TF_OUT" "Apply complete! Resources: 1 added"
-emu_counters | assert_json '.requests["POST /api/serviceenginegroup"]' 1 -
+emu_counters >"$TF_TMP/counters.json"
+assert_json '.requests["POST /api/serviceenginegroup"]' 1 "$TF_TMP/counters.json"
+# The look-up by name that only a create without an answer makes (a plain create reads nothing
+# back from the collection): without the dropped connection this is 0 and the step fails.
+assert_json '.requests["GET /api/serviceenginegroup"] // 0' 1 "$TF_TMP/counters.json"
 assert_groups 1
 assert_nothing_lost
 

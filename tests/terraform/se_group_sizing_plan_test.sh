@@ -29,12 +29,12 @@ assert_contains "$TF_OUT" "demand-within-capacity"
 assert_contains "$TF_OUT" '+ vcpus_per_se              = 6'
 plan_out=$TF_OUT
 
-step "the README's plan excerpt is what terraform printed"
+step "the README's plan excerpt is what terraform printed, resource by resource and in order"
 readme_block plan-excerpt >"$TF_TMP/excerpt.txt"
 [ -s "$TF_TMP/excerpt.txt" ] || fail "no plan excerpt in README.md"
-while IFS= read -r line; do
-  [ -z "$line" ] || assert_contains "$plan_out" "$line"
-done <"$TF_TMP/excerpt.txt"
+# A block per resource ("  # nsxalb_se_group.web will be created"), per diagnostic ("Warning: ..."
+# down to the next header) and for the summary ("Plan: ...").
+assert_excerpt "$plan_out" "$TF_TMP/excerpt.txt" '^(  # [^ ]+ |(Warning|Error): |Plan: |Changes to Outputs:)'
 
 tf show -json tfplan
 web='.resource_changes[] | select(.address == "nsxalb_se_group.web") | .change'
