@@ -160,9 +160,14 @@ class Writer {
           "\nIts reason to exist is sizing: declare the load an SE group must carry in a "
           "`workload` block, and `terraform plan` shows the vCPUs, memory, disk, dispatcher "
           "cores and vNIC queues it needs, as known values, with the basis of every figure "
-          "(measured, interpolated, extrapolated, cross-profile or rule). An SE group set by "
-          "hand that cannot carry its workload is a warning at the line of the setting, or an "
-          "error with `sizing_policy = \"enforce\"`. The figures come from the NSX Advanced "
+          "(measured, interpolated, extrapolated, cross-profile or rule). A group carries its "
+          "workload when, on each active SE, the CPU-bound metrics together (SSL handshakes, "
+          "requests, new connections, encrypted throughput) fit one CPU budget within the "
+          "target utilization, throughput and open connections fit each alone, and its "
+          "`ha_mode` (N+M, active/active, active/standby) and virtual-service slots are "
+          "honoured. An SE group set by hand that cannot carry its workload is a warning at the "
+          "line of the setting, or, with `sizing_policy = \"enforce\"`, an error in a plan that "
+          "creates or changes it (never in a destroy). The figures come from the NSX Advanced "
           "Load Balancer performance and sizing tables for vCenter clouds (Avi 20.1.6) and "
           "NSX-T clouds (Avi 22.1.3); [how sizing works](",
           "../sizing.md", ").\n");
