@@ -10,6 +10,7 @@
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/validate.h"
+#include "tests/sizing/test_workloads.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -17,10 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 
 Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand) {
-  Workload w;
-  w.platform = p;
-  for (const auto& [m, d] : demand) w.demand.Set(m, d);
-  return w;
+  return MakeWorkload(p, demand);
 }
 
 TEST(CpuBudgetTest, TheCpuBoundMetricsShareIt) {

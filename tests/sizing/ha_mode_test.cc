@@ -10,6 +10,7 @@
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/validate.h"
+#include "tests/sizing/test_workloads.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -18,17 +19,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand, HaMode mode) {
-  Workload w;
-  w.platform = p;
-  w.ha_mode = mode;
-  for (const auto& [m, d] : demand) w.demand.Set(m, d);
-  return w;
-}
-
-Recommendation MustRecommend(const Workload& w) {
-  absl::StatusOr<Recommendation> r = Recommend(w);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? *r : Recommendation{};
+  return MakeWorkload(p, demand, kDefaultTargetUtilizationPct, mode);
 }
 
 std::vector<Finding> WithRule(const Validation& v, const std::string& rule) {
