@@ -26,18 +26,18 @@ bool SharesCpuBudget(Metric metric) {
 
 CpuLoad CpuLoadOf(const std::vector<MetricLoad>& loads, int target_utilization_pct) {
   CpuLoad cpu;
-  bool all_carried = true;
+  CpuBudgetSum sum;
   for (const MetricLoad& load : loads) {
     if (!SharesCpuBudget(load.metric)) continue;
     cpu.parts.push_back({load.metric, load.utilization_pct});
-    cpu.utilization_pct += load.utilization_pct;
-    all_carried = all_carried && load.carried;
+    sum.Add(load.utilization_pct, load.carried);
   }
+  cpu.utilization_pct = sum.UtilizationPct();
+  cpu.carried = sum.Carried(target_utilization_pct);
   // Stable, so equal parts keep metric order.
   std::stable_sort(cpu.parts.begin(), cpu.parts.end(), [](const CpuPart& a, const CpuPart& b) {
     return a.utilization_pct > b.utilization_pct;
   });
-  cpu.carried = cpu.parts.size() <= 1 ? all_carried : cpu.utilization_pct <= target_utilization_pct;
   return cpu;
 }
 

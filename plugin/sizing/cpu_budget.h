@@ -39,10 +39,33 @@ struct CpuLoad {
   bool Empty() const { return parts.empty(); }
 };
 
-// The CPU budget of the loads (LoadsOn in recommend.h) at `target_utilization_pct`. With one part
-// it is carried exactly when that metric is (the exact integer comparison); with more, when the sum
-// computed in double is at most the target (a tie of two or more parts may round against the
-// workload, which is the conservative side).
+// The rule's arithmetic, added up one part at a time: CpuLoadOf and the model's search for a shape
+// (recommend.cc) both use it. With one part the budget is carried exactly when that metric is (the
+// exact integer comparison of the metric); with more, when the sum computed in double is at most
+// the target (a tie of two or more parts may round against the workload: the conservative side).
+class CpuBudgetSum {
+ public:
+  // Adds one part: its utilization, and whether the metric alone is carried at the target.
+  void Add(double utilization_pct, bool carried_alone) {
+    utilization_pct_ += utilization_pct;
+    carried_alone_ = carried_alone;
+    ++parts_;
+  }
+  // The sum of the parts.
+  double UtilizationPct() const { return utilization_pct_; }
+  // Whether the parts fit within `target_utilization_pct` (true without parts).
+  bool Carried(int target_utilization_pct) const {
+    return parts_ <= 1 ? carried_alone_ : utilization_pct_ <= target_utilization_pct;
+  }
+
+ private:
+  double utilization_pct_ = 0;
+  int parts_ = 0;
+  bool carried_alone_ = true;
+};
+
+// The CPU budget of the loads (LoadsOn in recommend.h) at `target_utilization_pct`
+// (CpuBudgetSum's rule).
 CpuLoad CpuLoadOf(const std::vector<MetricLoad>& loads, int target_utilization_pct);
 
 // "CPU 104.2% = L7 RPS 54.1% + ECC SSL TPS 50.0%": the sum and its parts, largest part first,

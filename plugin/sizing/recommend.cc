@@ -38,15 +38,25 @@ int64_t TableMemory(Platform platform, int vcpus) {
   return static_cast<int64_t>(TableMemoryMb(platform, vcpus).value);
 }
 
-// Whether `se_count` SEs of `vcpus` and `memory_mb` carry the workload within `util_pct`.
+// Whether `se_count` SEs of `vcpus` and `memory_mb` carry the workload within `util_pct`: what
+// LoadsCarried says of LoadsOn at that utilization, computed from the demanded metrics' capacities
+// alone, since the search for a shape asks it many times.
 bool CarriesWithin(const Workload& w, int vcpus, int64_t memory_mb, int se_count, int util_pct) {
   if (se_count < 1) return false;
-  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory_mb);
-  if (!capacity.ok()) return false;
-  Workload at = w;
-  at.target_utilization_pct = util_pct;
-  const std::vector<MetricLoad> loads = LoadsOn(at, *capacity, se_count);
-  return LoadsCarried(loads, CpuLoadOf(loads, util_pct));
+  CpuBudgetSum cpu;
+  for (Metric m : kAllMetrics) {
+    const absl::optional<double>& d = w.demand.Get(m);
+    if (!d.has_value()) continue;
+    const double capacity = MetricCapacity(w.platform, m, vcpus, memory_mb).value;
+    const bool carried = CarriesOne(capacity, se_count, *d, util_pct);
+    if (!SharesCpuBudget(m)) {
+      if (!carried) return false;
+      continue;
+    }
+    // As LoadsOn: a zero capacity counts 0% (and is not carried alone unless the demand is 0).
+    cpu.Add(capacity > 0 ? *d * 100 / (capacity * se_count) : 0, carried);
+  }
+  return cpu.Carried(util_pct);
 }
 
 // Why the least active count is what it is: "active/active places every virtual service on 2
