@@ -12,13 +12,10 @@
 #include "plugin/cli/plan_report_command.h"
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
+#include "plugin/common/build_info.h"
 #include "plugin/host/serve.h"
 #include "plugin/provider/provider.h"
 #include "plugin/wire/provider_service.h"
-
-#ifndef NSXALB_VERSION
-#define NSXALB_VERSION "dev"
-#endif
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + (argc > 1 ? 2 : 1), argv + argc);
@@ -30,7 +27,8 @@ int main(int argc, char** argv) {
     return nsxalb::cli::RunPlanReportCommand(args, std::cout, std::cerr);
   if (command == "docs") return nsxalb::cli::RunDocsCommand(args, std::cout, std::cerr);
   if (command == "version" || command == "--version") {
-    std::cout << "terraform-provider-nsxalb " << NSXALB_VERSION << " (plugin protocol 5)\n";
+    std::cout << "terraform-provider-nsxalb " << nsxalb::build_info::kVersion << " (commit "
+              << nsxalb::build_info::kCommit << "; plugin protocol 5)\n";
     return 0;
   }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/build_info.h"
 #include "plugin/common/limits.h"
 #include "plugin/controller/curl_library.h"
 #include "plugin/controller/errors.h"
@@ -208,6 +209,7 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
   lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
   lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
   lib.easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  lib.easy_setopt(curl, CURLOPT_USERAGENT, build_info::kUserAgent);
   if (!request.idempotent &&
       (lib.easy_setopt(curl, CURLOPT_PREREQFUNCTION, &OnPrerequest) != CURLE_OK ||
        lib.easy_setopt(curl, CURLOPT_PREREQDATA, &transfer) != CURLE_OK)) {

@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/build_info.h"
 #include "plugin/common/limits.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/curl_transport.h"
@@ -170,6 +171,13 @@ TEST_F(ListingLimitsTest, ObjectsAtTheLimit) {
   EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(over.status().message()),
               HasSubstr(absl::StrCat("listing SE groups: more than ", limits::kMaxListedObjects)));
+}
+
+TEST_F(ListingLimitsTest, RequestsCarryTheVersionInTheUserAgent) {
+  auto client = NewClientForFake(25);
+  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  EXPECT_EQ(fake_->login_user_agent(),
+            absl::StrCat("terraform-provider-nsxalb/", build_info::kVersion));
 }
 
 TEST_F(ListingLimitsTest, PagesAtTheLimit) {

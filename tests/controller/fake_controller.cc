@@ -43,7 +43,11 @@ absl::StatusOr<std::unique_ptr<FakeController>> FakeController::Start() {
   httplib::SSLServer& s = *c->server_;
   s.set_tcp_nodelay(true);  // no 40 ms delayed-ACK stall per response
   FakeController* self = c.get();
-  s.Post("/login", [](const httplib::Request&, httplib::Response& res) {
+  s.Post("/login", [self](const httplib::Request& req, httplib::Response& res) {
+    {
+      std::lock_guard<std::mutex> lock(self->mu_);
+      self->login_user_agent_ = req.get_header_value("User-Agent");
+    }
     res.set_header("Set-Cookie", "sessionid=fake; Path=/");
     res.set_content(R"({"version":{"Version":"22.1.3"}})", "application/json");
   });

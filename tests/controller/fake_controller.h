@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -34,6 +35,11 @@ class FakeController {
   void set_objects(int n) { objects_ = n; }
   // Pages served so far.
   int pages_served() const { return pages_served_; }
+  // The User-Agent header of the last login ("" before one).
+  std::string login_user_agent() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return login_user_agent_;
+  }
 
  private:
   FakeController() = default;
@@ -45,6 +51,8 @@ class FakeController {
   std::thread thread_;
   std::atomic<int> objects_{0};
   std::atomic<int> pages_served_{0};
+  mutable std::mutex mu_;
+  std::string login_user_agent_;
 };
 
 }  // namespace nsxalb::controller
