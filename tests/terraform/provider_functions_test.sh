@@ -122,4 +122,17 @@ want=$(jq -c '.recommendation.settings.vcpus_per_se.value' \
 assert_contains "$TF_OUT" "input  = $want"
 tf plan -detailed-exitcode
 assert_contains "$TF_OUT" "No changes."
+step "examples/functions: each example plans and applies"
+for example in "$SOURCE_DIR"/examples/functions/*/function.tf; do
+  name=$(basename "$(dirname "$example")")
+  dir=example-$name
+  mkdir -p "$TF_WORK/$dir"
+  cp "$example" "$TF_WORK/$dir/main.tf"
+  grep -q required_providers "$TF_WORK/$dir/main.tf" || cp "$TF_WORK/versions.tf" "$TF_WORK/$dir/"
+  tf -chdir="$dir" init
+  tf -chdir="$dir" apply -auto-approve
+  assert_contains "$TF_OUT" "Apply complete!"
+  # The check example's settings are under-sized on purpose: its check block says so.
+  [ "$name" != check ] || assert_contains "$TF_OUT" 'Check block assertion failed'
+done
 pass
