@@ -32,6 +32,11 @@ constexpr char kPlatformDescription[] =
 constexpr char kWorkloadDescription[] =
     "The workload, as an object with any subset of the attributes of nsxalb_se_group's workload "
     "block, for example { l7_rps = 150000, ssl_tps_ecc = 8000 }. Throughput is in Gbps.";
+constexpr char kRecommendWorkloadDescription[] =
+    "The workload, as an object with any subset of the attributes of nsxalb_se_group's workload "
+    "block, for example { l7_rps = 150000, ssl_tps_ecc = 8000 } (throughput in Gbps), and "
+    "optionally the group's HA policy, which the model sizes for: ha_mode, buffer_se, "
+    "max_vs_per_se and max_scaleout_per_vs, as nsxalb_se_group's attributes of those names.";
 
 // The nsxalb_se_sizing schema: its attributes name the settings and outputs, its workload block
 // the workload keys.
@@ -202,11 +207,46 @@ framework::FunctionParameter WorkloadParameter() {
 
 bool IsWorkloadKey(const std::string&) { return true; }
 
+// The settings recommend takes in its workload argument: the HA policy the model sizes for.
+bool IsPolicyKey(const std::string& name) {
+  return name == "ha_mode" || name == "buffer_se" || name == "max_vs_per_se" ||
+         name == "max_scaleout_per_vs";
+}
+
+// recommend's workload argument: the workload block's keys and the policy keys.
+std::optional<std::pair<cty::Value, cty::Value>> ReadRecommendWorkload(
+    const cty::Value& arg, std::optional<FunctionError>& error) {
+  const cty::Type::Kind kind = arg.type().kind();
+  if (kind != cty::Type::Kind::kObject && kind != cty::Type::Kind::kMap) {
+    error = FunctionError{"workload must be an object such as { l7_rps = 150000 }", 1};
+    return std::nullopt;
+  }
+  std::map<std::string, cty::Value> workload, policy;
+  for (const auto& [key, value] : arg.entries()) {
+    (IsPolicyKey(key) ? policy : workload).emplace(key, value);
+  }
+  std::optional<cty::Value> w =
+      ReadObject(cty::Value::Object(std::move(workload)), WorkloadBlock(), IsWorkloadKey, kWorkload,
+                 "{ l7_rps = 150000 }", 1, error);
+  if (!w.has_value()) {
+    if (error.has_value()) {
+      absl::StrAppend(&error->text, ", ha_mode, buffer_se, max_vs_per_se, max_scaleout_per_vs");
+    }
+    return std::nullopt;
+  }
+  std::optional<cty::Value> p =
+      ReadObject(cty::Value::Object(std::move(policy)), SizingBlock(), IsPolicyKey, kWorkload,
+                 "{ ha_mode = \"...\" }", 1, error);
+  if (!p.has_value()) return std::nullopt;
+  return std::make_pair(*std::move(w), *std::move(p));
+}
+
 class RecommendFunction : public framework::Function {
  public:
   framework::FunctionDefinition Definition() const override {
     framework::FunctionDefinition d;
-    d.parameters = {PlatformParameter(), WorkloadParameter()};
+    d.parameters = {PlatformParameter(),
+                    {kWorkload, cty::Type::Dynamic(), kRecommendWorkloadDescription}};
     d.return_type = RecommendType();
     d.summary = "The recommended SE group settings for a workload";
     d.description =
@@ -225,12 +265,12 @@ class RecommendFunction : public framework::Function {
             framework::CallFunctionResponse& response) override {
     std::optional<sz::Platform> platform = ReadPlatform(request.arguments[0], response.error);
     if (!platform.has_value()) return;
-    std::optional<cty::Value> workload =
-        ReadObject(request.arguments[1], WorkloadBlock(), IsWorkloadKey, kWorkload,
-                   "{ l7_rps = 150000 }", 1, response.error);
+    std::optional<std::pair<cty::Value, cty::Value>> workload =
+        ReadRecommendWorkload(request.arguments[1], response.error);
     if (!workload.has_value()) return;
     framework::ReadDataSourceRequest read{
-        request.context, SizingConfig(request.arguments[0].AsString(), *workload, std::nullopt)};
+        request.context,
+        SizingConfig(request.arguments[0].AsString(), workload->first, workload->second)};
     framework::ReadDataSourceResponse answer;
     answer.state = read.config;
     SeSizingDataSource().Read(read, answer);

@@ -74,6 +74,24 @@ TEST_F(SizingFunctionsTest, RecommendGivesTheDataSourcesFigures) {
   }
 }
 
+TEST_F(SizingFunctionsTest, RecommendSizesForTheHaPolicyGiven) {
+  framework::CallFunctionResult r =
+      Call("recommend", {Str("nsxt"), Obj({{"l7_rps", Num(150000)},
+                                           {"ha_mode", Str("HA_MODE_SHARED_PAIR")},
+                                           {"virtual_services", Num(30)}})});
+  ASSERT_FALSE(r.error.has_value()) << r.error->text;
+  EXPECT_EQ(r.result.GetAttribute("ha_mode")->AsString(), "HA_MODE_SHARED_PAIR");
+  EXPECT_EQ(NumberAt(r.result, "buffer_se"), 0);
+  EXPECT_GE(NumberAt(r.result, "se_count"), 3);  // 30 virtual services, 10 per SE
+  EXPECT_EQ(NumberAt(r.result, "max_se"), NumberAt(r.result, "se_count"));
+
+  framework::CallFunctionResult bad =
+      Call("recommend", {Str("nsxt"), Obj({{"l7_rps", Num(1)}, {"ha_mode", Str("HA_BOTH")}})});
+  ASSERT_TRUE(bad.error.has_value());
+  EXPECT_EQ(bad.error->argument, 1);
+  EXPECT_THAT(bad.error->text, HasSubstr("HA_MODE_SHARED_PAIR"));
+}
+
 TEST_F(SizingFunctionsTest, BadArgumentsPointAtTheArgument) {
   framework::CallFunctionResult platform = Call("recommend", {Str("nsx"), Obj({})});
   ASSERT_TRUE(platform.error.has_value());
@@ -85,6 +103,7 @@ TEST_F(SizingFunctionsTest, BadArgumentsPointAtTheArgument) {
   EXPECT_EQ(key.error->argument, 1);
   EXPECT_THAT(key.error->text, HasSubstr("no key \"l7rps\""));
   EXPECT_THAT(key.error->text, HasSubstr("l7_rps, l7_ssl_gbps, max_vcpus_per_se"));
+  EXPECT_THAT(key.error->text, HasSubstr("ha_mode, buffer_se"));
 
   framework::CallFunctionResult negative =
       Call("recommend", {Str("nsxt"), Obj({{"l7_rps", Num(-5)}})});
