@@ -93,7 +93,9 @@ output "bad_key" {
   value = provider::nsxalb::recommend("vcenter", { l7rps = 1 })
 }
 EOF_TF
+emu_reset_counters
 tf_fails plan
+emu_counters | assert_json '[.requests | to_entries[] | select(.key | test("^(POST|PUT|DELETE) /api/")) | .value] | add // 0' 0 -
 assert_contains "$TF_OUT" "Invalid function argument"
 assert_contains "$TF_OUT" "on bad.tf line 2, in output \"bad_platform\""
 assert_contains "$TF_OUT" 'Invalid value for "platform" parameter: Unknown platform "nsx": the'
@@ -115,7 +117,9 @@ EOF_TF
 tf plan -out=later.plan
 assert_contains "$TF_OUT" "input  = (known after apply)"
 assert_contains "$TF_OUT" "2 to add, 0 to change, 0 to destroy."
+emu_reset_counters
 tf apply later.plan
+emu_counters | assert_json '[.requests | to_entries[] | select(.key | test("^(POST|PUT|DELETE) /api/")) | .value] | add // 0' 0 -
 tf state show terraform_data.later
 want=$(jq -c '.recommendation.settings.vcpus_per_se.value' \
   <("$TF_PROVIDER_BINARY" size --platform vcenter --ssl-tps-ecc 40000 --json))
