@@ -106,6 +106,19 @@ ProviderServer::ProviderServer(std::shared_ptr<Provider> provider)
     CheckSchema(absl::StrCat("data source ", name), data_source_schemas_[name],
                 schema_diagnostics_);
   }
+  if (auto* with_functions = dynamic_cast<ProviderWithFunctions*>(provider_.get())) {
+    function_factories_ = with_functions->Functions();
+    for (const auto& [name, factory] : function_factories_) {
+      std::unique_ptr<Function> f = factory ? factory() : nullptr;
+      if (f == nullptr) {
+        schema_diagnostics_.AddError(
+            "Invalid provider",
+            absl::StrCat("The factory of function ", name, " made no function. This is a bug."));
+        continue;
+      }
+      functions_[name] = f->Definition();
+    }
+  }
 }
 
 const Schema* ProviderServer::ResourceSchema(const std::string& type_name) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,9 @@
 #include "plugin/cty/path.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
+#include "plugin/framework/resource_with_move_state.h"
 #include "plugin/framework/schema.h"
 
 namespace nsxalb::framework {
@@ -70,6 +73,19 @@ struct ImportResourceStateResult {
   Diagnostics diagnostics;
 };
 
+// Result of MoveResourceState.
+struct MoveResourceStateResult {
+  cty::Value target_state;
+  std::string target_private;
+  Diagnostics diagnostics;
+};
+
+// Result of CallFunction: a wholly known result of the return type, or an error.
+struct CallFunctionResult {
+  cty::Value result;
+  std::optional<FunctionError> error;
+};
+
 // Result of ReadDataSource.
 struct ReadDataSourceResult {
   cty::Value state;
@@ -90,6 +106,12 @@ class ProviderServer {
   // The schema of a resource or data source type, or nullptr when the type is unknown.
   const Schema* ResourceSchema(const std::string& type_name) const;
   const Schema* DataSourceSchema(const std::string& type_name) const;
+  // The provider's functions by name (empty unless it implements ProviderWithFunctions).
+  const std::map<std::string, FunctionDefinition>& functions() const { return functions_; }
+  // True: MoveResourceState is served (server_capabilities.move_resource_state). Moves between
+  // versions of one of this provider's types always work; other sources need the target resource
+  // to implement ResourceWithMoveState.
+  bool move_resource_state() const { return true; }
   // Problems found in the schemas at construction.
   const Diagnostics& schema_diagnostics() const { return schema_diagnostics_; }
 
@@ -125,6 +147,18 @@ class ProviderServer {
   // ImportResourceState.
   ImportResourceStateResult ImportResourceState(const std::string& type_name,
                                                 const std::string& id);
+  // MoveResourceState (move.cc): from the same type of this provider (the source address ends in
+  // "/<prefix>" where <prefix> is the type name up to its first "_", Terraform's implied
+  // provider), through UpgradeResourceState; from anything else, through the target resource's
+  // MoveState. The result is checked: wholly known, of the schema's type.
+  MoveResourceStateResult MoveResourceState(const MoveStateRequest& request,
+                                            const std::string& target_type_name);
+  // CallFunction (function.cc): checks the name and the argument count; answers unknown of the
+  // return type, without calling the function, when an argument is not wholly known and its
+  // parameter does not allow unknowns (as Terraform does); otherwise calls the function and
+  // checks that its result is wholly known and of the return type.
+  CallFunctionResult CallFunction(const std::string& name,
+                                  const std::vector<cty::Value>& arguments);
   // ReadDataSource.
   ReadDataSourceResult ReadDataSource(const std::string& type_name, const cty::Value& config);
   // Stop: marks every Context stopped and tells the provider. Returns an error text or "".
@@ -142,6 +176,8 @@ class ProviderServer {
   std::map<std::string, Schema> data_source_schemas_;
   std::map<std::string, ResourceFactory> resource_factories_;
   std::map<std::string, DataSourceFactory> data_source_factories_;
+  std::map<std::string, FunctionDefinition> functions_;
+  std::map<std::string, FunctionFactory> function_factories_;
   Diagnostics schema_diagnostics_;
 };
 

@@ -8,6 +8,7 @@
 #include "plugin/provider/se_group_data_source.h"
 #include "plugin/provider/se_group_resource.h"
 #include "plugin/provider/se_sizing_data_source.h"
+#include "plugin/provider/sizing_functions.h"
 #include "provider_schema/embedded.h"
 
 namespace nsxalb::provider {
@@ -114,6 +115,10 @@ std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources(
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
       {kSeSizingDataSource, NewSeSizingDataSource},
   };
+}
+
+std::map<std::string, framework::FunctionFactory> NsxalbProvider::Functions() {
+  return SizingFunctions();
 }
 
 void NsxalbProvider::Stop() {

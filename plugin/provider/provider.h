@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "plugin/controller/client.h"
+#include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
 #include "plugin/provider/config.h"
 
@@ -28,7 +29,9 @@ using ClientFactory = std::function<absl::StatusOr<std::shared_ptr<controller::C
 ClientFactory DefaultClientFactory();
 
 // The provider. Thread-safe.
-class NsxalbProvider : public framework::Provider, public framework::ProviderWithValidateConfig {
+class NsxalbProvider : public framework::Provider,
+                       public framework::ProviderWithValidateConfig,
+                       public framework::ProviderWithFunctions {
  public:
   // `env` supplies the environment defaults (the process environment by default); `clients`
   // makes the Controller client on first use.
@@ -48,6 +51,8 @@ class NsxalbProvider : public framework::Provider, public framework::ProviderWit
   std::map<std::string, framework::ResourceFactory> Resources() override;
   // nsxalb_se_sizing, nsxalb_cloud and nsxalb_se_group.
   std::map<std::string, framework::DataSourceFactory> DataSources() override;
+  // recommend, capacity and check (sizing_functions.h).
+  std::map<std::string, framework::FunctionFactory> Functions() override;
   // Cancels the Controller client's in-flight and later calls.
   void Stop() override;
 

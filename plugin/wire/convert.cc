@@ -120,6 +120,48 @@ bool EncodeValue(const cty::Value& value, const framework::Block& schema, const 
   return true;
 }
 
+absl::StatusOr<cty::Value> DecodeTypedValue(const tfplugin5::DynamicValue& in,
+                                            const cty::Type& type) {
+  if (!in.msgpack().empty()) return cty::DecodeMsgpack(in.msgpack(), type);
+  if (!in.json().empty()) return cty::DecodeJson(in.json(), type);
+  return absl::InvalidArgumentError("the value has neither msgpack nor json content");
+}
+
+absl::Status EncodeTypedValue(const cty::Value& value, const cty::Type& type,
+                              tfplugin5::DynamicValue* out) {
+  absl::StatusOr<std::string> encoded = cty::EncodeMsgpack(value, type);
+  if (!encoded.ok()) return encoded.status();
+  out->set_msgpack(*std::move(encoded));
+  return absl::OkStatus();
+}
+
+namespace {
+
+void ParameterToProto(const framework::FunctionParameter& p, tfplugin5::Function::Parameter* out) {
+  out->set_name(p.name);
+  out->set_type(p.type.ToJson());
+  out->set_allow_null_value(p.allow_null_value);
+  out->set_allow_unknown_values(p.allow_unknown_values);
+  out->set_description(p.description);
+  out->set_description_kind(KindToProto(p.description_kind));
+}
+
+}  // namespace
+
+void FunctionToProto(const framework::FunctionDefinition& definition, tfplugin5::Function* out) {
+  for (const framework::FunctionParameter& p : definition.parameters) {
+    ParameterToProto(p, out->add_parameters());
+  }
+  if (definition.variadic_parameter.has_value()) {
+    ParameterToProto(*definition.variadic_parameter, out->mutable_variadic_parameter());
+  }
+  out->mutable_return_()->set_type(definition.return_type.ToJson());
+  out->set_summary(definition.summary);
+  out->set_description(definition.description);
+  out->set_description_kind(KindToProto(definition.description_kind));
+  out->set_deprecation_message(definition.deprecation_message);
+}
+
 void PathToProto(const cty::AttributePath& path, tfplugin5::AttributePath* out) {
   for (const cty::AttributePath::Step& step : path.steps()) {
     tfplugin5::AttributePath::Step* s = out->add_steps();

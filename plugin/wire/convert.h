@@ -5,10 +5,12 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "google/protobuf/repeated_ptr_field.h"
 #include "plugin/cty/path.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/framework/function.h"
 #include "plugin/framework/schema.h"
 #include "proto/tfplugin5.pb.h"
 
@@ -25,6 +27,18 @@ bool DecodeValue(bool present, const tfplugin5::DynamicValue& in, const framewor
 // error diagnostic (a provider bug) and leaves `out` untouched.
 bool EncodeValue(const cty::Value& value, const framework::Block& schema, const char* what,
                  tfplugin5::DynamicValue* out, framework::Diagnostics& diagnostics);
+
+// Decodes a value of `type` (a function argument), msgpack or JSON; InvalidArgument naming the
+// path of what does not decode.
+absl::StatusOr<cty::Value> DecodeTypedValue(const tfplugin5::DynamicValue& in,
+                                            const cty::Type& type);
+
+// Encodes a value of `type` (a function result) as msgpack.
+absl::Status EncodeTypedValue(const cty::Value& value, const cty::Type& type,
+                              tfplugin5::DynamicValue* out);
+
+// A function definition as the wire Function message.
+void FunctionToProto(const framework::FunctionDefinition& definition, tfplugin5::Function* out);
 
 // AttributePath conversions. PathFromProto fails on a step with no selector.
 void PathToProto(const cty::AttributePath& path, tfplugin5::AttributePath* out);

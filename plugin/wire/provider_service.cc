@@ -5,6 +5,7 @@
 #include <exception>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
@@ -31,7 +32,101 @@ class ProviderService final : public tfplugin5::Provider::Service {
       for (const auto& [name, schema] : server_.data_source_schemas()) {
         SchemaToProto(schema, &(*resp->mutable_data_source_schemas())[name]);
       }
+      for (const auto& [name, definition] : server_.functions()) {
+        FunctionToProto(definition, &(*resp->mutable_functions())[name]);
+      }
+      resp->mutable_server_capabilities()->set_move_resource_state(server_.move_resource_state());
       diags.Append(server_.schema_diagnostics());
+    });
+  }
+
+  grpc::Status GetFunctions(grpc::ServerContext*, const tfplugin5::GetFunctions::Request*,
+                            tfplugin5::GetFunctions::Response* resp) override {
+    return Handle("GetFunctions", resp, [&](Diagnostics& diags) {
+      for (const auto& [name, definition] : server_.functions()) {
+        FunctionToProto(definition, &(*resp->mutable_functions())[name]);
+      }
+      diags.Append(server_.schema_diagnostics());
+    });
+  }
+
+  grpc::Status CallFunction(grpc::ServerContext*, const tfplugin5::CallFunction::Request* req,
+                            tfplugin5::CallFunction::Response* resp) override {
+    return Handle("CallFunction", resp, [&](Diagnostics& diags) {
+      auto def = server_.functions().find(req->name());
+      if (def == server_.functions().end()) {
+        diags.AddError("Unknown function",
+                       absl::StrCat("This provider has no function \"", req->name(), "\"."));
+        return;
+      }
+      const framework::FunctionDefinition& definition = def->second;
+      std::vector<cty::Value> arguments;
+      for (int i = 0; i < req->arguments_size(); ++i) {
+        const framework::FunctionParameter* param =
+            static_cast<size_t>(i) < definition.parameters.size()
+                ? &definition.parameters[i]
+                : (definition.variadic_parameter ? &*definition.variadic_parameter : nullptr);
+        if (param == nullptr) break;  // the engine reports the count
+        absl::StatusOr<cty::Value> arg = DecodeTypedValue(req->arguments(i), param->type);
+        if (!arg.ok()) {
+          tfplugin5::FunctionError* error = resp->mutable_error();
+          error->set_text(
+              absl::StrCat("The argument ", param->name,
+                           " sent by Terraform could not be decoded: ", arg.status().message()));
+          error->set_function_argument(i);
+          return;
+        }
+        arguments.push_back(*std::move(arg));
+      }
+      if (static_cast<size_t>(req->arguments_size()) > arguments.size()) {
+        arguments.resize(req->arguments_size());  // too many: let the engine say so
+      }
+      framework::CallFunctionResult r = server_.CallFunction(req->name(), arguments);
+      if (r.error.has_value()) {
+        resp->mutable_error()->set_text(r.error->text);
+        if (r.error->argument.has_value()) {
+          resp->mutable_error()->set_function_argument(*r.error->argument);
+        }
+        return;
+      }
+      if (absl::Status s =
+              EncodeTypedValue(r.result, definition.return_type, resp->mutable_result());
+          !s.ok()) {
+        diags.AddError("Provider produced invalid result",
+                       absl::StrCat("The result of function \"", req->name(),
+                                    "\" could not be encoded: ", s.message(),
+                                    ". This is a bug in the provider."));
+      }
+    });
+  }
+
+  grpc::Status MoveResourceState(grpc::ServerContext*,
+                                 const tfplugin5::MoveResourceState::Request* req,
+                                 tfplugin5::MoveResourceState::Response* resp) override {
+    return Handle("MoveResourceState", resp, [&](Diagnostics& diags) {
+      const framework::Schema* schema = ResourceSchema(req->target_type_name(), diags);
+      if (schema == nullptr) return;
+      const tfplugin5::RawState& raw = req->source_state();
+      if (raw.json().empty()) {
+        diags.AddError(
+            "Unsupported state format",
+            absl::StrCat("Terraform sent no JSON state for the ", req->source_type_name(),
+                         " being moved to ", req->target_type_name(), "."));
+        return;
+      }
+      framework::MoveStateRequest request;
+      request.source_provider_address = req->source_provider_address();
+      request.source_type_name = req->source_type_name();
+      request.source_schema_version = req->source_schema_version();
+      request.source_state_json = raw.json();
+      request.source_private = req->source_private();
+      framework::MoveResourceStateResult r =
+          server_.MoveResourceState(request, req->target_type_name());
+      diags.Append(r.diagnostics);
+      if (!r.diagnostics.HasError() && EncodeValue(r.target_state, schema->block, "moved state",
+                                                   resp->mutable_target_state(), diags)) {
+        resp->set_target_private(r.target_private);
+      }
     });
   }
 
@@ -270,13 +365,26 @@ class ProviderService final : public tfplugin5::Provider::Service {
                                   ". This is a bug in the provider."));
     }
     if (diags.HasError()) log::Debug(absl::StrCat(rpc, ": ", diags.ToString()));
-    DiagnosticsToProto(diags, resp->mutable_diagnostics());
+    WriteDiagnostics(diags, resp);
     if (log::Threshold() <= log::Level::kTrace) {
       const std::chrono::duration<double, std::micro> took =
           std::chrono::steady_clock::now() - start;
       log::Trace(absl::StrCat("served tfplugin5.Provider/", rpc, " in ", took.count(), " us"));
     }
     return grpc::Status::OK;
+  }
+
+  // Diagnostics travel in the response's diagnostics field...
+  template <typename Response>
+  static void WriteDiagnostics(const Diagnostics& diags, Response* resp) {
+    DiagnosticsToProto(diags, resp->mutable_diagnostics());
+  }
+  // ...except for CallFunction, whose response has only an error: the error diagnostics' text,
+  // unless the handler already set a more precise error. Warnings have no place there.
+  static void WriteDiagnostics(const Diagnostics& diags, tfplugin5::CallFunction::Response* resp) {
+    if (!diags.HasError() || resp->has_error()) return;
+    resp->clear_result();
+    resp->mutable_error()->set_text(diags.ToString());
   }
 
   const framework::Schema* ResourceSchema(const std::string& type_name, Diagnostics& diags) {

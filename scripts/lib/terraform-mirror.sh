@@ -8,6 +8,11 @@
 #                                             installs nsxalb/* from it (and nothing else from
 #                                             it); exports TF_CLI_CONFIG_FILE. ~/.terraformrc is
 #                                             never read or written.
+#   tfm_add_mirrored_provider SOURCE BINARY VERSION DIR
+#                                             after tfm_install_provider: adds another provider
+#                                             (such as a test stand-in for registry.terraform.io/
+#                                             vmware/avi) to the same mirror, and to what the CLI
+#                                             config installs from it
 #   tfm_write_versions_tf FILE                a terraform block requiring nsxalb/nsxalb
 #   tfm_start_emulator BINARY DIR [ARGS...]   nsxalb-controller-emulator on 127.0.0.1, port 0,
 #                                             TLS files in DIR/emulator-tls, logs in
@@ -55,6 +60,15 @@ provider_installation {
 }
 TFRC
   export TF_CLI_CONFIG_FILE=$dir/terraformrc
+}
+
+tfm_add_mirrored_provider() {
+  local source=$1 binary=$2 version=$3 dir=$4 pkg
+  pkg=$TF_MIRROR/$source/$version/$(tfm_platform)
+  mkdir -p "$pkg" || return 1
+  cp "$binary" "$pkg/terraform-provider-${source##*/}_v$version" || return 1
+  sed -i "s|include = \[\(.*\)\]|include = [\1, \"$source\"]|; s|exclude = \[\(.*\)\]|exclude = [\1, \"$source\"]|" \
+    "$dir/terraformrc" || return 1
 }
 
 tfm_write_versions_tf() {

@@ -10,9 +10,11 @@
 
 #include "plugin/cty/msgpack.h"
 #include "plugin/framework/data_source.h"
+#include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
 #include "plugin/framework/resource.h"
 #include "plugin/framework/resource_with_import_state.h"
+#include "plugin/framework/resource_with_move_state.h"
 
 namespace nsxalb::wire {
 namespace {
@@ -57,8 +59,20 @@ Schema DataSchema() {
 
 cty::Type ThingType() { return framework::ImpliedType(ThingSchema().block); }
 
-class Thing : public framework::Resource, public framework::ResourceWithImportState {
+class Thing : public framework::Resource,
+              public framework::ResourceWithImportState,
+              public framework::ResourceWithMoveState {
  public:
+  // Takes over other_thing of example.com/other/other: its "label" becomes name.
+  void MoveState(const framework::MoveStateRequest& q, framework::MoveStateResponse& r) override {
+    if (q.source_type_name != "other_thing") {
+      r.diagnostics.AddError("Unsupported source", "test_thing moves only from other_thing");
+      return;
+    }
+    const std::string label = q.source_state_json.find("\"b\"") != std::string::npos ? "b" : "a";
+    r.target_state = r.target_state.WithAttribute("id", cty::Value::String("moved"))
+                         .WithAttribute("name", cty::Value::String(label));
+  }
   Schema GetSchema() const override { return ThingSchema(); }
   void Create(const framework::CreateRequest& q, framework::CreateResponse& r) override {
     if (q.config.GetAttribute("name")->AsString() == "throw") throw std::runtime_error("kaboom");
@@ -84,8 +98,32 @@ class Data : public framework::DataSource {
   }
 };
 
-class TestProvider : public framework::Provider {
+// length(text) + number of entries in things; an error at argument 0 for text "bad".
+class LengthFunction : public framework::Function {
  public:
+  framework::FunctionDefinition Definition() const override {
+    framework::FunctionDefinition d;
+    d.parameters = {{"text", cty::Type::String(), "some text"},
+                    {"things", cty::Type::Dynamic(), "an object"}};
+    d.return_type = cty::Type::Number();
+    d.summary = "a length";
+    return d;
+  }
+  void Call(const framework::CallFunctionRequest& q, framework::CallFunctionResponse& r) override {
+    const std::string& text = q.arguments[0].AsString();
+    if (text == "bad") {
+      r.error = framework::FunctionError{"text is bad", 0};
+      return;
+    }
+    r.result = cty::Value::Int(static_cast<int64_t>(text.size() + q.arguments[1].entries().size()));
+  }
+};
+
+class TestProvider : public framework::Provider, public framework::ProviderWithFunctions {
+ public:
+  std::map<std::string, framework::FunctionFactory> Functions() override {
+    return {{"length", [] { return std::make_unique<LengthFunction>(); }}};
+  }
   // How often Stop was called; with stop_error set, Stop throws it.
   int stop_calls = 0;
   std::string stop_error;
@@ -440,29 +478,137 @@ TEST(ServiceStopTest, StopReachesTheProviderAndAnswersItsError) {
 
 // Every RPC added after protocol 5.2 answers UNIMPLEMENTED, which Terraform reads as "feature not
 // offered".
-TEST_F(ServiceTest, RpcsAfterProtocol52AreUnimplemented) {
+TEST_F(ServiceTest, FunctionsTravelInTheSchemaAndInGetFunctions) {
+  tfplugin5::GetProviderSchema::Request q;
+  tfplugin5::GetProviderSchema::Response schema;
+  ASSERT_TRUE(service_->GetSchema(nullptr, &q, &schema).ok());
+  ASSERT_EQ(schema.functions().count("length"), 1u);
+  const tfplugin5::Function& f = schema.functions().at("length");
+  ASSERT_EQ(f.parameters_size(), 2);
+  EXPECT_EQ(f.parameters(0).name(), "text");
+  EXPECT_EQ(f.parameters(0).type(), "\"string\"");
+  EXPECT_EQ(f.parameters(1).type(), "\"dynamic\"");
+  EXPECT_FALSE(f.parameters(1).allow_unknown_values());
+  EXPECT_EQ(f.return_().type(), "\"number\"");
+  EXPECT_EQ(f.summary(), "a length");
+  EXPECT_TRUE(schema.server_capabilities().move_resource_state());
+
+  tfplugin5::GetFunctions::Request fq;
+  tfplugin5::GetFunctions::Response functions;
+  ASSERT_TRUE(service_->GetFunctions(nullptr, &fq, &functions).ok());
+  ASSERT_EQ(functions.functions().count("length"), 1u);
+  EXPECT_EQ(functions.functions().at("length").SerializeAsString(), f.SerializeAsString());
+}
+
+tfplugin5::CallFunction::Response Call(tfplugin5::Provider::Service& service,
+                                       const std::string& name, const std::string& text_hex,
+                                       const std::string& things_hex) {
+  tfplugin5::CallFunction::Request q;
+  q.set_name(name);
+  q.add_arguments()->set_msgpack(Unhex(text_hex));
+  q.add_arguments()->set_msgpack(Unhex(things_hex));
+  tfplugin5::CallFunction::Response r;
+  EXPECT_TRUE(service.CallFunction(nullptr, &q, &r).ok());
+  return r;
+}
+
+// "abc" and the dynamic value object({a: number}) {a = 1}: [type JSON as bin, {a: 1}].
+constexpr char kAbc[] = "a3616263";
+constexpr char kObjectA1[] = "92c4195b226f626a656374222c7b2261223a226e756d626572227d5d81a16101";
+
+TEST_F(ServiceTest, CallFunctionDecodesArgumentsAndEncodesTheResult) {
+  tfplugin5::CallFunction::Response r = Call(*service_, "length", kAbc, kObjectA1);
+  ASSERT_FALSE(r.has_error()) << r.error().text();
+  EXPECT_EQ(Hex(r.result().msgpack()), "04");
+}
+
+TEST_F(ServiceTest, CallFunctionErrorsPointAtTheArgument) {
+  tfplugin5::CallFunction::Response bad = Call(*service_, "length", "a3626164", kObjectA1);
+  ASSERT_TRUE(bad.has_error());
+  EXPECT_EQ(bad.error().text(), "text is bad");
+  ASSERT_TRUE(bad.error().has_function_argument());
+  EXPECT_EQ(bad.error().function_argument(), 0);
+  EXPECT_FALSE(bad.has_result());
+
+  // A malformed second argument: the error names it and its index.
+  tfplugin5::CallFunction::Response malformed = Call(*service_, "length", kAbc, "92c401");
+  ASSERT_TRUE(malformed.has_error());
+  EXPECT_EQ(malformed.error().function_argument(), 1);
+  EXPECT_NE(malformed.error().text().find("things"), std::string::npos);
+
+  tfplugin5::CallFunction::Response unknown = Call(*service_, "nope", kAbc, kObjectA1);
+  ASSERT_TRUE(unknown.has_error());
+  EXPECT_FALSE(unknown.error().has_function_argument());
+  EXPECT_NE(unknown.error().text().find("nope"), std::string::npos);
+
+  tfplugin5::CallFunction::Request too_few;
+  too_few.set_name("length");
+  too_few.add_arguments()->set_msgpack(Unhex(kAbc));
+  tfplugin5::CallFunction::Response few;
+  ASSERT_TRUE(service_->CallFunction(nullptr, &too_few, &few).ok());
+  ASSERT_TRUE(few.has_error());
+  EXPECT_NE(few.error().text().find("takes 2 arguments"), std::string::npos);
+}
+
+TEST_F(ServiceTest, CallFunctionWithAnUnknownArgumentAnswersUnknown) {
+  tfplugin5::CallFunction::Response r = Call(*service_, "length", "d40000", kObjectA1);
+  ASSERT_FALSE(r.has_error()) << r.error().text();
+  EXPECT_EQ(Hex(r.result().msgpack()), "d40000");
+}
+
+TEST_F(ServiceTest, MoveResourceStateFromAnotherProvidersType) {
+  tfplugin5::MoveResourceState::Request q;
+  q.set_source_provider_address("example.com/other/other");
+  q.set_source_type_name("other_thing");
+  q.set_target_type_name("test_thing");
+  q.mutable_source_state()->set_json(R"({"label":"b"})");
+  tfplugin5::MoveResourceState::Response r;
+  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &r).ok());
+  ASSERT_EQ(r.diagnostics_size(), 0) << r.diagnostics(0).detail();
+  cty::Value v = Decode(r.target_state());
+  EXPECT_TRUE(v.GetAttribute("id")->Equals(cty::Value::String("moved")));
+  EXPECT_TRUE(v.GetAttribute("name")->Equals(cty::Value::String("b")));
+  EXPECT_TRUE(v.GetAttribute("rule")->IsKnown());
+
+  q.set_source_type_name("something_else");
+  tfplugin5::MoveResourceState::Response refused;
+  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &refused).ok());
+  ASSERT_EQ(refused.diagnostics_size(), 1);
+  EXPECT_EQ(refused.diagnostics(0).detail(), "test_thing moves only from other_thing");
+  EXPECT_FALSE(refused.has_target_state());
+}
+
+TEST_F(ServiceTest, MoveResourceStateFromTheSameTypeUpgrades) {
+  tfplugin5::MoveResourceState::Request q;
+  q.set_source_provider_address("registry.terraform.io/acme/test");
+  q.set_source_type_name("test_thing");
+  q.set_target_type_name("test_thing");
+  q.set_source_private("p");
+  q.mutable_source_state()->set_json(R"({"id":"i","name":"a","gone":1,"rule":[]})");
+  tfplugin5::MoveResourceState::Response r;
+  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &r).ok());
+  ASSERT_EQ(r.diagnostics_size(), 0) << r.diagnostics(0).detail();
+  EXPECT_TRUE(Decode(r.target_state()).GetAttribute("id")->Equals(cty::Value::String("i")));
+  EXPECT_EQ(r.target_private(), "p");
+
+  q.set_source_schema_version(7);
+  tfplugin5::MoveResourceState::Response newer;
+  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &newer).ok());
+  ASSERT_EQ(newer.diagnostics_size(), 1);
+  EXPECT_EQ(newer.diagnostics(0).summary(), "Resource instance managed by newer provider version");
+
+  q.set_source_provider_address("registry.terraform.io/acme/other");
+  q.set_source_schema_version(0);
+  tfplugin5::MoveResourceState::Response other;
+  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &other).ok());
+  ASSERT_EQ(other.diagnostics_size(), 1);  // Thing's MoveState refuses test_thing of acme/other
+}
+
+TEST_F(ServiceTest, RpcsAfterProtocol55AreUnimplemented) {
   {
     tfplugin5::ProviderMetadata::Request q;
     tfplugin5::ProviderMetadata::Response r;
     EXPECT_EQ(service_->GetMetadata(nullptr, &q, &r).error_code(), grpc::StatusCode::UNIMPLEMENTED);
-  }
-  {
-    tfplugin5::MoveResourceState::Request q;
-    tfplugin5::MoveResourceState::Response r;
-    EXPECT_EQ(service_->MoveResourceState(nullptr, &q, &r).error_code(),
-              grpc::StatusCode::UNIMPLEMENTED);
-  }
-  {
-    tfplugin5::GetFunctions::Request q;
-    tfplugin5::GetFunctions::Response r;
-    EXPECT_EQ(service_->GetFunctions(nullptr, &q, &r).error_code(),
-              grpc::StatusCode::UNIMPLEMENTED);
-  }
-  {
-    tfplugin5::CallFunction::Request q;
-    tfplugin5::CallFunction::Response r;
-    EXPECT_EQ(service_->CallFunction(nullptr, &q, &r).error_code(),
-              grpc::StatusCode::UNIMPLEMENTED);
   }
   {
     tfplugin5::GetResourceIdentitySchemas::Request q;
