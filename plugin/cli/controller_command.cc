@@ -478,8 +478,12 @@ int RunApply(const Options& o, const ctl::ClientConfig& config, ctl::Client& cli
               {"errors", outcome->errors},
               {"dry_run", o.dry_run}};
   if (!outcome->errors.empty()) {
-    return fail(absl::StrCat("The SE group \"", desired->name,
-                             "\" was not written: ", outcome->errors.front(),
+    const bool enforced = desired->sizing_policy == segroup::SizingPolicy::kEnforce;
+    return fail(absl::StrCat("The SE group \"", desired->name, "\" was not written",
+                             enforced ? " (sizing_policy \"enforce\" fails a create or change "
+                                        "of an under-sized group; \"warn\" makes it a warning)"
+                                      : "",
+                             ": ", outcome->errors.front(),
                              outcome->errors.size() > 1
                                  ? absl::StrCat(" (and ", outcome->errors.size() - 1, " more)")
                                  : ""),
