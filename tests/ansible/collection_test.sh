@@ -26,6 +26,19 @@ ansible-doc --list nsxalb.alb >"$AN_TMP/list.out" 2>/dev/null || fail "ansible-d
 grep -c '^nsxalb\.alb\.' "$AN_TMP/list.out" >"$AN_TMP/count" || true
 assert_eq "modules listed by ansible-doc --list" 3 "$(cat "$AN_TMP/count")"
 
+step "se_group's settings and workload keys are the nsxalb_se_group resource's"
+schema=$SOURCE_DIR/provider_schema/resources/nsxalb_se_group.json
+ansible-doc --json nsxalb.alb.se_group >"$AN_TMP/doc.json" 2>/dev/null || fail "ansible-doc --json"
+options=$(jq -c '.["nsxalb.alb.se_group"].doc.options | keys' "$AN_TMP/doc.json")
+for name in $(jq -r '.block.attributes | keys[]' "$schema"); do
+  case $name in id | url | sizing) continue ;; esac  # computed only: results, not options
+  jq -e --arg n "$name" 'index($n) != null' <<<"$options" >/dev/null ||
+    fail "se_group has no option $name, an attribute of nsxalb_se_group"
+done
+workload_doc=$(jq -c '.["nsxalb.alb.se_group"].doc.options.workload.suboptions | keys' "$AN_TMP/doc.json")
+workload_schema=$(jq -c '.block.block_types.workload.block.attributes | keys' "$schema")
+assert_eq "se_group's workload keys" "$workload_schema" "$workload_doc"
+
 step "ansible-galaxy collection build"
 ansible-galaxy collection build "$COLLECTION" --output-path "$AN_TMP/dist" >"$AN_TMP/build.out" 2>&1 ||
   { cat "$AN_TMP/build.out"; fail "ansible-galaxy collection build failed"; }
