@@ -46,6 +46,7 @@ class RequestLoop {
   // In-flight and later calls return Cancelled promptly. Irreversible.
   void Cancel();
 
+  // The client's settings, its validated endpoint and its clock (for the operation deadlines).
   const ClientConfig& config() const { return config_; }
   const Endpoint& endpoint() const { return endpoint_; }
   Clock* clock() const { return clock_; }
