@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +25,8 @@
 #include "plugin/controller/client.h"
 #include "plugin/controller/config.h"
 #include "plugin/controller/errors.h"
+#include "plugin/controller/response.h"
+#include "plugin/segroup/desired_state.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -35,6 +40,7 @@ constexpr char kUsage[] =
     R"(Usage: terraform-provider-nsxalb controller check [--cloud NAME] [--json] [settings]
        terraform-provider-nsxalb controller list-se-groups [--cloud NAME] [--json] [settings]
        terraform-provider-nsxalb controller get-se-group NAME [--cloud NAME] [settings]
+       terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
 
 Talks to the NSX ALB Controller with the provider's own client and settings.
 
@@ -44,6 +50,11 @@ Actions:
                    fail when it does not exist
   list-se-groups   list the tenant's SE groups (all pages), optionally only those in --cloud
   get-se-group     print one SE group, found by name (and --cloud), as JSON
+  apply-se-group   bring one SE group to the desired state read as JSON from stdin
+                   ({"name", "cloud", "tenant", "state": "present"|"absent", "settings",
+                   "workload", "platform", "sizing_policy", "extra_fields"}), sized and merged
+                   as nsxalb_se_group does; print JSON with changed, before, after, se_group,
+                   sizing, findings, warnings and errors (what the Ansible modules call)
 
 Settings (flags override the environment variables the provider block reads):
   --controller ADDR     NSXALB_CONTROLLER    host, host:port or https:// URL
@@ -58,9 +69,13 @@ Settings (flags override the environment variables the provider block reads):
 Options:
   --cloud NAME     cloud name, uuid or ref
   --json           machine-readable output (check, list-se-groups)
+  --full           list-se-groups --json: every group as the Controller holds it
+  --name NAME      list-se-groups: only groups of that name
+  --dry-run        apply-se-group: plan only, send no POST, PUT or DELETE
   --help           print this help
 
-Exit codes: 0 ok; 1 the Controller call failed; 2 usage error or invalid setting.
+Exit codes: 0 ok; 1 the Controller call failed (apply-se-group: or the sizing failed; its JSON
+says why); 2 usage error or invalid setting.
 )";
 
 // Where one client setting can come from, for building it and for naming it in errors.
@@ -106,14 +121,19 @@ struct Options {
   std::string action;
   std::optional<std::string> name;  // get-se-group's NAME
   std::string cloud;
+  std::string name_filter;  // list-se-groups --name
   bool json = false;
+  bool full = false;
+  bool dry_run = false;
   bool help = false;
   std::map<std::string, std::string> flag_values;  // "--controller" -> value
   bool insecure_flag = false;
 };
 
 std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Options& o) {
-  if (args.empty()) return UsageError{"missing action (check, list-se-groups or get-se-group)"};
+  if (args.empty()) {
+    return UsageError{"missing action (check, list-se-groups, get-se-group or apply-se-group)"};
+  }
   size_t first = 0;
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     o.help = true;
@@ -121,9 +141,11 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
   }
   o.action = args[0];
   first = 1;
-  if (o.action != "check" && o.action != "list-se-groups" && o.action != "get-se-group") {
+  if (o.action != "check" && o.action != "list-se-groups" && o.action != "get-se-group" &&
+      o.action != "apply-se-group") {
     return UsageError{absl::StrCat("unknown action \"", o.action,
-                                   "\" (want check, list-se-groups or get-se-group)")};
+                                   "\" (want check, list-se-groups, get-se-group or "
+                                   "apply-se-group)")};
   }
   std::map<std::string, bool> seen;
   for (size_t i = first; i < args.size(); ++i) {
@@ -143,9 +165,12 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     }
     if (seen[flag]) return UsageError{absl::StrCat(flag, ": given more than once")};
     seen[flag] = true;
-    if (flag == "--help" || flag == "-h" || flag == "--json" || flag == "--insecure") {
+    if (flag == "--help" || flag == "-h" || flag == "--json" || flag == "--insecure" ||
+        flag == "--full" || flag == "--dry-run") {
       if (value.has_value()) return UsageError{absl::StrCat(flag, ": takes no value")};
       if (flag == "--json") o.json = true;
+      if (flag == "--full") o.full = true;
+      if (flag == "--dry-run") o.dry_run = true;
       if (flag == "--insecure") o.insecure_flag = true;
       if (flag == "--help" || flag == "-h") o.help = true;
       continue;
@@ -160,7 +185,7 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
                                      " environment variable")};
     }
     const bool known =
-        flag == "--cloud" ||
+        flag == "--cloud" || flag == "--name" ||
         std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
           return s.flag != nullptr && flag == s.flag;
         });
@@ -172,6 +197,8 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     if (flag == "--cloud") {
       if (value->empty()) return UsageError{"--cloud: must not be empty"};
       o.cloud = *value;
+    } else if (flag == "--name") {
+      o.name_filter = *value;
     } else {
       o.flag_values[flag] = *value;
     }
@@ -347,6 +374,19 @@ int RunList(const Options& o, ctl::Client& client, std::ostream& out, std::ostre
     auto it = cloud_names.find(g.cloud_ref);
     return it == cloud_names.end() ? "" : it->second;
   };
+  if (!o.name_filter.empty()) {
+    std::vector<ctl::SeGroup> named;
+    for (ctl::SeGroup& g : *groups) {
+      if (g.name == o.name_filter) named.push_back(std::move(g));
+    }
+    *groups = std::move(named);
+  }
+  if (o.json && o.full) {
+    Json list = Json::array();
+    for (const ctl::SeGroup& g : *groups) list.push_back(Json::parse(g.body.dump()));
+    out << list.dump(2) << "\n";
+    return 0;
+  }
   if (o.json) {
     Json list = Json::array();
     for (const ctl::SeGroup& g : *groups) {
@@ -397,10 +437,72 @@ int RunGet(const Options& o, const ctl::ClientConfig& config, ctl::Client& clien
   return 0;
 }
 
+// apply-se-group: the desired state from `in`, segroup::Converge, the outcome as JSON on `out`.
+// A failure is JSON too ("failed": true and "msg"), so that the caller reads one shape.
+int RunApply(const Options& o, const ctl::ClientConfig& config, ctl::Client& client,
+             std::istream& in, std::ostream& out) {
+  auto fail = [&out](const std::string& msg, Json extra = Json::object()) {
+    extra["failed"] = true;
+    extra["msg"] = msg;
+    out << extra.dump(2) << "\n";
+    return 1;
+  };
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<nlohmann::json> parsed = ctl::ParseJsonLimited(text);
+  if (!parsed.ok()) {
+    return fail(
+        absl::StrCat("the desired state on stdin is not JSON: ", parsed.status().message()));
+  }
+  absl::StatusOr<segroup::DesiredSeGroup> desired = segroup::ParseDesiredSeGroup(*parsed);
+  if (!desired.ok()) return fail(std::string(desired.status().message()));
+  segroup::ConvergeOptions options;
+  options.dry_run = o.dry_run;
+  options.pinned_api_version = config.api_version;
+  absl::StatusOr<segroup::Outcome> outcome = segroup::Converge(client, *desired, options);
+  if (!outcome.ok()) {
+    std::string msg(outcome.status().message());
+    const std::string remedy = ctl::RemedyOf(outcome.status());
+    if (!remedy.empty()) absl::StrAppend(&msg, " What to do: ", remedy);
+    return fail(msg);
+  }
+  Json findings = Json::array();
+  for (const std::string& f : outcome->errors) findings.push_back(f);
+  for (const std::string& f : outcome->warnings) findings.push_back(f);
+  Json result{{"changed", outcome->changed},
+              {"before", Json::parse(outcome->before.dump())},
+              {"after", Json::parse(outcome->after.dump())},
+              {"se_group", Json::parse(outcome->se_group.dump())},
+              {"sizing", Json::parse(outcome->sizing.dump())},
+              {"findings", std::move(findings)},
+              {"warnings", outcome->warnings},
+              {"errors", outcome->errors},
+              {"dry_run", o.dry_run}};
+  if (!outcome->errors.empty()) {
+    const bool enforced = desired->sizing_policy == segroup::SizingPolicy::kEnforce;
+    return fail(absl::StrCat("The SE group \"", desired->name, "\" was not written",
+                             enforced ? " (sizing_policy \"enforce\" fails a create or change "
+                                        "of an under-sized group; \"warn\" makes it a warning)"
+                                      : "",
+                             ": ", outcome->errors.front(),
+                             outcome->errors.size() > 1
+                                 ? absl::StrCat(" (and ", outcome->errors.size() - 1, " more)")
+                                 : ""),
+                std::move(result));
+  }
+  out << result.dump(2) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
                          std::ostream& out, std::ostream& err) {
+  std::istringstream no_input;
+  return RunControllerCommand(args, env, no_input, out, err);
+}
+
+int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
+                         std::istream& in, std::ostream& out, std::ostream& err) {
   Options o;
   if (std::optional<UsageError> e = ParseArgs(args, o)) {
     err << kProgram << ": " << e->message << "\n\n" << kUsage;
@@ -422,6 +524,7 @@ int RunControllerCommand(const std::vector<std::string>& args, const ControllerE
   }
   if (o.action == "check") return RunCheck(o, config, **client, out, err);
   if (o.action == "list-se-groups") return RunList(o, **client, out, err);
+  if (o.action == "apply-se-group") return RunApply(o, config, **client, in, out);
   return RunGet(o, config, **client, out, err);
 }
 
@@ -434,7 +537,7 @@ int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out
         if (v == nullptr) return std::nullopt;
         return std::string(v);
       },
-      out, err);
+      std::cin, out, err);
 }
 
 }  // namespace nsxalb::cli

@@ -1,6 +1,8 @@
 // `terraform-provider-nsxalb controller ...`: the Controller client on the command line, so that a
 // user can check a connection (address, credentials, TLS, tenant, API version) before running
-// `terraform plan`, and look at the SE groups the provider would see.
+// `terraform plan`, and look at the SE groups the provider would see; and `apply-se-group`, the
+// desired-state command the Ansible collection (ansible/ansible_collections/nsxalb/alb) calls,
+// over the same SE-group operations as the resource (plugin/segroup/desired_state.h).
 //
 // Settings come from the provider block's environment variables (NSXALB_CONTROLLER,
 // NSXALB_USERNAME, NSXALB_PASSWORD, NSXALB_AUTH_TOKEN, NSXALB_TENANT, NSXALB_API_VERSION,
@@ -10,6 +12,7 @@
 #define NSXALB_PLUGIN_CLI_CONTROLLER_COMMAND_H_
 
 #include <functional>
+#include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -27,9 +30,13 @@ using ControllerEnvLookup = std::function<std::optional<std::string>(const std::
 int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out,
                          std::ostream& err);
 
-// The same with the environment supplied by `env` (tests pass their own).
+// The same with the environment supplied by `env` (tests pass their own) and no standard input.
 int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
                          std::ostream& out, std::ostream& err);
+
+// The same with standard input from `in` (apply-se-group reads the desired state there).
+int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
+                         std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace nsxalb::cli
 

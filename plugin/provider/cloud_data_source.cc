@@ -8,15 +8,6 @@
 
 namespace nsxalb::provider {
 
-absl::StatusOr<sizing::Platform> PlatformOfCloud(const controller::CloudInfo& cloud) {
-  if (cloud.vtype == "CLOUD_VCENTER") return sizing::Platform::kVcenter;
-  if (cloud.vtype == "CLOUD_NSXT") return sizing::Platform::kNsxt;
-  return absl::FailedPreconditionError(absl::StrCat(
-      "The cloud \"", cloud.name, "\" is of type ", cloud.vtype.empty() ? "(none)" : cloud.vtype,
-      ", for which the sizing model has no measured profile. Set platform = \"vcenter\" or "
-      "\"nsxt\" to say which profile to size with."));
-}
-
 framework::Schema CloudDataSource::GetSchema() const {
   return EmbeddedDataSourceSchema(kCloudDataSourceType);
 }

@@ -1,5 +1,5 @@
 // The nsxalb_cloud data source: a cloud by name, with its type and the sizing profile that type
-// implies. Also home of that mapping, which nsxalb_se_group uses to derive `platform`.
+// implies (the mapping is the domain's, plugin/segroup/fields.h).
 #ifndef NSXALB_PLUGIN_PROVIDER_CLOUD_DATA_SOURCE_H_
 #define NSXALB_PLUGIN_PROVIDER_CLOUD_DATA_SOURCE_H_
 
@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "plugin/controller/client.h"
 #include "plugin/framework/data_source.h"
+#include "plugin/segroup/fields.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::provider {
@@ -17,9 +18,8 @@ class NsxalbProvider;
 // The data source type name.
 inline constexpr char kCloudDataSourceType[] = "nsxalb_cloud";
 
-// The sizing profile of a cloud: CLOUD_VCENTER is vcenter, CLOUD_NSXT is nsxt. Any other type is
-// FailedPrecondition, naming the cloud and its type and asking for `platform` to be set.
-absl::StatusOr<sizing::Platform> PlatformOfCloud(const controller::CloudInfo& cloud);
+// The sizing profile of a cloud is the domain's (plugin/segroup/fields.h).
+using segroup::PlatformOfCloud;
 
 // Reads one cloud (one cached lookup per cloud and process).
 class CloudDataSource : public framework::DataSource {

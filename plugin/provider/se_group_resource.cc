@@ -3,19 +3,19 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/controller/refs.h"
-#include "plugin/controller/se_group_fields.h"
-#include "plugin/controller/version.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
+#include "plugin/segroup/fields.h"
 
 namespace nsxalb::provider {
 namespace {
@@ -85,12 +85,10 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   return nullptr;
 }
 
-// The managed fields of a planned state plus its extra_fields, for a POST or PUT. On update,
-// extra_fields keys the plan no longer has are sent as null, so the Controller reverts them to
-// their defaults.
+// The managed fields of a planned state plus its extra_fields, for a POST or PUT
+// (segroup::FieldsToSend: on update, extra_fields keys the plan no longer has are sent as null).
 std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& prior,
                                  Diagnostics& d) {
-  Json fields = TypedFieldsToSend(planned);
   StringAttr extra = GetString(planned, "extra_fields");
   Json given = Json::object();
   if (extra.value.has_value()) {
@@ -102,49 +100,37 @@ std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& pr
     }
     given = *std::move(parsed);
   }
+  Json before = Json::object();
   StringAttr prior_extra = GetString(prior, "extra_fields");
   if (prior_extra.value.has_value()) {
-    absl::StatusOr<Json> before = ParseExtraFields(*prior_extra.value);
-    if (before.ok()) {
-      for (auto it = before->begin(); it != before->end(); ++it) {
-        if (!given.contains(it.key())) fields[it.key()] = nullptr;
-      }
-    }
+    absl::StatusOr<Json> parsed = ParseExtraFields(*prior_extra.value);
+    if (parsed.ok()) before = *std::move(parsed);
   }
-  for (auto it = given.begin(); it != given.end(); ++it) fields[it.key()] = it.value();
-  return fields;
+  return segroup::FieldsToSend(TypedFieldsToSend(planned), given, before);
 }
 
 // The recommended attributes that are Avi fields newer than the API version the Controller
-// speaks (hybrid_rss_mode needs 21.1.3): the Controller would refuse them, so they are planned
-// null. On update, a field the Controller did not return before is such a field; on create, the
-// version comes from the provider's api_version or, when unset, from the Controller (one login).
+// speaks are planned null (segroup::FieldsTheControllerLacks). On update, a field the Controller
+// did not return before is such a field; on create, the version comes from the provider's
+// api_version or, when unset, from the Controller (one login).
 absl::Status DropFieldsTheControllerLacks(controller::Client& client, const ProviderConfig* config,
                                           const cty::Value& prior,
                                           std::map<std::string, cty::Value>& recommended) {
-  std::optional<controller::ApiVersion> version;
-  for (auto& [name, value] : recommended) {
-    const controller::SeGroupField* field = controller::FindSeGroupField(name);
-    if (field == nullptr || field->introduced.empty()) continue;
-    bool available;
-    if (!prior.IsNull()) {
-      const cty::Value* before = prior.GetAttribute(name);
-      available = before != nullptr && !(before->IsKnown() && before->IsNull());
-    } else {
-      if (!version.has_value()) {
-        const std::string pinned = config != nullptr ? config->client.api_version : "";
-        absl::StatusOr<controller::ApiVersion> parsed = controller::ApiVersion::Parse(pinned);
-        if (!pinned.empty() && parsed.ok()) {
-          version = *parsed;
-        } else {
-          absl::StatusOr<controller::VersionInfo> info = client.ControllerVersion();
-          if (!info.ok()) return info.status();
-          version = info->api;
-        }
-      }
-      available = controller::FieldIntroducedIn(*field).AvailableIn(*version);
-    }
-    if (!available) value = cty::Value::Null(value.type());
+  std::set<std::string> names;
+  std::set<std::string> present_before;
+  for (const auto& [name, value] : recommended) {
+    names.insert(name);
+    if (prior.IsNull()) continue;
+    const cty::Value* before = prior.GetAttribute(name);
+    if (before != nullptr && !(before->IsKnown() && before->IsNull())) present_before.insert(name);
+  }
+  absl::StatusOr<std::set<std::string>> lacking =
+      segroup::FieldsTheControllerLacks(client, config != nullptr ? config->client.api_version : "",
+                                        names, prior.IsNull() ? nullptr : &present_before);
+  if (!lacking.ok()) return lacking.status();
+  for (const std::string& name : *lacking) {
+    cty::Value& value = recommended.at(name);
+    value = cty::Value::Null(value.type());
   }
   return absl::OkStatus();
 }

@@ -1,41 +1,13 @@
 // The sizing model as the provider's types see it: reads a `workload` block and the typed sizing
-// attributes from a configuration (nsxalb_se_group or nsxalb_se_sizing), runs the model, and turns
-// its answer into planned attribute values, the `sizing` object and diagnostics at attribute
-// paths. One piece of code for the resource and the data source; no Controller here.
+// attributes from a configuration (nsxalb_se_group or nsxalb_se_sizing) into the domain's input,
+// runs segroup::PlanSizing (plugin/segroup/sizing_plan.h says what is read, recommended and
+// found), and turns its answer into planned attribute values, the `sizing` object and diagnostics
+// at attribute paths. Only the conversion between cty values and the domain lives here; the
+// Ansible modules' desired-state command calls the same segroup::PlanSizing.
 //
-// Inputs. Workload numbers are in display units (Gbps for throughput; the model works in Mbps).
-// Counts (vcpus_per_se, memory_per_se, ..., workload.target_utilization) must be whole numbers
-// that fit the model's integers; anything else is an input error at its path. Ranges are the
-// model's own findings (sizing::CheckWorkload, sizing::Validate), never checked here.
-// min_scaleout_per_vs is the model's se_count (active SEs a virtual service is placed on) when the
-// workload is one virtual service (workload.virtual_services unset or 1); with several, placement
-// spreads them, and the model chooses the active SEs. max_se is a setting checked against the HA
-// mode and the virtual-service slots. buffer_se, max_scaleout_per_vs, max_vs_per_se, ha_mode and
-// workload.virtual_services are workload inputs (an ha_mode outside Avi's three values is an input
-// error at ha_mode). An unset max_scaleout_per_vs is taken as its upper bound (64) for the model,
-// so that it warns only about what the planned value below cannot cover.
-//
-// The planned shape is sizing::Validate's effective shape: with no vcpus_per_se, memory_per_se or
-// min_scaleout_per_vs set, the recommendation's; otherwise the set values, with vCPUs and SE count
-// taken from the recommendation when vcpus_per_se is unset, SE count 1 (Avi's min_scaleout_per_vs
-// default) when vcpus_per_se is set and min_scaleout_per_vs is not, and the table memory for the
-// vCPUs when vcpus_per_se is set and memory_per_se is not. So the findings and the planned values
-// describe the same SEs: set vcpus_per_se = 4 and the planned memory, disk, dispatchers, queues and
-// Hybrid RSS are those the recommendation gives 4-vCPU SEs (sizing::RecommendForShape), and the
-// findings say whether 1 SE of 4 vCPUs carries the workload.
-//
-// Planned values of unset attributes (only with a workload): the settings of the recommendation
-// for that shape; min_scaleout_per_vs = the SEs each virtual service is placed on
-// (sizing::ScaleoutPerVs: all active SEs for one virtual service); buffer_se and max_se as the HA
-// mode gives them (N+M: the workload's buffer_se, default 1, and SE count + buffer_se;
-// active/active: 0 and the SE count; legacy active/standby: 0 and 2); ha_mode and max_vs_per_se =
-// the workload's (Avi's defaults HA_MODE_SHARED and 10); max_scaleout_per_vs = max(Avi's default
-// 4, min_scaleout_per_vs); min_scaleout_per_vs and max_scaleout_per_vs at most 64 (Avi's range; a
-// workload that needs more SEs gets the model's max-scaleout-per-vs warning); min_se and
-// se_name_prefix = the Controller's defaults from the field catalog (controller/se_group_fields.h).
-//
-// The `sizing` object's binding_metric is "cpu" when the CPU budget of two or more CPU-bound
-// metrics binds (sizing/cpu_budget.h), and its utilization_pct is then the budget's sum.
+// Unknown values: a model input that is unknown (from a variable or another resource) makes the
+// whole plan unknown; max_se, min_se and se_name_prefix, which the model does not need, are then
+// neither recommended nor checked.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_SIZING_H_
 
@@ -50,6 +22,7 @@
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
@@ -57,18 +30,10 @@
 
 namespace nsxalb::provider {
 
-// What an under-sized group is (provider and resource attribute `sizing_policy`).
-enum class SizingPolicy {
-  kWarn,     // "warn": demand-within-capacity findings are warnings
-  kEnforce,  // "enforce": they are errors, so `terraform plan` fails
-};
-
-// Parses "warn" or "enforce" (exactly); InvalidArgument naming the accepted values otherwise.
-absl::StatusOr<SizingPolicy> ParseSizingPolicy(std::string_view text);
-
-// The typed sizing attributes of nsxalb_se_group, in schema order of the Avi fields. Each is
-// optional+computed and planned from the recommendation when unset and a workload is given.
-const std::vector<std::string>& SizingAttributeNames();
+// The sizing policy, its parser and the sizing attribute names are the domain's.
+using segroup::ParseSizingPolicy;
+using segroup::SizingAttributeNames;
+using segroup::SizingPolicy;
 
 // The `sizing` attribute's cty type (see provider_schema/resources/nsxalb_se_group.json).
 cty::Type SizingObjectType();

@@ -44,7 +44,8 @@ class ControllerCommandTest : public ::testing::Test {
             {"NSXALB_CA_FILE", emulator_->ca_file()}};
   }
 
-  Outcome Run(const std::vector<std::string>& args) {
+  Outcome Run(const std::vector<std::string>& args, const std::string& input = "") {
+    std::istringstream in(input);
     std::ostringstream out;
     std::ostringstream err;
     const std::map<std::string, std::string> env = env_;
@@ -56,7 +57,7 @@ class ControllerCommandTest : public ::testing::Test {
           if (it == env.end()) return std::nullopt;
           return it->second;
         },
-        out, err);
+        in, out, err);
     const std::string log = ::testing::internal::GetCapturedStderr();
     return {code, out.str(), err.str(), log};
   }
@@ -278,6 +279,58 @@ TEST_F(ControllerCommandTest, UsageErrorsNameTheSetting) {
   EXPECT_EQ(help.code, 0);
   EXPECT_THAT(help.out, HasSubstr("list-se-groups"));
   EXPECT_EQ(Count("POST /login"), 0);
+}
+
+// apply-se-group: the desired state on stdin, JSON out; --dry-run sends nothing; a second run
+// finds nothing to do; a failure is JSON too, with exit code 1.
+TEST_F(ControllerCommandTest, ApplySeGroupConvergesAndDryRunSendsNothing) {
+  const std::string web = R"({"name":"web","cloud":"nsxt-cloud","workload":{"l7_rps":150000}})";
+  const size_t groups = Parse(Run({"list-se-groups", "--json"})).size();
+  Outcome dry = Run({"apply-se-group", "--dry-run"}, web);
+  ASSERT_EQ(dry.code, 0) << dry.out << dry.err;
+  nlohmann::json j = Parse(dry);
+  EXPECT_EQ(j["changed"], true);
+  EXPECT_EQ(j["dry_run"], true);
+  EXPECT_EQ(j["after"]["vcpus_per_se"], 6);
+  EXPECT_EQ(Parse(Run({"list-se-groups", "--json"})).size(), groups);  // nothing created
+
+  Outcome created = Run({"apply-se-group"}, web);
+  ASSERT_EQ(created.code, 0) << created.out << created.err;
+  j = Parse(created);
+  EXPECT_EQ(j["changed"], true);
+  EXPECT_EQ(j["se_group"]["vcpus_per_se"], 6);
+  EXPECT_EQ(j["sizing"]["summary"], "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)");
+
+  Outcome again = Run({"apply-se-group"}, web);
+  ASSERT_EQ(again.code, 0) << again.out << again.err;
+  EXPECT_EQ(Parse(again)["changed"], false);
+
+  Outcome listed = Run({"list-se-groups", "--json", "--full", "--name", "web"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  j = Parse(listed);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["memory_per_se"], 12288);
+}
+
+TEST_F(ControllerCommandTest, ApplySeGroupFailuresAreJson) {
+  for (const std::string& input :
+       {std::string("not json"), std::string(R"({"name":"web","colour":"red"})"),
+        std::string(R"({"name":"web","workload":{"rps":1}})")}) {
+    Outcome bad = Run({"apply-se-group"}, input);
+    EXPECT_EQ(bad.code, 1) << input;
+    nlohmann::json j = Parse(bad);
+    EXPECT_EQ(j["failed"], true) << input;
+    EXPECT_FALSE(j["msg"].get<std::string>().empty()) << input;
+  }
+  Outcome enforced = Run({"apply-se-group"},
+                         R"({"name":"small","cloud":"nsxt-cloud","sizing_policy":"enforce",
+                             "settings":{"vcpus_per_se":2,"min_scaleout_per_vs":1},
+                             "workload":{"l7_rps":150000}})");
+  EXPECT_EQ(enforced.code, 1);
+  nlohmann::json j = Parse(enforced);
+  EXPECT_THAT(j["msg"].get<std::string>(), HasSubstr("demand-within-capacity"));
+  EXPECT_EQ(j["changed"], false);
+  EXPECT_EQ(Parse(Run({"list-se-groups", "--json", "--name", "small"})).size(), 0u);
 }
 
 }  // namespace
