@@ -36,6 +36,16 @@ while IFS= read -r hit; do
   fi
 done < <(grep -rn -A2 -E 'source *= *"(registry.terraform.io/)?nsxalb/nsxalb"' examples --include=*.tf |
   grep -E "version *= *\"[^\"]*$v")
+# The Ansible collection's own version, when the tree has the collection.
+galaxy=ansible/ansible_collections/nsxalb/alb/galaxy.yml
+if [ -f "$galaxy" ]; then
+  found=$((found + 1))
+  mention=$(sed -n 's/^version: *//p' "$galaxy")
+  if [ "$mention" != "$version" ]; then
+    echo "FAIL: $galaxy has version $mention, not $version"
+    bad=$((bad + 1))
+  fi
+fi
 [ "$found" -gt 0 ] || { echo "FAIL: no mention of the provider's version found: the patterns are stale"; exit 1; }
 echo "version mentions: $found, $bad not $version"
 [ "$bad" -eq 0 ]

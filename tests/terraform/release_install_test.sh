@@ -50,6 +50,11 @@ cmp "$TF_TMP/dist1/${name}_linux_amd64.zip" "$TF_TMP/dist2/${name}_linux_amd64.z
   fail "two release runs gave different zips"
 diff -r "$TF_TMP/dist1/mirror" "$TF_TMP/dist2/mirror" || fail "two release runs gave different mirror trees"
 cmp "$TF_TMP/dist1/${name}_SHA256SUMS" "$TF_TMP/dist2/${name}_SHA256SUMS" || fail "SHA256SUMS differ"
+collection=$(cd "$TF_TMP/dist1" && ls nsxalb-alb-*.tar.gz 2>/dev/null || true)
+if command -v ansible-galaxy >/dev/null 2>&1; then
+  [ "$collection" = "nsxalb-alb-$version.tar.gz" ] || fail "no Ansible collection archive in dist/ ($collection)"
+  cmp "$TF_TMP/dist1/$collection" "$TF_TMP/dist2/$collection" || fail "two release runs gave different collections"
+fi
 # The built binary, debug info and all: without -ffile-prefix-map its debug info names the
 # source and build directories, and its build id (a hash over the whole file, kept in the
 # stripped copy) then differs from one build directory to another.
