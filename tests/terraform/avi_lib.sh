@@ -24,13 +24,15 @@ terraform {
   }
 }
 EOF_TF
+  # The password from the environment, as vmware/avi reads AVI_PASSWORD: never in a file (the
+  # TRACE scan searches every file a scenario leaves for it).
+  export AVI_PASSWORD=$EMU_PASSWORD
   tf_write providers.tf <<EOF_TF
 provider "nsxalb" {}
 
 provider "avi" {
   avi_controller = "$EMU_URL"
   avi_username   = "$EMU_USERNAME"
-  avi_password   = "$EMU_PASSWORD"
 }
 EOF_TF
 }

@@ -79,8 +79,9 @@ assert_contains "$TF_OUT" "No changes."
 
 step "terraform console prints recommend(...).vcpus_per_se"
 echo 'provider::nsxalb::recommend("nsxt", { l7_rps = 150000 }).vcpus_per_se' >"$TF_TMP/console.in"
-(cd "$TF_WORK" && terraform console -no-color <"$TF_TMP/console.in") >"$TF_TMP/console.out" 2>&1 ||
-  { cat "$TF_TMP/console.out"; fail "terraform console failed"; }
+# stdout alone: under TF_LOG (CI's TRACE run) the log goes to stderr.
+(cd "$TF_WORK" && terraform console -no-color <"$TF_TMP/console.in") >"$TF_TMP/console.out" \
+  2>"$TF_TMP/console.err" || { cat "$TF_TMP/console.out" "$TF_TMP/console.err"; fail "terraform console failed"; }
 [ "$(cat "$TF_TMP/console.out")" = 6 ] || fail "console printed '$(cat "$TF_TMP/console.out")', expected 6"
 
 step "a bad argument is an error at its line, with the accepted values"

@@ -279,6 +279,10 @@ class AviProvider : public framework::Provider {
     c.controller = Text(q.config, "avi_controller");
     c.username = Text(q.config, "avi_username");
     c.password = Text(q.config, "avi_password");
+    // Like vmware/avi, the password may come from AVI_PASSWORD instead of the configuration.
+    if (const char* env = std::getenv("AVI_PASSWORD"); c.password.empty() && env != nullptr) {
+      c.password = env;
+    }
     if (const std::string tenant = Text(q.config, "avi_tenant"); !tenant.empty()) c.tenant = tenant;
     if (const char* ca = std::getenv("NSXALB_CA_FILE")) c.ca_file = ca;
     absl::StatusOr<std::unique_ptr<controller::Client>> client = controller::NewClient(c);
