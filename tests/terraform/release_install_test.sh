@@ -58,7 +58,11 @@ fi
 # The built binary, debug info and all: without -ffile-prefix-map its debug info names the
 # source and build directories, and its build id (a hash over the whole file, kept in the
 # stripped copy) then differs from one build directory to another.
-if grep -q -F "$SOURCE_DIR/" "$TF_PROVIDER_BINARY"; then
+# A sanitizer build is never shipped, and AddressSanitizer keeps each source file's full path in
+# its global metadata whatever -ffile-prefix-map says; the default build runs this check.
+if [ -n "${NSXALB_SANITIZED_BUILD:-}" ]; then
+  echo "note: a sanitizer build; the build-path check runs in the default build" >&2
+elif grep -q -F "$SOURCE_DIR/" "$TF_PROVIDER_BINARY"; then
   fail "the built binary holds the path $SOURCE_DIR/ (not built with -ffile-prefix-map?)"
 fi
 assert_json ".metadata.protocol_versions" '["5.0"]' "$dist/${name}_manifest.json"
