@@ -196,10 +196,13 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   s.max_queues_per_vnic = Opt(r.Int32("max_queues_per_vnic"));
   s.hybrid_rss_mode = Opt(r.Bool("hybrid_rss_mode"));
   // One virtual service is placed on min_scaleout_per_vs SEs: they are the SEs its workload is
-  // spread over. Several are spread by placement, so the model chooses the active SEs then.
+  // spread over. Several are spread by placement, so the model chooses the active SEs then, and
+  // checks the given value against the HA mode and the virtual-service slots.
   const std::optional<int> min_scaleout = r.Int32(kMinScaleoutPerVs);
   if (!in.workload.virtual_services.has_value() || *in.workload.virtual_services <= 1) {
     s.se_count = Opt(min_scaleout);
+  } else {
+    s.min_scaleout_per_vs = Opt(min_scaleout);
   }
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);

@@ -172,13 +172,16 @@ int ScaleoutPerVs(const Workload& w, int active) {
   return std::max(least, (active + *w.virtual_services - 1) / *w.virtual_services);
 }
 
-int LeastActiveSes(const Workload& w) {
+int LeastActiveSes(const Workload& w, absl::optional<int> given_scaleout_per_vs) {
   if (!ScalesOut(w.ha_mode)) return 1;
-  int active = MinActiveSes(w.ha_mode);
+  int active = std::max(MinActiveSes(w.ha_mode), given_scaleout_per_vs.value_or(0));
   if (!w.virtual_services.has_value()) return active;
   const int64_t services = *w.virtual_services;
   while (active <= kMaxSeCount &&
-         services * ScaleoutPerVs(w, active) > int64_t{active} * w.max_vs_per_se) {
+         services * (given_scaleout_per_vs
+                         ? std::max(*given_scaleout_per_vs, MinScaleoutOfMode(w.ha_mode))
+                         : ScaleoutPerVs(w, active)) >
+             int64_t{active} * w.max_vs_per_se) {
     ++active;
   }
   return active;

@@ -127,8 +127,10 @@ std::string BindingKey(const Recommendation& recommendation);
 double BindingUtilizationPct(const Recommendation& recommendation);
 
 // The fewest active SEs the workload's HA mode and virtual-service slots allow (see the file
-// comment): 1 in legacy active/standby.
-int LeastActiveSes(const Workload& workload);
+// comment): 1 in legacy active/standby. `given_scaleout_per_vs`, a hand-set min_scaleout_per_vs,
+// places each virtual service on that many SEs instead of ScaleoutPerVs's spread.
+int LeastActiveSes(const Workload& workload,
+                   absl::optional<int> given_scaleout_per_vs = absl::nullopt);
 
 // The SEs each virtual service is placed on when `active` SEs carry the workload: with one
 // virtual service (virtual_services unset or 1) all of them; else ceil(active / virtual_services),

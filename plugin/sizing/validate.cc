@@ -81,12 +81,30 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
                         absl::StrCat("max_se is the most SEs the group may have (Avi range 0-",
                                      kMaxSeCount, ").")));
   }
+  if (s.min_scaleout_per_vs &&
+      (*s.min_scaleout_per_vs < 1 || *s.min_scaleout_per_vs > kMaxScaleoutPerVs)) {
+    out.push_back(Error("min_scaleout_per_vs", rules::kInputRange,
+                        absl::StrCat("min_scaleout_per_vs must be 1-", kMaxScaleoutPerVs, ", got ",
+                                     *s.min_scaleout_per_vs),
+                        absl::StrCat("min_scaleout_per_vs is the number of SEs each virtual "
+                                     "service is placed on (Avi range 1-",
+                                     kMaxScaleoutPerVs, ").")));
+  }
   if (s.se_count && (*s.se_count < 1 || *s.se_count > kMaxSeCount)) {
     out.push_back(Error("se_count", rules::kInputRange,
                         absl::StrCat("se_count must be 1-", kMaxSeCount, ", got ", *s.se_count),
                         absl::StrCat("se_count is the number of active SEs (Avi max_se is at most ",
                                      kMaxSeCount, ").")));
   }
+}
+
+// The hand-set min_scaleout_per_vs, when within Avi's range (out of range is an input error).
+absl::optional<int> GivenScaleoutPerVs(const Settings& s) {
+  if (!s.min_scaleout_per_vs || *s.min_scaleout_per_vs < 1 ||
+      *s.min_scaleout_per_vs > kMaxScaleoutPerVs) {
+    return absl::nullopt;
+  }
+  return s.min_scaleout_per_vs;
 }
 
 // The attribute an under-delivered metric is reported on.
@@ -339,13 +357,35 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                 absl::StrCat("max_se = ", *s.max_se, " under ", mode, ": the group is 2 SEs"),
                 absl::StrCat(mode, " runs one active and one standby SE. Set max_se = 2.")));
   }
+  const absl::optional<int> per_vs = GivenScaleoutPerVs(s);
+  if (per_vs && w.ha_mode == HaMode::kSharedPair && *per_vs < 2) {
+    v.under_sized = true;
+    v.findings.push_back(Warning(
+        "min_scaleout_per_vs", rules::kHaModeSettings,
+        absl::StrCat("min_scaleout_per_vs = ", *per_vs, " under ", mode,
+                     ": each virtual service on fewer than 2 SEs"),
+        absl::StrCat(mode,
+                     " (active/active) places every virtual service on at least 2 SEs. Set it "
+                     "to 2 or more, or set ha_mode = HA_MODE_SHARED.")));
+  }
+  if (per_vs && w.ha_mode == HaMode::kLegacyActiveStandby && *per_vs > 1) {
+    v.findings.push_back(Warning(
+        "min_scaleout_per_vs", rules::kHaModeSettings,
+        absl::StrCat("min_scaleout_per_vs = ", *per_vs, " under ", mode, ": one SE is active"),
+        absl::StrCat(mode,
+                     " places a virtual service on its one active SE and does not scale out. Set "
+                     "it to 1, or set ha_mode = HA_MODE_SHARED to scale out.")));
+  }
   if (w.virtual_services && s.max_se && *s.max_se >= 0) {
     const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
                            : w.ha_mode == HaMode::kSharedPair ? *s.max_se
                                                               : std::min(*s.max_se, 1);
-    const int64_t placements = int64_t{*w.virtual_services} * MinScaleoutOfMode(w.ha_mode);
-    if (active * w.max_vs_per_se < placements) {
-      const int least = LeastActiveSes(w);
+    const int scaleout = ScalesOut(w.ha_mode) && per_vs
+                             ? std::max(*per_vs, MinScaleoutOfMode(w.ha_mode))
+                             : MinScaleoutOfMode(w.ha_mode);
+    const int64_t placements = int64_t{*w.virtual_services} * scaleout;
+    if (active * w.max_vs_per_se < placements || active < scaleout) {
+      const int least = LeastActiveSes(w, per_vs);
       const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
                          : w.ha_mode == HaMode::kSharedPair ? least
                                                             : 2;
@@ -357,8 +397,9 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                        FormatInt(placements), " virtual-service placements"),
           absl::StrCat(
               FormatInt(*w.virtual_services), " virtual services",
-              MinScaleoutOfMode(w.ha_mode) > 1 ? ", each on 2 SEs," : "", " at max_vs_per_se = ",
-              w.max_vs_per_se, " need ", least, " active SE", least == 1 ? "" : "s", " (", mode,
+              scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
+              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active SE",
+              least == 1 ? "" : "s", " (", mode,
               w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
               ScalesOut(w.ha_mode)
                   ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
@@ -418,7 +459,7 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
 bool Settings::Empty() const {
   return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
          !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
-         !hybrid_rss_mode && !se_count && !max_se;
+         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs;
 }
 
 bool Validation::HasErrors() const {
@@ -458,8 +499,9 @@ Validation Validate(const Workload& w, const Settings& s) {
   } else {
     v.memory_mb = static_cast<int64_t>(TableMemoryMb(w.platform, v.vcpus).value);
   }
-  v.se_count = s.se_count.value_or(
-      !s.vcpus_per_se && rec ? rec->se_count.value : std::min(LeastActiveSes(w), kMaxSeCount));
+  const int least = std::min(LeastActiveSes(w, GivenScaleoutPerVs(s)), kMaxSeCount);
+  v.se_count =
+      s.se_count.value_or(!s.vcpus_per_se && rec ? std::max(rec->se_count.value, least) : least);
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, v.vcpus, v.memory_mb);
   if (!capacity.ok()) return v;
   v.capacity = *std::move(capacity);

@@ -28,6 +28,9 @@ struct Settings {
   absl::optional<bool> hybrid_rss_mode;
   absl::optional<int> se_count;
   absl::optional<int> max_se;  // checked against the HA mode and the virtual-service slots
+  // With several virtual services, the SEs each is placed on (Avi min_scaleout_per_vs; with one,
+  // it is se_count): checked against the HA mode and the slots.
+  absl::optional<int> min_scaleout_per_vs;
 
   // True when no setting is given.
   bool Empty() const;

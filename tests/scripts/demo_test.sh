@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/demo as a newcomer runs it, on this build's binaries (NSXALB_DEMO_SKIP_BUILD=1):
-#   terraform     it exits 0 in under a minute and prints the plan with the sizing and the warning
-#                 at the HCL line, the apply, "No changes." and the destroy;
+#   terraform     it exits 0 and prints the plan with the sizing and the warning at the HCL line,
+#                 the apply, "No changes." and the destroy (its time is printed, never asserted:
+#                 speed is measured, not tested);
 #   no_terraform  with terraform off PATH it says so and shows the same sizing with `size`;
 #   interrupted   SIGINT during the run (Ctrl-C) stops it, and nothing it started keeps running.
 # Every case checks that nothing the demo started is left running and its directory is gone.
@@ -47,7 +48,6 @@ case "$case_name" in
     bash "$source_dir/scripts/demo" >"$out" 2>&1
     rc=$? elapsed=$(($(date +%s) - start))
     [ "$rc" -eq 0 ] || fail "scripts/demo exited $rc"
-    [ "$elapsed" -lt 60 ] || fail "scripts/demo took $elapsed s (the README promises under a minute)"
     expect "Installed nsxalb/nsxalb v0.1.0 (unauthenticated)"
     expect '+ vcpus_per_se              = 6'
     expect '+ summary         = "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)"'

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
+#include "plugin/sizing/rules.h"
 
 namespace nsxalb::segroup {
 namespace {
@@ -72,6 +73,24 @@ TEST(SegroupSizingPlanTest, UnderSizingIsPlacedAndGatedByPolicy) {
   EXPECT_FALSE(FindingIsError(*under, SizingPolicy::kWarn, /*waived=*/false));
   EXPECT_TRUE(FindingIsError(*under, SizingPolicy::kEnforce, /*waived=*/false));
   EXPECT_FALSE(FindingIsError(*under, SizingPolicy::kEnforce, /*waived=*/true));
+}
+
+TEST(SegroupSizingPlanTest, MinScaleoutForSeveralServicesIsCheckedAgainstTheHaMode) {
+  // With one virtual service min_scaleout_per_vs is the active SE count; with several it is how
+  // many SEs each is placed on, and active/active needs 2.
+  const SizingPlan plan =
+      PlanSizing(Input({{"ha_mode", "HA_MODE_SHARED_PAIR"}, {"min_scaleout_per_vs", 1}},
+                       {{"l7_rps", 1000}, {"virtual_services", 3}}),
+                 sizing::Platform::kNsxt);
+  const Finding* mode = nullptr;
+  for (const Finding& f : plan.findings) {
+    if (f.finding.rule == sizing::rules::kHaModeSettings) mode = &f;
+  }
+  ASSERT_NE(mode, nullptr);
+  EXPECT_EQ(mode->attribute, "min_scaleout_per_vs");
+  EXPECT_NE(FindingText(*mode).find("min_scaleout_per_vs = 1 under HA_MODE_SHARED_PAIR"),
+            std::string::npos)
+      << FindingText(*mode);
 }
 
 TEST(SegroupSizingPlanTest, AttributeOfModel) {

@@ -203,6 +203,62 @@ TEST(VirtualServiceSlotsTest, AGivenMaxSeWithoutSlotsIsUnderSized) {
   EXPECT_TRUE(rules::IsUnderSizing(found[0].rule));
 }
 
+TEST(VirtualServiceSlotsTest, AGivenMinScaleoutIsCheckedAgainstTheMode) {
+  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kSharedPair);
+  w.virtual_services = 3;
+  Settings s;
+  s.min_scaleout_per_vs = 1;  // active/active places each on 2 SEs
+  Validation v = Validate(w, s);
+  std::vector<Finding> found = WithRule(v, rules::kHaModeSettings);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].attribute, "min_scaleout_per_vs");
+  EXPECT_THAT(found[0].summary, HasSubstr("fewer than 2 SEs"));
+  EXPECT_TRUE(v.under_sized);
+  s.min_scaleout_per_vs = 2;
+  EXPECT_TRUE(WithRule(Validate(w, s), rules::kHaModeSettings).empty());
+
+  w.ha_mode = HaMode::kLegacyActiveStandby;
+  found = WithRule(Validate(w, s), rules::kHaModeSettings);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].attribute, "min_scaleout_per_vs");
+  EXPECT_THAT(found[0].summary, HasSubstr("one SE is active"));
+
+  s.min_scaleout_per_vs = 0;
+  std::vector<std::string> errors;
+  for (const Finding& f : Validate(w, s).findings) {
+    if (f.severity == Severity::kError) errors.push_back(f.attribute);
+  }
+  EXPECT_THAT(errors, ::testing::ElementsAre("min_scaleout_per_vs"));
+}
+
+TEST(VirtualServiceSlotsTest, AGivenMinScaleoutCountsItsPlacements) {
+  // 25 services each on 2 SEs at 10 per SE: 50 placements need 5 active SEs, not the 3 of one
+  // SE each.
+  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
+  w.virtual_services = 25;
+  w.max_vs_per_se = 10;
+  EXPECT_EQ(LeastActiveSes(w), 3);
+  EXPECT_EQ(LeastActiveSes(w, 2), 5);
+  Settings s;
+  s.min_scaleout_per_vs = 2;
+  EXPECT_EQ(Validate(w, s).se_count, 5);
+  s.max_se = 4;  // 3 active + 1 buffer: 30 slots for 50 placements
+  const Validation v = Validate(w, s);
+  EXPECT_TRUE(v.under_sized);
+  const std::vector<Finding> found = WithRule(v, rules::kVsSlots);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_THAT(found[0].summary, HasSubstr("slots for 30 of 50"));
+  EXPECT_THAT(found[0].detail, HasSubstr("each on 2 SEs"));
+  EXPECT_THAT(found[0].detail, HasSubstr("Set max_se = 6"));
+  // More SEs per service than the group has active SEs cannot be placed either.
+  w.virtual_services = 2;
+  s.min_scaleout_per_vs = 4;
+  s.max_se = 4;  // 3 active
+  EXPECT_EQ(WithRule(Validate(w, s), rules::kVsSlots).size(), 1u);
+  s.max_se = 5;  // 4 active
+  EXPECT_TRUE(WithRule(Validate(w, s), rules::kVsSlots).empty());
+}
+
 TEST(VirtualServiceSlotsTest, InputsOutOfRangeNameTheirAttribute) {
   Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
   w.virtual_services = 0;
