@@ -17,7 +17,8 @@
 # The binaries may also come from NSXALB_PROVIDER_BINARY / NSXALB_EMULATOR_BINARY. A scenario may
 # set the array EMU_ARGS (extra emulator flags) before sourcing. Knobs for a person debugging:
 # NSXALB_TF_KEEP=1 keeps $TF_TMP, NSXALB_TF_TIMEOUT bounds each terraform command (seconds,
-# default 180), and TF_LOG* pass through to Terraform and the provider.
+# default 180), and TF_LOG* pass through to Terraform and the provider. CTest sets
+# NSXALB_SANITIZED_BUILD=1 in a sanitizer build (kept as TF_SANITIZED_BUILD).
 # NSXALB_TF_TRACE_SECRETS=1 (CI runs every scenario so once): Terraform and the provider log at
 # TRACE into $TF_OUT_DIR/*.trace, the Controller password is a marker, and `pass` fails when the
 # marker, or a session cookie value, CSRF token or auth token the emulator issued, appears in any
@@ -64,6 +65,7 @@ require_tool terraform "$(basename "$0" .sh) (the real terraform CLI)"
 [ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
   "(pass it as the second argument or in NSXALB_EMULATOR_BINARY)"
 TF_KEEP=${NSXALB_TF_KEEP:-}
+TF_SANITIZED_BUILD=${NSXALB_SANITIZED_BUILD:-}  # CTest sets it for a sanitizer build
 TF_TRACE_SECRETS=${NSXALB_TF_TRACE_SECRETS:-}
 TF_TIMEOUT=${NSXALB_TF_TIMEOUT:-180}
 for tool in jq curl timeout; do

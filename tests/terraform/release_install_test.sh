@@ -60,7 +60,7 @@ fi
 # stripped copy) then differs from one build directory to another.
 # A sanitizer build is never shipped, and AddressSanitizer keeps each source file's full path in
 # its global metadata whatever -ffile-prefix-map says; the default build runs this check.
-if [ -n "${NSXALB_SANITIZED_BUILD:-}" ]; then
+if [ -n "$TF_SANITIZED_BUILD" ]; then
   echo "note: a sanitizer build; the build-path check runs in the default build" >&2
 elif grep -q -F "$SOURCE_DIR/" "$TF_PROVIDER_BINARY"; then
   fail "the built binary holds the path $SOURCE_DIR/ (not built with -ffile-prefix-map?)"
