@@ -1,5 +1,6 @@
 #include "plugin/sizing/ha_mode.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/status/status.h"
@@ -46,5 +47,9 @@ int MinActiveSes(HaMode mode) { return mode == HaMode::kSharedPair ? 2 : 1; }
 int MinScaleoutOfMode(HaMode mode) { return mode == HaMode::kSharedPair ? 2 : 1; }
 
 bool ScalesOut(HaMode mode) { return mode != HaMode::kLegacyActiveStandby; }
+
+int GivenScaleoutInMode(HaMode mode, int given) {
+  return ScalesOut(mode) ? std::max(given, MinScaleoutOfMode(mode)) : 1;
+}
 
 }  // namespace nsxalb::sizing

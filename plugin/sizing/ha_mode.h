@@ -36,6 +36,10 @@ int MinScaleoutOfMode(HaMode mode);
 // Whether the mode scales out beyond one active SE (not in legacy active/standby).
 bool ScalesOut(HaMode mode);
 
+// The SEs a virtual service is placed on with a hand-set min_scaleout_per_vs `given`: at least
+// the mode's minimum; 1 in legacy active/standby, which does not scale out.
+int GivenScaleoutInMode(HaMode mode, int given);
+
 }  // namespace nsxalb::sizing
 
 #endif  // NSXALB_PLUGIN_SIZING_HA_MODE_H_

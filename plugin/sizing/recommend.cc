@@ -178,9 +178,8 @@ int LeastActiveSes(const Workload& w, absl::optional<int> given_scaleout_per_vs)
   if (!w.virtual_services.has_value()) return active;
   const int64_t services = *w.virtual_services;
   while (active <= kMaxSeCount &&
-         services * (given_scaleout_per_vs
-                         ? std::max(*given_scaleout_per_vs, MinScaleoutOfMode(w.ha_mode))
-                         : ScaleoutPerVs(w, active)) >
+         services * (given_scaleout_per_vs ? GivenScaleoutInMode(w.ha_mode, *given_scaleout_per_vs)
+                                           : ScaleoutPerVs(w, active)) >
              int64_t{active} * w.max_vs_per_se) {
     ++active;
   }

@@ -380,9 +380,8 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
     const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
                            : w.ha_mode == HaMode::kSharedPair ? *s.max_se
                                                               : std::min(*s.max_se, 1);
-    const int scaleout = ScalesOut(w.ha_mode) && per_vs
-                             ? std::max(*per_vs, MinScaleoutOfMode(w.ha_mode))
-                             : MinScaleoutOfMode(w.ha_mode);
+    const int scaleout =
+        per_vs ? GivenScaleoutInMode(w.ha_mode, *per_vs) : MinScaleoutOfMode(w.ha_mode);
     const int64_t placements = int64_t{*w.virtual_services} * scaleout;
     if (active * w.max_vs_per_se < placements || active < scaleout) {
       const int least = LeastActiveSes(w, per_vs);
