@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The collection as Ansible's own tools see it: ansible-doc documents every module (with the
 # connection doc fragment), ansible-galaxy builds it, and the sanity tests of ansible-test that run
-# offline pass (the others install requirements from PyPI, which CI does not reach).
+# offline pass (the others install requirements from PyPI, which CI does not reach; the two that
+# matter most, validate-modules and pep8, run without PyPI in tests/lint/ansible_sanity_test.sh).
 source "$(dirname "$0")/lib.sh" "$@"
 
 require_tool ansible-doc "collection_test (Debian's ansible-core)"

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # What every nsxalb.alb module shares: the connection options (documented by the
-# nsxalb.alb.connection doc fragment), the environment that carries them to the binary, and
-# running the binary. No sizing and no Controller logic: the binary holds both.
+# nsxalb.alb.connection doc fragment), the workload keys (documented by the nsxalb.alb.workload
+# doc fragment), the environment that carries the connection to the binary, and running the
+# binary. No sizing and no Controller logic: the binary holds both.
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -25,6 +26,22 @@ CONNECTION_ARGUMENT_SPEC = dict(
     validate_certs=dict(type="bool", default=True,
                         fallback=(env_fallback, ["NSXALB_VALIDATE_CERTS"])),
     binary_path=dict(type="path"),
+)
+
+# The workload keys, with the nsxalb_se_group resource's names: the suboptions of the workload
+# option of every module that takes one (se_group, se_sizing).
+WORKLOAD_ARGUMENT_SPEC = dict(
+    ssl_tps_ecc=dict(type="float"),
+    ssl_tps_rsa=dict(type="float"),
+    l7_rps=dict(type="float"),
+    l4_cps=dict(type="float"),
+    l4_open_conns=dict(type="float"),
+    l4_gbps=dict(type="float"),
+    l7_gbps=dict(type="float"),
+    l7_ssl_gbps=dict(type="float"),
+    target_utilization=dict(type="int"),
+    max_vcpus_per_se=dict(type="int"),
+    virtual_services=dict(type="int"),
 )
 
 # Option name -> the binary's environment variable.

@@ -23,14 +23,24 @@ description:
     nothing it cannot observe.
 version_added: 0.1.0
 author:
-  - terraform-provider-nsxalb maintainers
+  - terraform-provider-nsxalb maintainers (@nsxalb)
+requirements:
+  - The terraform-provider-nsxalb binary, on C(PATH) or at C(binary_path).
 extends_documentation_fragment:
   - nsxalb.alb.connection
+  - nsxalb.alb.workload
 attributes:
   check_mode:
+    description: Reads and plans, and reports C(changed) when the group would change; sends no POST, PUT or DELETE.
     support: full
   diff_mode:
+    description: Returns the managed fields before and after, shown with C(--diff).
     support: full
+  action_group:
+    description: Use C(group/nsxalb.alb.nsxalb) in C(module_defaults) to set the connection options once for every module of the group.
+    support: full
+    membership:
+      - nsxalb.alb.nsxalb
 options:
   name:
     description:
@@ -139,7 +149,8 @@ options:
     type: int
   ha_mode:
     description:
-      - "High availability mode (Avi ha_mode): HA_MODE_SHARED (N+M, the default), HA_MODE_SHARED_PAIR (active/active: at least 2 active SEs, no buffer, and the loss of one leaves the rest within 100%) or HA_MODE_LEGACY_ACTIVE_STANDBY (one active SE and a standby, no scale-out)."
+      - "High availability mode (Avi ha_mode): HA_MODE_SHARED (N+M, the default), HA_MODE_SHARED_PAIR (active/active: at least 2 active SEs,
+        no buffer, and the loss of one leaves the rest within 100%) or HA_MODE_LEGACY_ACTIVE_STANDBY (one active SE and a standby, no scale-out)."
       - "Unset and with C(workload), the sizing model's recommendation."
     type: str
     choices: [HA_MODE_SHARED, HA_MODE_SHARED_PAIR, HA_MODE_LEGACY_ACTIVE_STANDBY]
@@ -154,54 +165,10 @@ options:
       - "Unset and with C(workload), the sizing model's recommendation."
     type: str
   workload:
+    # The type and the keys come from the nsxalb.alb.workload doc fragment.
     description:
-      - "The workload the group must carry, with the nsxalb_se_group resource's keys. Sizing settings left unset are filled with the sizing model's recommendation, and set ones are checked against it."
-    type: dict
-    suboptions:
-      ssl_tps_ecc:
-        description:
-          - "New SSL/TLS handshakes per second with ECC certificates."
-        type: float
-      ssl_tps_rsa:
-        description:
-          - "New SSL/TLS handshakes per second with RSA 2048 certificates."
-        type: float
-      l7_rps:
-        description:
-          - "HTTP requests per second."
-        type: float
-      l4_cps:
-        description:
-          - "New L4 (TCP) connections per second."
-        type: float
-      l4_open_conns:
-        description:
-          - "Concurrently open L4 connections."
-        type: float
-      l4_gbps:
-        description:
-          - "L4 throughput in Gbps."
-        type: float
-      l7_gbps:
-        description:
-          - "L7 (HTTP) throughput in Gbps."
-        type: float
-      l7_ssl_gbps:
-        description:
-          - "L7 HTTPS throughput in Gbps."
-        type: float
-      target_utilization:
-        description:
-          - "Utilization, in percent (40-90), that the planned SEs may reach at the declared workload."
-        type: int
-      max_vcpus_per_se:
-        description:
-          - "Largest SE, in vCPUs (1-64), the model may plan before it scales out to more SEs."
-        type: int
-      virtual_services:
-        description:
-          - "How many virtual services the group places (1-1000000)."
-        type: int
+      - "The workload the group must carry, with the nsxalb_se_group resource's keys."
+      - "Sizing settings left unset are filled with the sizing model's recommendation, and set ones are checked against it."
 """
 
 EXAMPLES = r"""
@@ -284,6 +251,7 @@ import json
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import (
+    WORKLOAD_ARGUMENT_SPEC,
     connection_argument_spec,
     connection_environment,
     run_json,
@@ -312,20 +280,6 @@ SETTINGS = dict(
     se_name_prefix=dict(type="str"),
 )
 
-WORKLOAD = dict(
-    ssl_tps_ecc=dict(type="float"),
-    ssl_tps_rsa=dict(type="float"),
-    l7_rps=dict(type="float"),
-    l4_cps=dict(type="float"),
-    l4_open_conns=dict(type="float"),
-    l4_gbps=dict(type="float"),
-    l7_gbps=dict(type="float"),
-    l7_ssl_gbps=dict(type="float"),
-    target_utilization=dict(type="int"),
-    max_vcpus_per_se=dict(type="int"),
-    virtual_services=dict(type="int"),
-)
-
 
 def given(values):
     """The members that are set."""
@@ -340,7 +294,7 @@ def main():
         platform=dict(type="str", choices=["vcenter", "nsxt"]),
         sizing_policy=dict(type="str", choices=["warn", "enforce"], default="warn"),
         extra_fields=dict(type="dict"),
-        workload=dict(type="dict", options=WORKLOAD),
+        workload=dict(type="dict", options=WORKLOAD_ARGUMENT_SPEC),
         **SETTINGS
     )
     module = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)

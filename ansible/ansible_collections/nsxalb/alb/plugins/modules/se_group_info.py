@@ -15,12 +15,20 @@ description:
   - Changes nothing.
 version_added: 0.1.0
 author:
-  - terraform-provider-nsxalb maintainers
+  - terraform-provider-nsxalb maintainers (@nsxalb)
+requirements:
+  - The terraform-provider-nsxalb binary, on C(PATH) or at C(binary_path).
 extends_documentation_fragment:
   - nsxalb.alb.connection
 attributes:
   check_mode:
+    description: Only reads, so check mode returns the same groups.
     support: full
+  action_group:
+    description: Use C(group/nsxalb.alb.nsxalb) in C(module_defaults) to set the connection options once for every module of the group.
+    support: full
+    membership:
+      - nsxalb.alb.nsxalb
 options:
   name:
     description:

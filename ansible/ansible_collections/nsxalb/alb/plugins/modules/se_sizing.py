@@ -14,10 +14,18 @@ description:
   - Changes nothing, so C(changed) is always false.
 version_added: 0.1.0
 author:
-  - terraform-provider-nsxalb maintainers
+  - terraform-provider-nsxalb maintainers (@nsxalb)
+requirements:
+  - The terraform-provider-nsxalb binary, on C(PATH) or at C(binary_path).
+extends_documentation_fragment:
+  - nsxalb.alb.workload
 attributes:
   check_mode:
+    description: Changes nothing in either mode; check mode returns the same report.
     support: full
+  diff_mode:
+    description: Nothing changes, so there is no diff.
+    support: none
 options:
   platform:
     description:
@@ -26,44 +34,10 @@ options:
     choices: [vcenter, nsxt]
     required: true
   workload:
+    # The type and the keys come from the nsxalb.alb.workload doc fragment.
     description:
       - "The demand, with the keys of the se_group module's workload (any subset), and the sizing policy inputs."
-    type: dict
     required: true
-    suboptions:
-      ssl_tps_ecc:
-        description: ["ECC SSL transactions per second."]
-        type: float
-      ssl_tps_rsa:
-        description: ["RSA SSL transactions per second."]
-        type: float
-      l7_rps:
-        description: ["L7 (HTTP) requests per second."]
-        type: float
-      l4_cps:
-        description: ["L4 (TCP) connections per second."]
-        type: float
-      l4_open_conns:
-        description: ["L4 open (concurrent) connections."]
-        type: float
-      l4_gbps:
-        description: ["L4 throughput, Gbps."]
-        type: float
-      l7_gbps:
-        description: ["L7 throughput, Gbps."]
-        type: float
-      l7_ssl_gbps:
-        description: ["L7 SSL throughput, Gbps."]
-        type: float
-      target_utilization:
-        description: ["Percent of capacity to plan for, 40-90 (default 80)."]
-        type: int
-      max_vcpus_per_se:
-        description: ["Largest SE to recommend, 1-64 (default 6)."]
-        type: int
-      virtual_services:
-        description: ["Virtual services the group places (default one)."]
-        type: int
   settings:
     description:
       - "Settings to check against the workload, with the se_group module's names."
@@ -138,7 +112,10 @@ report:
 """
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import run_json
+from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import (
+    WORKLOAD_ARGUMENT_SPEC,
+    run_json,
+)
 
 # Option -> the size command's flag (its --help names the same Avi fields).
 FLAGS = dict(
@@ -167,11 +144,6 @@ def flag_value(value):
 
 
 def main():
-    workload = dict((k, dict(type=("int" if k in ("target_utilization", "max_vcpus_per_se",
-                                                   "virtual_services") else "float")))
-                    for k in ("ssl_tps_ecc", "ssl_tps_rsa", "l7_rps", "l4_cps",
-                              "l4_open_conns", "l4_gbps", "l7_gbps", "l7_ssl_gbps",
-                              "target_utilization", "max_vcpus_per_se", "virtual_services"))
     bools = ("cpu_reserve", "mem_reserve", "dedicated_dispatcher_core", "hybrid_rss_mode")
     settings = dict((k, dict(type="bool" if k in bools else "int"))
                     for k in ("vcpus_per_se", "memory_per_se", "disk_per_se", "cpu_reserve",
@@ -184,7 +156,7 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             platform=dict(type="str", choices=["vcenter", "nsxt"], required=True),
-            workload=dict(type="dict", required=True, options=workload),
+            workload=dict(type="dict", required=True, options=WORKLOAD_ARGUMENT_SPEC),
             settings=dict(type="dict", options=settings),
             binary_path=dict(type="path"),
         ),
