@@ -25,6 +25,7 @@ export TMPDIR=$work
 coproc provider { exec valgrind --tool=callgrind --dump-instr=no \
   --dump-before='nsxalb::host::FormatHandshakeLine*' \
   --callgrind-out-file="$work/callgrind.out" "$binary" </dev/null 2>"$work/valgrind.log"; }
+# shellcheck disable=SC2154  # coproc provider sets provider_PID
 pid=$provider_PID
 if ! read -r -t 120 handshake <&"${provider[0]}"; then
   kill -KILL "$pid" 2>/dev/null || true

@@ -100,7 +100,9 @@ tfm_start_emulator() {
     echo "the Controller emulator printed no ready line within 10 s" >&2
     return 1
   fi
+  # shellcheck disable=SC2034  # the function's results, read by the caller
   EMU_URL=$(jq -r .url "$dir/emulator.ready")
+  # shellcheck disable=SC2034
   EMU_CA_FILE=$(jq -r .ca_file "$dir/emulator.ready")
 }
 

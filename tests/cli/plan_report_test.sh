@@ -15,8 +15,11 @@ has() { if grep -qF -- "$2" "$1"; then ok; else bad "$(basename "$1") lacks: $2"
 
 cd "$tmp" || exit 1
 mkdir charts
-"$provider" plan-report "$testdata/quickstart_plan.json" --svg-dir charts >review.md 2>err.txt
-[ $? -eq 0 ] && ok || bad "plan-report exited non-zero: $(cat err.txt)"
+if "$provider" plan-report "$testdata/quickstart_plan.json" --svg-dir charts >review.md 2>err.txt; then
+  ok
+else
+  bad "plan-report exited non-zero: $(cat err.txt)"
+fi
 has review.md "## NSX ALB sizing review"
 has review.md "Plan: 2 SE groups to create, 0 to update, 0 to replace, 0 to destroy."
 has review.md "**1 of 2 sized SE groups does not carry its workload at the target utilization.**"

@@ -5,7 +5,8 @@
 # Usage: readme_examples_test.sh FILE.md DIRECTORY_OF_THE_BINARY
 set -uo pipefail
 readme=$1
-export PATH="$(cd "$2" && pwd):$PATH"
+PATH="$(cd "$2" && pwd):$PATH"
+export PATH
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

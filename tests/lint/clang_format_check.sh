@@ -3,7 +3,7 @@
 # columns). Lists the files that are not; `clang-format -i FILE` fixes one.
 # Usage: clang_format_check.sh SOURCE_DIR
 set -uo pipefail
-cd "$1"
+cd "$1" || exit 1
 if ! command -v clang-format >/dev/null; then
   echo "clang-format is not installed (scripts/install-deps installs it)"
   exit 1

@@ -4,7 +4,7 @@
 # name) must say the same. Fails naming the file and line that differ, or when there is none.
 # Usage: version_mentions_test.sh
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 version=$(sed -n 's/^project(terraform_provider_nsxalb VERSION \([0-9.]*\) .*/\1/p' CMakeLists.txt)
 [ -n "$version" ] || { echo "FAIL: no project(VERSION) in CMakeLists.txt"; exit 1; }
 v='[0-9]+\.[0-9]+\.[0-9]+'

@@ -49,6 +49,7 @@ pass() {
 TF_PROVIDER_BINARY=${1:-${NSXALB_PROVIDER_BINARY:-}}
 TF_EMULATOR_BINARY=${2:-${NSXALB_EMULATOR_BINARY:-}}
 TF_PROVIDER_VERSION=${3:-${NSXALB_PROVIDER_VERSION:-0.1.0}}
+# shellcheck disable=SC2034  # read by the scenarios that source this file
 TF_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
 # The repository root, for scenarios that compare with files in the tree.
 # shellcheck disable=SC2034
@@ -65,6 +66,7 @@ require_tool terraform "$(basename "$0" .sh) (the real terraform CLI)"
 [ -x "$TF_EMULATOR_BINARY" ] || fail "emulator binary '$TF_EMULATOR_BINARY' is not executable" \
   "(pass it as the second argument or in NSXALB_EMULATOR_BINARY)"
 TF_KEEP=${NSXALB_TF_KEEP:-}
+# shellcheck disable=SC2034  # read by the scenarios that source this file
 TF_SANITIZED_BUILD=${NSXALB_SANITIZED_BUILD:-}  # CTest sets it for a sanitizer build
 TF_TRACE_SECRETS=${NSXALB_TF_TRACE_SECRETS:-}
 TF_TIMEOUT=${NSXALB_TF_TIMEOUT:-180}

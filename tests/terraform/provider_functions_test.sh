@@ -18,7 +18,7 @@ assert_json "$fns | keys" '["capacity","check","recommend"]' "$schema"
 assert_json "$fns.recommend.parameters | map(.name)" '["platform","workload"]' "$schema"
 assert_json "$fns.check.parameters | map(.name)" '["platform","settings","workload"]' "$schema"
 assert_json "$fns.capacity.parameters | map(.name)" '["platform","vcpus"]' "$schema"
-assert_json "[$fns[] | .summary != \"\" and .description != \"\"] | all" true "$schema"
+assert_json "[${fns}[] | .summary != \"\" and .description != \"\"] | all" true "$schema"
 
 step "a function in locals sizes terraform_data and nsxalb_se_group"
 tf_write main.tf <<'EOF_TF'

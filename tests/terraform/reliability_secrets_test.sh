@@ -56,7 +56,7 @@ modes=$(find "$PLUGIN_UNIX_SOCKET_DIR" -mindepth 1 -maxdepth 1 -type d \
 tf_wait || fail "apply tfplan failed: $(cat "$TF_OUT")"
 echo "socket directory modes: $modes"
 [ -n "$modes" ] || fail "no plugin socket directory appeared in $PLUGIN_UNIX_SOCKET_DIR"
-[ -z "$(echo "$modes" | grep -v '^700$')" ] || fail "socket directory modes: $modes"
+! grep -qv '^700$' <<<"$modes" || fail "socket directory modes: $modes"
 emu_faults '{"latency_ms":0}'
 assert_nothing_lost
 
