@@ -1,9 +1,10 @@
 // Handlers of the emulated Controller's REST API: login/logout, public info endpoints, and the
-// tenant, cloud and serviceenginegroup collections.
+// tenant, cloud, serviceenginegroup and (read-only) serviceengine collections.
 #include <openssl/crypto.h>
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -40,7 +41,8 @@ std::string SessionCookie(const std::string& name, const std::string& value, int
                       "; Path=/; SameSite=Lax; Secure");
 }
 
-// Parses a JSON request body; writes a 400 and returns false when it is not a JSON object.
+}  // namespace
+
 bool ParseBody(const httplib::Request& req, httplib::Response& res, json* out) {
   *out = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
   if (out->is_discarded()) {
@@ -53,8 +55,6 @@ bool ParseBody(const httplib::Request& req, httplib::Response& res, json* out) {
   }
   return true;
 }
-
-}  // namespace
 
 json Server::VersionJson() const {
   const std::string v = config_.controller_version.ToString();
@@ -189,6 +189,16 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
   if (req.has_param("name.contains")) filter.name_contains = req.get_param_value("name.contains");
   if (req.has_param("cloud_ref.uuid")) filter.cloud_uuid = req.get_param_value("cloud_ref.uuid");
   if (req.has_param("cloud_uuid")) filter.cloud_uuid = req.get_param_value("cloud_uuid");
+  if (req.has_param("refers_to")) {
+    // refers_to=<type>:<uuid>, e.g. serviceenginegroup:serviceenginegroup-0f8f...
+    const std::string refers_to = req.get_param_value("refers_to");
+    const size_t colon = refers_to.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == refers_to.size()) {
+      WriteError(res, 400, "refers_to must be <object type>:<uuid>.");
+      return;
+    }
+    filter.refers_to = std::make_pair(refers_to.substr(0, colon), refers_to.substr(colon + 1));
+  }
   if (req.has_param("cloud_ref.name")) {
     ListFilter by_name;
     by_name.name = req.get_param_value("cloud_ref.name");
@@ -336,11 +346,13 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
 void Server::HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res) {
   ApiContext ctx;
   if (!Authorize(req, res, &ctx)) return;
-  absl::Status s = store_.DeleteSeGroup(req.matches[1].str(), ctx.tenant_uuid);
-  if (!s.ok()) {
-    WriteError(res, HttpStatusFor(s), std::string(s.message()));
+  absl::StatusOr<std::vector<std::string>> removed =
+      store_.DeleteSeGroup(req.matches[1].str(), ctx.tenant_uuid);
+  if (!removed.ok()) {
+    WriteError(res, HttpStatusFor(removed.status()), std::string(removed.status().message()));
     return;
   }
+  metrics_.ForgetServiceEngines(*removed);
   Persist();
   res.status = 204;
 }

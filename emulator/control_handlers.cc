@@ -1,12 +1,23 @@
-// The /_emulator/ control endpoint: counters, faults, state dump, auth tokens and the secrets
-// issued so far, for tests.
+// The /_emulator/ control endpoint: counters, faults, state dump, auth tokens, the secrets
+// issued so far, and the Service Engines and metric series the analytics API serves, for tests.
 // It needs no session, is not counted and is not subject to faults.
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "emulator/field_rules.h"
 #include "emulator/server.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
 
 namespace nsxalb::emulator {
+namespace {
+
+// Service Engines one POST /_emulator/serviceengines may create (a group's max_se is 0-1000).
+constexpr int64_t kMaxServiceEnginesPerLoad = 1000;
+
+}  // namespace
 
 void Server::ControlRoutes() {
   using nlohmann::json;
@@ -51,6 +62,52 @@ void Server::ControlRoutes() {
     std::string user = config_.username;
     if (body.is_object() && body["username"].is_string()) user = body["username"];
     reply(r, json{{"token", sessions_.IssueToken(user)}});
+  });
+  // Service Engines in a group: {"se_group_uuid": "...", "count": N, "vcpus"?: n} -> {"uuids"}.
+  http_->Post("/_emulator/serviceengines", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    if (!body["se_group_uuid"].is_string() || body["se_group_uuid"].get<std::string>().empty()) {
+      return WriteError(r, 400, "se_group_uuid: required, the uuid of an SE group");
+    }
+    const json& count = body["count"];
+    if (!count.is_number_integer() || count.get<int64_t>() < 1 ||
+        count.get<int64_t>() > kMaxServiceEnginesPerLoad) {
+      return WriteError(r, 400,
+                        absl::StrCat("count: must be an integer from 1 to ",
+                                     kMaxServiceEnginesPerLoad, ", not ", count.dump()));
+    }
+    absl::optional<int> vcpus;
+    if (body.contains("vcpus") && !body["vcpus"].is_null()) {
+      const json& v = body["vcpus"];
+      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 256) {
+        return WriteError(r, 400,
+                          absl::StrCat("vcpus: must be an integer from 1 to 256, not ", v.dump()));
+      }
+      vcpus = v.get<int>();
+    }
+    absl::StatusOr<std::vector<std::string>> uuids =
+        store_.CreateServiceEngines(body["se_group_uuid"].get<std::string>(), count.get<int>(),
+                                    vcpus, DefaultsFor(config_.controller_version));
+    if (!uuids.ok()) {
+      return WriteError(r, HttpStatusFor(uuids.status()),
+                        absl::StrCat("se_group_uuid: ", uuids.status().message()));
+    }
+    Persist();
+    reply(r, json{{"uuids", *uuids}});
+  });
+  // Metric series: {"series": [{entity_uuid, serviceengine_uuid?, metric_id, step, values,
+  // stop?}]}; each replaces the series of the same entity, SE, metric and step.
+  http_->Post("/_emulator/metrics", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    absl::StatusOr<json> loaded = metrics_.Load(
+        body, absl::ToUnixSeconds(absl::Now()),
+        [this](const std::string& se) { return store_.Get(kServiceEngine, se, "*").ok(); });
+    if (!loaded.ok()) {
+      return WriteError(r, HttpStatusFor(loaded.status()), std::string(loaded.status().message()));
+    }
+    reply(r, *loaded);
   });
   http_->Get("/_emulator/secrets", [this, reply](Req, Res r) {
     IssuedSecrets s = sessions_.Issued();

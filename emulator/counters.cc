@@ -20,8 +20,12 @@ std::string Counters::Key(absl::string_view method, absl::string_view path) {
   std::vector<std::string> parts = absl::StrSplit(path, '/');
   // parts: "", "api", TYPE, ID, ... ; the segment after the type is an object id, except the
   // collection-level actions a Controller defines there.
-  if (parts.size() >= 4 && parts[1] == "api" && !parts[3].empty() && parts[3] != "clear") {
-    parts[3] = "{uuid}";
+  // Analytics paths hold the type two segments further on: /api/analytics/metrics/TYPE/ID
+  // (and /api/analytics/metrics/collection, which has none).
+  const size_t id_at = parts.size() >= 3 && parts[1] == "api" && parts[2] == "analytics" ? 5 : 3;
+  if (parts.size() >= id_at + 1 && parts[1] == "api" && !parts[id_at].empty() &&
+      parts[id_at] != "clear") {
+    parts[id_at] = "{uuid}";
   }
   return absl::StrCat(method, " ", absl::StrJoin(parts, "/"));
 }

@@ -1,10 +1,11 @@
 // Request counters per method and normalised path, read by tests and benchmarks through
 // GET /_emulator/counters. Object ids in paths are replaced by "{uuid}" so that
 // "GET /api/serviceenginegroup/serviceenginegroup-0f8f..." counts as
-// "GET /api/serviceenginegroup/{uuid}"; a trailing slash and the query string are not part of
-// the key. Beside the counts, the last kMaxLogged requests are kept in arrival order with their
-// arrival time and the faults that fired, so that a test can measure the gaps between retries.
-// Next to them, "tls_connections" counts the TLS handshakes the server started (one per
+// "GET /api/serviceenginegroup/{uuid}" (and "GET /api/analytics/metrics/serviceengine/se-0f8f..."
+// as "GET /api/analytics/metrics/serviceengine/{uuid}"); a trailing slash and the query string are
+// not part of the key. Beside the counts, the last kMaxLogged requests are kept in arrival order
+// with their arrival time and the faults that fired, so that a test can measure the gaps between
+// retries. Next to them, "tls_connections" counts the TLS handshakes the server started (one per
 // new client connection, the control endpoint's included), which shows whether clients reuse
 // their connections.
 #ifndef NSXALB_EMULATOR_COUNTERS_H_

@@ -470,7 +470,7 @@ void Server::Routes() {
   http_->Get("/api/initial-data/?", api([this](Req q, Res r) { HandleInitialData(q, r); }));
   http_->Get("/api/cluster/status/?", api([this](Req q, Res r) { HandleClusterStatus(q, r); }));
   http_->Post("/api/user-token/?", api([this](Req q, Res r) { HandleUserToken(q, r); }));
-  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+  for (const char* type : {kTenant, kCloud, kSeGroup, kServiceEngine}) {
     const std::string t = type;
     http_->Get(absl::StrCat("/api/", t, "/?"),
                api([this, t](Req q, Res r) { HandleList(t, q, r); }));
@@ -485,6 +485,12 @@ void Server::Routes() {
                api([this](Req q, Res r) { HandleUpdateSeGroup(true, q, r); }));
   http_->Delete("/api/serviceenginegroup/([^/]+)/?",
                 api([this](Req q, Res r) { HandleDeleteSeGroup(q, r); }));
+  http_->Get("/api/analytics/metrics/serviceengine(?:/([^/]*))?/?",
+             api([this](Req q, Res r) { HandleMetricsGet(MetricEntity::kServiceEngine, q, r); }));
+  http_->Get("/api/analytics/metrics/virtualservice(?:/([^/]*))?/?",
+             api([this](Req q, Res r) { HandleMetricsGet(MetricEntity::kVirtualService, q, r); }));
+  http_->Post("/api/analytics/metrics/collection/?",
+              api([this](Req q, Res r) { HandleMetricsCollection(q, r); }));
   ControlRoutes();
   auto not_found = api(
       [](Req q, Res r) { WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found.")); });

@@ -1,17 +1,20 @@
 // The emulated NSX ALB Controller: an HTTPS server (cpp-httplib + OpenSSL) on a loopback address.
 //
 // Routes: POST /login, POST /logout, GET /api/initial-data, GET /api/cluster/status,
-// GET /api/tenant[/uuid], GET /api/cloud[/uuid], POST /api/user-token, and
-// GET/POST /api/serviceenginegroup, GET/PUT/PATCH/DELETE /api/serviceenginegroup/<uuid>.
-// /_emulator/ holds the control endpoint (counters, faults, state, tokens); it is not counted,
-// not subject to faults and needs no session. Behaviour and status codes are documented in
-// docs/emulator.md.
+// GET /api/tenant[/uuid], GET /api/cloud[/uuid], POST /api/user-token,
+// GET/POST /api/serviceenginegroup, GET/PUT/PATCH/DELETE /api/serviceenginegroup/<uuid>,
+// GET /api/serviceengine[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
+// and POST /api/analytics/metrics/collection.
+// /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines and
+// metric series); it is not counted, not subject to faults and needs no session. Behaviour and
+// status codes are documented in docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -19,6 +22,7 @@
 #include "emulator/config.h"
 #include "emulator/counters.h"
 #include "emulator/faults.h"
+#include "emulator/metrics.h"
 #include "emulator/sessions.h"
 #include "emulator/store.h"
 #include "nlohmann/json.hpp"
@@ -95,6 +99,12 @@ class Server {
   void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
   nlohmann::json VersionJson() const;
 
+  // Analytics (analytics_handlers.cc): the metrics GETs of one entity type and the collection.
+  void HandleMetricsGet(MetricEntity entity, const httplib::Request& req, httplib::Response& res);
+  void HandleMetricsCollection(const httplib::Request& req, httplib::Response& res);
+  // The uuids of the Service Engines `tenant_uuid` sees ("*": all), in creation order.
+  std::vector<std::string> VisibleServiceEngines(const std::string& tenant_uuid);
+
   // Control endpoint (control_handlers.cc).
   void ControlRoutes();
 
@@ -102,6 +112,7 @@ class Server {
   std::unique_ptr<httplib::SSLServer> http_;
   SessionManager sessions_;
   Store store_;
+  MetricsStore metrics_;
   Faults faults_;
   Counters counters_;
   int port_ = 0;
@@ -113,6 +124,8 @@ class Server {
 
 // Writes {"error": message} with `status`.
 void WriteError(httplib::Response& res, int status, const std::string& message);
+// Parses a JSON request body; writes a 400 and returns false when it is not a JSON object.
+bool ParseBody(const httplib::Request& req, httplib::Response& res, nlohmann::json* out);
 // The HTTP status for an error status from the store.
 int HttpStatusFor(const absl::Status& status);
 

@@ -22,6 +22,17 @@ constexpr char kDefaultCloud[] = "Default-Cloud";
 // Keys the server owns: clients may send them but never set them.
 constexpr const char* kServerOwned[] = {"uuid", "url", "_last_modified"};
 
+// The object type a stored *_ref field names.
+const char* RefType(const std::string& field) {
+  if (field == "tenant_ref") return kTenant;
+  if (field == "cloud_ref") return kCloud;
+  if (field == "se_group_ref") return kSeGroup;
+  return nullptr;
+}
+
+// Types whose objects belong to one tenant (others are visible to every tenant).
+bool TenantScoped(const std::string& type) { return type == kSeGroup || type == kServiceEngine; }
+
 std::string PercentDecode(absl::string_view in) {
   std::string out;
   for (size_t i = 0; i < in.size(); ++i) {
@@ -122,7 +133,9 @@ absl::Status Store::Load(const std::string& path) {
   }
   absl::MutexLock lock(&mu_);
   collections_.clear();
-  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+  for (const char* type : {kTenant, kCloud, kSeGroup, kServiceEngine}) {
+    // State files written before Service Engines existed have none.
+    if (type == std::string(kServiceEngine) && !doc["objects"].contains(type)) continue;
     const json& list = doc["objects"][type];
     if (!list.is_array()) {
       return absl::InvalidArgumentError(
@@ -171,7 +184,7 @@ absl::StatusOr<json> Store::Get(const std::string& type, const std::string& uuid
   absl::MutexLock lock(&mu_);
   json* obj = FindLocked(type, uuid);
   if (obj == nullptr ||
-      (type == kSeGroup && tenant_uuid != "*" && obj->value("tenant_ref", "") != tenant_uuid)) {
+      (TenantScoped(type) && tenant_uuid != "*" && obj->value("tenant_ref", "") != tenant_uuid)) {
     return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", type, " not found"));
   }
   return *obj;
@@ -182,8 +195,18 @@ std::vector<json> Store::List(const std::string& type, const ListFilter& f) {
   std::vector<json> out;
   for (const auto& [seq, obj] : collections_[type].by_seq) {
     const std::string name = obj.value("name", "");
-    if (type == kSeGroup && f.tenant_uuid != "*" && obj.value("tenant_ref", "") != f.tenant_uuid) {
+    if (TenantScoped(type) && f.tenant_uuid != "*" &&
+        obj.value("tenant_ref", "") != f.tenant_uuid) {
       continue;
+    }
+    if (f.refers_to.has_value()) {
+      bool refers = false;
+      for (auto it = obj.begin(); it != obj.end() && !refers; ++it) {
+        const char* ref_type = RefType(it.key());
+        refers = ref_type != nullptr && ref_type == f.refers_to->first &&
+                 it.value() == f.refers_to->second;
+      }
+      if (!refers) continue;
     }
     if (f.name.has_value() && name != *f.name) continue;
     if (f.name_contains.has_value() && !absl::StrContains(name, *f.name_contains)) continue;
@@ -321,7 +344,8 @@ absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& 
   return obj;
 }
 
-absl::Status Store::DeleteSeGroup(const std::string& uuid, const std::string& tenant_uuid) {
+absl::StatusOr<std::vector<std::string>> Store::DeleteSeGroup(const std::string& uuid,
+                                                              const std::string& tenant_uuid) {
   absl::MutexLock lock(&mu_);
   json* existing = FindLocked(kSeGroup, uuid);
   if (existing == nullptr ||
@@ -334,7 +358,65 @@ absl::Status Store::DeleteSeGroup(const std::string& uuid, const std::string& te
   Collection& c = collections_[kSeGroup];
   c.by_seq.erase(c.seq_by_uuid[uuid]);
   c.seq_by_uuid.erase(uuid);
-  return absl::OkStatus();
+  // Its Service Engines go with it (docs/emulator.md: a real Controller refuses instead).
+  std::vector<std::string> removed;
+  Collection& ses = collections_[kServiceEngine];
+  for (auto it = ses.by_seq.begin(); it != ses.by_seq.end();) {
+    if (it->second.value("se_group_ref", "") != uuid) {
+      ++it;
+      continue;
+    }
+    removed.push_back(it->second.value("uuid", ""));
+    ses.seq_by_uuid.erase(removed.back());
+    it = ses.by_seq.erase(it);
+  }
+  return removed;
+}
+
+absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(const std::string& group_uuid,
+                                                                     int count,
+                                                                     absl::optional<int> vcpus,
+                                                                     const json& defaults) {
+  absl::MutexLock lock(&mu_);
+  json* group = FindLocked(kSeGroup, group_uuid);
+  if (group == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Object ", group_uuid, " of type ", kSeGroup, " not found"));
+  }
+  auto size = [&](const char* field) -> int64_t {
+    for (const json* source : {static_cast<const json*>(group), &defaults}) {
+      auto it = source->find(field);
+      if (it != source->end() && it->is_number_integer()) return it->get<int64_t>();
+    }
+    return 0;
+  };
+  const std::string group_name = group->value("name", "");
+  // Names "<group>-se-<n>", numbered on from the group's highest so far.
+  int next = 1;
+  for (const auto& [seq, se] : collections_[kServiceEngine].by_seq) {
+    if (se.value("se_group_ref", "") != group_uuid) continue;
+    const json& n = se.value("_se_number", json());
+    if (n.is_number_integer() && n.get<int>() >= next) next = n.get<int>() + 1;
+  }
+  const json resources = {{"num_vcpus", vcpus.has_value() ? *vcpus : size("vcpus_per_se")},
+                          {"memory", size("memory_per_se")},
+                          {"disk", size("disk_per_se")}};
+  std::vector<std::string> uuids;
+  for (int i = 0; i < count; ++i, ++next) {
+    std::string uuid = absl::StrCat("se-", NewUuid4());
+    InsertLocked(kServiceEngine, {{"uuid", uuid},
+                                  {"name", absl::StrCat(group_name, "-se-", next)},
+                                  {"_se_number", next},
+                                  {"se_group_ref", group_uuid},
+                                  {"cloud_ref", group->value("cloud_ref", "")},
+                                  {"tenant_ref", group->value("tenant_ref", "")},
+                                  {"resources", resources},
+                                  {"enable_state", "SE_STATE_ENABLED"},
+                                  {"oper_status", {{"state", "OPER_UP"}}},
+                                  {"_last_modified", NextLastModifiedLocked()}});
+    uuids.push_back(std::move(uuid));
+  }
+  return uuids;
 }
 
 json Store::Render(const std::string& type, const json& stored, const RenderOptions& o) {
@@ -370,6 +452,9 @@ json Store::Render(const std::string& type, const json& stored, const RenderOpti
     out["tenant_ref"] = ref(kTenant, stored["tenant_ref"].get<std::string>());
   if (stored.contains("cloud_ref"))
     out["cloud_ref"] = ref(kCloud, stored["cloud_ref"].get<std::string>());
+  if (stored.contains("se_group_ref"))
+    out["se_group_ref"] = ref(kSeGroup, stored["se_group_ref"].get<std::string>());
+  out.erase("_se_number");
   if (!o.fields.empty()) {
     json projected = {{"uuid", uuid}, {"url", out["url"]}};
     for (const std::string& f : o.fields) {
@@ -383,7 +468,7 @@ json Store::Render(const std::string& type, const json& stored, const RenderOpti
 json Store::Dump() {
   absl::MutexLock lock(&mu_);
   json out = json::object();
-  for (const char* type : {kTenant, kCloud, kSeGroup}) {
+  for (const char* type : {kTenant, kCloud, kSeGroup, kServiceEngine}) {
     json list = json::array();
     for (const auto& [seq, obj] : collections_[type].by_seq) list.push_back(obj);
     out[type] = list;

@@ -1,11 +1,13 @@
-// The emulated Controller's objects: tenants, clouds and Service Engine groups.
+// The emulated Controller's objects: tenants, clouds, Service Engine groups and Service Engines.
 //
-// Objects are JSON documents kept in creation order. References to a tenant or cloud are stored
-// as the target's uuid and rendered as full URLs ("https://HOST:PORT/api/cloud/<uuid>", with
-// "#<name>" on request) when an object leaves the store. Seed data: the "admin" tenant (uuid
-// "admin"), "Default-Cloud" (CLOUD_VCENTER), "nsxt-cloud" (CLOUD_NSXT) and a "Default-Group" SE
-// group in each cloud; Default-Group cannot be deleted. SE group names are unique within a tenant
-// and cloud. Every method is thread-safe; persistence (--state) writes the whole store atomically.
+// Objects are JSON documents kept in creation order. References to a tenant, cloud or SE group
+// are stored as the target's uuid and rendered as full URLs ("https://HOST:PORT/api/cloud/<uuid>",
+// with "#<name>" on request) when an object leaves the store. Service Engines are created only
+// through the control endpoint (CreateServiceEngines) and go when their group is deleted. Seed
+// data: the "admin" tenant (uuid "admin"), "Default-Cloud" (CLOUD_VCENTER), "nsxt-cloud"
+// (CLOUD_NSXT) and a "Default-Group" SE group in each cloud; Default-Group cannot be deleted. SE
+// group names are unique within a tenant and cloud. Every method is thread-safe; persistence
+// (--state) writes the whole store atomically.
 #ifndef NSXALB_EMULATOR_STORE_H_
 #define NSXALB_EMULATOR_STORE_H_
 
@@ -13,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -25,10 +28,11 @@
 
 namespace nsxalb::emulator {
 
-// Object types the store knows ("tenant", "cloud", "serviceenginegroup").
+// Object types the store knows ("tenant", "cloud", "serviceenginegroup", "serviceengine").
 inline constexpr char kTenant[] = "tenant";
 inline constexpr char kCloud[] = "cloud";
 inline constexpr char kSeGroup[] = "serviceenginegroup";
+inline constexpr char kServiceEngine[] = "serviceengine";
 
 // How to render an object for a response.
 struct RenderOptions {
@@ -51,6 +55,8 @@ struct ListFilter {
   absl::optional<std::string> name;
   absl::optional<std::string> name_contains;
   absl::optional<std::string> cloud_uuid;
+  // refers_to=<type>:<uuid>: only objects with a *_ref to that object (e.g. the SEs of a group).
+  absl::optional<std::pair<std::string, std::string>> refers_to;
 };
 
 // The object database.
@@ -92,8 +98,20 @@ class Store {
   absl::StatusOr<nlohmann::json> ReplaceSeGroup(const std::string& uuid, const nlohmann::json& body,
                                                 const std::string& tenant_uuid);
 
-  // Deletes an SE group. PermissionDenied for Default-Group, NotFound when absent.
-  absl::Status DeleteSeGroup(const std::string& uuid, const std::string& tenant_uuid);
+  // Deletes an SE group and its Service Engines; returns the uuids of the SEs deleted with it.
+  // PermissionDenied for Default-Group, NotFound when absent.
+  absl::StatusOr<std::vector<std::string>> DeleteSeGroup(const std::string& uuid,
+                                                         const std::string& tenant_uuid);
+
+  // Creates `count` Service Engines in the SE group `group_uuid` (any tenant) and returns their
+  // uuids ("se-<uuid4>"). Each gets the group's cloud and tenant and `resources` {num_vcpus,
+  // memory (MB), disk (GB)} from the group's vcpus_per_se, memory_per_se and disk_per_se, else
+  // from `defaults` (the field catalog's); `vcpus`, when set, overrides num_vcpus. NotFound for
+  // an unknown group.
+  absl::StatusOr<std::vector<std::string>> CreateServiceEngines(const std::string& group_uuid,
+                                                                int count,
+                                                                absl::optional<int> vcpus,
+                                                                const nlohmann::json& defaults);
 
   // Renders a stored object for a response.
   nlohmann::json Render(const std::string& type, const nlohmann::json& stored,

@@ -1,5 +1,6 @@
 // Implementation of client.h: the SE group operations and the cloud and tenant lookups. The
-// session is session.h's, the retry loop request_loop.h's, and paging listing.h's.
+// session is session.h's, the retry loop request_loop.h's, paging listing.h's, and the Service
+// Engine and metrics calls analytics.h's.
 #include "plugin/controller/client.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "absl/time/time.h"
 #include "plugin/common/limits.h"
 #include "plugin/common/log.h"
+#include "plugin/controller/analytics.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/curl_transport.h"
 #include "plugin/controller/errors.h"
@@ -255,6 +257,19 @@ class ClientImpl : public Client {
     resolving_.erase(flight);
     if (info.ok()) cache[key] = *info;
     return info;
+  }
+
+  absl::StatusOr<std::vector<ServiceEngine>> ListServiceEngines(std::string_view se_group_uuid,
+                                                                std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::ListServiceEngines(loop_, Deadline(), config_.page_size, se_group_uuid,
+                                        tenant);
+  }
+
+  absl::StatusOr<Json> QueryMetricsCollection(const Json& request,
+                                              std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::QueryMetricsCollection(loop_, Deadline(), request, tenant);
   }
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {

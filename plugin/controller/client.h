@@ -1,5 +1,6 @@
-// The NSX ALB (Avi) Controller client: Service Engine group CRUD, cloud and tenant lookup, and the
-// Controller version, over the Controller's REST API.
+// The NSX ALB (Avi) Controller client: Service Engine group CRUD, cloud and tenant lookup, the
+// Controller version, and a group's Service Engines and their metrics (analytics), over the
+// Controller's REST API.
 //
 // One Client holds one login session for the whole process: the first call logs in (concurrent
 // first calls share that single login), later calls reuse the session cookies and kept-alive
@@ -12,6 +13,7 @@
 #ifndef NSXALB_PLUGIN_CONTROLLER_CLIENT_H_
 #define NSXALB_PLUGIN_CONTROLLER_CLIENT_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +37,17 @@ struct SeGroup {
   std::string tenant_ref;  // as returned
   std::string cloud_ref;   // as returned
   nlohmann::json body;     // the whole object, including fields the provider does not manage
+};
+
+// A Service Engine as the Controller returned it (GET /api/serviceengine): its real size.
+struct ServiceEngine {
+  std::string uuid;
+  std::string name;
+  std::string se_group_ref;
+  int num_vcpus = 0;
+  int64_t memory_mb = 0;
+  int64_t disk_gb = 0;
+  nlohmann::json body;
 };
 
 // What to create or update.
@@ -119,6 +132,24 @@ class Client {
 
   // Looks up a tenant by name, uuid or ref. NotFound when there is none.
   virtual absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) = 0;
+
+  // The Service Engines of the SE group `se_group_uuid` (a uuid or ref) in `tenant` (empty:
+  // default): one paged GET /api/serviceengine?refers_to=serviceenginegroup:<uuid>, following
+  // `next`, keeping only the SEs whose se_group_ref names that group. resources.num_vcpus,
+  // memory (MB) and disk (GB) become num_vcpus, memory_mb and disk_gb (0 when absent); Internal
+  // when an SE has no uuid or a size that is not an integer. An unknown group lists no SEs.
+  virtual absl::StatusOr<std::vector<ServiceEngine>> ListServiceEngines(
+      std::string_view se_group_uuid, std::string_view tenant) = 0;
+
+  // One POST /api/analytics/metrics/collection of `request` ({"metric_requests": [MetricsQuery,
+  // ...]}; InvalidArgument when it is not such an object) in `tenant` (empty: default); returns
+  // the parsed answer, {"series": {<request id>: {<entity uuid>: [series, ...]}}}, unchecked
+  // below its top level (Internal when it is not an object). The body goes through the same size
+  // and nesting limits as every Controller answer; statuses map as errors.h says (400
+  // InvalidArgument, 403 PermissionDenied, 404 NotFound, 502/503/504 Unavailable after the
+  // retries). A read: retried like a GET.
+  virtual absl::StatusOr<nlohmann::json> QueryMetricsCollection(const nlohmann::json& request,
+                                                                std::string_view tenant) = 0;
 
   // The Controller's version and the API version in use (logs in when needed).
   virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;

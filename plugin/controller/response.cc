@@ -72,6 +72,47 @@ absl::StatusOr<SeGroup> ToSeGroup(Json j, absl::string_view what) {
   return g;
 }
 
+absl::StatusOr<ServiceEngine> ToServiceEngine(Json j, absl::string_view what) {
+  if (!j.is_object()) {
+    return absl::InternalError(
+        absl::StrCat("controller: ", what, ": expected a Service Engine object"));
+  }
+  ServiceEngine se;
+  se.uuid = StringMember(j, "uuid");
+  if (se.uuid.empty()) {
+    return absl::InternalError(
+        absl::StrCat("controller: ", what, ": the Service Engine in the response has no uuid"));
+  }
+  se.name = StringMember(j, "name");
+  se.se_group_ref = StringMember(j, "se_group_ref");
+  auto resources = j.find("resources");
+  if (resources != j.end() && !resources->is_null()) {
+    if (!resources->is_object()) {
+      return absl::InternalError(absl::StrCat("controller: ", what, ": Service Engine ", se.uuid,
+                                              ": resources is not an object"));
+    }
+    // A size the Controller gives must be a whole number in range; an absent one stays 0.
+    auto size = [&](const char* key, int64_t max, int64_t* out) -> absl::Status {
+      auto it = resources->find(key);
+      if (it == resources->end() || it->is_null()) return absl::OkStatus();
+      if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > max) {
+        return absl::InternalError(absl::StrCat("controller: ", what, ": Service Engine ", se.uuid,
+                                                ": resources.", key,
+                                                " is not a whole number from 0 to ", max));
+      }
+      *out = it->get<int64_t>();
+      return absl::OkStatus();
+    };
+    int64_t vcpus = 0;
+    if (absl::Status st = size("num_vcpus", 1 << 16, &vcpus); !st.ok()) return st;
+    se.num_vcpus = static_cast<int>(vcpus);
+    if (absl::Status st = size("memory", int64_t{1} << 40, &se.memory_mb); !st.ok()) return st;
+    if (absl::Status st = size("disk", int64_t{1} << 40, &se.disk_gb); !st.ok()) return st;
+  }
+  se.body = std::move(j);
+  return se;
+}
+
 absl::StatusOr<Json> Results(const Json& page, absl::string_view what) {
   if (!page.is_object()) {
     return absl::InternalError(absl::StrCat("controller: ", what, ": expected a collection"));

@@ -1,5 +1,6 @@
-// Reading the Controller's responses: JSON bodies (with a nesting bound), SE group objects,
-// collection pages and their `next` links, and the login response's cookies and version.
+// Reading the Controller's responses: JSON bodies (with a nesting bound), SE group and Service
+// Engine objects, collection pages and their `next` links, and the login response's cookies and
+// version.
 //
 // Every function here is pure: no network, no session, no clock. They are what the client
 // (client.cc) applies to each response, public so that they are unit tested and fuzzed
@@ -38,6 +39,10 @@ std::string StringMember(const nlohmann::json& j, const char* key);
 
 // An SE group object as SeGroup. Internal when `j` is not an object or has no string uuid.
 absl::StatusOr<SeGroup> ToSeGroup(nlohmann::json j, absl::string_view what);
+
+// A Service Engine object as ServiceEngine (sizes from `resources`, 0 when absent). Internal when
+// `j` is not an object, has no string uuid, or has a size that is not an integer.
+absl::StatusOr<ServiceEngine> ToServiceEngine(nlohmann::json j, absl::string_view what);
 
 // The `results` array of a collection page (an empty array when absent). Internal when the page
 // is not an object or `results` is not an array.

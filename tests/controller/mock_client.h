@@ -29,6 +29,10 @@ class MockClient : public Client {
   MOCK_METHOD(absl::StatusOr<CloudInfo>, ResolveCloud, (std::string_view cloud), (override));
   MOCK_METHOD(absl::StatusOr<std::vector<CloudInfo>>, ListClouds, (), (override));
   MOCK_METHOD(absl::StatusOr<TenantInfo>, ResolveTenant, (std::string_view tenant), (override));
+  MOCK_METHOD(absl::StatusOr<std::vector<ServiceEngine>>, ListServiceEngines,
+              (std::string_view se_group_uuid, std::string_view tenant), (override));
+  MOCK_METHOD(absl::StatusOr<nlohmann::json>, QueryMetricsCollection,
+              (const nlohmann::json& request, std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
   MOCK_METHOD(void, Cancel, (), (override));
 };

@@ -337,10 +337,10 @@ TEST_F(StoreTest, DefaultGroupCannotBeDeleted) {
   ListFilter f;
   f.name = "Default-Group";
   const std::string uuid = store_.List(kSeGroup, f)[0]["uuid"];
-  absl::Status s = store_.DeleteSeGroup(uuid, "admin");
+  absl::Status s = store_.DeleteSeGroup(uuid, "admin").status();
   EXPECT_TRUE(absl::IsPermissionDenied(s));
   EXPECT_EQ(s.message(), "Cannot delete system default object");
-  EXPECT_TRUE(absl::IsNotFound(store_.DeleteSeGroup("serviceenginegroup-nope", "admin")));
+  EXPECT_TRUE(absl::IsNotFound(store_.DeleteSeGroup("serviceenginegroup-nope", "admin").status()));
 }
 
 TEST_F(StoreTest, ReplaceResetsOmittedFieldsAndKeepsIdentity) {

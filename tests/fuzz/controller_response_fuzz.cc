@@ -104,6 +104,13 @@ void CheckPage(const Json& page, const std::string& what) {
       } else {
         CheckMessage(g.status(), absl::StatusCode::kInternal);
       }
+      absl::StatusOr<nsxalb::controller::ServiceEngine> se =
+          nsxalb::controller::ToServiceEngine(item, what);
+      if (se.ok()) {
+        Check(se->name == name && se->num_vcpus >= 0 && se->memory_mb >= 0 && se->disk_gb >= 0);
+      } else {
+        CheckMessage(se.status(), absl::StatusCode::kInternal);
+      }
     }
   }
   absl::StatusOr<std::string> next = nsxalb::controller::NextPagePath(page, "SE groups");
@@ -137,6 +144,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     absl::StatusOr<nsxalb::controller::SeGroup> group = nsxalb::controller::ToSeGroup(*body, what);
     if (!group.ok()) CheckMessage(group.status(), absl::StatusCode::kInternal);
+    absl::StatusOr<nsxalb::controller::ServiceEngine> se =
+        nsxalb::controller::ToServiceEngine(*body, what);
+    if (se.ok()) {
+      Check(!se->uuid.empty() && se->body.is_object() && se->num_vcpus >= 0 && se->memory_mb >= 0 &&
+            se->disk_gb >= 0);
+    } else {
+      CheckMessage(se.status(), absl::StatusCode::kInternal);
+    }
     CheckPage(*body, what);
   }
 
