@@ -827,7 +827,8 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
     const auto put = [&](const std::string& key, double v) {
       if (!(v > 0)) return;
       if (r.calibration.applied && IsCpuBoundKey(key)) v *= *r.calibration.ratio;
-      workload[key] = NumberJson(v);
+      // To a thousandth, as BaseFromDisplay keeps inputs, so that 2,240 x 1.2 is 2,688.
+      workload[key] = NumberJson(std::round(v * 1000) / 1000);
     };
     const auto value = [&](ObservedKey key) { return r.Observed(key).value.value_or(0); };
     put("l7_rps", value(ObservedKey::kL7Rps));
