@@ -684,7 +684,9 @@ std::string ReadDocs() {
   std::ifstream f(std::string(NSXALB_SOURCE_DIR) + "/docs/sizing.md");
   std::stringstream ss;
   ss << f.rdbuf();
-  return ss.str();
+  std::string text = ss.str();
+  for (char& c : text) c = c == '\n' ? ' ' : c;  // however the prose is wrapped
+  return text;
 }
 
 TEST(UsageDocsTest, TheWorkedCalibrationExampleIsWhatTheCodeComputes) {
