@@ -122,6 +122,18 @@ struct DecodeNotes {
 
 std::string JsonTypeName(const Json& j) { return j.type_name(); }
 
+// At most `n` bytes of `s`, cut at a UTF-8 character boundary, with "..." when cut: keys and
+// values from the response are quoted in findings, and a finding stays one readable line.
+std::string Clip(std::string_view s, size_t n = 64) {
+  if (s.size() <= n) return std::string(s);
+  size_t end = n;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return absl::StrCat(std::string(s.substr(0, end)), "...");
+}
+
+// A JSON value for a finding: ASCII (escaped), clipped.
+std::string Quote(const Json& j) { return Clip(j.dump(-1, ' ', true), 40); }
+
 // Two digits at s[i], or -1.
 int Digits(std::string_view s, size_t i, size_t n) {
   if (i + n > s.size()) return -1;
@@ -204,7 +216,7 @@ class Decoder {
     }
     for (auto req = series->begin(); req != series->end(); ++req) {
       const std::string& id = req.key();
-      const std::string path = absl::StrCat("series.", id);
+      const std::string path = absl::StrCat("series.", Clip(id));
       std::optional<size_t> vs_se;
       if (id == kSeStatsRequestId) {
         // the SE is each entity
@@ -220,7 +232,7 @@ class Decoder {
         continue;
       }
       for (auto ent = req->begin(); ent != req->end(); ++ent) {
-        const std::string epath = absl::StrCat(path, ".", ent.key());
+        const std::string epath = absl::StrCat(path, ".", Clip(ent.key()));
         if (!ent->is_array()) {
           notes_.Malformed(absl::StrCat(epath, " is ", JsonTypeName(*ent), ", not a list"));
           continue;
@@ -289,7 +301,7 @@ class Decoder {
       auto value = p.find("value");
       if (value == p.end() || value->is_null()) continue;  // a gap
       if (!value->is_number()) {
-        notes_.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "].value (", value->dump(), ")"));
+        notes_.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "].value (", Quote(*value), ")"));
         continue;
       }
       const double v = value->get<double>();
@@ -309,8 +321,8 @@ class Decoder {
           continue;
         }
         if (*t <= start_ || *t > stop_) {
-          notes_.DropAt(kOutside, absl::StrCat(path, ".data[", i, "].timestamp (",
-                                               ts->get_ref<const std::string&>(), ")"));
+          notes_.DropAt(kOutside,
+                        absl::StrCat(path, ".data[", i, "].timestamp (", Quote(*ts), ")"));
           continue;
         }
         points_.push_back({*t, v, i});
@@ -439,7 +451,7 @@ absl::StatusOr<std::optional<int>> WholeMember(const Json& object, const char* n
     }
   }
   return absl::InvalidArgumentError(
-      absl::StrCat(display, " must be a whole number, got ", it->dump()));
+      absl::StrCat(display, " must be a whole number, got ", Quote(*it)));
 }
 
 // A number member >= 0, or nullopt.
