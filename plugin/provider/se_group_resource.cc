@@ -414,6 +414,11 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
       explanation =
           "the group no longer exists on the Controller; run terraform apply again to "
           "create it.";
+    } else if (group.status().code() == absl::StatusCode::kAborted) {
+      explanation =
+          "another writer kept changing the group while the provider was writing it, so the "
+          "change was not applied; the state is unchanged. Run terraform apply again once the "
+          "other writer is done.";
     }
     AddControllerError(response.diagnostics, "Cannot update SE group", action, explanation,
                        group.status());

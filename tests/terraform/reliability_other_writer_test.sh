@@ -55,6 +55,7 @@ emu_reset_counters
 emu_faults '{"other_writer_next":100,"other_writer_field":"se_deprovision_delay","other_writer_value":31}'
 tf_fails apply -auto-approve -refresh=false
 assert_says "$TF_OUT" "Error: Cannot update SE group"
+assert_says "$TF_OUT" "another writer kept changing the group"
 assert_says "$TF_OUT" 'SE group "race" was changed by another writer between each of 3 reads'
 assert_says "$TF_OUT" "412 Precondition Failed"
 emu_counters | assert_json '.requests["GET /api/serviceenginegroup/{uuid}"]' 3 -
