@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -251,6 +252,16 @@ void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
   ro.version = ctx.version;
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
   res.set_content(store_.Render(type, *obj, ro).dump(), "application/json");
+  if (type != kSeGroup) return;
+  // The other_writer fault: someone else changes the group as soon as this reader has it.
+  if (std::optional<std::pair<std::string, int>> other = faults_.TakeOtherWriter()) {
+    const std::string uuid = req.matches[1].str();
+    if (store_.TouchSeGroup(uuid, other->first, other->second).ok()) {
+      Persist();
+      log::Info(absl::StrCat("emulator: another writer set ", other->first, " = ", other->second,
+                             " on serviceenginegroup ", uuid, " (fault injection)"));
+    }
+  }
 }
 
 void Server::HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res) {
@@ -293,6 +304,18 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
   const std::string uuid = req.matches[1].str();
   json body;
   if (!ParseBody(req, res, &body)) return;
+  // The _last_modified the writer read (PUT: in the body; PATCH: in any operation's object).
+  std::optional<json> last_modified;
+  if (!patch && body.is_object() && body.contains("_last_modified")) {
+    last_modified = body["_last_modified"];
+  }
+  if (patch && body.is_object()) {
+    for (auto it = body.begin(); it != body.end(); ++it) {
+      if (it.value().is_object() && it.value().contains("_last_modified")) {
+        last_modified = it.value()["_last_modified"];
+      }
+    }
+  }
   if (patch) {
     absl::StatusOr<json> existing = store_.Get(kSeGroup, uuid, ctx.tenant_uuid);
     if (!existing.ok()) {
@@ -329,7 +352,8 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
       if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
     }
   }
-  absl::StatusOr<json> updated = store_.ReplaceSeGroup(uuid, body, ctx.tenant_uuid);
+  absl::StatusOr<json> updated = store_.ReplaceSeGroup(
+      uuid, body, ctx.tenant_uuid, last_modified.has_value() ? &*last_modified : nullptr);
   if (!updated.ok()) {
     WriteError(res, HttpStatusFor(updated.status()), std::string(updated.status().message()));
     return;

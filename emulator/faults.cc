@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -32,7 +33,7 @@ std::string FaultDecision::Names() const {
 
 absl::Status Faults::Validate(const FaultConfig& c) {
   if (c.fail_next < 0 || c.throttle_next < 0 || c.drop_after_create < 0 || c.hang_next < 0 ||
-      c.bad_body_next < 0 || c.expire_next < 0) {
+      c.bad_body_next < 0 || c.expire_next < 0 || c.other_writer_next < 0) {
     return absl::InvalidArgumentError("fault counts must not be negative");
   }
   if (c.fail_status < 400 || c.fail_status > 599) {
@@ -54,6 +55,14 @@ absl::Status Faults::Validate(const FaultConfig& c) {
   if (std::find(std::begin(kBadBodies), std::end(kBadBodies), c.bad_body) == std::end(kBadBodies)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "bad_body must be one of ", absl::StrJoin(kBadBodies, ", "), "; got \"", c.bad_body, "\""));
+  }
+  if (c.other_writer_field.empty() || c.other_writer_field == "name" ||
+      c.other_writer_field == "uuid" || c.other_writer_field == "url" ||
+      c.other_writer_field == "_last_modified" || absl::EndsWith(c.other_writer_field, "_ref")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("other_writer_field must name an untyped SE group field (not name, uuid, "
+                     "url, _last_modified or a ref), got \"",
+                     c.other_writer_field, "\""));
   }
   return absl::OkStatus();
 }
@@ -88,6 +97,9 @@ absl::Status Faults::Update(const nlohmann::json& update) {
     if (key == "bad_body_next") slot = &next.bad_body_next, match_slot = &next.bad_body_match;
     if (key == "bad_body") text = &next.bad_body;
     if (key == "expire_next") slot = &next.expire_next, match_slot = &next.expire_match;
+    if (key == "other_writer_next") slot = &next.other_writer_next;
+    if (key == "other_writer_field") text = &next.other_writer_field;
+    if (key == "other_writer_value") slot = &next.other_writer_value;
     if (slot != nullptr) {
       if (!it.value().is_number_integer()) {
         return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be an integer"));
@@ -168,6 +180,13 @@ FaultDecision Faults::OnRequest(const std::string& key) {
   return d;
 }
 
+std::optional<std::pair<std::string, int>> Faults::TakeOtherWriter() {
+  absl::MutexLock lock(&mu_);
+  if (config_.other_writer_next <= 0) return std::nullopt;
+  --config_.other_writer_next;
+  return std::make_pair(config_.other_writer_field, config_.other_writer_value);
+}
+
 bool Faults::TakeDropAfterCreate() {
   absl::MutexLock lock(&mu_);
   if (config_.drop_after_create <= 0) return false;
@@ -196,7 +215,10 @@ nlohmann::json Faults::ToJson() {
           {"bad_body", c.bad_body},
           {"bad_body_match", c.bad_body_match},
           {"expire_next", c.expire_next},
-          {"expire_match", c.expire_match}};
+          {"expire_match", c.expire_match},
+          {"other_writer_next", c.other_writer_next},
+          {"other_writer_field", c.other_writer_field},
+          {"other_writer_value", c.other_writer_value}};
 }
 
 }  // namespace nsxalb::emulator

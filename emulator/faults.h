@@ -5,15 +5,18 @@
 // (before or after the request takes effect, with a JSON or an HTML body), no answer at all for
 // the next N requests, a bad body (malformed JSON, HTML, truncated, oversized) for the next N
 // answers, an expired session for the next N requests, and dropping the connection after
-// committing the next N creates. Counters decrement as faults fire, so "fail_next": 2 fails
-// exactly two requests. A "match" given with a fault restricts it to requests whose counter key
-// (Counters::Key, "POST /api/serviceenginegroup") matches it, a shell pattern ("*" for any
-// text: "* /api/serviceenginegroup*" is every SE group request).
+// committing the next N creates, and another writer that changes an SE group right after each of
+// the next N GETs of it (so the reader's next write is stale: 412). Counters decrement as faults
+// fire, so "fail_next": 2 fails exactly two requests. A "match" given with a fault restricts it to
+// requests whose counter key (Counters::Key, "POST /api/serviceenginegroup") matches it, a shell
+// pattern ("*" for any text: "* /api/serviceenginegroup*" is every SE group request).
 #ifndef NSXALB_EMULATOR_FAULTS_H_
 #define NSXALB_EMULATOR_FAULTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -58,6 +61,13 @@ struct FaultConfig {
   // expired-session status (419) if it needs one.
   int expire_next = 0;
   std::string expire_match;
+  // Right after each of the next N answered GETs of one SE group, another writer (the UI, a
+  // script) changes that group: it sets the untyped field other_writer_field to
+  // other_writer_value, and the group gets a new _last_modified. A write based on that GET is
+  // then answered 412.
+  int other_writer_next = 0;
+  std::string other_writer_field = "se_deprovision_delay";
+  int other_writer_value = 30;
 };
 
 // The kinds of bad_body: "malformed_json" (the first half of the real body, Content-Length
@@ -122,6 +132,9 @@ class Faults {
 
   // True (consuming one) when the create just committed should have its connection dropped.
   bool TakeDropAfterCreate();
+  // After a GET of one SE group: the field and value another writer sets on it now (consuming
+  // one other_writer_next), or nullopt.
+  std::optional<std::pair<std::string, int>> TakeOtherWriter();
 
   // The current configuration as JSON.
   nlohmann::json ToJson();

@@ -78,6 +78,8 @@ int HttpStatusFor(const absl::Status& status) {
       return 404;
     case absl::StatusCode::kAlreadyExists:
       return 409;
+    case absl::StatusCode::kAborted:
+      return 412;  // a write based on an older _last_modified
     case absl::StatusCode::kResourceExhausted:
       return 429;
     case absl::StatusCode::kUnavailable:

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "emulator/field_rules.h"
@@ -319,11 +320,29 @@ absl::StatusOr<json> Store::CreateSeGroup(const json& body, const std::string& t
 }
 
 absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& body,
-                                           const std::string& tenant_uuid) {
+                                           const std::string& tenant_uuid,
+                                           const json* last_modified) {
   absl::MutexLock lock(&mu_);
   json* existing = FindLocked(kSeGroup, uuid);
   if (existing == nullptr || existing->value("tenant_ref", "") != tenant_uuid) {
     return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", kSeGroup, " not found"));
+  }
+  if (last_modified != nullptr) {
+    // Microseconds since the epoch, as a string; compared as numbers.
+    int64_t given = 0;
+    int64_t stored = 0;
+    const std::string text =
+        last_modified->is_string() ? last_modified->get<std::string>() : last_modified->dump();
+    if (!absl::SimpleAtoi(text, &given)) {
+      return absl::InvalidArgumentError(absl::StrCat("Invalid _last_modified \"", text,
+                                                     "\": expected microseconds since the epoch"));
+    }
+    if (absl::SimpleAtoi(existing->value("_last_modified", "0"), &stored) && given < stored) {
+      return absl::AbortedError(
+          absl::StrCat("Concurrent Update Error: ", kSeGroup, " ", existing->value("name", uuid),
+                       " was modified since it was read (_last_modified ", text, ", current ",
+                       stored, "). Read the object again and retry."));
+    }
   }
   json obj;
   absl::Status s = PrepareSeGroupLocked(body, tenant_uuid, uuid, &obj);
@@ -342,6 +361,17 @@ absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& 
   obj["_last_modified"] = NextLastModifiedLocked();
   *existing = obj;
   return obj;
+}
+
+absl::Status Store::TouchSeGroup(const std::string& uuid, const std::string& field, int value) {
+  absl::MutexLock lock(&mu_);
+  json* existing = FindLocked(kSeGroup, uuid);
+  if (existing == nullptr) {
+    return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", kSeGroup, " not found"));
+  }
+  (*existing)[field] = value;
+  (*existing)["_last_modified"] = NextLastModifiedLocked();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<std::string>> Store::DeleteSeGroup(const std::string& uuid,

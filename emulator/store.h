@@ -94,9 +94,17 @@ class Store {
                                                const std::string& tenant_uuid);
 
   // Replaces an SE group (PUT): omitted fields return to their defaults; uuid, tenant and cloud
-  // cannot change. Errors as CreateSeGroup plus NotFound.
+  // cannot change. Errors as CreateSeGroup plus NotFound, and Aborted (the Controller's 412)
+  // when `last_modified` (the _last_modified the writer read; nullptr when its write carries
+  // none, which the Controller accepts) is older than the stored one: another writer changed
+  // the group since it was read.
   absl::StatusOr<nlohmann::json> ReplaceSeGroup(const std::string& uuid, const nlohmann::json& body,
-                                                const std::string& tenant_uuid);
+                                                const std::string& tenant_uuid,
+                                                const nlohmann::json* last_modified = nullptr);
+
+  // Another writer's change (the other_writer fault): sets `field` to `value` on SE group `uuid`
+  // and gives it a new _last_modified. NotFound when absent.
+  absl::Status TouchSeGroup(const std::string& uuid, const std::string& field, int value);
 
   // Deletes an SE group and its Service Engines; returns the uuids of the SEs deleted with it.
   // PermissionDenied for Default-Group, NotFound when absent.

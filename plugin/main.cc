@@ -2,6 +2,8 @@
 //
 // Terraform starts the binary without arguments and with its plugin environment; the host
 // (plugin/host/serve.h) does the rest. `--debug` serves for TF_REATTACH_PROVIDERS instead.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -14,6 +16,7 @@
 #include "plugin/cli/size_command.h"
 #include "plugin/common/build_info.h"
 #include "plugin/host/serve.h"
+#include "plugin/host/terraform_command.h"
 #include "plugin/provider/provider.h"
 #include "plugin/wire/provider_service.h"
 
@@ -41,11 +44,14 @@ int main(int argc, char** argv) {
                  "--debug, --version\n";
     return 2;
   }
+  // Read now, while the Terraform process that started this one surely runs.
+  const bool destroy_run =
+      nsxalb::host::LaunchingTerraformRun(getpid()) == nsxalb::host::TerraformRun::kDestroy;
   // Made after the handshake line, while Terraform sets up its side of the connection.
   return nsxalb::host::Serve(
-      [] {
+      [destroy_run] {
         return std::shared_ptr<grpc::Service>(
-            nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider()));
+            nsxalb::wire::NewProviderService(nsxalb::provider::NewProvider(destroy_run)));
       },
       options);
 }

@@ -152,9 +152,52 @@ class ClientImpl : public Client {
     if (absl::Status st = CheckFieldsAvailable(spec.fields, (*session)->api_version); !st.ok()) {
       return st;
     }
-    auto current = GetSeGroup(uuid, spec.tenant);
-    if (!current.ok()) return current.status();
-    Json body = current->body;
+    std::optional<CloudInfo> cloud;
+    if (!spec.cloud.empty()) {
+      auto resolved = ResolveCloud(spec.cloud);
+      if (!resolved.ok()) return resolved.status();
+      cloud = *std::move(resolved);
+    }
+    // Optimistic concurrency: the PUT carries the _last_modified of the GET, and the Controller
+    // answers 412 when another writer changed the group in between. The overlay is then applied
+    // again to the group as it is now, so the other writer's changes to fields this spec does
+    // not hold survive, up to kUpdateAttempts times.
+    absl::Status stale;
+    for (int attempt = 1; attempt <= kUpdateAttempts; ++attempt) {
+      auto current = GetSeGroup(uuid, spec.tenant);
+      if (!current.ok()) return current.status();
+      Json body = OverlaySpec(current->body, spec, cloud);
+      // Nothing would change on the Controller (numbers compare by value): no PUT. Such an
+      // update records only what lives in the state alone, e.g. the workload or extra_fields
+      // the group already has after an import.
+      if (body == current->body) return current;
+      Call call =
+          MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)), spec.tenant);
+      call.body = Dump(body);
+      call.has_body = true;
+      auto response = loop_.Send(call, Deadline());
+      if (response.ok()) return GroupFromWriteResponse(*response, call.what, spec.tenant);
+      if (response.status().code() != absl::StatusCode::kAborted) return response.status();
+      stale = response.status();
+      log::Info(absl::StrCat("controller: SE group \"", spec.name,
+                             "\" changed on the Controller since it was read (412); reading it "
+                             "again (attempt ",
+                             attempt, " of ", kUpdateAttempts, ")"));
+    }
+    return absl::AbortedError(absl::StrCat(
+        "controller: SE group \"", spec.name, "\" was changed by another writer between each of ",
+        kUpdateAttempts,
+        " reads and the update that followed it (the Controller answered 412 Precondition "
+        "Failed every time); nothing was written. Run the update again once the other writer "
+        "(UI, script, pipeline) is done. Last answer: ",
+        stale.message()));
+  }
+
+  // `current` with `spec` laid over it: the managed fields (null removes one), the name, and
+  // the cloud ref when the group is not in `cloud` already.
+  static Json OverlaySpec(const Json& current, const SeGroupSpec& spec,
+                          const std::optional<CloudInfo>& cloud) {
+    Json body = current;
     for (auto it = spec.fields.begin(); it != spec.fields.end(); ++it) {
       if (it.value().is_null()) {
         body.erase(it.key());
@@ -163,22 +206,8 @@ class ClientImpl : public Client {
       }
     }
     body["name"] = spec.name;
-    if (!spec.cloud.empty()) {
-      auto cloud = ResolveCloud(spec.cloud);
-      if (!cloud.ok()) return cloud.status();
-      if (!InCloud(body, cloud->uuid)) body["cloud_ref"] = cloud->ref;
-    }
-    // Nothing would change on the Controller (numbers compare by value): no PUT. Such an update
-    // records only what lives in the state alone, e.g. the workload or extra_fields the group
-    // already has after an import.
-    if (body == current->body) return current;
-    Call call =
-        MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)), spec.tenant);
-    call.body = Dump(body);
-    call.has_body = true;
-    auto response = loop_.Send(call, Deadline());
-    if (!response.ok()) return response.status();
-    return GroupFromWriteResponse(*response, call.what, spec.tenant);
+    if (cloud.has_value() && !InCloud(body, cloud->uuid)) body["cloud_ref"] = cloud->ref;
+    return body;
   }
 
   absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) override {

@@ -85,6 +85,10 @@ struct VersionInfo {
   ApiVersion api;
 };
 
+// How many times UpdateSeGroup reads and writes a group the Controller keeps answering 412 for
+// (another writer changed it between the read and the write): one try and two retries.
+inline constexpr int kUpdateAttempts = 3;
+
 // The Controller API, as the provider uses it. Implementations are thread-safe.
 class Client {
  public:
@@ -116,8 +120,11 @@ class Client {
   virtual absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) = 0;
 
   // Read-modify-write: GET the group, overlay `spec` (name, cloud, managed fields), keep every
-  // other field, PUT. Returns the updated group. When the overlay changes nothing, no PUT is
-  // sent and the group as read is returned.
+  // other field, PUT with the _last_modified read. Returns the updated group. When the overlay
+  // changes nothing, no PUT is sent and the group as read is returned. A 412 (another writer
+  // changed the group between the GET and the PUT) starts over from the GET, so the other
+  // writer's changes to fields `spec` does not hold are kept: at most kUpdateAttempts GET+PUT
+  // pairs, then Aborted naming the group and the bound.
   virtual absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) = 0;
 
   // DELETE /api/serviceenginegroup/<uuid>. A group that is already gone (404) is success.

@@ -77,8 +77,8 @@ ClientFactory DefaultClientFactory() {
   };
 }
 
-NsxalbProvider::NsxalbProvider(framework::EnvLookup env, ClientFactory clients)
-    : env_(std::move(env)), client_factory_(std::move(clients)) {}
+NsxalbProvider::NsxalbProvider(framework::EnvLookup env, ClientFactory clients, bool destroy_run)
+    : env_(std::move(env)), client_factory_(std::move(clients)), destroy_run_(destroy_run) {}
 
 framework::Schema NsxalbProvider::GetSchema() const { return EmbeddedProviderSchema(); }
 
@@ -159,6 +159,9 @@ absl::StatusOr<std::shared_ptr<controller::Client>> NsxalbProvider::Client() {
   return client_;
 }
 
-std::shared_ptr<NsxalbProvider> NewProvider() { return std::make_shared<NsxalbProvider>(); }
+std::shared_ptr<NsxalbProvider> NewProvider(bool destroy_run) {
+  return std::make_shared<NsxalbProvider>(framework::ProcessEnv(), DefaultClientFactory(),
+                                          destroy_run);
+}
 
 }  // namespace nsxalb::provider

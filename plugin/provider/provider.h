@@ -34,9 +34,10 @@ class NsxalbProvider : public framework::Provider,
                        public framework::ProviderWithFunctions {
  public:
   // `env` supplies the environment defaults (the process environment by default); `clients`
-  // makes the Controller client on first use.
+  // makes the Controller client on first use; `destroy_run` says that the Terraform command that
+  // started the process is a destroy (host::LaunchingTerraformRun).
   explicit NsxalbProvider(framework::EnvLookup env = framework::ProcessEnv(),
-                          ClientFactory clients = DefaultClientFactory());
+                          ClientFactory clients = DefaultClientFactory(), bool destroy_run = false);
 
   // The provider block schema, parsed from the embedded provider_schema/provider.json.
   framework::Schema GetSchema() const override;
@@ -67,17 +68,23 @@ class NsxalbProvider : public framework::Provider,
   // The provider's sizing policy ("warn" before Configure).
   SizingPolicy sizing_policy() const;
 
+  // True when the process serves `terraform destroy`, `apply -destroy` or `plan -destroy`: every
+  // PlanResourceChange of a normal-mode plan is then the refresh Terraform runs before the destroy
+  // and discards, so the enforce gate does not fail it.
+  bool destroy_run() const { return destroy_run_; }
+
  private:
   framework::EnvLookup env_;
   ClientFactory client_factory_;
+  const bool destroy_run_;
   mutable std::mutex mu_;
   std::shared_ptr<const ProviderConfig> config_;
   std::shared_ptr<controller::Client> client_;
   bool stopped_ = false;
 };
 
-// The provider served by terraform-provider-nsxalb.
-std::shared_ptr<NsxalbProvider> NewProvider();
+// The provider served by terraform-provider-nsxalb; `destroy_run` as in NsxalbProvider.
+std::shared_ptr<NsxalbProvider> NewProvider(bool destroy_run = false);
 
 // The schemas of provider_schema/ parsed once; aborts nothing: a broken embedded schema (a build
 // bug, caught by tests) gives an empty schema and an error in the log.

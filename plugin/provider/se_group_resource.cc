@@ -30,6 +30,11 @@ constexpr char kUnchangedGroupWaiver[] =
     "This is a warning although sizing_policy = \"enforce\": this plan leaves the group "
     "unchanged, and enforce fails only a plan that creates or changes an under-sized group, so "
     "that a destroy or a change to another resource is never blocked by it.";
+// Why the refresh plan that begins a destroy gets a warning under sizing_policy = "enforce".
+constexpr char kDestroyRunWaiver[] =
+    "This is a warning although sizing_policy = \"enforce\": this plan is the refresh that "
+    "Terraform runs before a destroy (terraform destroy, apply -destroy or plan -destroy), whose "
+    "changes it discards, and enforce never blocks a destroy.";
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
@@ -276,13 +281,18 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     const cty::Value* prior_policy = create ? nullptr : prior.GetAttribute("sizing_policy");
     const bool changes = prior_policy == nullptr ||
                          !planned.WithAttribute("sizing_policy", *prior_policy).Equals(prior);
+    // A destroy's refresh plan carries the configuration as it is now, edited or not; Terraform
+    // fails the destroy on any error from it, so in a destroy run nothing is an error here.
+    const char* waiver = provider_->destroy_run() ? kDestroyRunWaiver
+                         : changes                ? ""
+                                                  : kUnchangedGroupWaiver;
     for (const PlacedFinding& finding : plan->findings) {
       // Validate reported the rest (see ValidateConfig); errors only reach here when validate
       // could not see them.
       const bool report = derived || finding.policy_dependent ||
                           finding.finding.severity == sizing::Severity::kError;
       if (!report) continue;
-      AddFindingDiagnostic(finding, effective, d, changes ? "" : kUnchangedGroupWaiver);
+      AddFindingDiagnostic(finding, effective, d, waiver);
     }
   } else if (has_workload) {
     // The recommendation depends on something unknown until apply.
@@ -404,6 +414,11 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
       explanation =
           "the group no longer exists on the Controller; run terraform apply again to "
           "create it.";
+    } else if (group.status().code() == absl::StatusCode::kAborted) {
+      explanation =
+          "another writer kept changing the group while the provider was writing it, so the "
+          "change was not applied; the state is unchanged. Run terraform apply again once the "
+          "other writer is done.";
     }
     AddControllerError(response.diagnostics, "Cannot update SE group", action, explanation,
                        group.status());

@@ -43,8 +43,9 @@ class SeGroupResource : public framework::Resource,
   // Defaults cloud and tenant, derives platform, plans the recommendation and the `sizing`
   // object, and reports the findings validate left to plan. Under sizing_policy = "enforce",
   // under-sizing is an error only when the plan creates the group or changes it (planned state
-  // differs from prior); a plan that leaves it unchanged (the refresh that begins a destroy, a
-  // change to another resource) gets a warning.
+  // differs from prior); a plan that leaves it unchanged (a change to another resource), and any
+  // plan in a process a destroy started (the refresh plan that begins it, whatever the
+  // configuration says; NsxalbProvider::destroy_run), gets a warning.
   void ModifyPlan(const framework::ModifyPlanRequest& request,
                   framework::ModifyPlanResponse& response) override;
   // One POST of the planned values.

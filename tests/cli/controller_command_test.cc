@@ -312,6 +312,43 @@ TEST_F(ControllerCommandTest, ApplySeGroupConvergesAndDryRunSendsNothing) {
   EXPECT_EQ(j[0]["memory_per_se"], 12288);
 }
 
+// Another writer changes the group between apply-se-group's GET and its PUT (the emulator's
+// other_writer fault): the 412 is answered by reading the group again, so the other writer's
+// field survives; a 412 that keeps coming back fails with a clear message after 3 attempts.
+TEST_F(ControllerCommandTest, ApplySeGroupRacingAnotherWriterKeepsTheirField) {
+  const std::string small = R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":2}})";
+  ASSERT_EQ(Run({"apply-se-group"}, small).code, 0);
+  auto reset = emulator_->Control("POST", "counters/reset", nlohmann::json::object());
+  ASSERT_TRUE(reset.ok()) << reset.status();
+  ASSERT_TRUE(emulator_
+                  ->Control("POST", "faults",
+                            {{"other_writer_next", 1},
+                             {"other_writer_field", "connection_memory_percentage"},
+                             {"other_writer_value", 70}})
+                  .ok());
+  const std::string bigger =
+      R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":3}})";
+  Outcome raced = Run({"apply-se-group"}, bigger);
+  ASSERT_EQ(raced.code, 0) << raced.out << raced.err;
+  nlohmann::json j = Parse(raced);
+  EXPECT_EQ(j["changed"], true);
+  EXPECT_EQ(j["se_group"]["vcpus_per_se"], 3);
+  EXPECT_EQ(Count("GET /api/serviceenginegroup/{uuid}"), 2);
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 2);
+  Outcome listed = Run({"list-se-groups", "--json", "--full", "--name", "race"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_EQ(Parse(listed)[0]["connection_memory_percentage"], 70);
+
+  ASSERT_TRUE(emulator_->Control("POST", "faults", {{"other_writer_next", 100}}).ok());
+  Outcome lost = Run({"apply-se-group"},
+                     R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":4}})");
+  EXPECT_EQ(lost.code, 1) << lost.out;
+  j = Parse(lost);
+  EXPECT_EQ(j["failed"], true);
+  EXPECT_THAT(j["msg"].get<std::string>(), HasSubstr("changed by another writer"));
+  EXPECT_THAT(j["msg"].get<std::string>(), HasSubstr("412"));
+}
+
 TEST_F(ControllerCommandTest, ApplySeGroupFailuresAreJson) {
   for (const std::string& input :
        {std::string("not json"), std::string(R"({"name":"web","colour":"red"})"),

@@ -266,6 +266,75 @@ TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
 }
 
+// Another writer changes the group between the client's GET and its PUT (the emulator's
+// other_writer fault): the Controller answers 412, the client reads the group again and lays its
+// change over the fresh object. The other writer's unmanaged field survives.
+TEST_F(ClientTest, UpdateRacingAnotherWriterReReadsAndKeepsTheirField) {
+  auto client = NewClientOrDie(Config());
+  auto created = client->CreateSeGroup(Spec("seg-race"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_TRUE(emulator_->Control("POST", "counters/reset", Json::object()).ok());
+  Fault({{"other_writer_next", 1},
+         {"other_writer_field", "connection_memory_percentage"},
+         {"other_writer_value", 70}});
+  SeGroupSpec change;
+  change.name = "seg-race";
+  change.fields = {{"vcpus_per_se", 3}};
+  auto updated = client->UpdateSeGroup(created->uuid, change);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->body["vcpus_per_se"], 3);
+  EXPECT_EQ(updated->body["connection_memory_percentage"], 70);
+  // GET, PUT (412), GET, PUT.
+  EXPECT_EQ(Count("GET /api/serviceenginegroup/{uuid}"), 2);
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 2);
+  auto read = client->GetSeGroup(created->uuid, "");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->body["connection_memory_percentage"], 70);
+  EXPECT_EQ(read->body["vcpus_per_se"], 3);
+}
+
+// The other writer changed a field this update manages: the update's value wins.
+TEST_F(ClientTest, UpdateRacingAnotherWriterOverwritesAManagedField) {
+  auto client = NewClientOrDie(Config());
+  auto created = client->CreateSeGroup(Spec("seg-race-managed"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  Fault({{"other_writer_next", 1},
+         {"other_writer_field", "vcpus_per_se"},
+         {"other_writer_value", 5}});
+  SeGroupSpec change;
+  change.name = "seg-race-managed";
+  change.fields = {{"vcpus_per_se", 3}};
+  auto updated = client->UpdateSeGroup(created->uuid, change);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->body["vcpus_per_se"], 3);
+}
+
+// A 412 after every read: kUpdateAttempts GET+PUT pairs, then a clear Aborted error; nothing of
+// the update was written.
+TEST_F(ClientTest, UpdateGivesUpAfterTheBoundedRetriesOn412) {
+  auto client = NewClientOrDie(Config());
+  auto created = client->CreateSeGroup(Spec("seg-race-forever"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_TRUE(emulator_->Control("POST", "counters/reset", Json::object()).ok());
+  Fault({{"other_writer_next", 100}});
+  SeGroupSpec change;
+  change.name = "seg-race-forever";
+  change.fields = {{"vcpus_per_se", 3}};
+  auto updated = client->UpdateSeGroup(created->uuid, change);
+  ASSERT_FALSE(updated.ok());
+  EXPECT_EQ(updated.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(std::string(updated.status().message()),
+              ::testing::AllOf(::testing::HasSubstr("seg-race-forever"),
+                               ::testing::HasSubstr("another writer"), ::testing::HasSubstr("412"),
+                               ::testing::HasSubstr(absl::StrCat(kUpdateAttempts))));
+  EXPECT_EQ(Count("GET /api/serviceenginegroup/{uuid}"), kUpdateAttempts);
+  EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), kUpdateAttempts);
+  Fault({{"other_writer_next", 0}});
+  auto read = client->GetSeGroup(created->uuid, "");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->body["vcpus_per_se"], 2);
+}
+
 TEST_F(ClientTest, DuplicateCreateIsAlreadyExistsWithTheControllersText) {
   auto client = NewClientOrDie(Config());
   ASSERT_TRUE(client->CreateSeGroup(Spec("seg-dup")).ok());

@@ -295,6 +295,54 @@ TEST_F(EmulatorApiTest, PutReplacesAndPatchMerges) {
       404);
 }
 
+// Optimistic concurrency, as the Controller: a PUT or PATCH carrying an older _last_modified than
+// the stored one is answered 412; the same _last_modified, or none, is accepted.
+TEST_F(EmulatorApiTest, StaleWritesAre412AndWritesWithoutLastModifiedAreAccepted) {
+  ApiResponse c = api_->Send("POST", kSeg, {{"name", "lm"}, {"vcpus_per_se", 4}});
+  ASSERT_EQ(c.status, 201) << c.body;
+  const std::string path = absl::StrCat(kSeg, "/", c.json["uuid"].get<std::string>());
+  const json read = c.json["_last_modified"];
+  ApiResponse fresh = api_->Send("PUT", path, {{"name", "lm"}, {"_last_modified", read}});
+  ASSERT_EQ(fresh.status, 200) << fresh.body;
+  // `read` is older now.
+  ApiResponse stale =
+      api_->Send("PUT", path, {{"name", "lm"}, {"vcpus_per_se", 6}, {"_last_modified", read}});
+  EXPECT_EQ(stale.status, 412) << stale.body;
+  EXPECT_THAT(stale.json.value("error", ""), HasSubstr("Concurrent Update Error"));
+  ApiResponse stale_patch =
+      api_->Send("PATCH", path, {{"replace", {{"vcpus_per_se", 6}, {"_last_modified", read}}}});
+  EXPECT_EQ(stale_patch.status, 412) << stale_patch.body;
+  EXPECT_EQ(api_->Send("GET", path).json["vcpus_per_se"], 1);
+  ApiResponse blind = api_->Send("PUT", path, {{"name", "lm"}, {"vcpus_per_se", 6}});
+  EXPECT_EQ(blind.status, 200) << blind.body;
+  EXPECT_EQ(blind.json["vcpus_per_se"], 6);
+}
+
+// The other_writer fault: right after the next GET of a group, someone else sets a field and the
+// group gets a new _last_modified, so a write based on that GET is stale.
+TEST_F(EmulatorApiTest, OtherWriterFaultChangesTheGroupAfterTheNextGet) {
+  ApiResponse c = api_->Send("POST", kSeg, {{"name", "ow"}});
+  const std::string path = absl::StrCat(kSeg, "/", c.json["uuid"].get<std::string>());
+  ASSERT_TRUE(emu_->Control("POST", "faults",
+                            {{"other_writer_next", 1},
+                             {"other_writer_field", "se_deprovision_delay"},
+                             {"other_writer_value", 31}})
+                  .ok());
+  ApiResponse got = api_->Send("GET", path);
+  ASSERT_EQ(got.status, 200);
+  EXPECT_NE(got.json["se_deprovision_delay"], 31);  // the answer predates the other write
+  json body = got.json;
+  body["vcpus_per_se"] = 2;
+  EXPECT_EQ(api_->Send("PUT", path, body).status, 412);
+  ApiResponse again = api_->Send("GET", path);
+  EXPECT_EQ(again.json["se_deprovision_delay"], 31);
+  body = again.json;
+  body["vcpus_per_se"] = 2;
+  EXPECT_EQ(api_->Send("PUT", path, body).status, 200);  // the fault fired once
+  auto bad = emu_->Control("POST", "faults", {{"other_writer_field", "uuid"}});
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST_F(EmulatorApiTest, DefaultGroupCannotBeDeleted) {
   ApiResponse list = api_->Send("GET", absl::StrCat(kSeg, "?name=Default-Group"));
   ASSERT_EQ(list.json["count"], 2);

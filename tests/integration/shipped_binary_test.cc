@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/harness/terraform_driver.h"
+#include "tests/support/emulator_process.h"
 
 namespace nsxalb::harness {
 namespace {
@@ -162,6 +163,53 @@ TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
             cty::Number::Float(1.5));
   EXPECT_TRUE((*session)->warnings().empty());
   ASSERT_TRUE((*session)->Close().ok());
+}
+
+// Terraform 0.13.7 (which cannot run on the development machine) replayed by the harness: its
+// destroy is a plan process that only upgrades the state, then an apply process that deletes, so
+// PlanResourceChange never runs and sizing_policy = "enforce" cannot block it, even after the
+// configuration was edited to another under-sized group; a normal apply of that edit still
+// fails on the gate (docs/design/se-group-resource.md, "The enforce gate never blocks a destroy").
+TEST(ShippedBinaryTest, Terraform0137DestroyNeverMeetsTheEnforceGate) {
+  auto emulator = nsxalb::testing::EmulatorProcess::Start({});
+  ASSERT_TRUE(emulator.ok()) << emulator.status();
+  DriverOptions options = Shipped();
+  options.process.unset_env = {"NSXALB_AUTH_TOKEN", "NSXALB_TENANT", "NSXALB_API_VERSION",
+                               "NSXALB_INSECURE", "NSXALB_CA_PEM"};
+  options.process.env = {{"NSXALB_CONTROLLER", (*emulator)->url()},
+                         {"NSXALB_USERNAME", "admin"},
+                         {"NSXALB_PASSWORD", "admin"},
+                         {"NSXALB_CA_FILE", (*emulator)->ca_file()}};
+  options.provider_config = cty::Value::Object({{"sizing_policy", cty::Value::String("warn")}});
+  TerraformDriver driver(options);
+  const std::string address = "nsxalb_se_group.tls";
+  auto group = [](int vcpus) {
+    return cty::Value::Object(
+        {{"name", cty::Value::String("tls")},
+         {"platform", cty::Value::String("vcenter")},
+         {"vcpus_per_se", cty::Value::Int(vcpus)},
+         {"workload", cty::Value::Object({{"ssl_tps_ecc", cty::Value::Int(8000)}})}});
+  };
+  absl::StatusOr<PlannedChange> created = driver.Apply(address, group(2));
+  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_NE(driver.State(address), nullptr);
+
+  driver.mutable_options().provider_config =
+      cty::Value::Object({{"sizing_policy", cty::Value::String("enforce")}});
+  absl::StatusOr<PlannedChange> edited = driver.Apply(address, group(3));
+  ASSERT_FALSE(edited.ok());
+  EXPECT_THAT(std::string(edited.status().message()), HasSubstr("ECC SSL TPS under-delivered"));
+
+  driver.ClearLog();
+  absl::Status destroyed = driver.Destroy(address);
+  ASSERT_TRUE(destroyed.ok()) << destroyed;
+  EXPECT_EQ(driver.State(address), nullptr);
+  for (const std::string& call : driver.log()) {
+    EXPECT_THAT(call, Not(HasSubstr("PlanResourceChange"))) << "0.13.7 plans no destroy";
+  }
+  auto state = (*emulator)->Control("GET", "state");
+  ASSERT_TRUE(state.ok()) << state.status();
+  for (const nlohmann::json& g : (*state)["serviceenginegroup"]) EXPECT_NE(g["name"], "tls");
 }
 
 TEST(ShippedBinaryTest, PrepareProviderConfigAndConfigure) {

@@ -29,15 +29,7 @@ class SeGroupResourceTest : public ::testing::Test {
  protected:
   SeGroupResourceTest() {
     client_ = std::make_shared<::testing::NiceMock<controller::MockClient>>();
-    auto provider = std::make_shared<NsxalbProvider>(
-        [this](const std::string& name) -> std::optional<std::string> {
-          auto it = env_.find(name);
-          if (it == env_.end()) return std::nullopt;
-          return it->second;
-        },
-        [this](const controller::ClientConfig&)
-            -> absl::StatusOr<std::shared_ptr<controller::Client>> { return client_; });
-    server_ = std::make_unique<framework::ProviderServer>(provider);
+    MakeServer(/*destroy_run=*/false);
     ON_CALL(*client_, ResolveCloud("nsxt-cloud"))
         .WillByDefault(Return(
             controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2", "CLOUD_NSXT"}));
@@ -50,6 +42,20 @@ class SeGroupResourceTest : public ::testing::Test {
     ON_CALL(*client_, ControllerVersion())
         .WillByDefault(Return(controller::VersionInfo{*controller::ApiVersion::Parse("22.1.3"),
                                                       *controller::ApiVersion::Parse("22.1.3")}));
+  }
+
+  // A new provider and server; `destroy_run` as if `terraform destroy` had started the process.
+  void MakeServer(bool destroy_run) {
+    auto provider = std::make_shared<NsxalbProvider>(
+        [this](const std::string& name) -> std::optional<std::string> {
+          auto it = env_.find(name);
+          if (it == env_.end()) return std::nullopt;
+          return it->second;
+        },
+        [this](const controller::ClientConfig&)
+            -> absl::StatusOr<std::shared_ptr<controller::Client>> { return client_; },
+        destroy_run);
+    server_ = std::make_unique<framework::ProviderServer>(provider);
   }
 
   void Configure(std::map<std::string, Value> attrs = {}) {
@@ -186,6 +192,39 @@ TEST_F(SeGroupResourceTest, EnforceFailsOnlyAPlanThatChangesTheGroup) {
       server_->PlanResourceChange(kSeGroupResourceType, prior, proposed, more, "");
   EXPECT_TRUE(changed.diagnostics.HasError()) << changed.diagnostics.ToString();
   EXPECT_EQ(Count(changed.diagnostics, "demand-within-capacity"), 1);
+}
+
+// The refresh plan that begins terraform destroy carries the configuration as edited since the
+// last apply: in a process a destroy started, a change to another under-sized value warns.
+TEST_F(SeGroupResourceTest, EnforceNeverFailsThePlanOfADestroyRun) {
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  const Value config = UnderSized({{"platform", Value::String("vcenter")}});
+  framework::PlanResourceChangeResult create = PlanCreate(config);
+  ASSERT_TRUE(create.diagnostics.HasError());
+  Value prior = create.planned_state;
+  for (const auto& [name, value] : create.planned_state.entries()) {
+    if (!value.IsKnown()) prior = std::move(prior).WithAttribute(name, Value::String("k-" + name));
+  }
+  const Value workload = Workload({{"ssl_tps_ecc", Value::Int(9000)}});
+  const Value more = config.WithAttribute("workload", workload);
+  const Value proposed = prior.WithAttribute("workload", workload);
+
+  MakeServer(/*destroy_run=*/true);
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  framework::PlanResourceChangeResult changed =
+      server_->PlanResourceChange(kSeGroupResourceType, prior, proposed, more, "");
+  ASSERT_FALSE(changed.diagnostics.HasError()) << changed.diagnostics.ToString();
+  ASSERT_EQ(Count(changed.diagnostics, "demand-within-capacity"), 1);
+  const framework::Diagnostic& warning = changed.diagnostics.items()[0];
+  EXPECT_EQ(warning.severity, Severity::kWarning);
+  EXPECT_NE(warning.detail.find("the refresh that Terraform runs before a destroy"),
+            std::string::npos)
+      << warning.detail;
+  // A model error is a mistake in the configuration, not a policy: still an error.
+  framework::PlanResourceChangeResult bad = server_->PlanResourceChange(
+      kSeGroupResourceType, prior, proposed.WithAttribute("vcpus_per_se", Value::Int(100)),
+      more.WithAttribute("vcpus_per_se", Value::Int(100)), "");
+  EXPECT_TRUE(bad.diagnostics.HasError());
 }
 
 TEST_F(SeGroupResourceTest, DerivedPlatformReportsEverythingInPlan) {
