@@ -49,6 +49,7 @@ inline constexpr char kOverProvisioning[] = "over-provisioning-2x";
 inline constexpr char kMemoryMin2048[] = "memory-min-2048-mb-from-30.1";
 inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
 inline constexpr char kHaModeSettings[] = "settings-match-ha-mode";
+inline constexpr char kTargetWithinMaxCpuUsage[] = "target-within-max-cpu-usage";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";
