@@ -48,6 +48,12 @@ inline constexpr int kMaxListedObjects = 10000;
 // with empty pages; at the client's page size (100) the object limit binds first.
 inline constexpr int kMaxListPages = 1000;
 
+// Points one analytics series contributes to a usage report (plugin/segroup/usage.cc): a 7-day
+// window at the 300 s step, the most a usage request asks for. A series with more keeps its most
+// recent points, and the report says so in a finding (rule usage-points-capped). For a 10-SE
+// group this bounds a report to about 160,000 points.
+inline constexpr int kMaxUsagePointsPerSeries = 2016;
+
 }  // namespace nsxalb::limits
 
 #endif  // NSXALB_PLUGIN_COMMON_LIMITS_H_

@@ -16,14 +16,18 @@ const char* BasisName(Basis basis) {
       return "cross-profile";
     case Basis::kRule:
       return "rule";
+    case Basis::kObserved:
+      return "observed";
   }
   return "rule";
 }
 
 Basis WeakestBasis(std::vector<Basis> bases) {
-  // Rank from strongest (0) to weakest.
+  // Rank from strongest (observed, -1) to weakest.
   const auto rank = [](Basis b) {
     switch (b) {
+      case Basis::kObserved:
+        return -1;
       case Basis::kMeasured:
         return 0;
       case Basis::kRule:
@@ -37,7 +41,8 @@ Basis WeakestBasis(std::vector<Basis> bases) {
     }
     return 4;
   };
-  Basis weakest = Basis::kMeasured;
+  if (bases.empty()) return Basis::kMeasured;
+  Basis weakest = bases.front();
   for (Basis b : bases) {
     if (rank(b) > rank(weakest)) weakest = b;
   }

@@ -14,13 +14,15 @@ enum class Basis {
   kExtrapolated,  // above the measured sizes (more than 6 vCPUs)
   kCrossProfile,  // borrowed from the other platform's seed
   kRule,          // derived by a named rule from the seeds' text
+  kObserved,      // read from the Controller's analytics for this group (plugin/segroup/usage.h)
 };
 
-// "measured", "interpolated", "extrapolated", "cross-profile" or "rule".
+// "measured", "interpolated", "extrapolated", "cross-profile", "rule" or "observed".
 const char* BasisName(Basis basis);
 
-// The weakest of `bases`, in docs/sizing.md's order from strongest to weakest: measured, rule,
-// interpolated, extrapolated, cross-profile. kMeasured when `bases` is empty.
+// The weakest of `bases`, in docs/sizing.md's order from strongest to weakest: observed (what this
+// group carried), measured, rule, interpolated, extrapolated, cross-profile. kMeasured when
+// `bases` is empty.
 Basis WeakestBasis(std::vector<Basis> bases);
 
 // A number the model produced, with its basis, the rules applied and the seed cells used.

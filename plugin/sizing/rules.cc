@@ -2,6 +2,7 @@
 #include "plugin/sizing/rules.h"
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/limits.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/recommend.h"
@@ -182,6 +183,86 @@ const std::vector<RuleDoc>& AllRules() {
        "The target utilization follows max_cpu_usage when the workload sets none; a target above "
        "max_cpu_usage warns, since the group scales out before the SEs reach the planned load.",
        {"max_cpu_usage", "workload.target_utilization"}},
+      // The observed-load rules decide no attribute of the resource or the sizing data source:
+      // they are listed in docs/sizing.md ("Observed load"), and their findings name the
+      // workload key they concern.
+      {kUsageStep,
+       "Avi analytics steps 300, 3600, 86400 (alb-sdk docs/metrics_query.html)",
+       absl::StrCat("The usage step is 300 s for windows up to 7 days and 3600 s beyond, so a "
+                    "series holds at most ",
+                    FormatInt(limits::kMaxUsagePointsPerSeries),
+                    " points; the request asks for window / step of them."),
+       {}},
+      {kUsagePointsCapped,
+       "plugin/common/limits.h kMaxUsagePointsPerSeries",
+       absl::StrCat("A series with more than ", FormatInt(limits::kMaxUsagePointsPerSeries),
+                    " valid points keeps its most recent ones, and the report says so."),
+       {}},
+      {kUsageGroupSum,
+       "derived: Avi has no SE-group metrics entity",
+       "The group's load at a timestamp is the sum of its SEs' points at that timestamp; its "
+       "peak is the peak of that sum, not the sum of the per-SE peaks.",
+       {}},
+      {kUsageCpuHighestSe,
+       "derived: se_stats.avg_cpu_usage is per SE, and Avi scales out on one SE's CPU",
+       "The observed CPU is the highest CPU of any one SE, not a sum or a mean.",
+       {}},
+      {kUsageStatistic,
+       "derived: nearest-rank percentile",
+       "max is the largest point; p99 and p95 the point at rank ceil(p / 100 x n) of the n "
+       "points sorted ascending. Its time is the earliest point with that value.",
+       {}},
+      {kHandshakeSplit,
+       "Avi l7_client.avg_ssl_handshakes_new does not split ECC and RSA",
+       "Observed handshakes are split in the declared workload's ECC:RSA proportion; without "
+       "declared handshakes all are RSA (the costlier, so the conservative side). Calibration and "
+       "recommendation use the same split.",
+       {}},
+      {kThroughputKind,
+       "Avi l4_client.avg_bandwidth is client-facing virtual-service throughput of any kind",
+       "Observed throughput is taken as the declared throughput kind (l7_ssl_gbps, then l7_gbps, "
+       "then l4_gbps); undeclared, as l7_ssl_gbps when handshakes are seen, else l4_gbps.",
+       {}},
+      {kCalibrate,
+       "derived: one-cpu-budget-per-se against se_stats.avg_cpu_usage",
+       "At each timestamp where an SE's CPU and its virtual-service rates are both known, the "
+       "ratio of the observed CPU to the model's CPU for those rates on one SE of its real size; "
+       "the median over the samples the model puts at 20% or more.",
+       {}},
+      {kCalibrationRaises,
+       "derived: the tables were measured on other hardware",
+       "A calibration ratio above 1 multiplies the observed CPU-bound demand (SSL TPS, L7 RPS, "
+       "L4 CPS, L7 SSL throughput) before the recommendation; a ratio below 1 is reported and "
+       "never used to shrink a group.",
+       {}},
+      {kUsageNoSes, "derived", "A group with no SEs has no observed load.", {}},
+      {kAnalyticsUnavailable,
+       "derived: a plan must not fail because analytics are off or denied",
+       "A metrics call that fails (403, 404, 5xx, no connection) is a warning; the plan goes on "
+       "without the observed load.",
+       {}},
+      {kFewerSamples,
+       "derived",
+       "Warn when the window holds fewer samples than window / step: a peak may be missing.",
+       {}},
+      {kBadPoints,
+       "derived: outside input is checked",
+       "Points that are null, not a number, negative, NaN, absurd (CPU over 100%), duplicated or "
+       "outside the window are dropped, with a warning naming the first JSON path.",
+       {}},
+      {kObservedAboveDeclared,
+       "the Controller's analytics",
+       "Warn (an under-sizing) when an observed peak is above the declared workload.",
+       {}},
+      {kObservedCpuAboveTarget,
+       "Avi max_cpu_usage: the CPU at which the group rebalances and scales out",
+       "Warn (an under-sizing) when an SE's observed CPU exceeded the group's target.",
+       {}},
+      {kCalibrationUnderSized,
+       "derived: calibrate-cpu-to-observed",
+       "Warn (an under-sizing) when the declared CPU-bound demand times a calibration ratio "
+       "above 1 is not carried by the planned SEs.",
+       {}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),
@@ -219,7 +300,8 @@ const std::vector<RuleDoc>& AllRules() {
 
 bool IsUnderSizing(const std::string& rule) {
   return rule == kUnderDelivery || rule == kActiveActive || rule == kLegacyOneActive ||
-         rule == kVsSlots;
+         rule == kVsSlots || rule == kObservedAboveDeclared || rule == kObservedCpuAboveTarget ||
+         rule == kCalibrationUnderSized;
 }
 
 }  // namespace nsxalb::sizing::rules

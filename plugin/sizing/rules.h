@@ -51,6 +51,25 @@ inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
 inline constexpr char kHaModeSettings[] = "settings-match-ha-mode";
 inline constexpr char kTargetWithinMaxCpuUsage[] = "target-within-max-cpu-usage";
 
+// Observed load (plugin/segroup/usage.h): how the Controller's analytics become a workload, the
+// missing data, and the observed load against the declared workload.
+inline constexpr char kUsageStep[] = "usage-step-by-window";
+inline constexpr char kUsagePointsCapped[] = "usage-points-capped";
+inline constexpr char kUsageGroupSum[] = "group-load-is-sum-per-timestamp";
+inline constexpr char kUsageCpuHighestSe[] = "observed-cpu-is-highest-se";
+inline constexpr char kUsageStatistic[] = "usage-statistic-nearest-rank";
+inline constexpr char kHandshakeSplit[] = "observed-handshakes-split-as-declared";
+inline constexpr char kThroughputKind[] = "observed-throughput-as-declared-kind";
+inline constexpr char kCalibrate[] = "calibrate-cpu-to-observed";
+inline constexpr char kCalibrationRaises[] = "calibration-raises-cpu-bound-demand";
+inline constexpr char kUsageNoSes[] = "usage-no-service-engines";
+inline constexpr char kAnalyticsUnavailable[] = "usage-analytics-unavailable";
+inline constexpr char kFewerSamples[] = "usage-fewer-samples-than-window";
+inline constexpr char kBadPoints[] = "usage-bad-points-dropped";
+inline constexpr char kObservedAboveDeclared[] = "observed-peak-above-declared";
+inline constexpr char kObservedCpuAboveTarget[] = "observed-cpu-above-target";
+inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing";
+
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";
 inline constexpr char kRangeMemory[] = "range-memory-1024-262144-mb";
@@ -72,8 +91,10 @@ struct RuleDoc {
 const std::vector<RuleDoc>& AllRules();
 
 // True for the rules whose findings say the group does not carry its workload (under-sizing):
-// demand-within-capacity, active-active-survives-one-se-loss, legacy-active-standby-one-active and
-// vs-slots-per-se. Their severity follows the sizing policy in the provider.
+// demand-within-capacity, active-active-survives-one-se-loss, legacy-active-standby-one-active,
+// vs-slots-per-se, and the observed load against the declared workload
+// (observed-peak-above-declared, observed-cpu-above-target, calibration-shows-under-sizing).
+// Their severity follows the sizing policy in the provider.
 bool IsUnderSizing(const std::string& rule);
 
 }  // namespace nsxalb::sizing::rules

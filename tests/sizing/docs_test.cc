@@ -43,7 +43,7 @@ TEST(DocsTest, EveryRuleNameIsDocumented) {
 TEST(DocsTest, EveryBasisIsDocumented) {
   const std::string docs = ReadDocs();
   for (Basis b : {Basis::kMeasured, Basis::kInterpolated, Basis::kExtrapolated,
-                  Basis::kCrossProfile, Basis::kRule}) {
+                  Basis::kCrossProfile, Basis::kRule, Basis::kObserved}) {
     EXPECT_NE(docs.find(std::string("`") + BasisName(b) + "`"), std::string::npos) << BasisName(b);
   }
 }

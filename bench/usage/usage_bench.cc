@@ -1,0 +1,156 @@
+// Speed and memory of the observed-load analysis (plugin/segroup/usage.h) at the issue's bound: a
+// 10-SE group, a 30-day window of 5-minute points (8,640 points x 8 series x 10 SEs, about 690,000
+// points and 45 MB of JSON), decoded as the client decodes a Controller body
+// (controller::ParseJsonLimited) and analysed (AnalyzeUsage keeps the most recent
+// limits::kMaxUsagePointsPerSeries of each series, with a finding). Also the realistic 7-day
+// answer (2,016 points a series), and the analysis alone of an already parsed body.
+// Counters: points in the body, body MB, and the process's peak RSS after the run (ru_maxrss; run
+// one benchmark at a time with --benchmark_filter to read it per case).
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
+#include "benchmark/benchmark.h"
+#include "nlohmann/json.hpp"
+#include "plugin/controller/response.h"
+#include "plugin/segroup/usage.h"
+
+namespace nsxalb::segroup {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int kSes = 10;
+
+absl::Time Now() {
+  return absl::FromCivil(absl::CivilMinute(2026, 11, 28, 15, 0), absl::UTCTimeZone());
+}
+
+std::vector<ObservedSe> Ses() {
+  std::vector<ObservedSe> ses;
+  for (int i = 0; i < kSes; ++i) {
+    ses.push_back({absl::StrCat("se-", i), absl::StrCat("se-", i), 6, 12288});
+  }
+  return ses;
+}
+
+// One series of `points` 5-minute points ending now, as text (built by hand: the body is large).
+void AppendSeries(std::string& out, const std::string& metric, const std::string& entity,
+                  int points, double base, int seed) {
+  absl::StrAppend(&out, "{\"header\":{\"name\":\"", metric, "\",\"entity_uuid\":\"", entity,
+                  "\",\"units\":\"PER_SECOND\"},\"data\":[");
+  const absl::Time now = Now();
+  for (int i = 0; i < points; ++i) {
+    const absl::Time t = now - absl::Seconds(int64_t{300} * (points - 1 - i));
+    // A daily wave with a little noise, deterministic.
+    const double v = base * (0.5 + 0.4 * ((i + seed * 37) % 288) / 288.0) + (i * 7919 % 13);
+    absl::StrAppend(&out, i == 0 ? "" : ",", "{\"timestamp\":\"",
+                    absl::FormatTime("%Y-%m-%dT%H:%M:%S+00:00", t, absl::UTCTimeZone()),
+                    "\",\"value\":", v, "}");
+  }
+  out += "]}";
+}
+
+// The collection answer for the group: 3 SE series and 5 virtual-service series per SE.
+std::string Body(int points) {
+  std::string out = "{\"series\":{\"se-stats\":{";
+  for (int s = 0; s < kSes; ++s) {
+    absl::StrAppend(&out, s == 0 ? "" : ",", "\"se-", s, "\":[");
+    AppendSeries(out, "se_stats.avg_cpu_usage", absl::StrCat("se-", s), points, 60, s);
+    out += ",";
+    AppendSeries(out, "se_stats.avg_mem_usage", absl::StrCat("se-", s), points, 40, s);
+    out += ",";
+    AppendSeries(out, "se_if.avg_bandwidth", absl::StrCat("se-", s), points, 4e9, s);
+    out += "]";
+  }
+  out += "}";
+  for (int s = 0; s < kSes; ++s) {
+    absl::StrAppend(&out, ",\"vs-on:se-", s, "\":{\"*\":[");
+    AppendSeries(out, "l7_client.avg_complete_responses", "*", points, 80000, s);
+    out += ",";
+    AppendSeries(out, "l7_client.avg_ssl_handshakes_new", "*", points, 3000, s);
+    out += ",";
+    AppendSeries(out, "l4_client.avg_new_established_conns", "*", points, 20000, s);
+    out += ",";
+    AppendSeries(out, "l4_client.max_open_conns", "*", points, 100000, s);
+    out += ",";
+    AppendSeries(out, "l4_client.avg_bandwidth", "*", points, 2e9, s);
+    out += "]}";
+  }
+  out += "}}";
+  return out;
+}
+
+UsageInput Input(absl::Duration window) {
+  UsageInput in;
+  in.ses = Ses();
+  in.query.window = window;
+  in.now = Now();
+  in.platform = sizing::Platform::kNsxt;
+  in.settings = {{"max_cpu_usage", 80}};
+  in.declared_workload = {{"l7_rps", 500000}, {"ssl_tps_ecc", 20000}};
+  return in;
+}
+
+double PeakRssMb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024;  // KB on Linux
+}
+
+void DecodeAndAnalyze(benchmark::State& state, int points, absl::Duration window) {
+  const std::string body = Body(points);
+  UsageInput in = Input(window);
+  for (auto _ : state) {
+    absl::StatusOr<Json> parsed = controller::ParseJsonLimited(body);
+    if (!parsed.ok()) {
+      state.SkipWithError(std::string(parsed.status().message()).c_str());
+      return;
+    }
+    in.collection_response = *std::move(parsed);
+    absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
+    if (!r.ok() || r->samples == 0) {
+      state.SkipWithError("no report");
+      return;
+    }
+    benchmark::DoNotOptimize(r->observed);
+    in.collection_response = nullptr;
+  }
+  state.counters["points"] = static_cast<double>(points) * 8 * kSes;
+  state.counters["body_mb"] = static_cast<double>(body.size()) / (1 << 20);
+  state.counters["peak_rss_mb"] = PeakRssMb();
+}
+
+void BM_Usage30DaysOf5MinutePoints(benchmark::State& state) {
+  DecodeAndAnalyze(state, 8640, absl::Hours(24 * 30));
+}
+BENCHMARK(BM_Usage30DaysOf5MinutePoints)->Unit(benchmark::kMillisecond);
+
+void BM_Usage7Days(benchmark::State& state) { DecodeAndAnalyze(state, 2016, absl::Hours(24 * 7)); }
+BENCHMARK(BM_Usage7Days)->Unit(benchmark::kMillisecond);
+
+void BM_UsageAnalyzeParsed30Days(benchmark::State& state) {
+  UsageInput in = Input(absl::Hours(24 * 30));
+  absl::StatusOr<Json> parsed = controller::ParseJsonLimited(Body(8640));
+  if (!parsed.ok()) {
+    state.SkipWithError("parse");
+    return;
+  }
+  in.collection_response = *std::move(parsed);
+  for (auto _ : state) {
+    absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["peak_rss_mb"] = PeakRssMb();
+}
+BENCHMARK(BM_UsageAnalyzeParsed30Days)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace nsxalb::segroup
+
+BENCHMARK_MAIN();

@@ -1,0 +1,91 @@
+// libFuzzer entry point for the analytics collection response (plugin/segroup/usage.h): the body
+// of `POST /api/analytics/metrics/collection`, read as the client reads every Controller body
+// (controller::ParseJsonLimited), then AnalyzeUsage for a two-SE group (one SE of a size the model
+// knows, one of 0 vCPUs) over a 24-hour window with each statistic, CompareWithDeclared against a
+// declared plan, and UsageReportJson.
+//
+// Contract: AnalyzeUsage never fails on the response; every observed figure is finite and >= 0,
+// cpu_pct at most 100, and its time inside the window; no SE has more samples than the group; a
+// calibration ratio is finite and positive with at least one sample; every finding is a warning
+// with a rule; the report's JSON serializes (valid UTF-8) and parses back. A violation aborts.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
+#include "nlohmann/json.hpp"
+#include "plugin/controller/response.h"
+#include "plugin/segroup/sizing_plan.h"
+#include "plugin/segroup/usage.h"
+
+namespace {
+
+namespace seg = ::nsxalb::segroup;
+using Json = nlohmann::json;
+
+void Check(bool ok) {
+  if (!ok) std::abort();
+}
+
+const seg::SizingPlan& DeclaredPlan() {
+  static const seg::SizingPlan* const plan = [] {
+    seg::SizingInput in;
+    in.settings = {{"min_scaleout_per_vs", 2}};
+    in.workload = {{"l7_rps", 100000}, {"ssl_tps_ecc", 2000}};
+    return new seg::SizingPlan(seg::PlanSizing(in, nsxalb::sizing::Platform::kNsxt));
+  }();
+  return *plan;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  absl::StatusOr<Json> body = nsxalb::controller::ParseJsonLimited(text);
+  if (!body.ok()) return 0;
+  const absl::Time now =
+      absl::FromCivil(absl::CivilMinute(2026, 11, 28, 15, 0), absl::UTCTimeZone());
+  for (seg::UsageStatistic statistic :
+       {seg::UsageStatistic::kMax, seg::UsageStatistic::kP99, seg::UsageStatistic::kP95}) {
+    seg::UsageInput in;
+    in.ses = {{"se-1", "se-1", 4, 8192}, {"se-2", "se-2", 0, 0}};
+    in.collection_response = *body;
+    in.query.window = absl::Hours(24);
+    in.query.statistic = statistic;
+    in.now = now;
+    in.platform = nsxalb::sizing::Platform::kNsxt;
+    in.settings = {{"max_cpu_usage", 80}};
+    in.declared_workload = {{"l7_rps", 100000}, {"ssl_tps_ecc", 2000}};
+    absl::StatusOr<seg::UsageReport> r = seg::AnalyzeUsage(in);
+    Check(r.ok());
+    for (seg::ObservedKey key : seg::kAllObservedKeys) {
+      const seg::ObservedPeak& p = r->Observed(key);
+      Check(p.value.has_value() == p.at.has_value());
+      if (!p.value.has_value()) continue;
+      Check(std::isfinite(*p.value) && *p.value >= 0);
+      Check(*p.at > now - in.query.window && *p.at <= now);
+    }
+    const seg::ObservedPeak& cpu = r->Observed(seg::ObservedKey::kCpuPct);
+    Check(!cpu.value.has_value() || *cpu.value <= 100);
+    for (const seg::SeUsage& se : r->service_engines) Check(se.samples <= r->samples);
+    if (r->calibration.ratio.has_value()) {
+      Check(std::isfinite(*r->calibration.ratio) && *r->calibration.ratio > 0);
+      Check(r->calibration.samples > 0);
+    }
+    for (const seg::Finding& f : r->findings) {
+      Check(f.finding.severity == nsxalb::sizing::Severity::kWarning);
+      Check(!f.finding.rule.empty());
+    }
+    for (const seg::Finding& f : seg::CompareWithDeclared(*r, DeclaredPlan(), 80)) {
+      Check(f.policy_dependent && !f.finding.rule.empty());
+    }
+    const std::string dumped = seg::UsageReportJson(*r).dump();  // throws on invalid UTF-8
+    Check(Json::parse(dumped, nullptr, false).is_object());
+  }
+  return 0;
+}
