@@ -26,7 +26,13 @@
 #include "plugin/controller/config.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/response.h"
+#include "absl/time/clock.h"
+#include "plugin/cli/usage_report_text.h"
 #include "plugin/segroup/desired_state.h"
+#include "plugin/segroup/fields.h"
+#include "plugin/segroup/group_usage.h"
+#include "plugin/segroup/usage.h"
+#include "plugin/sizing/profiles.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -41,6 +47,8 @@ constexpr char kUsage[] =
        terraform-provider-nsxalb controller list-se-groups [--cloud NAME] [--json] [settings]
        terraform-provider-nsxalb controller get-se-group NAME [--cloud NAME] [settings]
        terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
+       terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
+                                 [--statistic max|p99|p95] [--platform P] [--json] [settings]
 
 Talks to the NSX ALB Controller with the provider's own client and settings.
 
@@ -55,6 +63,10 @@ Actions:
                    "workload", "platform", "sizing_policy", "extra_fields"}), sized and merged
                    as nsxalb_se_group does; print JSON with changed, before, after, se_group,
                    sizing, findings, warnings and errors (what the Ansible modules call)
+  usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
+                   the group's peaks (summed over its SEs per timestamp), each SE's CPU, the
+                   model's calibration and a recommendation from the observed workload, as
+                   nsxalb_se_group_usage reads them (--json: its attributes)
 
 Settings (flags override the environment variables the provider block reads):
   --controller ADDR     NSXALB_CONTROLLER    host, host:port or https:// URL
@@ -72,6 +84,9 @@ Options:
   --full           list-se-groups --json: every group as the Controller holds it
   --name NAME      list-se-groups: only groups of that name
   --dry-run        apply-se-group: plan only, send no POST, PUT or DELETE
+  --window W       usage: how far back, 1h-30d ("24h", "7d"; default 7d)
+  --statistic S    usage: max (default), p99 or p95 over the window's points
+  --platform P     usage: vcenter or nsxt (default: from the cloud's type)
   --help           print this help
 
 Exit codes: 0 ok; 1 the Controller call failed (apply-se-group: or the sizing failed; its JSON
@@ -122,6 +137,9 @@ struct Options {
   std::optional<std::string> name;  // get-se-group's NAME
   std::string cloud;
   std::string name_filter;  // list-se-groups --name
+  std::string window;       // usage --window
+  std::string statistic;    // usage --statistic
+  std::string platform;     // usage --platform
   bool json = false;
   bool full = false;
   bool dry_run = false;
@@ -142,16 +160,16 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
   o.action = args[0];
   first = 1;
   if (o.action != "check" && o.action != "list-se-groups" && o.action != "get-se-group" &&
-      o.action != "apply-se-group") {
+      o.action != "apply-se-group" && o.action != "usage") {
     return UsageError{absl::StrCat("unknown action \"", o.action,
-                                   "\" (want check, list-se-groups, get-se-group or "
-                                   "apply-se-group)")};
+                                   "\" (want check, list-se-groups, get-se-group, "
+                                   "apply-se-group or usage)")};
   }
   std::map<std::string, bool> seen;
   for (size_t i = first; i < args.size(); ++i) {
     std::string flag = args[i];
     if (flag.rfind("--", 0) != 0 && flag != "-h") {
-      if (o.action == "get-se-group" && !o.name.has_value()) {
+      if ((o.action == "get-se-group" || o.action == "usage") && !o.name.has_value()) {
         o.name = flag;
         continue;
       }
@@ -185,7 +203,8 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
                                      " environment variable")};
     }
     const bool known =
-        flag == "--cloud" || flag == "--name" ||
+        flag == "--cloud" || flag == "--name" || flag == "--window" || flag == "--statistic" ||
+        flag == "--platform" ||
         std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
           return s.flag != nullptr && flag == s.flag;
         });
@@ -199,13 +218,37 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
       o.cloud = *value;
     } else if (flag == "--name") {
       o.name_filter = *value;
+    } else if (flag == "--window") {
+      o.window = *value;
+    } else if (flag == "--statistic") {
+      o.statistic = *value;
+    } else if (flag == "--platform") {
+      o.platform = *value;
     } else {
       o.flag_values[flag] = *value;
     }
   }
   if (o.help) return std::nullopt;
-  if (o.action == "get-se-group" && (!o.name.has_value() || o.name->empty())) {
-    return UsageError{"get-se-group: missing the SE group NAME"};
+  if ((o.action == "get-se-group" || o.action == "usage") &&
+      (!o.name.has_value() || o.name->empty())) {
+    return UsageError{absl::StrCat(o.action, ": missing the SE group NAME")};
+  }
+  if (o.action == "usage") {
+    if (!o.window.empty()) {
+      if (absl::Status s = segroup::ParseUsageWindow(o.window).status(); !s.ok()) {
+        return UsageError{absl::StrCat("--window: ", s.message())};
+      }
+    }
+    if (!o.statistic.empty()) {
+      if (absl::Status s = segroup::ParseUsageStatistic(o.statistic).status(); !s.ok()) {
+        return UsageError{absl::StrCat("--statistic: ", s.message())};
+      }
+    }
+    if (!o.platform.empty()) {
+      if (absl::Status s = sizing::ParsePlatform(o.platform).status(); !s.ok()) {
+        return UsageError{absl::StrCat("--platform: ", s.message())};
+      }
+    }
   }
   return std::nullopt;
 }
@@ -493,6 +536,45 @@ int RunApply(const Options& o, const ctl::ClientConfig& config, ctl::Client& cli
   return 0;
 }
 
+// usage: the group by name (and --cloud), its SEs and one metrics request; the report as text,
+// or with --json as the nsxalb_se_group_usage data source's attributes.
+int RunUsage(const Options& o, ctl::Client& client, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<ctl::SeGroup> group = segroup::FindSeGroupByName(client, *o.name, "", o.cloud);
+  if (!group.ok()) return Failed(err, o.action, group.status());
+  segroup::GroupUsageRequest request;
+  if (!o.window.empty()) request.query.window = *segroup::ParseUsageWindow(o.window);
+  if (!o.statistic.empty()) request.query.statistic = *segroup::ParseUsageStatistic(o.statistic);
+  absl::StatusOr<ctl::CloudInfo> cloud = client.ResolveCloud(group->cloud_ref);
+  if (!cloud.ok()) return Failed(err, o.action, cloud.status());
+  if (!o.platform.empty()) {
+    request.platform = *sizing::ParsePlatform(o.platform);
+  } else {
+    absl::StatusOr<sizing::Platform> derived = segroup::PlatformOfCloud(*cloud);
+    if (!derived.ok()) {
+      err << kProgram << " usage: " << derived.status().message() << " (or give --platform)\n";
+      return 2;
+    }
+    request.platform = *derived;
+  }
+  request.now = absl::Now();
+  absl::StatusOr<segroup::UsageReport> report =
+      segroup::ReadGroupUsage(client, group->uuid, group->tenant_ref, group->body, request);
+  if (!report.ok()) return Failed(err, o.action, report.status());
+  if (o.json) {
+    Json j = segroup::UsageReportJson(*report);
+    j["id"] = group->uuid;
+    j["name"] = group->name;
+    j["cloud"] = cloud->name;
+    j["platform"] = sizing::PlatformName(request.platform);
+    out << j.dump(2) << "\n";
+  } else {
+    out << UsageReportText(absl::StrCat("\"", group->name, "\" in ", cloud->name, " (",
+                                        sizing::PlatformName(request.platform), ")"),
+                           *report);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
@@ -525,6 +607,7 @@ int RunControllerCommand(const std::vector<std::string>& args, const ControllerE
   if (o.action == "check") return RunCheck(o, config, **client, out, err);
   if (o.action == "list-se-groups") return RunList(o, **client, out, err);
   if (o.action == "apply-se-group") return RunApply(o, config, **client, in, out);
+  if (o.action == "usage") return RunUsage(o, **client, out, err);
   return RunGet(o, config, **client, out, err);
 }
 

@@ -6,6 +6,7 @@
 #include "plugin/framework/schema_json.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/se_group_data_source.h"
+#include "plugin/provider/se_group_usage_data_source.h"
 #include "plugin/provider/se_group_resource.h"
 #include "plugin/provider/se_sizing_data_source.h"
 #include "plugin/provider/sizing_functions.h"
@@ -113,6 +114,8 @@ std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources(
   return {
       {kCloudDataSourceType, [this] { return std::make_unique<CloudDataSource>(this); }},
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
+      {kSeGroupUsageDataSourceType,
+       [this] { return std::make_unique<SeGroupUsageDataSource>(this); }},
       {kSeSizingDataSource, NewSeSizingDataSource},
   };
 }

@@ -14,6 +14,7 @@
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_sizing.h"
+#include "plugin/provider/se_group_observed_load.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
 
@@ -278,9 +279,13 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     // a pull request that touches another resource plans this one too; both leave it unchanged.
     // The policy itself is not the group: writing it on the resource changes nothing more than
     // setting it on the provider does.
+    // The same holds for observed_load, which only reads.
     const cty::Value* prior_policy = create ? nullptr : prior.GetAttribute("sizing_policy");
-    const bool changes = prior_policy == nullptr ||
-                         !planned.WithAttribute("sizing_policy", *prior_policy).Equals(prior);
+    const cty::Value* prior_observed = create ? nullptr : prior.GetAttribute("observed_load");
+    const bool changes = prior_policy == nullptr || prior_observed == nullptr ||
+                         !planned.WithAttribute("sizing_policy", *prior_policy)
+                              .WithAttribute("observed_load", *prior_observed)
+                              .Equals(prior);
     // A destroy's refresh plan carries the configuration as it is now, edited or not; Terraform
     // fails the destroy on any error from it, so in a destroy run nothing is an error here.
     const char* waiver = provider_->destroy_run() ? kDestroyRunWaiver
@@ -293,6 +298,23 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
                           finding.finding.severity == sizing::Severity::kError;
       if (!report) continue;
       AddFindingDiagnostic(finding, effective, d, waiver);
+    }
+    // observed_load: an existing group's plan against what its SEs carried. Without the block,
+    // or for a group not created yet, no analytics request is made.
+    const cty::Value* observed = config.GetAttribute("observed_load");
+    const StringAttr id = GetString(prior, "id");
+    if (plan->has_workload && !create && id.value.has_value() && observed != nullptr &&
+        observed->IsKnown() && !observed->IsNull()) {
+      ObservedLoadCheck check;
+      check.block = *observed;
+      check.group_uuid = *id.value;
+      check.tenant = GetString(planned, "tenant").value.value_or("");
+      check.planned = planned;
+      check.plan = &*plan;
+      check.platform = *platform;
+      check.policy = effective;
+      check.enforce_waived = waiver;
+      AddObservedLoadFindings(*client, check, d);
     }
   } else if (has_workload) {
     // The recommendation depends on something unknown until apply.

@@ -128,6 +128,10 @@ cty::Type SizingObjectType() {
                             {"findings", cty::Type::List(cty::Type::String())}});
 }
 
+PlacedFinding Placed(segroup::Finding finding) {
+  return {std::move(finding.finding), PathOf(finding.attribute), finding.policy_dependent};
+}
+
 cty::AttributePath PathOfModelAttribute(std::string_view attribute, bool has_workload) {
   return PathOf(segroup::AttributeOfModel(attribute, has_workload));
 }
@@ -156,14 +160,13 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform) {
       plan.input_errors.AddAttributeError(PathOf(e.attribute), e.summary, e.detail);
     }
   }
-  for (segroup::Finding& f : domain.findings) {
-    plan.findings.push_back({std::move(f.finding), PathOf(f.attribute), f.policy_dependent});
-  }
+  for (segroup::Finding& f : domain.findings) plan.findings.push_back(Placed(std::move(f)));
   for (const auto& [name, value] : domain.recommended)
     plan.recommended.emplace(name, ToValue(value));
   if (domain.summary.has_value()) plan.sizing_object = SizingObject(*domain.summary);
   plan.loads = std::move(domain.loads);
   plan.workload = std::move(domain.workload);
+  plan.workload_json = std::move(input.workload);
   plan.planned_shape = std::move(domain.planned_shape);
   plan.recommendation = std::move(domain.recommendation);
   return plan;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
 #include "plugin/cty/path.h"
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
@@ -75,12 +76,19 @@ struct SizingPlan {
   std::optional<sizing::Workload> workload;
   std::optional<sizing::Recommendation> planned_shape;
   std::optional<sizing::Recommendation> recommendation;
+  // The workload as the domain reads it (segroup::SizingInput::workload), when `known`; null
+  // without a workload.
+  nlohmann::json workload_json = nullptr;
 };
 
 // Runs the model for `config`, an object with the `workload` block and the sizing attributes of
 // nsxalb_se_group (nsxalb_se_sizing has the same names), on `platform`. Settings set in `config`
 // are validated against the workload; unset ones are recommended.
 SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform);
+
+// A domain finding at the path of its attribute ("workload.l7_rps" is .workload.l7_rps, "" the
+// root).
+PlacedFinding Placed(segroup::Finding finding);
 
 // Adds `finding` to `diagnostics` at its path: model errors as errors; policy-dependent findings
 // as errors under kEnforce and warnings under kWarn; other warnings as warnings.

@@ -35,6 +35,7 @@ constexpr char kMaxScaleoutPerVs[] = "max_scaleout_per_vs";
 constexpr char kBufferSe[] = "buffer_se";
 constexpr char kVirtualServices[] = "virtual_services";
 constexpr char kMaxVsPerSe[] = "max_vs_per_se";
+constexpr char kMaxCpuUsage[] = "max_cpu_usage";
 constexpr char kHaMode[] = "ha_mode";
 // Bound of the MB and GB sizes handed to the model, so that its arithmetic cannot overflow (its
 // ranges are far inside).
@@ -171,6 +172,7 @@ absl::optional<T> Opt(const std::optional<T>& v) {
 Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   Inputs in;
   in.workload.platform = platform;
+  std::optional<int> target;  // the workload's target_utilization, when it sets one
   if (!input.workload.is_null()) {
     in.has_workload = true;
     Reader w(input.workload, kWorkload, in.errors);
@@ -179,7 +181,7 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
         in.workload.demand.Set(m, sz::BaseFromDisplay(m, *d));
       }
     }
-    if (auto t = w.Int32(kTargetUtilization)) in.workload.target_utilization_pct = *t;
+    target = w.Int32(kTargetUtilization);
     if (auto t = w.Int32(kMaxVcpusPerSe)) in.workload.max_vcpus_per_se = *t;
     if (auto t = w.Int32(kVirtualServices)) in.workload.virtual_services = *t;
   }
@@ -207,6 +209,14 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);
   in.workload.max_vs_per_se = r.Int32(kMaxVsPerSe).value_or(sz::kDefaultMaxVsPerSe);
+  // The target utilization follows the group's max_cpu_usage when the workload sets none (rule
+  // target-within-max-cpu-usage): the group scales out there.
+  s.max_cpu_usage = Opt(r.Int32(kMaxCpuUsage));
+  if (target.has_value()) {
+    in.workload.target_utilization_pct = *target;
+  } else if (s.max_cpu_usage.has_value()) {
+    in.workload.target_utilization_pct = *s.max_cpu_usage;
+  }
   if (std::optional<std::string> mode = r.String(kHaMode)) {
     absl::StatusOr<sz::HaMode> parsed = sz::ParseHaMode(*mode);
     if (parsed.ok()) {
@@ -317,6 +327,7 @@ std::map<std::string, Json> PlannedValues(const sz::Recommendation& shape,
       {kBufferSe, shape.buffer_se},
       {kHaMode, sz::HaModeName(shape.ha_mode)},
       {kMaxVsPerSe, workload.max_vs_per_se},
+      {kMaxCpuUsage, workload.target_utilization_pct},
   };
   for (const char* field : {"min_se", "se_name_prefix"}) {
     if (std::optional<Json> v = ControllerDefault(field)) out[field] = *v;
@@ -362,6 +373,7 @@ const std::vector<std::string>& SizingAttributeNames() {
                                    "buffer_se",
                                    "ha_mode",
                                    "max_vs_per_se",
+                                   "max_cpu_usage",
                                    "se_name_prefix"};
   return *kNames;
 }

@@ -177,6 +177,12 @@ const std::vector<RuleDoc>& AllRules() {
        "active/active; more than one active SE, or max_se other than 2, in legacy "
        "active/standby.",
        {"ha_mode", "se_count", "max_se"}},
+      {kTargetWithinMaxCpuUsage,
+       "Avi max_cpu_usage: the CPU at which the SE group rebalances and scales out (40-90, "
+       "default 80)",
+       "The target utilization follows max_cpu_usage when the workload sets none; a target above "
+       "max_cpu_usage warns, since the group scales out before the SEs reach the planned load.",
+       {"max_cpu_usage", "workload.target_utilization"}},
       // The observed-load rules decide no attribute of the resource or the sizing data source:
       // they are listed in docs/sizing.md ("Observed load"), and their findings name the
       // workload key they concern.
@@ -287,9 +293,11 @@ const std::vector<RuleDoc>& AllRules() {
                     kMaxScaleoutPerVs, "; se_count 1-", kMaxSeCount,
                     "; disk_per_se >= 1; "
                     "max_vs_per_se 1-",
-                    kMaxVsPerSe, "; virtual_services 1-", FormatInt(kMaxVirtualServices), "."),
+                    kMaxVsPerSe, "; max_cpu_usage ", kMinTargetUtilizationPct, "-",
+                    kMaxTargetUtilizationPct, "; virtual_services 1-",
+                    FormatInt(kMaxVirtualServices), "."),
        {"workload.target_utilization", "workload.max_vcpus_per_se", "buffer_se",
-        "max_scaleout_per_vs", "se_count", "disk_per_se", "max_vs_per_se",
+        "max_scaleout_per_vs", "se_count", "disk_per_se", "max_vs_per_se", "max_cpu_usage",
         "workload.virtual_services"}},
   };
   return kRules;

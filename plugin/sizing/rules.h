@@ -49,6 +49,7 @@ inline constexpr char kOverProvisioning[] = "over-provisioning-2x";
 inline constexpr char kMemoryMin2048[] = "memory-min-2048-mb-from-30.1";
 inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
 inline constexpr char kHaModeSettings[] = "settings-match-ha-mode";
+inline constexpr char kTargetWithinMaxCpuUsage[] = "target-within-max-cpu-usage";
 
 // Observed load (plugin/segroup/usage.h): how the Controller's analytics become a workload, the
 // missing data, and the observed load against the declared workload.

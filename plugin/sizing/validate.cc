@@ -75,6 +75,16 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
                            " is not one of Avi's allowed values ", AllowedCoreCountsText(),
                            "; 0 (auto) is what seed 001 asks for.")));
   }
+  if (s.max_cpu_usage && (*s.max_cpu_usage < kMinTargetUtilizationPct ||
+                          *s.max_cpu_usage > kMaxTargetUtilizationPct)) {
+    out.push_back(Error("max_cpu_usage", rules::kInputRange,
+                        absl::StrCat("max_cpu_usage must be ", kMinTargetUtilizationPct, "-",
+                                     kMaxTargetUtilizationPct, ", got ", *s.max_cpu_usage),
+                        absl::StrCat("max_cpu_usage is the CPU percent at which the group scales "
+                                     "out; Avi accepts ",
+                                     kMinTargetUtilizationPct, " to ", kMaxTargetUtilizationPct,
+                                     ".")));
+  }
   if (s.max_se && (*s.max_se < 0 || *s.max_se > kMaxSeCount)) {
     out.push_back(Error("max_se", rules::kInputRange,
                         absl::StrCat("max_se must be 0-", kMaxSeCount, ", got ", *s.max_se),
@@ -453,12 +463,28 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
   }
 }
 
+// A target above max_cpu_usage (rule target-within-max-cpu-usage): the group scales out first.
+void CheckTargetWithinMaxCpuUsage(const Workload& w, const Settings& s,
+                                  std::vector<Finding>& out) {
+  if (!s.max_cpu_usage || w.demand.Empty() || w.target_utilization_pct <= *s.max_cpu_usage) return;
+  out.push_back(Warning(
+      "workload.target_utilization", rules::kTargetWithinMaxCpuUsage,
+      absl::StrCat("The group scales out at ", *s.max_cpu_usage,
+                   "% CPU (max_cpu_usage), before the planned ", w.target_utilization_pct, "%"),
+      absl::StrCat("max_cpu_usage = ", *s.max_cpu_usage,
+                   ": Avi rebalances and adds SEs when an SE passes it, so the planned SEs never "
+                   "run at the target utilization of ",
+                   w.target_utilization_pct,
+                   "%. Set target_utilization at most max_cpu_usage, or leave it unset to follow "
+                   "max_cpu_usage.")));
+}
+
 }  // namespace
 
 bool Settings::Empty() const {
   return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
          !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
-         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs;
+         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs && !max_cpu_usage;
 }
 
 bool Validation::HasErrors() const {
@@ -483,6 +509,7 @@ Validation Validate(const Workload& w, const Settings& s) {
     }
   }
   const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
+  CheckTargetWithinMaxCpuUsage(w, s, v.findings);
 
   // The effective shape.
   v.vcpus = s.vcpus_per_se.value_or(rec ? rec->vcpus_per_se.value : 1);

@@ -31,6 +31,10 @@ struct Settings {
   // With several virtual services, the SEs each is placed on (Avi min_scaleout_per_vs; with one,
   // it is se_count): checked against the HA mode and the slots.
   absl::optional<int> min_scaleout_per_vs;
+  // Avi max_cpu_usage (40-90): the CPU at which the group rebalances and scales out. The
+  // workload's target utilization follows it when the workload sets none (plugin/segroup); a
+  // target above it is a warning (rule target-within-max-cpu-usage).
+  absl::optional<int> max_cpu_usage;
 
   // True when no setting is given.
   bool Empty() const;

@@ -93,6 +93,51 @@ TEST(SegroupSizingPlanTest, MinScaleoutForSeveralServicesIsCheckedAgainstTheHaMo
       << FindingText(*mode);
 }
 
+// max_cpu_usage is where the group scales out: the target follows it when the workload sets
+// none, it is planned to the target when unset, and a target above it warns.
+TEST(SegroupSizingPlanTest, TargetUtilizationFollowsMaxCpuUsage) {
+  const Json workload = {{"l7_rps", 150000}};
+  const SizingPlan follows =
+      PlanSizing(Input({{"max_cpu_usage", 60}}, workload), sizing::Platform::kNsxt);
+  ASSERT_TRUE(follows.input_errors.empty());
+  ASSERT_TRUE(follows.workload.has_value());
+  EXPECT_EQ(follows.workload->target_utilization_pct, 60);
+  EXPECT_EQ(follows.recommended.count("max_cpu_usage"), 0u);
+  // 150,000 RPS at 60% no longer fits one 6-vCPU nsxt SE (73.2% at 80).
+  ASSERT_TRUE(follows.summary.has_value());
+  EXPECT_GT(follows.summary->se_count, 1);
+
+  const SizingPlan planned = PlanSizing(
+      Input(Json::object(), {{"l7_rps", 150000}, {"target_utilization", 70}}),
+      sizing::Platform::kNsxt);
+  EXPECT_EQ(planned.recommended.at("max_cpu_usage"), 70);
+
+  const SizingPlan above = PlanSizing(
+      Input({{"max_cpu_usage", 60}}, {{"l7_rps", 150000}, {"target_utilization", 80}}),
+      sizing::Platform::kNsxt);
+  EXPECT_EQ(above.workload->target_utilization_pct, 80);
+  int warnings = 0;
+  for (const Finding& f : above.findings) {
+    if (f.finding.rule != sizing::rules::kTargetWithinMaxCpuUsage) continue;
+    ++warnings;
+    EXPECT_EQ(f.attribute, "workload.target_utilization");
+    EXPECT_EQ(f.finding.severity, sizing::Severity::kWarning);
+    EXPECT_FALSE(f.policy_dependent);
+  }
+  EXPECT_EQ(warnings, 1);
+  for (const Finding& f : follows.findings) {
+    EXPECT_NE(f.finding.rule, sizing::rules::kTargetWithinMaxCpuUsage);
+  }
+
+  const SizingPlan range =
+      PlanSizing(Input({{"max_cpu_usage", 95}}, workload), sizing::Platform::kNsxt);
+  bool range_error = false;
+  for (const Finding& f : range.findings) {
+    range_error |= f.attribute == "max_cpu_usage" && f.finding.severity == sizing::Severity::kError;
+  }
+  EXPECT_TRUE(range_error);
+}
+
 TEST(SegroupSizingPlanTest, AttributeOfModel) {
   EXPECT_EQ(AttributeOfModel("se_count", true), "min_scaleout_per_vs");
   EXPECT_EQ(AttributeOfModel("workload.l7_rps", true), "workload.l7_rps");

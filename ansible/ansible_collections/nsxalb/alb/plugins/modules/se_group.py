@@ -159,6 +159,11 @@ options:
       - "Most virtual services placed on one SE (Avi max_vs_per_se, 1-1000, default 10)."
       - "Unset and with C(workload), the sizing model's recommendation."
     type: int
+  max_cpu_usage:
+    description:
+      - "CPU percent at which the group rebalances and scales out (Avi max_cpu_usage, 40-90, default 80). The sizing target follows it when the workload sets no target_utilization."
+      - "Unset and with C(workload), the sizing model's recommendation (the target utilization)."
+    type: int
   se_name_prefix:
     description:
       - "Prefix of the names of the SE virtual machines (Avi se_name_prefix)."
@@ -277,6 +282,7 @@ SETTINGS = dict(
     ha_mode=dict(type="str", choices=["HA_MODE_SHARED", "HA_MODE_SHARED_PAIR",
                                       "HA_MODE_LEGACY_ACTIVE_STANDBY"]),
     max_vs_per_se=dict(type="int"),
+    max_cpu_usage=dict(type="int"),
     se_name_prefix=dict(type="str"),
 )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # nsxalb.alb.se_group_info: a thin module over `terraform-provider-nsxalb controller
-# list-se-groups --json --full`.
+# list-se-groups --json --full`, and `controller usage --json` when asked for the usage.
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -12,6 +12,8 @@ short_description: Lists NSX ALB Service Engine groups, or gets them by name and
 description:
   - Reads the tenant's Service Engine groups (every page) with the terraform-provider-nsxalb
     binary's Controller client, optionally only those called C(name) and in C(cloud).
+  - With C(usage), also reads what the group's Service Engines really carried over a window
+    (the Controller's analytics), as the nsxalb_se_group_usage Terraform data source does.
   - Changes nothing.
 version_added: 0.1.0
 author:
@@ -38,6 +40,28 @@ options:
     description:
       - "Only the groups in this cloud (name, uuid or ref)."
     type: str
+  usage:
+    description:
+      - "Also return the observed load of the group called C(name) (and C(cloud) when the name is in several clouds): the group's peaks summed over its SEs per timestamp, each SE's CPU, the sizing model's calibration and a recommendation from the observed workload."
+      - "One SE listing and one analytics request. Analytics that are unavailable are a finding in the result, not a failure."
+    type: dict
+    suboptions:
+      window:
+        description:
+          - "How far back to read, 1h to 30d, such as C(24h) or C(7d)."
+        type: str
+        default: 7d
+      statistic:
+        description:
+          - "The statistic over the window's points."
+        type: str
+        choices: [max, p99, p95]
+        default: max
+      platform:
+        description:
+          - "The sizing profile for the calibration and the recommendation. Unset, derived from the cloud's type."
+        type: str
+        choices: [vcenter, nsxt]
 """
 
 EXAMPLES = r"""
@@ -46,6 +70,14 @@ EXAMPLES = r"""
     name: web
     cloud: nsxt-cloud
   register: found
+
+- name: What the web group's SEs carried over the last 7 days
+  nsxalb.alb.se_group_info:
+    name: web
+    cloud: nsxt-cloud
+    usage:
+      window: 7d
+  register: web_usage
 
 - name: Every SE group
   nsxalb.alb.se_group_info:
@@ -59,6 +91,14 @@ se_groups:
   type: list
   elements: dict
   sample: [{"name": "web", "vcpus_per_se": 6}]
+usage:
+  description: >-
+    With C(usage), the group's observed load, with the nsxalb_se_group_usage data source's
+    attribute names (se_count, window, statistic, step_seconds, samples, expected_samples, basis,
+    observed, observed_at, service_engines, calibration, assumptions, recommendation, findings).
+  returned: when usage is given
+  type: dict
+  sample: {"se_count": 2, "observed": {"l7_rps": 200000, "cpu_pct": 91}}
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -71,7 +111,13 @@ from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import (
 
 def main():
     module = AnsibleModule(
-        argument_spec=connection_argument_spec(name=dict(type="str"), cloud=dict(type="str")),
+        argument_spec=connection_argument_spec(
+            name=dict(type="str"), cloud=dict(type="str"),
+            usage=dict(type="dict", options=dict(
+                window=dict(type="str", default="7d"),
+                statistic=dict(type="str", default="max", choices=["max", "p99", "p95"]),
+                platform=dict(type="str", choices=["vcenter", "nsxt"])))),
+        required_by={"usage": "name"},
         supports_check_mode=True)
     args = ["controller", "list-se-groups", "--json", "--full"]
     if module.params["name"]:
@@ -81,7 +127,19 @@ def main():
     rc, result, err = run_json(module, args, environ_update=connection_environment(module))
     if rc != 0 or not isinstance(result, list):
         module.fail_json(msg=err.strip() or "list-se-groups failed (exit code %d)" % rc)
-    module.exit_json(changed=False, se_groups=result)
+    usage = module.params["usage"]
+    if usage is None:
+        module.exit_json(changed=False, se_groups=result)
+    args = ["controller", "usage", module.params["name"], "--json",
+            "--window", usage["window"], "--statistic", usage["statistic"]]
+    if module.params["cloud"]:
+        args += ["--cloud", module.params["cloud"]]
+    if usage["platform"]:
+        args += ["--platform", usage["platform"]]
+    rc, report, err = run_json(module, args, environ_update=connection_environment(module))
+    if rc != 0 or not isinstance(report, dict):
+        module.fail_json(msg=err.strip() or "controller usage failed (exit code %d)" % rc)
+    module.exit_json(changed=False, se_groups=result, usage=report)
 
 
 if __name__ == "__main__":

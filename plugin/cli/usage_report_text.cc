@@ -1,0 +1,95 @@
+// `controller usage` as text.
+#include "plugin/cli/usage_report_text.h"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "plugin/sizing/format.h"
+
+namespace nsxalb::cli {
+namespace {
+
+using segroup::ObservedKey;
+
+// A figure as the report prints it: rates and connections whole, Gbps to 0.01, CPU to 0.1%.
+std::string FigureText(ObservedKey key, const std::optional<double>& value) {
+  if (!value.has_value()) return "-";
+  switch (key) {
+    case ObservedKey::kThroughputGbps:
+      return absl::StrFormat("%.2f Gbps", *value);
+    case ObservedKey::kCpuPct:
+      return sizing::FormatPercent(*value);
+    default:
+      return sizing::FormatInt(static_cast<int64_t>(std::llround(*value)));
+  }
+}
+
+const char* KeyLabel(ObservedKey key) {
+  switch (key) {
+    case ObservedKey::kL7Rps:
+      return "L7 RPS";
+    case ObservedKey::kSslTps:
+      return "SSL TPS (ECC + RSA)";
+    case ObservedKey::kL4Cps:
+      return "L4 CPS";
+    case ObservedKey::kL4OpenConns:
+      return "open connections";
+    case ObservedKey::kThroughputGbps:
+      return "throughput";
+    case ObservedKey::kCpuPct:
+      return "CPU (highest SE)";
+  }
+  return "";
+}
+
+std::string AtText(const std::optional<absl::Time>& at) {
+  return at.has_value() ? segroup::UsageTimeText(*at) : "";
+}
+
+}  // namespace
+
+std::string UsageReportText(const std::string& group, const segroup::UsageReport& r) {
+  std::string out = absl::StrCat(
+      "SE group ", group, ": ", r.se_count, r.se_count == 1 ? " SE" : " SEs", ", ",
+      segroup::UsageStatisticName(r.statistic), " over ", segroup::UsageWindowProse(r.window),
+      " at ", r.step_seconds, " s steps, ", r.samples, " of ", r.expected_samples,
+      " samples\n\nObserved (basis ", r.basis,
+      "; each rate the group's sum over its SEs at each timestamp):\n");
+  for (ObservedKey key : segroup::kAllObservedKeys) {
+    const segroup::ObservedPeak& peak = r.Observed(key);
+    absl::StrAppend(&out, absl::StrFormat("  %-20s %14s  %s\n", KeyLabel(key),
+                                          FigureText(key, peak.value), AtText(peak.at)));
+  }
+  if (!r.service_engines.empty()) absl::StrAppend(&out, "\nService Engines:\n");
+  for (const segroup::SeUsage& se : r.service_engines) {
+    absl::StrAppend(&out, "  ", se.name.empty() ? se.uuid : se.name, " (", se.uuid, "): ",
+                    se.vcpus, " vCPUs, ", sizing::FormatInt(se.memory_mb), " MB, CPU peak ",
+                    FigureText(ObservedKey::kCpuPct, se.cpu.value),
+                    se.cpu.at.has_value() ? absl::StrCat(" at ", AtText(se.cpu.at)) : "", ", ",
+                    se.samples, " samples\n");
+  }
+  absl::StrAppend(&out, "\nCalibration (calibrate-cpu-to-observed): ");
+  if (r.calibration.ratio.has_value()) {
+    absl::StrAppend(&out, absl::StrFormat("observed CPU / model CPU = %.3f", *r.calibration.ratio),
+                    " over ", r.calibration.samples, " samples",
+                    r.calibration.applied ? " (applied: calibration-raises-cpu-bound-demand)"
+                                          : " (not applied: a ratio below 1 never shrinks)",
+                    "\n");
+  } else {
+    absl::StrAppend(&out, "none (no sample where the model puts an SE at 20% CPU or more)\n");
+  }
+  if (r.recommendation.has_value() && r.recommendation->summary.has_value()) {
+    absl::StrAppend(&out, "Recommendation from the observed workload: ",
+                    r.recommendation->summary->summary, "\n");
+  }
+  if (!r.findings.empty()) absl::StrAppend(&out, "\nFindings:\n");
+  for (const segroup::Finding& f : r.findings) {
+    absl::StrAppend(&out, "  ", segroup::FindingText(f), "\n");
+  }
+  return out;
+}
+
+}  // namespace nsxalb::cli
