@@ -29,10 +29,10 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   absl::StatusOr<segroup::UsageReport> report = segroup::ReadGroupUsage(
       client, check.group_uuid, check.tenant, TypedFieldsToSend(check.planned), request);
   if (!report.ok()) {
-    const std::string detail =
-        absl::StrCat("While reading the usage of the group's SEs for observed_load, the plan went "
-                     "on without it.\n\nOriginal Error: ",
-                     report.status().message());
+    const std::string detail = absl::StrCat(
+        "While reading the usage of the group's SEs for observed_load, the plan went "
+        "on without it.\n\nOriginal Error: ",
+        report.status().message());
     if (report.status().code() == absl::StatusCode::kCancelled) {
       diagnostics.AddAttributeError(at, "Observed load not read", detail);
     } else {
@@ -47,9 +47,8 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   declared.has_workload = check.plan->has_workload;
   declared.workload = check.plan->workload;
   declared.planned_shape = check.plan->planned_shape;
-  const int target = check.plan->workload.has_value()
-                         ? check.plan->workload->target_utilization_pct
-                         : sizing::kDefaultTargetUtilizationPct;
+  const int target = check.plan->workload.has_value() ? check.plan->workload->target_utilization_pct
+                                                      : sizing::kDefaultTargetUtilizationPct;
   for (segroup::Finding& f : segroup::CompareWithDeclared(*report, declared, target)) {
     AddFindingDiagnostic(Placed(std::move(f)), check.policy, diagnostics, check.enforce_waived);
   }

@@ -13,8 +13,8 @@
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
-#include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_observed_load.h"
+#include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
 

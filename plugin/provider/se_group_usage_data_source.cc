@@ -110,12 +110,11 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
       id.has_value() ? (*client)->GetSeGroup(*id, tenant)
                      : segroup::FindSeGroupByName(**client, name, tenant, cloud);
   if (!group.ok()) {
-    AddControllerError(response.diagnostics,
-                       group.status().code() == absl::StatusCode::kNotFound
-                           ? "SE group not found"
-                           : "Cannot read SE group",
-                       action, "", group.status(),
-                       cty::AttributePath().Attribute(id.has_value() ? "id" : "name"));
+    AddControllerError(
+        response.diagnostics,
+        group.status().code() == absl::StatusCode::kNotFound ? "SE group not found"
+                                                             : "Cannot read SE group",
+        action, "", group.status(), cty::AttributePath().Attribute(id.has_value() ? "id" : "name"));
     return;
   }
 
@@ -184,9 +183,9 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
     if (!value.ok()) {
       response.diagnostics.AddError(
           "Cannot record the usage report",
-          framework::ErrorDetail(action, absl::StrCat("attribute ", attribute, ": ",
-                                                      value.status().message(),
-                                                      ". This is a bug."),
+          framework::ErrorDetail(action,
+                                 absl::StrCat("attribute ", attribute, ": ",
+                                              value.status().message(), ". This is a bug."),
                                  ""));
       return;
     }

@@ -15,8 +15,7 @@ std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>
 }
 
 absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::string_view group_uuid,
-                                           std::string_view tenant,
-                                           const nlohmann::json& settings,
+                                           std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request) {
   absl::StatusOr<std::vector<controller::ServiceEngine>> listed =
       client.ListServiceEngines(group_uuid, tenant);

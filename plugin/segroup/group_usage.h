@@ -41,8 +41,7 @@ std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>
 // usage-analytics-unavailable warning, never an error, except Cancelled (Terraform's Stop), which
 // is returned.
 absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::string_view group_uuid,
-                                           std::string_view tenant,
-                                           const nlohmann::json& settings,
+                                           std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request);
 
 }  // namespace nsxalb::segroup

@@ -930,23 +930,6 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
   return r;
 }
 
-std::vector<Finding> CheckTargetAgainstMaxCpuUsage(const Json& settings, const Json& workload) {
-  absl::StatusOr<std::optional<int>> max_cpu = WholeMember(settings, "max_cpu_usage", "");
-  absl::StatusOr<std::optional<int>> target = WholeMember(workload, "target_utilization", "");
-  if (!max_cpu.ok() || !target.ok() || !max_cpu->has_value() || !target->has_value() ||
-      **target <= **max_cpu) {
-    return {};
-  }
-  return {Warning(
-      rules::kTargetAboveMaxCpuUsage, "workload.target_utilization",
-      absl::StrCat("workload.target_utilization = ", **target,
-                   " is above max_cpu_usage = ", **max_cpu),
-      absl::StrCat("The group rebalances and scales out at ", **max_cpu,
-                   "% CPU, before it reaches the planned ", **target,
-                   "%: the plan counts on capacity Avi does not use. Lower target_utilization to "
-                   "at most max_cpu_usage, or raise max_cpu_usage."))};
-}
-
 std::vector<Finding> CompareWithDeclared(const UsageReport& report, const SizingPlan& declared,
                                          int target_pct) {
   std::vector<Finding> out;

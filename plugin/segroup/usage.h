@@ -220,13 +220,6 @@ Finding AnalyticsUnavailableFinding(const absl::Status& status);
 // when it sets one, else the settings' max_cpu_usage, else 80 (Avi's default).
 int UsageTargetPct(const nlohmann::json& settings, const nlohmann::json& declared_workload);
 
-// The target-above-max-cpu-usage warning at "workload.target_utilization" when the workload sets
-// a target_utilization above the settings' max_cpu_usage (both whole numbers): the group scales
-// out before it reaches the planned load. Empty otherwise (a malformed value is PlanSizing's or
-// AnalyzeUsage's error, not this check's).
-std::vector<Finding> CheckTargetAgainstMaxCpuUsage(const nlohmann::json& settings,
-                                                   const nlohmann::json& workload);
-
 // The observed load against the declared plan, at the workload line (all policy_dependent, so
 // that sizing_policy = "enforce" makes them errors only for a plan that creates or changes the
 // group; FindingIsError):

@@ -263,11 +263,6 @@ const std::vector<RuleDoc>& AllRules() {
        "Warn (an under-sizing) when the declared CPU-bound demand times a calibration ratio "
        "above 1 is not carried by the planned SEs.",
        {}},
-      {kTargetAboveMaxCpuUsage,
-       "Avi max_cpu_usage (40-90, default 80): the CPU at which the group scales out",
-       "Warn when workload.target_utilization is above the group's max_cpu_usage: the group "
-       "scales out before it reaches the planned load.",
-       {}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),

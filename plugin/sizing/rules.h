@@ -69,7 +69,6 @@ inline constexpr char kBadPoints[] = "usage-bad-points-dropped";
 inline constexpr char kObservedAboveDeclared[] = "observed-peak-above-declared";
 inline constexpr char kObservedCpuAboveTarget[] = "observed-cpu-above-target";
 inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing";
-inline constexpr char kTargetAboveMaxCpuUsage[] = "target-above-max-cpu-usage";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";

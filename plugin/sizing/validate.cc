@@ -77,13 +77,13 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
   }
   if (s.max_cpu_usage && (*s.max_cpu_usage < kMinTargetUtilizationPct ||
                           *s.max_cpu_usage > kMaxTargetUtilizationPct)) {
-    out.push_back(Error("max_cpu_usage", rules::kInputRange,
-                        absl::StrCat("max_cpu_usage must be ", kMinTargetUtilizationPct, "-",
-                                     kMaxTargetUtilizationPct, ", got ", *s.max_cpu_usage),
-                        absl::StrCat("max_cpu_usage is the CPU percent at which the group scales "
-                                     "out; Avi accepts ",
-                                     kMinTargetUtilizationPct, " to ", kMaxTargetUtilizationPct,
-                                     ".")));
+    out.push_back(
+        Error("max_cpu_usage", rules::kInputRange,
+              absl::StrCat("max_cpu_usage must be ", kMinTargetUtilizationPct, "-",
+                           kMaxTargetUtilizationPct, ", got ", *s.max_cpu_usage),
+              absl::StrCat("max_cpu_usage is the CPU percent at which the group scales "
+                           "out; Avi accepts ",
+                           kMinTargetUtilizationPct, " to ", kMaxTargetUtilizationPct, ".")));
   }
   if (s.max_se && (*s.max_se < 0 || *s.max_se > kMaxSeCount)) {
     out.push_back(Error("max_se", rules::kInputRange,
@@ -464,8 +464,7 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
 }
 
 // A target above max_cpu_usage (rule target-within-max-cpu-usage): the group scales out first.
-void CheckTargetWithinMaxCpuUsage(const Workload& w, const Settings& s,
-                                  std::vector<Finding>& out) {
+void CheckTargetWithinMaxCpuUsage(const Workload& w, const Settings& s, std::vector<Finding>& out) {
   if (!s.max_cpu_usage || w.demand.Empty() || w.target_utilization_pct <= *s.max_cpu_usage) return;
   out.push_back(Warning(
       "workload.target_utilization", rules::kTargetWithinMaxCpuUsage,

@@ -107,14 +107,14 @@ TEST(SegroupSizingPlanTest, TargetUtilizationFollowsMaxCpuUsage) {
   ASSERT_TRUE(follows.summary.has_value());
   EXPECT_GT(follows.summary->se_count, 1);
 
-  const SizingPlan planned = PlanSizing(
-      Input(Json::object(), {{"l7_rps", 150000}, {"target_utilization", 70}}),
-      sizing::Platform::kNsxt);
+  const SizingPlan planned =
+      PlanSizing(Input(Json::object(), {{"l7_rps", 150000}, {"target_utilization", 70}}),
+                 sizing::Platform::kNsxt);
   EXPECT_EQ(planned.recommended.at("max_cpu_usage"), 70);
 
-  const SizingPlan above = PlanSizing(
-      Input({{"max_cpu_usage", 60}}, {{"l7_rps", 150000}, {"target_utilization", 80}}),
-      sizing::Platform::kNsxt);
+  const SizingPlan above =
+      PlanSizing(Input({{"max_cpu_usage", 60}}, {{"l7_rps", 150000}, {"target_utilization", 80}}),
+                 sizing::Platform::kNsxt);
   EXPECT_EQ(above.workload->target_utilization_pct, 80);
   int warnings = 0;
   for (const Finding& f : above.findings) {

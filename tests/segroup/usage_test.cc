@@ -678,23 +678,6 @@ TEST(UsageTargetTest, WorkloadTargetThenMaxCpuUsageThenEighty) {
   EXPECT_EQ(r.recommendation->planned_shape->ha_mode, sz::HaMode::kSharedPair);
 }
 
-TEST(UsageTargetTest, ATargetAboveMaxCpuUsageIsAWarning) {
-  const std::vector<Finding> found =
-      CheckTargetAgainstMaxCpuUsage({{"max_cpu_usage", 70}}, {{"target_utilization", 85}});
-  ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].finding.rule, rules::kTargetAboveMaxCpuUsage);
-  EXPECT_EQ(found[0].attribute, "workload.target_utilization");
-  EXPECT_EQ(found[0].finding.summary,
-            "workload.target_utilization = 85 is above max_cpu_usage = 70");
-  EXPECT_FALSE(found[0].policy_dependent);
-  EXPECT_TRUE(
-      CheckTargetAgainstMaxCpuUsage({{"max_cpu_usage", 80}}, {{"target_utilization", 80}}).empty());
-  EXPECT_TRUE(CheckTargetAgainstMaxCpuUsage(Json::object(), {{"target_utilization", 90}}).empty());
-  EXPECT_TRUE(CheckTargetAgainstMaxCpuUsage({{"max_cpu_usage", 60}}, nullptr).empty());
-  EXPECT_TRUE(CheckTargetAgainstMaxCpuUsage({{"max_cpu_usage", "x"}}, {{"target_utilization", 90}})
-                  .empty());
-}
-
 // ---- The worked example of docs/sizing.md ("Observed load", "A worked calibration").
 
 std::string ReadDocs() {

@@ -98,7 +98,7 @@ tf plan
 assert_contains "$TF_OUT" "declared 100,000 L7 RPS; observed peak 200,000"
 assert_contains "$TF_OUT" "peaked at 91% CPU"
 assert_contains "$TF_OUT" "80% target"
-assert_contains "$TF_OUT" "workload {"
+assert_contains "$TF_OUT" "13:     l7_rps = 100000"
 assert_contains "$TF_OUT" "observed-peak-above-declared"
 emu_counters | assert_json '.requests["GET /api/serviceengine"]' 1 -
 emu_counters | assert_json '.requests["POST /api/analytics/metrics/collection"]' 1 -

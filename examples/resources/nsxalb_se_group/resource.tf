@@ -9,6 +9,12 @@ resource "nsxalb_se_group" "web" {
     l7_rps      = 150000
     ssl_tps_ecc = 8000
   }
+
+  # Once the group runs, compare the plan with what its SEs really carried over the last 7 days
+  # (the Controller's analytics): the plan warns at the workload line when they carried more.
+  observed_load {
+    window = "7d"
+  }
 }
 
 # A hand-sized group checked against its workload: 2 vCPUs cannot carry 8,000 ECC TPS on vCenter,
