@@ -102,6 +102,15 @@ assert_contains "$TF_OUT" "13:     l7_rps = 100000"
 assert_contains "$TF_OUT" "observed-peak-above-declared"
 emu_counters | assert_json '.requests["GET /api/serviceengine"]' 1 -
 emu_counters | assert_json '.requests["POST /api/analytics/metrics/collection"]' 1 -
+step "the README's excerpt of this plan (times aside)"
+normalise_times() { sed -E 's/[A-Z][a-z]{2} [0-9]{1,2} [0-9]{2}:[0-9]{2} UTC/TIME/g'; }
+normalise_times <"$TF_OUT" >"$TF_TMP/plan.normalised"
+sed -n '/<!-- observed-load-excerpt:begin -->/,/<!-- observed-load-excerpt:end -->/p' \
+  "$SOURCE_DIR/README.md" | grep -v -e '^<!--' -e '^```' | normalise_times >"$TF_TMP/excerpt"
+[ -s "$TF_TMP/excerpt" ] || fail "README.md has no observed-load excerpt"
+while IFS= read -r line; do
+  [ -z "$line" ] || assert_contains "$TF_TMP/plan.normalised" "$line"
+done <"$TF_TMP/excerpt"
 
 step "enforce: an unchanged group still plans (the gate is for changes)"
 sed -i 's/^  cloud               = "nsxt-cloud"$/  cloud               = "nsxt-cloud"\n  sizing_policy       = "enforce"/' \
