@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
 #include "plugin/cty/json.h"
 #include "plugin/cty/value.h"
@@ -36,7 +37,9 @@ constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb plan-report PLAN_J
 
 Renders a sizing review of a Terraform plan as Markdown (for a pull-request comment): for every
 nsxalb_se_group, the workload, the planned and the recommended shape, the utilization of each
-demanded metric, the basis of the figures, and the findings.
+demanded metric, the basis of the figures, and the findings; and for every nsxalb_se_group_usage
+data source the plan read, the observed load against the declared workload of the group of that
+name, the calibration and the recommendation from the observed load.
 
   PLAN_JSON       the output of `terraform show -json PLANFILE`, or - for stdin
   --svg-dir DIR   also write one sizing chart per SE group, DIR/<address>.svg, linked as such
@@ -524,6 +527,7 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
     return 1;
   }
   Render(groups, out);
+  RenderObservedLoad(plan, out);
   return 0;
 }
 

@@ -88,6 +88,17 @@ assert_json '.usage.value.basis' '"observed"'
 assert_json '.usage.value.step_seconds' 300
 assert_json '[.usage.value.service_engines[].cpu_peak_pct] | sort' '[70,91]'
 assert_json '.usage.value.recommendation.se_count >= 2' true
+
+step "plan-report shows the declared against the observed load"
+tf plan -out=tfplan
+tf show -json tfplan
+cp "$TF_STDOUT" "$TF_TMP/plan.json"
+"$TF_PROVIDER_BINARY" plan-report "$TF_TMP/plan.json" >"$TF_TMP/report.md" ||
+  fail "plan-report failed"
+assert_contains "$TF_TMP/report.md" "### Observed load: \`data.nsxalb_se_group_usage.web\`"
+assert_contains "$TF_TMP/report.md" "| L7 RPS | 100,000 | 200,000 |"
+assert_contains "$TF_TMP/report.md" "| CPU (highest SE) | target 80.0% | 91.0% |"
+assert_contains "$TF_TMP/report.md" "Calibration (calibrate-cpu-to-observed)"
 rm "$TF_WORK/usage.tf"
 
 step "the resource's plan with observed_load warns at the workload line"

@@ -1,0 +1,158 @@
+// plan-report's "Observed load" sections.
+#include "plugin/cli/plan_report_observed.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "plugin/sizing/format.h"
+
+namespace nsxalb::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+// Every resource of a module in the plan's value tree, child modules included.
+void CollectResources(const Json& module, std::vector<const Json*>& out) {
+  if (!module.is_object()) return;
+  if (auto r = module.find("resources"); r != module.end() && r->is_array()) {
+    for (const Json& resource : *r) out.push_back(&resource);
+  }
+  if (auto c = module.find("child_modules"); c != module.end() && c->is_array()) {
+    for (const Json& child : *c) CollectResources(child, out);
+  }
+}
+
+const Json* RootModule(const Json& values_holder) {
+  if (!values_holder.is_object()) return nullptr;
+  auto values = values_holder.find("values");
+  if (values == values_holder.end() || !values->is_object()) return nullptr;
+  auto root = values->find("root_module");
+  return root != values->end() ? &*root : nullptr;
+}
+
+double NumberOr(const Json& object, const char* key, double fallback) {
+  if (!object.is_object()) return fallback;
+  auto v = object.find(key);
+  return v != object.end() && v->is_number() ? v->get<double>() : fallback;
+}
+
+std::string Text(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto v = object.find(key);
+  return v != object.end() && v->is_string() ? v->get<std::string>() : "";
+}
+
+// "200,000", "12.50 Gbps" or "91.0%"; "-" when unknown.
+std::string Figure(const Json& object, const char* key, const char* kind) {
+  const double v = NumberOr(object, key, std::nan(""));
+  if (std::isnan(v)) return "-";
+  if (std::string(kind) == "gbps") return absl::StrFormat("%.2f Gbps", v);
+  if (std::string(kind) == "pct") return sizing::FormatPercent(v);
+  return sizing::FormatInt(static_cast<int64_t>(std::llround(v)));
+}
+
+// The declared figure for an observed key from the group's planned values.
+std::string Declared(const Json* group, const std::string& key) {
+  if (group == nullptr) return "-";
+  const Json& after = *group;
+  if (key == "cpu_pct") {
+    const double target = NumberOr(after, "max_cpu_usage", std::nan(""));
+    return std::isnan(target) ? "-" : absl::StrCat("target ", sizing::FormatPercent(target));
+  }
+  Json workload = after.is_object() ? after.value("workload", Json()) : Json();
+  if (workload.is_array() && !workload.empty()) workload = workload[0];
+  if (!workload.is_object()) return "-";
+  std::vector<const char*> keys;
+  const char* kind = "int";
+  if (key == "ssl_tps") {
+    keys = {"ssl_tps_ecc", "ssl_tps_rsa"};
+  } else if (key == "throughput_gbps") {
+    keys = {"l7_ssl_gbps", "l7_gbps", "l4_gbps"};
+    kind = "gbps";
+  } else {
+    keys = {key.c_str()};
+  }
+  double sum = 0;
+  bool any = false;
+  for (const char* k : keys) {
+    const double v = NumberOr(workload, k, std::nan(""));
+    if (!std::isnan(v)) {
+      sum += v;
+      any = true;
+    }
+  }
+  if (!any) return "-";
+  return Figure(Json{{"v", sum}}, "v", kind);
+}
+
+}  // namespace
+
+void RenderObservedLoad(const Json& plan, std::ostream& out) {
+  std::vector<const Json*> read, planned;
+  if (!plan.is_object()) return;
+  // Terraform records what it read in prior_state, and the planned objects in planned_values.
+  auto prior = plan.find("prior_state");
+  if (prior != plan.end()) {
+    if (const Json* root = RootModule(*prior)) CollectResources(*root, read);
+  }
+  auto planned_values = plan.find("planned_values");
+  if (planned_values != plan.end() && planned_values->is_object()) {
+    auto root = planned_values->find("root_module");
+    if (root != planned_values->end()) CollectResources(*root, planned);
+  }
+  for (const Json* resource : read) {
+    if (!resource->is_object() || resource->value("type", "") != "nsxalb_se_group_usage" ||
+        resource->value("mode", "") != "data") {
+      continue;
+    }
+    const Json usage = resource->value("values", Json::object());
+    const std::string name = Text(usage, "name");
+    const Json* group = nullptr;
+    for (const Json* r : planned) {
+      if (r->is_object() && r->value("type", "") == "nsxalb_se_group" &&
+          r->value("mode", "") == "managed" && Text(r->value("values", Json()), "name") == name) {
+        group = &(*r)["values"];
+      }
+    }
+    out << "\n### Observed load: `" << resource->value("address", "") << "` (" << name << ", "
+        << Text(usage, "statistic") << " over " << Text(usage, "window") << ", "
+        << static_cast<int64_t>(NumberOr(usage, "se_count", 0)) << " SEs, basis "
+        << Text(usage, "basis") << ")\n\n"
+        << "| metric | declared | observed | at |\n|---|--:|--:|---|\n";
+    const Json observed = usage.value("observed", Json::object());
+    const Json at = usage.value("observed_at", Json::object());
+    const struct {
+      const char* key;
+      const char* label;
+      const char* kind;
+    } rows[] = {{"l7_rps", "L7 RPS", "int"},
+                {"ssl_tps", "SSL TPS (ECC + RSA)", "int"},
+                {"l4_cps", "L4 CPS", "int"},
+                {"l4_open_conns", "open connections", "int"},
+                {"throughput_gbps", "throughput", "gbps"},
+                {"cpu_pct", "CPU (highest SE)", "pct"}};
+    for (const auto& row : rows) {
+      const std::string seen = Figure(observed, row.key, row.kind);
+      if (seen == "-") continue;
+      out << "| " << row.label << " | " << Declared(group, row.key) << " | " << seen << " | "
+          << Text(at, row.key) << " |\n";
+    }
+    const Json calibration = usage.value("calibration", Json::object());
+    const double ratio = NumberOr(calibration, "ratio", std::nan(""));
+    out << "\n- Calibration (calibrate-cpu-to-observed): "
+        << (std::isnan(ratio)
+                ? std::string("none")
+                : absl::StrFormat("observed CPU / model CPU = %.3f over %d samples%s", ratio,
+                                  static_cast<int>(NumberOr(calibration, "samples", 0)),
+                                  calibration.value("applied", false) ? ", applied" : ""))
+        << ".\n";
+    const std::string summary = Text(usage.value("recommendation", Json()), "summary");
+    if (!summary.empty()) out << "- Recommended from the observed load: " << summary << ".\n";
+  }
+}
+
+}  // namespace nsxalb::cli

@@ -1,0 +1,20 @@
+// `plan-report`'s "Observed load" sections: for every nsxalb_se_group_usage data source the plan
+// read (its values in the plan's prior_state), the observed figures against the declared
+// workload of the nsxalb_se_group of the same name, the calibration and the recommendation from
+// the observed load. JSON in, Markdown out: no Terraform types and no Controller.
+#ifndef NSXALB_PLUGIN_CLI_PLAN_REPORT_OBSERVED_H_
+#define NSXALB_PLUGIN_CLI_PLAN_REPORT_OBSERVED_H_
+
+#include <ostream>
+
+#include "nlohmann/json.hpp"
+
+namespace nsxalb::cli {
+
+// Writes one section per usage data source in `plan` (terraform show -json of a plan); nothing
+// when there is none.
+void RenderObservedLoad(const nlohmann::json& plan, std::ostream& out);
+
+}  // namespace nsxalb::cli
+
+#endif  // NSXALB_PLUGIN_CLI_PLAN_REPORT_OBSERVED_H_
