@@ -121,7 +121,7 @@ TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
   ASSERT_TRUE((*session)->Close().ok());
 }
 
-TEST(ShippedBinaryTest, CarriesOneResourceAndThreeDataSources) {
+TEST(ShippedBinaryTest, CarriesOneResourceAndFourDataSources) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
@@ -129,8 +129,9 @@ TEST(ShippedBinaryTest, CarriesOneResourceAndThreeDataSources) {
   const auto& raw = (*session)->raw_schema();
   ASSERT_EQ(raw.resource_schemas_size(), 1);
   EXPECT_FALSE(raw.resource_schemas().at("nsxalb_se_group").block().description().empty());
-  EXPECT_EQ(raw.data_source_schemas_size(), 3);
-  for (const char* name : {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group"}) {
+  EXPECT_EQ(raw.data_source_schemas_size(), 4);
+  for (const char* name :
+       {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group", "nsxalb_se_group_usage"}) {
     ASSERT_TRUE(raw.data_source_schemas().contains(name)) << name;
     EXPECT_FALSE(raw.data_source_schemas().at(name).block().description().empty()) << name;
   }

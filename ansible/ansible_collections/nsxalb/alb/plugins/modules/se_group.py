@@ -161,7 +161,8 @@ options:
     type: int
   max_cpu_usage:
     description:
-      - "CPU percent at which the group rebalances and scales out (Avi max_cpu_usage, 40-90, default 80). The sizing target follows it when the workload sets no target_utilization."
+      - "CPU percent at which the group rebalances and scales out (Avi max_cpu_usage, 40-90, default 80)."
+      - "The sizing target follows it when the workload sets no target_utilization."
       - "Unset and with C(workload), the sizing model's recommendation (the target utilization)."
     type: int
   se_name_prefix:

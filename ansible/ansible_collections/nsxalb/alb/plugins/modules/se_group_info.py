@@ -42,7 +42,9 @@ options:
     type: str
   usage:
     description:
-      - "Also return the observed load of the group called C(name) (and C(cloud) when the name is in several clouds): the group's peaks summed over its SEs per timestamp, each SE's CPU, the sizing model's calibration and a recommendation from the observed workload."
+      - "Also return the observed load of the group called C(name) (and C(cloud) when the name is in several clouds)."
+      - "That is the group's peaks summed over its SEs per timestamp, each SE's CPU, the sizing model's calibration"
+      - "and a recommendation from the observed workload."
       - "One SE listing and one analytics request. Analytics that are unavailable are a finding in the result, not a failure."
     type: dict
     suboptions:
