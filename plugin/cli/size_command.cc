@@ -75,6 +75,9 @@ Options:
   --svg FILE               also write a sizing chart (SVG): capacity of one SE by vCPUs for the
                            binding metric, both profiles, the demand line, the recommended size
   --chart-metric M         the metric to chart instead of the binding one (e.g. l7-rps)
+  --observed-peak N        --svg: also draw the group's observed peak of the charted metric (as
+                           nsxalb_se_group_usage or `controller usage` reports it; Gbps for
+                           throughput) beside the demand line
   --json                   print the report as JSON
   --strict                 exit 1 when the settings under-deliver the workload
   --tables                 print the embedded seed tables
@@ -128,6 +131,7 @@ struct Options {
   bool help = false;
   std::string svg_file;                     // --svg: write the sizing chart here
   absl::optional<sz::Metric> chart_metric;  // --chart-metric: else the binding metric
+  absl::optional<double> observed_peak;     // --observed-peak: display units of the chart metric
 };
 
 // A parse error: the message names the flag.
@@ -285,6 +289,15 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       }
       return absl::optional<ParseError>();
     };
+    m["--observed-peak"] = [](Options& o, const std::string& flag, const std::string& value) {
+      double peak = 0;
+      if (!absl::SimpleAtod(value, &peak) || !std::isfinite(peak) || peak < 0) {
+        return absl::optional<ParseError>(
+            ParseError{absl::StrCat(flag, ": \"", value, "\" is not a number >= 0")});
+      }
+      o.observed_peak = peak;
+      return absl::optional<ParseError>();
+    };
     return m;
   }();
   return kFlags;
@@ -354,6 +367,7 @@ int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std
   }
   if (!metric) metric = r.binding;
   input.metric = metric.value_or(sz::Metric::kL7Rps);
+  if (o.observed_peak) input.observed = sz::BaseFromDisplay(input.metric, *o.observed_peak);
   std::ofstream file(o.svg_file, std::ios::trunc);
   file << SizingChartSvg(input);
   file.close();

@@ -31,6 +31,7 @@ constexpr double kLegendX = 584;
 
 const char* ColorOf(sz::Platform p) { return p == sz::Platform::kVcenter ? "#1f5fa8" : "#2e8b3a"; }
 constexpr char kDemandColor[] = "#c62828";
+constexpr char kObservedColor[] = "#6a1b9a";  // the observed peak
 constexpr char kMarkColor[] = "#e67e00";
 constexpr char kInk[] = "#222222";
 constexpr char kGrid[] = "#dddddd";
@@ -226,6 +227,11 @@ std::string SizingChartSvg(const ChartInput& input) {
     needed_per_se = *demand * 100.0 / w.target_utilization_pct / se_count;
     y_max = std::max(y_max, needed_per_se);
   }
+  double observed_per_se = 0;
+  if (input.observed) {
+    observed_per_se = *input.observed * 100.0 / w.target_utilization_pct / se_count;
+    y_max = std::max(y_max, observed_per_se);
+  }
   std::optional<sz::Figure> rec =
       CapacityAt(w.platform, metric, input.recommended.vcpus, input.recommended.memory_mb);
   if (rec) y_max = std::max(y_max, rec->value);
@@ -335,6 +341,17 @@ std::string SizingChartSvg(const ChartInput& input) {
         kLeft + 8, Y(needed_per_se) - 7,
         absl::StrCat("needed per SE: ", sz::FormatValue(metric, needed_per_se, sz::Rounding::kUp)),
         absl::StrCat("fill=\"", kDemandColor, "\""));
+  }
+
+  // The observed peak, on the demand line's scale.
+  if (input.observed) {
+    svg.Line(kLeft, Y(observed_per_se), kRight, Y(observed_per_se),
+             absl::StrCat("class=\"observed\" stroke=\"", kObservedColor,
+                          "\" stroke-width=\"1.8\" stroke-dasharray=\"3,3\""));
+    svg.Text(kLeft + 8, Y(observed_per_se) - 7,
+             absl::StrCat("observed peak, per SE: ",
+                          sz::FormatValue(metric, observed_per_se, sz::Rounding::kUp)),
+             absl::StrCat("fill=\"", kObservedColor, "\""));
   }
 
   // The recommended size, and the given one when it differs.

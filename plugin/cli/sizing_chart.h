@@ -11,6 +11,8 @@
 //     interpolated, dashed for extrapolated (above 6 vCPUs), dotted for cross-profile;
 //   - a horizontal line (class "demand"): the capacity one SE needs, demand / target utilization /
 //     SE count;
+//   - with an observed peak, a second horizontal line (class "observed") on the demand line's
+//     scale: what one SE needs for the load the group really carried;
 //   - a ring (class "recommended") at the recommended size, and a cross (class "given") at the
 //     size the settings give when that differs.
 //   - below the chart, when the workload demands a CPU-bound metric, the CPU budget of one SE
@@ -49,6 +51,10 @@ struct ChartInput {
   ChartShape recommended;
   // The shape the settings give, when settings were checked.
   std::optional<ChartShape> given;
+  // The group's observed peak of `metric` (base units, the sum over its SEs, as
+  // nsxalb_se_group_usage reports it), drawn beside the demand line on the same scale: observed /
+  // target utilization / SE count (class "observed").
+  std::optional<double> observed;
 };
 
 // The chart as an SVG document (UTF-8, with an XML declaration).

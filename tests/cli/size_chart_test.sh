@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `size --svg FILE`: the chart is well-formed XML (xmllint), has one dot per measured cell of the
 # charted metric (both profiles, up to max_vcpus_per_se), one demand line, one recommended-size
-# mark, extrapolated segments above 6 vCPUs, and no external references.
+# mark, extrapolated segments above 6 vCPUs, an observed-peak line with --observed-peak, and no
+# external references.
 # Usage: size_chart_test.sh PROVIDER_BINARY
 set -uo pipefail
 provider=$1
@@ -57,6 +58,11 @@ check given 8 0 --platform vcenter --ssl-tps-ecc 8000 --vcpus 2
 # ... and a second CPU-budget bar for the settings, over its target.
 [ "$(count "$tmp/given.svg" rect cpu-budget)" = 2 ] || { echo "FAILED given: not one part in each of 2 bars"; failed=$((failed + 1)); }
 grep -q 'CPU budget per SE, your settings (1 SE of 2 vCPUs): CPU 137.9%' "$tmp/given.svg" || { echo "FAILED given: no budget bar for the settings"; failed=$((failed + 1)); }
+# The observed peak beside the demand line (nsxalb_se_group_usage's figure), and none without it.
+check observed 8 0 --platform nsxt --l7-rps 100000 --observed-peak 200000
+[ "$(count "$tmp/observed.svg" line observed)" = 1 ] || { echo "FAILED observed: no observed line"; failed=$((failed + 1)); }
+grep -q 'observed peak, per SE: 250,000' "$tmp/observed.svg" || { echo "FAILED observed: no observed label"; failed=$((failed + 1)); }
+[ "$(count "$tmp/rps6.svg" line observed)" = 0 ] || { echo "FAILED rps6: an observed line without --observed-peak"; failed=$((failed + 1)); }
 # A chosen metric instead of the binding one.
 check chosen 8 0 --platform vcenter --ssl-tps-ecc 8000 --l7-rps 1000 --chart-metric l7-rps
 grep -q 'L7 RPS capacity of one SE' "$tmp/chosen.svg" || { echo "FAILED chosen: not the L7 RPS chart"; failed=$((failed + 1)); }
