@@ -30,6 +30,19 @@ absl::StatusOr<cty::Value> ReportAttribute(const Json& member, const cty::Type& 
   return cty::DecodeJson(member.dump(), type);
 }
 
+// The configuration's platform, parsed; unset when it is null or unknown. An invalid one is an
+// error at `platform` (and unset).
+std::optional<sizing::Platform> WrittenPlatform(const cty::Value& config,
+                                                framework::Diagnostics& diagnostics) {
+  const std::optional<std::string> platform = KnownString(config, "platform");
+  if (!platform.has_value()) return std::nullopt;
+  absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
+  if (parsed.ok()) return *parsed;
+  diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"), "Invalid platform",
+                                std::string(parsed.status().message()));
+  return std::nullopt;
+}
+
 }  // namespace
 
 segroup::UsageQuery UsageQueryOf(const cty::Value& window, const cty::Value& statistic,
@@ -76,14 +89,7 @@ void SeGroupUsageDataSource::ValidateConfig(
                                            "Set name (with cloud when the name is in several "
                                            "clouds) or id: the group whose usage to read.");
   }
-  if (const std::optional<std::string> platform = KnownString(config, "platform")) {
-    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
-    if (!parsed.ok()) {
-      response.diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"),
-                                             "Invalid platform",
-                                             std::string(parsed.status().message()));
-    }
-  }
+  WrittenPlatform(config, response.diagnostics);
 }
 
 void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& request,
@@ -121,15 +127,10 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
   segroup::GroupUsageRequest usage;
   usage.query = query;
   usage.now = absl::Now();
-  if (const std::optional<std::string> platform = KnownString(config, "platform")) {
-    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
-    if (!parsed.ok()) {
-      response.diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"),
-                                             "Invalid platform",
-                                             std::string(parsed.status().message()));
-      return;
-    }
-    usage.platform = *parsed;
+  const std::optional<sizing::Platform> written = WrittenPlatform(config, response.diagnostics);
+  if (response.diagnostics.HasError()) return;
+  if (written.has_value()) {
+    usage.platform = *written;
   } else {
     absl::StatusOr<controller::CloudInfo> cloud_info = (*client)->ResolveCloud(group->cloud_ref);
     if (!cloud_info.ok()) {
