@@ -1,6 +1,7 @@
 // The resource's observed_load block.
 #include "plugin/provider/se_group_observed_load.h"
 
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,20 @@
 #include "plugin/segroup/usage.h"
 
 namespace nsxalb::provider {
+namespace {
+
+// Where a finding about the workload as a whole is shown: on its demanded key with the highest
+// utilization on the planned SEs, so that Terraform points at a line inside the workload block
+// (a path to the block itself shows the resource's first line); "workload" without demand.
+std::string WorkloadLine(const SizingPlan& plan) {
+  const sizing::MetricLoad* most = nullptr;
+  for (const sizing::MetricLoad& load : plan.loads) {
+    if (most == nullptr || load.utilization_pct > most->utilization_pct) most = &load;
+  }
+  return most == nullptr ? "workload" : absl::StrCat("workload.", sizing::InfoOf(most->metric).key);
+}
+
+}  // namespace
 
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
                              framework::Diagnostics& diagnostics) {
@@ -50,6 +65,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   const int target = check.plan->workload.has_value() ? check.plan->workload->target_utilization_pct
                                                       : sizing::kDefaultTargetUtilizationPct;
   for (segroup::Finding& f : segroup::CompareWithDeclared(*report, declared, target)) {
+    if (f.attribute == "workload") f.attribute = WorkloadLine(*check.plan);
     AddFindingDiagnostic(Placed(std::move(f)), check.policy, diagnostics, check.enforce_waived);
   }
 }

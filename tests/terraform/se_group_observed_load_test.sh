@@ -108,6 +108,8 @@ emu_reset_counters
 tf plan
 assert_contains "$TF_OUT" "declared 100,000 L7 RPS; observed peak 200,000"
 assert_contains "$TF_OUT" "peaked at 91% CPU"
+grep -A3 "peaked at 91% CPU" "$TF_OUT" | grep -qF "on main.tf line 13" ||
+  fail "the CPU warning is not at the workload line"
 assert_contains "$TF_OUT" "80% target"
 assert_contains "$TF_OUT" "13:     l7_rps = 100000"
 assert_contains "$TF_OUT" "observed-peak-above-declared"
