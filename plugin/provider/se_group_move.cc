@@ -13,6 +13,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/se_group_fields.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/se_group_resource.h"
 #include "plugin/provider/se_group_state.h"
@@ -83,6 +84,35 @@ absl::Status CheckRef(const Json& state, const char* name, const char* type) {
   return absl::OkStatus();
 }
 
+// The avi_serviceenginegroup scalars that no typed attribute manages, by their catalog kind
+// (numbers and bools also as strings, as the current release line stores them). Nested objects
+// and lists are left to the refresh after the move, which records them from the Controller.
+Json UntypedScalars(const Json& state) {
+  Json out = Json::object();
+  for (auto it = state.begin(); it != state.end(); ++it) {
+    if (segroup::IsManagedField(it.key())) continue;
+    const controller::SeGroupField* field = controller::FindSeGroupField(it.key());
+    if (field == nullptr) continue;
+    cty::Type type = cty::Type::String();
+    switch (field->kind) {
+      case controller::FieldKind::kInteger:
+      case controller::FieldKind::kNumber:
+        type = cty::Type::Number();
+        break;
+      case controller::FieldKind::kBoolean:
+        type = cty::Type::Bool();
+        break;
+      case controller::FieldKind::kString:
+        break;
+      default:
+        continue;
+    }
+    absl::StatusOr<Json> value = Normalize(it.key(), it.value(), type);
+    if (value.ok() && !value->is_null()) out[it.key()] = *std::move(value);
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<cty::Value> StateFromAviSeGroup(const framework::Block& block, int64_t version,
@@ -115,7 +145,7 @@ absl::StatusOr<cty::Value> StateFromAviSeGroup(const framework::Block& block, in
   if (absl::Status s = CheckRef(state, "tenant_ref", "tenant"); !s.ok()) return s;
 
   group.body = Json::object();
-  for (const std::string& name : TypedFieldNames()) {
+  for (const std::string& name : segroup::TypedFieldNames()) {
     const framework::Attribute* attr = block.FindAttribute(name);
     auto it = state.find(name);
     if (attr == nullptr || it == state.end()) continue;
@@ -123,7 +153,9 @@ absl::StatusOr<cty::Value> StateFromAviSeGroup(const framework::Block& block, in
     if (!value.ok()) return value.status();
     if (!value->is_null()) group.body[name] = *std::move(value);
   }
-  return WithGroup(block, framework::EmptyObject(block), group, /*only_unknown=*/false);
+  cty::Value moved = WithGroup(block, framework::EmptyObject(block), group, /*only_unknown=*/false);
+  return moved.WithAttribute(
+      "extra_fields", CapturedExtraFields(segroup::NonDefaultUntypedFields(UntypedScalars(state))));
 }
 
 void SeGroupResource::MoveState(const framework::MoveStateRequest& request,
@@ -149,6 +181,9 @@ void SeGroupResource::MoveState(const framework::MoveStateRequest& request,
     return;
   }
   response.target_state = *std::move(moved);
+  // The refresh after the move records the group's non-default untyped fields from the
+  // Controller, nested ones included.
+  response.target_private = kCaptureExtraFieldsPrivate;
 }
 
 }  // namespace nsxalb::provider

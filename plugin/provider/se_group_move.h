@@ -6,7 +6,11 @@
 // group's uuid (`uuid`, else the last segment of the `id` URL), url the `id` URL, name and every
 // typed field (TypedFieldNames) from the same-named Avi attribute. cloud, tenant and platform are
 // left null: the refresh that follows the move fills them from the group's refs (the uuids at the
-// end of cloud_ref and tenant_ref), as after an import. Docs: docs/migrating-from-avi.md.
+// end of cloud_ref and tenant_ref), as after an import. The source's scalars that no typed
+// attribute manages and that differ from the catalog's defaults go to extra_fields
+// (segroup::NonDefaultUntypedFields), and the refresh after the move records them again from the
+// Controller, nested objects included (kCaptureExtraFieldsPrivate). Docs:
+// docs/migrating-from-avi.md.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_MOVE_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_MOVE_H_
 

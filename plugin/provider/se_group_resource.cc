@@ -5,9 +5,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "plugin/controller/refs.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
@@ -91,28 +93,52 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
   return nullptr;
 }
 
-// The managed fields of a planned state plus its extra_fields, for a POST or PUT
-// (segroup::FieldsToSend: on update, extra_fields keys the plan no longer has are sent as null).
-std::optional<Json> FieldsToSend(const cty::Value& planned, const cty::Value& prior,
-                                 Diagnostics& d) {
-  StringAttr extra = GetString(planned, "extra_fields");
-  Json given = Json::object();
-  if (extra.value.has_value()) {
-    absl::StatusOr<Json> parsed = ParseExtraFields(*extra.value);
-    if (!parsed.ok()) {
-      d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
-                          std::string(std::string(parsed.status().message())));
-      return std::nullopt;
-    }
-    given = *std::move(parsed);
+// The managed fields of a planned state plus the configuration's extra_fields, for a POST or PUT
+// (segroup::FieldsToSend: on update, extra_fields keys the configuration no longer has are sent
+// as null). A configuration without extra_fields manages none: nothing of them is sent, whatever
+// an import or a move recorded in the state.
+std::optional<Json> FieldsToSend(const cty::Value& config, const cty::Value& planned,
+                                 const cty::Value& prior, Diagnostics& d) {
+  StringAttr extra = GetString(config, "extra_fields");
+  if (!extra.value.has_value()) return TypedFieldsToSend(planned);
+  absl::StatusOr<Json> given = segroup::ParseExtraFields(*extra.value);
+  if (!given.ok()) {
+    d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
+                        std::string(given.status().message()));
+    return std::nullopt;
   }
   Json before = Json::object();
   StringAttr prior_extra = GetString(prior, "extra_fields");
   if (prior_extra.value.has_value()) {
-    absl::StatusOr<Json> parsed = ParseExtraFields(*prior_extra.value);
+    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*prior_extra.value);
     if (parsed.ok()) before = *std::move(parsed);
   }
-  return segroup::FieldsToSend(TypedFieldsToSend(planned), given, before);
+  return segroup::FieldsToSend(TypedFieldsToSend(planned), *given, before);
+}
+
+// The extra_fields keys the state has and the configuration's extra_fields no longer sets: the
+// update sends them as null and the Controller returns them to its defaults. Warns at
+// extra_fields, naming each field, its value in state and the default it returns to.
+void WarnAboutFieldsReturningToDefault(const std::string& config_text, const cty::Value& prior,
+                                       Diagnostics& d) {
+  const StringAttr prior_text = GetString(prior, "extra_fields");
+  if (!prior_text.value.has_value()) return;
+  absl::StatusOr<Json> before = segroup::ParseExtraFields(*prior_text.value);
+  absl::StatusOr<Json> after = segroup::ParseExtraFields(config_text);
+  if (!before.ok() || !after.ok()) return;
+  std::vector<std::string> returning;
+  for (auto it = before->begin(); it != before->end(); ++it) {
+    if (after->contains(it.key()) || it.value().is_null()) continue;
+    returning.push_back(absl::StrCat(it.key(), " (", segroup::ExtraFieldsText(it.value()),
+                                     " now; default ", segroup::CatalogDefaultText(it.key()), ")"));
+  }
+  if (returning.empty()) return;
+  d.AddAttributeWarning(
+      At("extra_fields"), "Fields return to the Controller's defaults",
+      absl::StrCat("extra_fields no longer sets ", absl::StrJoin(returning, ", "),
+                   ". Apply sends each as null, and the Controller returns it to its default. To "
+                   "keep a field as it is, put it back in extra_fields; to manage none of them "
+                   "and keep every field as it is, remove extra_fields from the configuration."));
 }
 
 // The recommended attributes that are Avi fields newer than the API version the Controller
@@ -167,7 +193,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   }
   StringAttr extra = GetString(config, "extra_fields");
   if (extra.value.has_value()) {
-    absl::StatusOr<Json> parsed = ParseExtraFields(*extra.value);
+    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*extra.value);
     if (!parsed.ok()) {
       d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
                           std::string(std::string(parsed.status().message())));
@@ -212,6 +238,18 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     std::shared_ptr<const ProviderConfig> pc = provider_->config();
     planned = std::move(planned).WithAttribute(
         "tenant", cty::Value::String(pc != nullptr ? pc->client.tenant : "admin"));
+  }
+
+  // extra_fields, when unset, manages no field: the plan keeps what the state records (the
+  // fields an import or a move captured) and writes none of them. Removing keys from a written
+  // extra_fields returns them to their defaults, which the plan says.
+  const StringAttr config_extra = GetString(config, "extra_fields");
+  if (config_extra.known && !config_extra.value.has_value()) {
+    const cty::Value* recorded = create ? nullptr : prior.GetAttribute("extra_fields");
+    planned = std::move(planned).WithAttribute(
+        "extra_fields", recorded != nullptr ? *recorded : cty::Value::Null(cty::Type::String()));
+  } else if (config_extra.value.has_value() && !create) {
+    WarnAboutFieldsReturningToDefault(*config_extra.value, prior, d);
   }
 
   // The platform: written, kept from state while the cloud stays, or the cloud's type.
@@ -341,7 +379,7 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
   std::optional<Json> fields =
-      FieldsToSend(planned, cty::Value::Null(planned.type()), response.diagnostics);
+      FieldsToSend(request.config, planned, cty::Value::Null(planned.type()), response.diagnostics);
   if (!fields.has_value()) return;
   controller::SeGroupSpec spec;
   spec.name = StringOr(planned, "name", "");
@@ -406,9 +444,15 @@ void SeGroupResource::Read(const framework::ReadRequest& request,
   }
   state = *std::move(placed);
   StringAttr extra = GetString(current, "extra_fields");
-  if (extra.value.has_value()) {
-    state = state.WithAttribute(
-        "extra_fields", cty::Value::String(RefreshedExtraFields(*extra.value, group->body)));
+  if (CapturesExtraFields(request.private_data)) {
+    // The first refresh after an import or a move records the group's non-default untyped
+    // fields, so that the state, and a configuration generated from it, describe the group.
+    state = state.WithAttribute("extra_fields",
+                                CapturedExtraFields(segroup::NonDefaultUntypedFields(group->body)));
+    response.private_data.clear();
+  } else if (extra.value.has_value()) {
+    state = state.WithAttribute("extra_fields", cty::Value::String(segroup::RefreshedExtraFields(
+                                                    *extra.value, group->body)));
   }
   response.new_state = state;
 }
@@ -422,7 +466,7 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   std::shared_ptr<controller::Client> client =
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
-  std::optional<Json> fields = FieldsToSend(planned, prior, response.diagnostics);
+  std::optional<Json> fields = FieldsToSend(request.config, planned, prior, response.diagnostics);
   if (!fields.has_value()) return;
   controller::SeGroupSpec spec;
   spec.name = StringOr(planned, "name", "");
@@ -487,6 +531,8 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
   std::shared_ptr<controller::Client> client =
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
+  // The Read that follows records the group's non-default untyped fields in extra_fields.
+  response.private_data = kCaptureExtraFieldsPrivate;
   if (controller::LooksLikeUuid(id)) {
     response.state = response.state.WithAttribute("id", cty::Value::String(id));
     return;
@@ -497,7 +543,7 @@ void SeGroupResource::ImportState(const framework::ImportStateRequest& request,
     cloud = id.substr(0, slash);
     name = id.substr(slash + 1);
   }
-  absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(*client, name, "", cloud);
+  absl::StatusOr<controller::SeGroup> group = segroup::FindSeGroupByName(*client, name, "", cloud);
   if (!group.ok()) {
     AddControllerError(response.diagnostics, "Cannot import SE group", action, "", group.status());
     return;

@@ -71,7 +71,7 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
   const std::string url = group.url.substr(0, group.url.find('#'));
   set("url", url.empty() ? cty::Value::Null(cty::Type::String()) : cty::Value::String(url));
   set("name", cty::Value::String(group.name));
-  for (const std::string& name : TypedFieldNames()) {
+  for (const std::string& name : segroup::TypedFieldNames()) {
     const framework::Attribute* attr = block.FindAttribute(name);
     if (attr == nullptr) continue;
     set(name, FieldValue(group.body, name, attr->type));
@@ -81,7 +81,7 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
 
 Json TypedFieldsToSend(const cty::Value& planned) {
   Json fields = Json::object();
-  for (const std::string& name : TypedFieldNames()) {
+  for (const std::string& name : segroup::TypedFieldNames()) {
     const cty::Value* v = planned.GetAttribute(name);
     if (v == nullptr || !v->IsKnown()) continue;
     if (v->IsNull()) {
@@ -91,6 +91,19 @@ Json TypedFieldsToSend(const cty::Value& planned) {
     fields[name] = JsonOf(*v);
   }
   return fields;
+}
+
+bool CapturesExtraFields(const std::string& private_data) {
+  if (private_data.empty()) return false;
+  const Json parsed = Json::parse(private_data, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return false;
+  auto it = parsed.find("capture_extra_fields");
+  return it != parsed.end() && it->is_boolean() && it->get<bool>();
+}
+
+cty::Value CapturedExtraFields(const Json& fields) {
+  if (!fields.is_object() || fields.empty()) return cty::Value::Null(cty::Type::String());
+  return cty::Value::String(segroup::ExtraFieldsText(fields));
 }
 
 absl::StatusOr<cty::Value> WithPlacement(controller::Client& client, const cty::Value& state,

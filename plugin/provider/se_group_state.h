@@ -42,6 +42,18 @@ cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
 // `planned`, and `description` as JSON null when it is null (so an update removes it).
 nlohmann::json TypedFieldsToSend(const cty::Value& planned);
 
+// The private data an import or a move leaves for the Read that follows it, asking that Read to
+// record the group's non-default untyped fields in extra_fields (CapturedExtraFields). Read
+// clears it, so only the first refresh after an import or a move captures.
+inline constexpr char kCaptureExtraFieldsPrivate[] = "{\"capture_extra_fields\":true}";
+
+// True when `private_data` is kCaptureExtraFieldsPrivate's request.
+bool CapturesExtraFields(const std::string& private_data);
+
+// The extra_fields value that records `fields` (a JSON object): null when it is empty, else its
+// text as Terraform's jsonencode() writes it (segroup::ExtraFieldsText).
+cty::Value CapturedExtraFields(const nlohmann::json& fields);
+
 // `state` with `cloud`, `tenant` and `platform` filled from `group`'s refs where they are null
 // (after import, and in the data source): names from the refs (one cached lookup per cloud or
 // tenant), platform from the cloud's type (left null for a type without a profile).

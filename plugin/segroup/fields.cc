@@ -1,11 +1,15 @@
 #include "plugin/segroup/fields.h"
 
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
@@ -106,7 +110,178 @@ std::string RefreshedExtraFields(const std::string& prior_text, const Json& body
     actual[it.key()] = found == body.end() ? Json(nullptr) : *found;
   }
   if (Covers(given, actual)) return prior_text;
-  return actual.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return ExtraFieldsText(actual);
+}
+
+namespace {
+
+// A string as Go's encoding/json writes it (HTML-safe, as Terraform's jsonencode does).
+void AppendGoJsonString(const std::string& text, std::string& out) {
+  out.push_back('"');
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      case '<':
+      case '>':
+      case '&':
+        absl::StrAppendFormat(&out, "\\u%04x", c);
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20) {
+      absl::StrAppendFormat(&out, "\\u%04x", c);
+      continue;
+    }
+    // U+2028 and U+2029 (E2 80 A8 / E2 80 A9), which Go escapes for JavaScript's sake.
+    if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(text[i + 2]) == 0xA8 ||
+         static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(text[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+      i += 2;
+      continue;
+    }
+    out.push_back(static_cast<char>(c));
+  }
+  out.push_back('"');
+}
+
+// A number in plain decimal, as cty writes one (big.Float Text('f', -1)): 30, 0.5, 0.0000001.
+void AppendPlainNumber(const Json& number, std::string& out) {
+  if (number.is_number_unsigned()) {
+    absl::StrAppend(&out, number.get<uint64_t>());
+    return;
+  }
+  if (number.is_number_integer()) {
+    absl::StrAppend(&out, number.get<int64_t>());
+    return;
+  }
+  const double d = number.get<double>();
+  if (!std::isfinite(d)) {  // JSON has no such number; nlohmann writes null for it too
+    out += "null";
+    return;
+  }
+  std::array<char, 400> buffer;
+  const std::to_chars_result r =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), d, std::chars_format::fixed);
+  std::string text(buffer.data(), r.ptr);
+  if (text == "-0") text = "0";
+  out += text;
+}
+
+void AppendExtraFieldsText(const Json& value, std::string& out) {
+  switch (value.type()) {
+    case Json::value_t::object: {
+      out.push_back('{');
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {  // std::map: byte order
+        if (!first) out.push_back(',');
+        first = false;
+        AppendGoJsonString(it.key(), out);
+        out.push_back(':');
+        AppendExtraFieldsText(it.value(), out);
+      }
+      out.push_back('}');
+      return;
+    }
+    case Json::value_t::array: {
+      out.push_back('[');
+      for (size_t i = 0; i < value.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        AppendExtraFieldsText(value[i], out);
+      }
+      out.push_back(']');
+      return;
+    }
+    case Json::value_t::string:
+      AppendGoJsonString(value.get<std::string>(), out);
+      return;
+    case Json::value_t::boolean:
+      out += value.get<bool>() ? "true" : "false";
+      return;
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float:
+      AppendPlainNumber(value, out);
+      return;
+    default:
+      out += "null";
+      return;
+  }
+}
+
+// The catalog default of `field` parsed, or nullopt when the catalog gives none.
+std::optional<Json> CatalogDefault(const controller::SeGroupField& field) {
+  if (field.default_json.empty()) return std::nullopt;
+  Json parsed = Json::parse(field.default_json.begin(), field.default_json.end(), nullptr,
+                            /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return std::nullopt;
+  return parsed;
+}
+
+// The value a field without a catalog default has when unset: the zero value of its kind, as
+// for the protobuf messages Avi's objects are (null, false, 0, "", [] or {}).
+bool IsZeroValue(const Json& value) {
+  return value.is_null() || (value.is_boolean() && !value.get<bool>()) ||
+         (value.is_number() && value.get<double>() == 0) ||
+         (value.is_string() && value.get<std::string>().empty()) ||
+         (value.is_array() && value.empty()) || (value.is_object() && value.empty());
+}
+
+}  // namespace
+
+std::string ExtraFieldsText(const Json& fields) {
+  std::string out;
+  AppendExtraFieldsText(fields, out);
+  return out;
+}
+
+Json NonDefaultUntypedFields(const Json& body) {
+  Json out = Json::object();
+  if (!body.is_object()) return out;
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    const std::string& name = it.key();
+    if (IsManagedField(name) || name == "_last_modified") continue;
+    const controller::SeGroupField* field = controller::FindSeGroupField(name);
+    if (field == nullptr || it.value().is_null()) continue;
+    if (std::optional<Json> fallback = CatalogDefault(*field); fallback.has_value()) {
+      if (Covers(*fallback, it.value()) && Covers(it.value(), *fallback)) continue;
+    } else if (IsZeroValue(it.value())) {
+      continue;
+    }
+    Json one = Json::object();
+    one[name] = it.value();
+    if (!controller::ValidateFieldValues(one).ok()) continue;
+    out[name] = it.value();
+  }
+  return out;
+}
+
+std::string CatalogDefaultText(const std::string& name) {
+  const controller::SeGroupField* field = controller::FindSeGroupField(name);
+  if (field == nullptr || field->default_json.empty()) return "none";
+  return std::string(field->default_json);
 }
 
 Json FieldsToSend(const Json& typed, const Json& extra, const Json& prior_extra) {

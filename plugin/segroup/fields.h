@@ -43,6 +43,26 @@ bool Covers(const nlohmann::json& given, const nlohmann::json& actual);
 // plan shows the drift.
 std::string RefreshedExtraFields(const std::string& prior_text, const nlohmann::json& body);
 
+// `fields` (a JSON document) as the text Terraform's jsonencode() writes for the same value:
+// compact, object keys in byte order, numbers in plain decimal (30, 0.5, never 3e1), strings
+// escaped as Go's encoding/json escapes them (<, > and & as \u003c, \u003e, \u0026). Text the
+// provider puts in extra_fields has this form, so that the jsonencode({...}) that
+// -generate-config-out writes from the state gives back the same string and plans no change.
+std::string ExtraFieldsText(const nlohmann::json& fields);
+
+// The fields of a Controller object (`body`) that an import or a move records in extra_fields:
+// every field of the catalog that no attribute manages (IsManagedField) and that the Controller
+// does not own (_last_modified), whose value differs from the catalog's default. A field with no
+// default counts when it holds something other than its kind's zero value (null, false, 0, "",
+// [] or {}: what an unset field of Avi's protobuf-defined objects reads as). A value the catalog
+// would refuse in extra_fields (ValidateFieldValues) is left out, so that the configuration
+// written from it validates. Fields the catalog does not know are left out too.
+nlohmann::json NonDefaultUntypedFields(const nlohmann::json& body);
+
+// The catalog's default of field `name` as JSON text ("120", "\"PLACEMENT_ALGO_PACKED\""), or
+// "none" for a field without one: what a field removed from extra_fields returns to.
+std::string CatalogDefaultText(const std::string& name);
+
 // What a POST or PUT sends: the typed fields, then `extra` over them; on update, the keys of
 // `prior_extra` (the extra_fields last applied) that `extra` no longer has are sent as null, so
 // the Controller reverts them to their defaults.

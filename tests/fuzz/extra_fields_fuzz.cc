@@ -8,7 +8,10 @@
 //   or InvalidArgument starting with "extra_fields";
 // - a Controller object that holds exactly the given fields shows no drift (the text is kept);
 // - otherwise the refreshed text is a JSON object with exactly the given keys, and refreshing it
-//   again against the same object is stable (no drift reported twice).
+//   again against the same object is stable (no drift reported twice);
+// - the fields an import records from the Controller's object (NonDefaultUntypedFields, as
+//   ExtraFieldsText) parse back as the same object, pass ParseExtraFields, and show no drift
+//   against that object.
 // A violation aborts.
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +26,7 @@
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
 #include "plugin/provider/se_group_state.h"
+#include "plugin/segroup/fields.h"
 
 namespace {
 
@@ -62,6 +66,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (nul == std::string_view::npos) return 0;
   absl::StatusOr<Json> body = nsxalb::controller::ParseJsonLimited(input.substr(nul + 1));
   if (!body.ok()) return 0;
+  // What an import records from that object reads back as itself, passes the checks a written
+  // extra_fields gets, and shows no drift against the object it came from.
+  const Json captured = nsxalb::segroup::NonDefaultUntypedFields(*body);
+  const std::string captured_text = nsxalb::segroup::ExtraFieldsText(captured);
+  absl::StatusOr<Json> reread = nsxalb::segroup::ParseExtraFields(captured_text);
+  Check(reread.ok());
+  Check(nsxalb::segroup::Covers(*reread, captured) && nsxalb::segroup::Covers(captured, *reread));
+  Check(nsxalb::segroup::RefreshedExtraFields(captured_text, *body) == captured_text);
   const std::string refreshed = nsxalb::provider::RefreshedExtraFields(text, *body);
   if (refreshed == text) return 0;
   absl::StatusOr<Json> given = nsxalb::controller::ParseJsonLimited(text);

@@ -72,6 +72,25 @@ TEST(SeGroupMoveTest, BothReleaseLinesGiveTheSameState) {
   EXPECT_TRUE(native.IsWhollyKnown());
 }
 
+// Untyped scalars that differ from the catalog's defaults go to extra_fields, from either line;
+// defaults, typed fields and nested blocks do not (the refresh records nested ones).
+TEST(SeGroupMoveTest, NonDefaultUntypedScalarsGoToExtraFields) {
+  EXPECT_TRUE(Moved(kNativeLine).GetAttribute("extra_fields")->IsNull());  // all defaults
+  const cty::Value native = Moved(R"({"uuid":"u","name":"a","vcpus_per_se":6,
+      "se_deprovision_delay":30,"connection_memory_percentage":70,"app_cache_percent":10,
+      "algo":"PLACEMENT_ALGO_DISTRIBUTED","disable_gro":true,"disable_tso":false,
+      "realtime_se_metrics":[{"enabled":true}]})");
+  const cty::Value strings = Moved(R"({"uuid":"u","name":"a","vcpus_per_se":"6",
+      "se_deprovision_delay":"30","connection_memory_percentage":"70","app_cache_percent":"10",
+      "algo":"PLACEMENT_ALGO_DISTRIBUTED","disable_gro":"true","disable_tso":"false",
+      "realtime_se_metrics":[]})");
+  const std::string want =
+      R"({"algo":"PLACEMENT_ALGO_DISTRIBUTED","connection_memory_percentage":70,)"
+      R"("disable_gro":true,"se_deprovision_delay":30})";
+  EXPECT_EQ(native.GetAttribute("extra_fields")->AsString(), want);
+  EXPECT_EQ(strings.GetAttribute("extra_fields")->AsString(), want);
+}
+
 TEST(SeGroupMoveTest, UuidFromTheIdUrlWhenUuidIsMissing) {
   const cty::Value v =
       Moved(R"({"id":"https://c/api/serviceenginegroup/serviceenginegroup-1","name":"a"})");

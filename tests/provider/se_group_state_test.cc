@@ -87,6 +87,58 @@ TEST(SeGroupStateTest, ExtraFieldsDriftOnGivenKeysOnly) {
   EXPECT_TRUE(Json::parse(RefreshedExtraFields(given, body))["se_deprovision_delay"].is_null());
 }
 
+// The text must be what Terraform's jsonencode() gives for the same value, or the configuration
+// -generate-config-out writes (jsonencode({...}) of the state's text) plans a change. The
+// expected strings are what Terraform 1.11.4 prints for jsonencode of the same HCL object.
+TEST(SeGroupStateTest, ExtraFieldsTextIsJsonencodeText) {
+  EXPECT_EQ(
+      segroup::ExtraFieldsText(Json::parse(
+          R"({"se_deprovision_delay":30,"algo":"PLACEMENT_ALGO_DISTRIBUTED","a":[1,true,null]})")),
+      R"({"a":[1,true,null],"algo":"PLACEMENT_ALGO_DISTRIBUTED","se_deprovision_delay":30})");
+  // Numbers in plain decimal: 30.0 is 30, small and large values without exponents.
+  EXPECT_EQ(segroup::ExtraFieldsText(Json::parse(R"({"x":30.0,"y":0.5,"z":1e-7,"w":1e21})")),
+            R"({"w":1000000000000000000000,"x":30,"y":0.5,"z":0.0000001})");
+  EXPECT_EQ(segroup::ExtraFieldsText(Json::parse("18446744073709551615")), "18446744073709551615");
+  // Go's HTML-safe escapes, and its short escapes for control characters.
+  EXPECT_EQ(segroup::ExtraFieldsText(Json("a<b>&\"\\\n\t\b\f\u0001\u2028é")),
+            "\"a\\u003cb\\u003e\\u0026\\\"\\\\\\n\\t\\b\\f\\u0001\\u2028é\"");
+  EXPECT_EQ(segroup::ExtraFieldsText(Json::object()), "{}");
+}
+
+TEST(SeGroupStateTest, NonDefaultUntypedFieldsLeaveOutDefaultsTypedAndServerOwned) {
+  const Json body = {{"uuid", "serviceenginegroup-1"},
+                     {"url", "https://c/api/serviceenginegroup/serviceenginegroup-1"},
+                     {"_last_modified", "1700000000000000"},
+                     {"name", "web"},
+                     {"cloud_ref", "https://c/api/cloud/cloud-1"},
+                     {"vcpus_per_se", 4},                     // typed
+                     {"se_deprovision_delay", 30},            // default 120
+                     {"connection_memory_percentage", 50.0},  // the default, as a float
+                     {"algo", "PLACEMENT_ALGO_DISTRIBUTED"},  // default PLACEMENT_ALGO_PACKED
+                     {"vcenter_clusters", Json::object()},    // no default, empty
+                     {"disable_tso", false},                  // no default, its kind's zero value
+                     {"mgmt_subnet", {{"mask", 24}}},         // no default, set
+                     {"app_cache_percent", 500},  // outside 0-100: a config could not say it
+                     {"not_a_catalog_field", 1}};
+  const Json captured = segroup::NonDefaultUntypedFields(body);
+  EXPECT_EQ(captured, Json::parse(R"({"algo":"PLACEMENT_ALGO_DISTRIBUTED","mgmt_subnet":{"mask":24},
+                                      "se_deprovision_delay":30})"))
+      << captured.dump();
+  EXPECT_TRUE(ParseExtraFields(segroup::ExtraFieldsText(captured)).ok());
+  EXPECT_EQ(segroup::CatalogDefaultText("se_deprovision_delay"), "120");
+  EXPECT_EQ(segroup::CatalogDefaultText("mgmt_subnet"), "none");
+}
+
+TEST(SeGroupStateTest, CaptureMarkerIsReadOnlyFromItsOwnPrivateData) {
+  EXPECT_TRUE(CapturesExtraFields(kCaptureExtraFieldsPrivate));
+  for (const char* other : {"", "{}", "not json", R"({"capture_extra_fields":"yes"})"}) {
+    EXPECT_FALSE(CapturesExtraFields(other)) << other;
+  }
+  EXPECT_TRUE(CapturedExtraFields(Json::object()).IsNull());
+  EXPECT_EQ(CapturedExtraFields(Json{{"se_deprovision_delay", 30}}).AsString(),
+            R"({"se_deprovision_delay":30})");
+}
+
 TEST(SeGroupStateTest, ManagedFieldsCoverEveryTypedAttribute) {
   for (const std::string& name : TypedFieldNames()) {
     EXPECT_NE(Block().FindAttribute(name), nullptr) << name;

@@ -9,7 +9,8 @@
 #   avi_create_group NAME      with AVI_STANDIN_RELEASE_LINE as exported ("20.1" or "current"):
 #                              a fresh state with avi_serviceenginegroup.web called NAME on
 #                              nsxt-cloud, sized with provider::nsxalb::recommend("nsxt",
-#                              { l7_rps = 150000 }); sets AVI_UUID
+#                              { l7_rps = 150000 }), with AVI_GROUP_EXTRA_HCL (attribute lines)
+#                              added to the resource when set; sets AVI_UUID
 
 avi_setup() {
   [ -x "${AVI_STANDIN:-}" ] || fail "the vmware/avi stand-in '${AVI_STANDIN:-}' is not" \
@@ -57,6 +58,7 @@ resource "avi_serviceenginegroup" "web" {
   disk_per_se   = local.web.disk_per_se
   max_se        = 2
   ha_mode       = "HA_MODE_SHARED"
+${AVI_GROUP_EXTRA_HCL:-}
 }
 EOF_TF
   tf init -upgrade

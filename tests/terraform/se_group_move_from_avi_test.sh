@@ -3,7 +3,9 @@
 # avi_serviceenginegroup, sized with provider::nsxalb::recommend, is moved to nsxalb_se_group by
 # a `moved` block. For both release lines of the Avi provider (20.1.x: native numbers and bools;
 # current: every scalar a string), the plan shows "has moved to" and nothing to add, change or
-# destroy; apply sends no POST, PUT or DELETE; the uuid is kept; the next plan is clean. A move
+# destroy; apply sends no POST, PUT or DELETE; the uuid is kept; the group's three non-default
+# fields that nsxalb_se_group does not type are recorded in extra_fields (known state only: the
+# configuration leaves extra_fields unset, so nothing is written); the next plan is clean. A move
 # from a source nsxalb_se_group does not take is an error naming what it takes. The vmware/avi
 # provider is a test-only stand-in (tests/terraform/avi_standin) installed in the mirror.
 # shellcheck disable=SC2034 # read by avi_lib.sh; kept before lib.sh unsets NSXALB_*
@@ -12,6 +14,12 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=avi_lib.sh
 source "$(dirname "$0")/avi_lib.sh"
 avi_setup
+# Three fields nsxalb_se_group does not type, each away from the Controller's default.
+# shellcheck disable=SC2034 # read by avi_create_group (avi_lib.sh)
+AVI_GROUP_EXTRA_HCL='  se_deprovision_delay         = 30
+  connection_memory_percentage = 70
+  algo                         = "PLACEMENT_ALGO_DISTRIBUTED"'
+captured='"{\"algo\":\"PLACEMENT_ALGO_DISTRIBUTED\",\"connection_memory_percentage\":70,\"se_deprovision_delay\":30}"'
 
 for line in 20.1 current; do
   export AVI_STANDIN_RELEASE_LINE=$line
@@ -55,11 +63,15 @@ EOF_TF
   assert_json "$moved.cloud" '"nsxt-cloud"'
   assert_json "$moved.platform" '"nsxt"'
   assert_json "$moved.vcpus_per_se" 6
+  assert_json "$moved.extra_fields" "$captured"
   emu_api GET "/api/serviceenginegroup/$uuid" | assert_json '.name' "\"$name\"" -
 
-  step "[$line] the next plan is clean"
+  step "[$line] the next plan is clean; the other fields are as the avi provider set them"
   tf plan -detailed-exitcode
   assert_contains "$TF_OUT" "No changes."
+  emu_api GET "/api/serviceenginegroup/$uuid" |
+    assert_json '[.se_deprovision_delay, .connection_memory_percentage, .algo]' \
+      '[30,70,"PLACEMENT_ALGO_DISTRIBUTED"]' -
   tf state rm nsxalb_se_group.web
 done
 

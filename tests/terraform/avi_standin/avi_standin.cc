@@ -55,7 +55,9 @@ const std::map<std::string, cty::Type>& Fields() {
                                            {"ha_mode", cty::Type::String()},
                                            {"se_name_prefix", cty::Type::String()},
                                            {"description", cty::Type::String()},
-                                           {"algo", cty::Type::String()}};
+                                           {"algo", cty::Type::String()},
+                                           {"se_deprovision_delay", cty::Type::Number()},
+                                           {"connection_memory_percentage", cty::Type::Number()}};
   return *kFields;
 }
 
