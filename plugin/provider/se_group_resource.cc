@@ -167,6 +167,117 @@ absl::Status DropFieldsTheControllerLacks(controller::Client& client, const Prov
   return absl::OkStatus();
 }
 
+// The plan's defaults: the Controller's default cloud, the provider's tenant, and extra_fields,
+// which, when unset, manages no field: the plan keeps what the state records (the fields an
+// import or a move captured) and writes none of them. Removing keys from a written extra_fields
+// returns them to their defaults, which the plan says.
+cty::Value PlanDefaults(const cty::Value& config, const cty::Value& prior,
+                        const ProviderConfig* provider_config, cty::Value planned, Diagnostics& d) {
+  const bool create = prior.IsNull();
+  if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
+    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
+  }
+  if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
+    planned = std::move(planned).WithAttribute(
+        "tenant",
+        cty::Value::String(provider_config != nullptr ? provider_config->client.tenant : "admin"));
+  }
+  const StringAttr config_extra = GetString(config, "extra_fields");
+  if (config_extra.known && !config_extra.value.has_value()) {
+    const cty::Value* recorded = create ? nullptr : prior.GetAttribute("extra_fields");
+    planned = std::move(planned).WithAttribute(
+        "extra_fields", recorded != nullptr ? *recorded : cty::Value::Null(cty::Type::String()));
+  } else if (config_extra.value.has_value() && !create) {
+    WarnAboutFieldsReturningToDefault(*config_extra.value, prior, d);
+  }
+  return planned;
+}
+
+// The sizing profile a plan uses, and how it was chosen.
+struct PlannedPlatform {
+  bool ok = true;        // false: an error was reported (or validate reported one); stop planning
+  bool derived = false;  // `platform` is unset in the configuration
+  std::optional<sizing::Platform> platform;  // unset while it depends on an unknown cloud
+};
+
+// The platform: written, kept from state while the cloud stays, or the cloud's type (one cloud
+// look-up). Sets `platform` in `planned` when derived.
+PlannedPlatform PlanPlatform(controller::Client& client, const cty::Value& config,
+                             const cty::Value& prior, cty::Value& planned, Diagnostics& d) {
+  PlannedPlatform out;
+  const StringAttr written = GetString(config, "platform");
+  out.derived = written.known && !written.value.has_value();
+  if (written.value.has_value()) {
+    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*written.value);
+    out.ok = parsed.ok();  // validate reported a bad one
+    if (parsed.ok()) out.platform = *parsed;
+    return out;
+  }
+  if (!out.derived) return out;
+  const StringAttr cloud = GetString(planned, "cloud");
+  const StringAttr kept = GetString(prior, "platform");
+  if (!cloud.known) {
+    planned =
+        std::move(planned).WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
+    return out;
+  }
+  if (!prior.IsNull() && kept.value.has_value() && GetString(prior, "cloud").value == cloud.value) {
+    out.platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
+    planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value));
+    return out;
+  }
+  absl::StatusOr<controller::CloudInfo> info = client.ResolveCloud(*cloud.value);
+  if (!info.ok()) {
+    AddControllerError(
+        d,
+        info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
+                                                            : "Cannot read the cloud",
+        absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"), "",
+        info.status(), At("cloud"));
+    out.ok = false;
+    return out;
+  }
+  absl::StatusOr<sizing::Platform> from_cloud = segroup::PlatformOfCloud(*info);
+  if (!from_cloud.ok()) {
+    d.AddAttributeError(At("platform"), "Set platform for this cloud",
+                        std::string(from_cloud.status().message()));
+    out.ok = false;
+    return out;
+  }
+  out.platform = *from_cloud;
+  planned = std::move(planned).WithAttribute(
+      "platform", cty::Value::String(sizing::PlatformName(*out.platform)));
+  return out;
+}
+
+// The enforce gate's question: does this plan create or change the group? Terraform's own
+// refresh before a destroy plans every resource with its configuration, and a pull request that
+// touches another resource plans this one too; both leave it unchanged. The policy itself is
+// not the group: writing it on the resource changes nothing more than setting it on the
+// provider does. The same holds for observed_load, which only reads.
+bool ChangesTheGroup(const cty::Value& planned, const cty::Value& prior) {
+  if (prior.IsNull()) return true;
+  const cty::Value* prior_policy = prior.GetAttribute("sizing_policy");
+  const cty::Value* prior_observed = prior.GetAttribute("observed_load");
+  return prior_policy == nullptr || prior_observed == nullptr ||
+         !planned.WithAttribute("sizing_policy", *prior_policy)
+              .WithAttribute("observed_load", *prior_observed)
+              .Equals(prior);
+}
+
+// A plan whose recommendation depends on something unknown until apply: the sizing attributes
+// the configuration leaves unset, and `sizing`, are unknown.
+cty::Value PlanUnknownRecommendation(const cty::Value& config, cty::Value planned) {
+  for (const std::string& name : SizingAttributeNames()) {
+    const cty::Value* written = config.GetAttribute(name);
+    if (written != nullptr && written->IsKnown() && written->IsNull()) {
+      const cty::Value* current = planned.GetAttribute(name);
+      planned = std::move(planned).WithAttribute(name, cty::Value::Unknown(current->type()));
+    }
+  }
+  return std::move(planned).WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
+}
+
 }  // namespace
 
 framework::Schema SeGroupResource::GetSchema() const {
@@ -224,148 +335,74 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   const cty::Value& config = request.config;
   const cty::Value& prior = request.prior_state;
   Diagnostics& d = response.diagnostics;
-  cty::Value planned = response.planned_state;
   const bool create = prior.IsNull();
   const std::string action = Action("planning", config);
   std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, d);
   if (client == nullptr) return;
 
-  // Defaults: the Controller's default cloud and the provider's tenant.
-  if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
-    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
-  }
-  if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
-    std::shared_ptr<const ProviderConfig> pc = provider_->config();
-    planned = std::move(planned).WithAttribute(
-        "tenant", cty::Value::String(pc != nullptr ? pc->client.tenant : "admin"));
-  }
-
-  // extra_fields, when unset, manages no field: the plan keeps what the state records (the
-  // fields an import or a move captured) and writes none of them. Removing keys from a written
-  // extra_fields returns them to their defaults, which the plan says.
-  const StringAttr config_extra = GetString(config, "extra_fields");
-  if (config_extra.known && !config_extra.value.has_value()) {
-    const cty::Value* recorded = create ? nullptr : prior.GetAttribute("extra_fields");
-    planned = std::move(planned).WithAttribute(
-        "extra_fields", recorded != nullptr ? *recorded : cty::Value::Null(cty::Type::String()));
-  } else if (config_extra.value.has_value() && !create) {
-    WarnAboutFieldsReturningToDefault(*config_extra.value, prior, d);
-  }
-
-  // The platform: written, kept from state while the cloud stays, or the cloud's type.
-  const StringAttr written_platform = GetString(config, "platform");
-  const bool derived = written_platform.known && !written_platform.value.has_value();
-  std::optional<sizing::Platform> platform;
-  if (written_platform.value.has_value()) {
-    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*written_platform.value);
-    if (!parsed.ok()) return;  // validate reported it
-    platform = *parsed;
-  } else if (derived) {
-    const StringAttr cloud = GetString(planned, "cloud");
-    const StringAttr kept = GetString(prior, "platform");
-    if (!cloud.known) {
-      planned =
-          std::move(planned).WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
-    } else if (!create && kept.value.has_value() &&
-               GetString(prior, "cloud").value == cloud.value) {
-      platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
-      planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value));
-    } else {
-      absl::StatusOr<controller::CloudInfo> info = client->ResolveCloud(*cloud.value);
-      if (!info.ok()) {
-        AddControllerError(
-            d,
-            info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
-                                                                : "Cannot read the cloud",
-            absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"),
-            "", info.status(), At("cloud"));
-        return;
-      }
-      absl::StatusOr<sizing::Platform> from_cloud = PlatformOfCloud(*info);
-      if (!from_cloud.ok()) {
-        d.AddAttributeError(At("platform"), "Set platform for this cloud",
-                            std::string(std::string(from_cloud.status().message())));
-        return;
-      }
-      platform = *from_cloud;
-      planned =
-          planned.WithAttribute("platform", cty::Value::String(sizing::PlatformName(*platform)));
-    }
-  }
+  cty::Value planned =
+      PlanDefaults(config, prior, provider_->config().get(), response.planned_state, d);
+  const PlannedPlatform platform = PlanPlatform(*client, config, prior, planned, d);
+  if (!platform.ok) return;
 
   const cty::Value* workload = config.GetAttribute("workload");
   const bool has_workload = workload != nullptr && (!workload->IsKnown() || !workload->IsNull());
   std::optional<SizingPlan> plan;
-  if (platform.has_value()) plan = PlanSizing(config, *platform);
-  if (plan.has_value() && plan->known) {
-    if (absl::Status versions = DropFieldsTheControllerLacks(*client, provider_->config().get(),
-                                                             prior, plan->recommended);
-        !versions.ok()) {
-      AddControllerError(d, "Cannot read the Controller's version", action,
-                         "the plan leaves out fields the Controller's API version lacks.",
-                         versions);
-      return;
-    }
-    for (const auto& [name, value] : plan->recommended) {
-      planned = std::move(planned).WithAttribute(name, value);
-    }
-    planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
-    d.Append(plan->input_errors);
-    const SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
-    // The enforce gate: only a plan that creates or changes the group fails on under-sizing.
-    // Terraform's own refresh before a destroy plans every resource with its configuration, and
-    // a pull request that touches another resource plans this one too; both leave it unchanged.
-    // The policy itself is not the group: writing it on the resource changes nothing more than
-    // setting it on the provider does.
-    // The same holds for observed_load, which only reads.
-    const cty::Value* prior_policy = create ? nullptr : prior.GetAttribute("sizing_policy");
-    const cty::Value* prior_observed = create ? nullptr : prior.GetAttribute("observed_load");
-    const bool changes = prior_policy == nullptr || prior_observed == nullptr ||
-                         !planned.WithAttribute("sizing_policy", *prior_policy)
-                              .WithAttribute("observed_load", *prior_observed)
-                              .Equals(prior);
-    // A destroy's refresh plan carries the configuration as it is now, edited or not; Terraform
-    // fails the destroy on any error from it, so in a destroy run nothing is an error here.
-    const char* waiver = provider_->destroy_run() ? kDestroyRunWaiver
-                         : changes                ? ""
-                                                  : kUnchangedGroupWaiver;
-    for (const PlacedFinding& finding : plan->findings) {
-      // Validate reported the rest (see ValidateConfig); errors only reach here when validate
-      // could not see them.
-      const bool report = derived || finding.policy_dependent ||
-                          finding.finding.severity == sizing::Severity::kError;
-      if (!report) continue;
-      AddFindingDiagnostic(finding, effective, d, waiver);
-    }
-    // observed_load: an existing group's plan against what its SEs carried. Without the block,
-    // or for a group not created yet, no analytics request is made.
-    const cty::Value* observed = config.GetAttribute("observed_load");
-    const StringAttr id = GetString(prior, "id");
-    if (plan->has_workload && !create && id.value.has_value() && observed != nullptr &&
-        observed->IsKnown() && !observed->IsNull()) {
-      ObservedLoadCheck check;
-      check.block = *observed;
-      check.group_uuid = *id.value;
-      check.tenant = GetString(planned, "tenant").value.value_or("");
-      check.planned = planned;
-      check.plan = &*plan;
-      check.platform = *platform;
-      check.policy = effective;
-      check.enforce_waived = waiver;
-      AddObservedLoadFindings(*client, check, d);
-    }
-  } else if (has_workload) {
-    // The recommendation depends on something unknown until apply.
-    for (const std::string& name : SizingAttributeNames()) {
-      const cty::Value* written = config.GetAttribute(name);
-      if (written != nullptr && written->IsKnown() && written->IsNull()) {
-        const cty::Value* current = planned.GetAttribute(name);
-        planned = std::move(planned).WithAttribute(name, cty::Value::Unknown(current->type()));
-      }
-    }
-    planned = std::move(planned).WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
-  } else {
-    planned = std::move(planned).WithAttribute("sizing", cty::Value::Null(SizingObjectType()));
+  if (platform.platform.has_value()) plan = PlanSizing(config, *platform.platform);
+  if (!plan.has_value() || !plan->known) {
+    response.planned_state = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
+                                          : std::move(planned).WithAttribute(
+                                                "sizing", cty::Value::Null(SizingObjectType()));
+    return;
+  }
+
+  // The recommendation, without the fields the Controller's API version lacks.
+  if (absl::Status versions = DropFieldsTheControllerLacks(*client, provider_->config().get(),
+                                                           prior, plan->recommended);
+      !versions.ok()) {
+    AddControllerError(d, "Cannot read the Controller's version", action,
+                       "the plan leaves out fields the Controller's API version lacks.", versions);
+    return;
+  }
+  for (const auto& [name, value] : plan->recommended) {
+    planned = std::move(planned).WithAttribute(name, value);
+  }
+  planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
+  d.Append(plan->input_errors);
+
+  // The findings, under the enforce gate: only a plan that creates or changes the group fails
+  // on under-sizing. A destroy's refresh plan carries the configuration as it is now, edited or
+  // not; Terraform fails the destroy on any error from it, so in a destroy run nothing is an
+  // error here.
+  const SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
+  const char* waiver = provider_->destroy_run()          ? kDestroyRunWaiver
+                       : ChangesTheGroup(planned, prior) ? ""
+                                                         : kUnchangedGroupWaiver;
+  for (const PlacedFinding& finding : plan->findings) {
+    // Validate reported the rest (see ValidateConfig); errors only reach here when validate
+    // could not see them.
+    const bool report = platform.derived || finding.policy_dependent ||
+                        finding.finding.severity == sizing::Severity::kError;
+    if (!report) continue;
+    AddFindingDiagnostic(finding, effective, d, waiver);
+  }
+
+  // observed_load: an existing group's plan against what its SEs carried. Without the block,
+  // or for a group not created yet, no analytics request is made.
+  const cty::Value* observed = config.GetAttribute("observed_load");
+  const StringAttr id = GetString(prior, "id");
+  if (plan->has_workload && !create && id.value.has_value() && observed != nullptr &&
+      observed->IsKnown() && !observed->IsNull()) {
+    ObservedLoadCheck check;
+    check.block = *observed;
+    check.group_uuid = *id.value;
+    check.tenant = GetString(planned, "tenant").value.value_or("");
+    check.planned = planned;
+    check.plan = &*plan;
+    check.platform = *platform.platform;
+    check.policy = effective;
+    check.enforce_waived = waiver;
+    AddObservedLoadFindings(*client, check, d);
   }
   response.planned_state = planned;
 }
