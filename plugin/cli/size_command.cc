@@ -313,7 +313,7 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
     }
-    if (flag.rfind("--", 0) != 0) {
+    if (flag.rfind("--", 0) != 0 && flag != "-h") {
       return ParseError{absl::StrCat("unexpected argument \"", flag, "\" (flags start with --)")};
     }
     if (seen[flag]) return ParseError{absl::StrCat(flag, ": given more than once")};
