@@ -1,20 +1,17 @@
 // terraform-provider-nsxalb: subcommands and flags, then serve the plugin.
 //
 // Terraform starts the binary without arguments and with its plugin environment; the host
-// (plugin/host/serve.h) does the rest. `--debug` serves for TF_REATTACH_PROVIDERS instead.
+// (plugin/host/serve.h) does the rest. `--debug` serves for TF_REATTACH_PROVIDERS instead. The
+// subcommands and --help are plugin/cli/commands.h.
 #include <unistd.h>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "plugin/cli/controller_command.h"
-#include "plugin/cli/docs_command.h"
-#include "plugin/cli/plan_report_command.h"
-#include "plugin/cli/schema_command.h"
-#include "plugin/cli/size_command.h"
-#include "plugin/common/build_info.h"
+#include "plugin/cli/commands.h"
 #include "plugin/host/serve.h"
 #include "plugin/host/terraform_command.h"
 #include "plugin/provider/provider.h"
@@ -23,16 +20,8 @@
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + (argc > 1 ? 2 : 1), argv + argc);
   const std::string command = argc > 1 ? argv[1] : "";
-  if (command == "size") return nsxalb::cli::RunSizeCommand(args, std::cout, std::cerr);
-  if (command == "schema") return nsxalb::cli::RunSchemaCommand(args, std::cout, std::cerr);
-  if (command == "controller") return nsxalb::cli::RunControllerCommand(args, std::cout, std::cerr);
-  if (command == "plan-report")
-    return nsxalb::cli::RunPlanReportCommand(args, std::cout, std::cerr);
-  if (command == "docs") return nsxalb::cli::RunDocsCommand(args, std::cout, std::cerr);
-  if (command == "version" || command == "--version") {
-    std::cout << "terraform-provider-nsxalb " << nsxalb::build_info::kVersion << " (commit "
-              << nsxalb::build_info::kCommit << "; plugin protocol 5)\n";
-    return 0;
+  if (std::optional<int> rc = nsxalb::cli::RunCommand(command, args, std::cout, std::cerr)) {
+    return *rc;
   }
 
   nsxalb::host::HostOptions options;
@@ -40,8 +29,9 @@ int main(int argc, char** argv) {
     options.debug = true;
   } else if (!command.empty()) {
     std::cerr << "terraform-provider-nsxalb: unknown command or flag \"" << command
-              << "\"; commands: size, plan-report, docs, schema, controller, version; flags: "
-                 "--debug, --version\n";
+              << "\"; commands: " << nsxalb::cli::CommandList()
+              << "; flags: --debug, --version, --help\n"
+                 "Run 'terraform-provider-nsxalb --help' for usage.\n";
     return 2;
   }
   // Read now, while the Terraform process that started this one surely runs.

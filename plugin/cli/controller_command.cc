@@ -150,7 +150,8 @@ struct Options {
 
 std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Options& o) {
   if (args.empty()) {
-    return UsageError{"missing action (check, list-se-groups, get-se-group or apply-se-group)"};
+    return UsageError{
+        "missing action (check, list-se-groups, get-se-group, apply-se-group or usage)"};
   }
   size_t first = 0;
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

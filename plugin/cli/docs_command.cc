@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb docs --out DIR [--examples DIR]
+constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb docs [--out DIR] [--examples DIR]
 
 Writes the provider's documentation in the Terraform Registry's layout, generated from the
 embedded schemas and the examples:
@@ -34,17 +34,20 @@ embedded schemas and the examples:
   DIR/resources/<name>.md        each resource
   DIR/data-sources/<name>.md     each data source
   DIR/functions/<name>.md        each provider-defined function
-Examples are read from --examples (default: examples): provider/provider.tf,
-resources/<type>/resource.tf and import.sh, data-sources/<type>/data-source.tf,
-functions/<name>/function.tf.
+DIR defaults to docs: run from the repository root, the pages land where the Terraform Registry
+reads them, and their links to docs/sizing.md hold. Only these pages are written; other files
+in DIR are left alone. Examples are read from --examples (default: examples):
+provider/provider.tf, resources/<type>/resource.tf and import.sh,
+data-sources/<type>/data-source.tf, functions/<name>/function.tf.
 )";
 
 constexpr char kPrefix[] = "nsxalb_";
-// From DIR/resources/x.md to docs/sizing.md, with DIR = docs/registry.
-constexpr char kSizingDocFromPage[] = "../../sizing.md";
+// From DIR/index.md and from DIR/resources/x.md to docs/sizing.md, with DIR = docs.
+constexpr char kSizingDocFromIndex[] = "sizing.md";
+constexpr char kSizingDocFromPage[] = "../sizing.md";
 
 struct Options {
-  std::string out;
+  std::string out = "docs";
   std::string examples = "examples";
   bool help = false;
 };
@@ -69,7 +72,7 @@ std::optional<std::string> Parse(const std::vector<std::string>& args, Options& 
     }
     (flag == "--out" ? o.out : o.examples) = *value;
   }
-  if (!o.help && o.out.empty()) return "--out DIR is required";
+  if (o.out.empty()) return "--out: needs a directory";
   return std::nullopt;
 }
 
@@ -173,7 +176,7 @@ class Writer {
           "creates or changes it (never in a destroy). The figures come from the NSX Advanced "
           "Load Balancer performance and sizing tables for vCenter clouds (Avi 20.1.6) and "
           "NSX-T clouds (Avi 22.1.3); [how sizing works](",
-          "../sizing.md", ").\n");
+          kSizingDocFromIndex, ").\n");
     }
     absl::StrAppend(&out_, "\n## Example Usage\n\n```terraform\n",
                     TrimTrailingNewlines(page_.example), "\n```\n");

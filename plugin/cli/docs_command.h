@@ -14,9 +14,9 @@
 
 namespace nsxalb::cli {
 
-// Runs the `docs` subcommand. `args` are the arguments after "docs": --out DIR (required) and
-// --examples DIR (default "examples"). Returns 0 when every page was written, 1 when a file
-// cannot be read or written, 2 on a usage error.
+// Runs the `docs` subcommand. `args` are the arguments after "docs": --out DIR (default "docs",
+// the Registry's place at the repository root) and --examples DIR (default "examples"). Returns 0
+// when every page was written, 1 when a file cannot be read or written, 2 on a usage error.
 int RunDocsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace nsxalb::cli

@@ -8,10 +8,23 @@
 
 namespace nsxalb::cli {
 
+namespace {
+
+constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb schema --json
+
+Prints the provider's schemas (the provider block, every resource and every data source) in
+the format of `terraform providers schema -json`, read from the schemas embedded in the binary.
+)";
+
+}  // namespace
+
 int RunSchemaCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    out << kUsage;
+    return 0;
+  }
   if (args.size() != 1 || args[0] != "--json") {
-    err << "usage: terraform-provider-nsxalb schema --json\n"
-           "Prints the provider's schemas in the format of `terraform providers schema -json`.\n";
+    err << kUsage;
     return 2;
   }
   framework::ProviderServer server(provider::NewProvider());

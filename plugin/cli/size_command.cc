@@ -59,18 +59,25 @@ Sizing policy:
                            or HA_MODE_LEGACY_ACTIVE_STANDBY
   --virtual-services N     virtual services the group places (default: one)
   --max-vs-per-se N        virtual services per SE, max_vs_per_se (default 10)
-Settings to check (any subset):
-  --vcpus N                vcpus_per_se
-  --memory-mb N            memory_per_se, MB
-  --disk-gb N              disk_per_se, GB
-  --cpu-reserve B          cpu_reserve, true|false
-  --mem-reserve B          mem_reserve, true|false
-  --dedicated-dispatcher B dedicated_dispatcher_core, true|false
-  --num-dispatcher-cores N num_dispatcher_cores
-  --max-queues-per-vnic N  max_queues_per_vnic
-  --hybrid-rss B           hybrid_rss_mode, true|false
-  --se-count N             active SEs the workload is spread over
-  --max-se N               max_se, checked against the HA mode and the virtual-service slots
+Settings to check (any subset; each flag is the Avi field of that name):
+  --vcpus-per-se N         vCPUs of each SE
+  --memory-per-se N        memory of each SE, MB
+  --disk-per-se N          disk of each SE, GB
+  --cpu-reserve B          true|false
+  --mem-reserve B          true|false
+  --dedicated-dispatcher-core B
+                           true|false
+  --num-dispatcher-cores N
+  --max-queues-per-vnic N
+  --hybrid-rss-mode B      true|false
+  --min-scaleout-per-vs N  SEs each virtual service is placed on: with one virtual service, the
+                           active SEs its workload is spread over; with --virtual-services above
+                           1, checked against the HA mode and the virtual-service slots
+  --max-se N               checked against the HA mode and the virtual-service slots
+  Old names, accepted as aliases through 0.2.x and removed in 0.3.0: --vcpus (--vcpus-per-se),
+  --memory-mb (--memory-per-se), --disk-gb (--disk-per-se), --dedicated-dispatcher
+  (--dedicated-dispatcher-core), --hybrid-rss (--hybrid-rss-mode), --se-count
+  (--min-scaleout-per-vs).
 Options:
   --svg FILE               also write a sizing chart (SVG): capacity of one SE by vCPUs for the
                            binding metric, both profiles, the demand line, the recommended size
@@ -86,19 +93,35 @@ Options:
 Exit codes: 0 ok; 1 under-sized with --strict; 2 usage error or invalid value.
 )";
 
+// The old name of each renamed flag -> its name after the Avi field. Accepted through 0.2.x (the
+// help says so); remove in 0.3.0.
+const std::map<std::string, std::string>& FlagAliases() {
+  static const std::map<std::string, std::string> kAliases = {
+      {"--vcpus", "--vcpus-per-se"},
+      {"--memory-mb", "--memory-per-se"},
+      {"--disk-gb", "--disk-per-se"},
+      {"--dedicated-dispatcher", "--dedicated-dispatcher-core"},
+      {"--hybrid-rss", "--hybrid-rss-mode"},
+      {"--se-count", "--min-scaleout-per-vs"},
+  };
+  return kAliases;
+}
+
 // The flag that sets each attribute, for error messages.
 const std::map<std::string, std::string>& FlagOfAttribute() {
   static const std::map<std::string, std::string> kMap = {
-      {"vcpus_per_se", "--vcpus"},
-      {"memory_per_se", "--memory-mb"},
-      {"disk_per_se", "--disk-gb"},
+      {"vcpus_per_se", "--vcpus-per-se"},
+      {"memory_per_se", "--memory-per-se"},
+      {"disk_per_se", "--disk-per-se"},
       {"cpu_reserve", "--cpu-reserve"},
       {"mem_reserve", "--mem-reserve"},
-      {"dedicated_dispatcher_core", "--dedicated-dispatcher"},
+      {"dedicated_dispatcher_core", "--dedicated-dispatcher-core"},
       {"num_dispatcher_cores", "--num-dispatcher-cores"},
       {"max_queues_per_vnic", "--max-queues-per-vnic"},
-      {"hybrid_rss_mode", "--hybrid-rss"},
-      {"se_count", "--se-count"},
+      {"hybrid_rss_mode", "--hybrid-rss-mode"},
+      // Both are set by --min-scaleout-per-vs: se_count with one virtual service.
+      {"se_count", "--min-scaleout-per-vs"},
+      {"min_scaleout_per_vs", "--min-scaleout-per-vs"},
       {"workload.target_utilization", "--target-utilization"},
       {"workload.max_vcpus_per_se", "--max-vcpus-per-se"},
       {"buffer_se", "--buffer-se"},
@@ -129,6 +152,10 @@ struct Options {
   bool strict = false;
   bool tables = false;
   bool help = false;
+  // --min-scaleout-per-vs: settings.se_count with one virtual service, else
+  // settings.min_scaleout_per_vs (as nsxalb_se_group reads the attribute); resolved after parsing,
+  // since --virtual-services may come later.
+  absl::optional<int> min_scaleout_per_vs;
   std::string svg_file;                     // --svg: write the sizing chart here
   absl::optional<sz::Metric> chart_metric;  // --chart-metric: else the binding metric
   absl::optional<double> observed_peak;     // --observed-peak: display units of the chart metric
@@ -262,16 +289,21 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       o.workload.ha_mode = *mode;
       return absl::optional<ParseError>();
     };
-    m["--vcpus"] = IntSetting(&sz::Settings::vcpus_per_se);
-    m["--memory-mb"] = Int64Setting(&sz::Settings::memory_per_se);
-    m["--disk-gb"] = Int64Setting(&sz::Settings::disk_per_se);
+    m["--vcpus-per-se"] = IntSetting(&sz::Settings::vcpus_per_se);
+    m["--memory-per-se"] = Int64Setting(&sz::Settings::memory_per_se);
+    m["--disk-per-se"] = Int64Setting(&sz::Settings::disk_per_se);
     m["--cpu-reserve"] = BoolSetting(&sz::Settings::cpu_reserve);
     m["--mem-reserve"] = BoolSetting(&sz::Settings::mem_reserve);
-    m["--dedicated-dispatcher"] = BoolSetting(&sz::Settings::dedicated_dispatcher_core);
+    m["--dedicated-dispatcher-core"] = BoolSetting(&sz::Settings::dedicated_dispatcher_core);
     m["--num-dispatcher-cores"] = IntSetting(&sz::Settings::num_dispatcher_cores);
     m["--max-queues-per-vnic"] = IntSetting(&sz::Settings::max_queues_per_vnic);
-    m["--hybrid-rss"] = BoolSetting(&sz::Settings::hybrid_rss_mode);
-    m["--se-count"] = IntSetting(&sz::Settings::se_count);
+    m["--hybrid-rss-mode"] = BoolSetting(&sz::Settings::hybrid_rss_mode);
+    m["--min-scaleout-per-vs"] = [](Options& o, const std::string& flag, const std::string& value) {
+      int64_t n = 0;
+      if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
+      o.min_scaleout_per_vs = static_cast<int>(n);
+      return absl::optional<ParseError>();
+    };
     m["--max-se"] = IntSetting(&sz::Settings::max_se);
     m["--svg"] = [](Options& o, const std::string& flag, const std::string& value) {
       if (value.empty()) return absl::optional<ParseError>(ParseError{flag + ": needs a file"});
@@ -313,11 +345,14 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
       value = flag.substr(eq + 1);
       flag = flag.substr(0, eq);
     }
-    if (flag.rfind("--", 0) != 0) {
+    if (flag.rfind("--", 0) != 0 && flag != "-h") {
       return ParseError{absl::StrCat("unexpected argument \"", flag, "\" (flags start with --)")};
     }
-    if (seen[flag]) return ParseError{absl::StrCat(flag, ": given more than once")};
-    seen[flag] = true;
+    // An old name counts as its new one: --vcpus and --vcpus-per-se together are one flag twice.
+    const auto alias = FlagAliases().find(flag);
+    const std::string& name = alias == FlagAliases().end() ? flag : alias->second;
+    if (seen[name]) return ParseError{absl::StrCat(flag, ": given more than once")};
+    seen[name] = true;
     bool* toggle = flag == "--json"                   ? &o.json
                    : flag == "--strict"               ? &o.strict
                    : flag == "--tables"               ? &o.tables
@@ -328,13 +363,20 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
       *toggle = true;
       continue;
     }
-    const auto it = ValueFlags().find(flag);
+    const auto it = ValueFlags().find(name);
     if (it == ValueFlags().end()) return ParseError{absl::StrCat("unknown flag ", flag)};
     if (!value.has_value()) {
       if (i + 1 >= args.size()) return ParseError{absl::StrCat(flag, ": needs a value")};
       value = args[++i];
     }
     if (auto e = it->second(o, flag, *value)) return e;
+  }
+  if (o.min_scaleout_per_vs) {
+    if (o.workload.virtual_services.value_or(1) <= 1) {
+      o.settings.se_count = o.min_scaleout_per_vs;
+    } else {
+      o.settings.min_scaleout_per_vs = o.min_scaleout_per_vs;
+    }
   }
   return absl::nullopt;
 }
@@ -403,7 +445,7 @@ int RunSizeCommand(const std::vector<std::string>& args, std::ostream& out, std:
   const bool has_settings = !o.settings.Empty();
   if (!has_demand && !has_settings) {
     return UsageError(
-        "give a workload (e.g. --l7-rps 150000) or settings to check (e.g. --vcpus 4)", err);
+        "give a workload (e.g. --l7-rps 150000) or settings to check (e.g. --vcpus-per-se 4)", err);
   }
 
   const sz::Validation v = sz::Validate(o.workload, o.settings);

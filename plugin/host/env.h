@@ -27,7 +27,8 @@ inline constexpr int kProtocolVersion = 5;
 inline constexpr char kNotAPluginMessage[] =
     "This binary is a plugin. These are not meant to be executed directly. Terraform (or "
     "OpenTofu) starts it when a configuration uses the nsxalb provider. To use the binary by "
-    "itself, run one of its commands: size, schema, version (or --debug to serve for "
+    "itself, run one of its commands (size, plan-report, docs, schema, controller, version); "
+    "`terraform-provider-nsxalb --help` lists them (and --debug, which serves for "
     "TF_REATTACH_PROVIDERS).";
 
 // An environment: variable name to value.

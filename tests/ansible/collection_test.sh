@@ -40,6 +40,25 @@ workload_doc=$(jq -c '.["nsxalb.alb.se_group"].doc.options.workload.suboptions |
 workload_schema=$(jq -c '.block.block_types.workload.block.attributes | keys' "$schema")
 assert_eq "se_group's workload keys" "$workload_schema" "$workload_doc"
 
+step "se_sizing gives every setting to size under the flag of its name (the Avi field's)"
+# Each option is the size command's flag of the same name; a missing or misnamed flag fails the
+# module (size: unknown flag). The report echoes what size was given.
+settings='{"vcpus_per_se": 4, "memory_per_se": 8192, "disk_per_se": 30, "cpu_reserve": true,
+  "mem_reserve": true, "dedicated_dispatcher_core": true, "num_dispatcher_cores": 1,
+  "max_queues_per_vnic": 1, "hybrid_rss_mode": false, "min_scaleout_per_vs": 2,
+  "max_scaleout_per_vs": 4, "max_se": 4, "buffer_se": 1, "ha_mode": "HA_MODE_SHARED",
+  "max_vs_per_se": 10}'
+ansible localhost -i localhost, -c local -m nsxalb.alb.se_sizing \
+  -a "{\"platform\": \"nsxt\", \"workload\": {\"l7_rps\": 150000, \"virtual_services\": 1},
+       \"settings\": $settings}" >"$AN_TMP/sizing.out" 2>&1 ||
+  { cat "$AN_TMP/sizing.out"; fail "se_sizing with every setting failed"; }
+sed '1s/^localhost | SUCCESS => //' "$AN_TMP/sizing.out" >"$AN_TMP/sizing.json"
+given=$(jq -c '.report.check.given | keys' "$AN_TMP/sizing.json") ||
+  { cat "$AN_TMP/sizing.out"; fail "se_sizing printed no report"; }
+assert_eq "settings size was given" \
+  '["cpu_reserve","dedicated_dispatcher_core","disk_per_se","hybrid_rss_mode","max_queues_per_vnic","max_se","mem_reserve","memory_per_se","num_dispatcher_cores","se_count","vcpus_per_se"]' \
+  "$given"
+
 step "ansible-galaxy collection build"
 ansible-galaxy collection build "$COLLECTION" --output-path "$AN_TMP/dist" >"$AN_TMP/build.out" 2>&1 ||
   { cat "$AN_TMP/build.out"; fail "ansible-galaxy collection build failed"; }

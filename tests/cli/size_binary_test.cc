@@ -41,7 +41,7 @@ nlohmann::json Parse(const Result& r) {
 }
 
 TEST(SizeBinaryTest, NsxtFourVcpusReports153000L7RpsMeasured) {
-  Result r = RunBinary("size --platform nsxt --vcpus 4 --json");
+  Result r = RunBinary("size --platform nsxt --vcpus-per-se 4 --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json rps = Parse(r)["check"]["capacity"]["per_se"]["l7_rps"];
   EXPECT_EQ(rps["value"], 153000);
@@ -49,7 +49,7 @@ TEST(SizeBinaryTest, NsxtFourVcpusReports153000L7RpsMeasured) {
 }
 
 TEST(SizeBinaryTest, VcenterSixVcpusReports10GbpsL7SslMeasured) {
-  Result r = RunBinary("size --platform vcenter --vcpus 6 --json");
+  Result r = RunBinary("size --platform vcenter --vcpus-per-se 6 --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json ssl = Parse(r)["check"]["capacity"]["per_se"]["l7_ssl_gbps"];
   EXPECT_EQ(ssl["value"], 10.0);
@@ -66,8 +66,9 @@ TEST(SizeBinaryTest, WorkloadRecommendationInText) {
 }
 
 TEST(SizeBinaryTest, StrictUnderSizingAndUsageErrorsExitNonZero) {
-  EXPECT_EQ(RunBinary("size --platform vcenter --ssl-tps-ecc 8000 --vcpus 2 --strict").exit_code,
-            1);
+  EXPECT_EQ(
+      RunBinary("size --platform vcenter --ssl-tps-ecc 8000 --vcpus-per-se 2 --strict").exit_code,
+      1);
   Result bad = RunBinary("size --platform nsxt --l7-rps lots", /*merge_stderr=*/true);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--l7-rps"), std::string::npos) << bad.output;

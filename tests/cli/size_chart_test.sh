@@ -53,7 +53,7 @@ check small 4 0 --platform vcenter --ssl-tps-ecc 2000 --max-vcpus-per-se 2
 # Open connections: nsxt publishes none (its curve is cross-profile), so only vcenter's 4 dots.
 check conns 4 0 --platform nsxt --l4-open-conns 2000000
 # Settings checked against the workload: the given size is marked as well.
-check given 8 0 --platform vcenter --ssl-tps-ecc 8000 --vcpus 2
+check given 8 0 --platform vcenter --ssl-tps-ecc 8000 --vcpus-per-se 2
 [ "$(count "$tmp/given.svg" path given)" = 1 ] || { echo "FAILED given: no mark for the settings"; failed=$((failed + 1)); }
 # ... and a second CPU-budget bar for the settings, over its target.
 [ "$(count "$tmp/given.svg" rect cpu-budget)" = 2 ] || { echo "FAILED given: not one part in each of 2 bars"; failed=$((failed + 1)); }
@@ -67,7 +67,7 @@ grep -q 'observed peak, per SE: 250,000' "$tmp/observed.svg" || { echo "FAILED o
 check chosen 8 0 --platform vcenter --ssl-tps-ecc 8000 --l7-rps 1000 --chart-metric l7-rps
 grep -q 'L7 RPS capacity of one SE' "$tmp/chosen.svg" || { echo "FAILED chosen: not the L7 RPS chart"; failed=$((failed + 1)); }
 # Without a workload there is nothing to chart: a usage error.
-"$provider" size --platform vcenter --vcpus 2 --svg "$tmp/none.svg" >/dev/null 2>&1
+"$provider" size --platform vcenter --vcpus-per-se 2 --svg "$tmp/none.svg" >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAILED none: --svg without a workload is not a usage error"; failed=$((failed + 1)); }
 
 echo "size --svg: $passed passed, $failed failed"

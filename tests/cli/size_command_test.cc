@@ -35,7 +35,7 @@ nlohmann::json Json(const Outcome& run) {
 }
 
 TEST(SizeCommandTest, ReproducesMeasuredCellsForExplicitVcpus) {
-  Outcome nsxt = Size({"--platform", "nsxt", "--vcpus", "4", "--json"});
+  Outcome nsxt = Size({"--platform", "nsxt", "--vcpus-per-se", "4", "--json"});
   ASSERT_EQ(nsxt.code, 0) << nsxt.err;
   nlohmann::json j = Json(nsxt);
   const nlohmann::json& rps = j["check"]["capacity"]["per_se"]["l7_rps"];
@@ -43,7 +43,7 @@ TEST(SizeCommandTest, ReproducesMeasuredCellsForExplicitVcpus) {
   EXPECT_EQ(rps["basis"], "measured");
   EXPECT_EQ(rps["unit"], "RPS");
   EXPECT_THAT(rps["source"].get<std::string>(), HasSubstr("001_abd1a4d572c28938.txt"));
-  Outcome vc = Size({"--platform", "vcenter", "--vcpus", "6", "--json"});
+  Outcome vc = Size({"--platform", "vcenter", "--vcpus-per-se", "6", "--json"});
   ASSERT_EQ(vc.code, 0) << vc.err;
   const nlohmann::json ssl = Json(vc)["check"]["capacity"]["per_se"]["l7_ssl_gbps"];
   EXPECT_EQ(ssl["value"], 10.0);
@@ -89,7 +89,7 @@ TEST(SizeCommandTest, RecommendsForAWorkloadWithBasisAndProvenance) {
 }
 
 TEST(SizeCommandTest, TextReportShowsRecommendationCapacityAndWarnings) {
-  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2"});
+  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus-per-se", "2"});
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("Recommendation: 1 active SE + 1 buffer, 5 vCPUs"));
   EXPECT_THAT(run.out, HasSubstr("10,350  interpolated"));
@@ -102,11 +102,15 @@ TEST(SizeCommandTest, TextReportShowsRecommendationCapacityAndWarnings) {
 
 TEST(SizeCommandTest, StrictExitsOneWhenUnderSized) {
   EXPECT_EQ(
-      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "2", "--strict"}).code, 1);
+      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus-per-se", "2", "--strict"})
+          .code,
+      1);
   EXPECT_EQ(
-      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus", "5", "--strict"}).code, 0);
+      Size({"--platform", "vcenter", "--ssl-tps-ecc", "8000", "--vcpus-per-se", "5", "--strict"})
+          .code,
+      0);
   // JSON reports under_sized too.
-  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc=8000", "--vcpus=2", "--json"});
+  Outcome run = Size({"--platform", "vcenter", "--ssl-tps-ecc=8000", "--vcpus-per-se=2", "--json"});
   EXPECT_EQ(Json(run)["check"]["under_sized"], true);
   EXPECT_EQ(Json(run)["findings"][0]["attribute"], "vcpus_per_se");
   EXPECT_EQ(Json(run)["findings"][0]["rule"], "demand-within-capacity");
@@ -138,13 +142,13 @@ TEST(SizeCommandTest, ThroughputFlagsAreGbps) {
 }
 
 TEST(SizeCommandTest, InvalidSettingValuesExitTwoNamingFlagAndAttribute) {
-  Outcome run = Size({"--platform", "nsxt", "--vcpus", "100"});
+  Outcome run = Size({"--platform", "nsxt", "--vcpus-per-se", "100"});
   EXPECT_EQ(run.code, 2);
-  EXPECT_THAT(run.err, HasSubstr("--vcpus (vcpus_per_se)"));
+  EXPECT_THAT(run.err, HasSubstr("--vcpus-per-se (vcpus_per_se)"));
   Outcome util = Size({"--platform", "nsxt", "--l7-rps", "1000", "--target-utilization", "95"});
   EXPECT_EQ(util.code, 2);
   EXPECT_THAT(util.err, HasSubstr("--target-utilization (workload.target_utilization)"));
-  Outcome disp = Size({"--platform", "nsxt", "--vcpus", "4", "--num-dispatcher-cores", "3"});
+  Outcome disp = Size({"--platform", "nsxt", "--vcpus-per-se", "4", "--num-dispatcher-cores", "3"});
   EXPECT_EQ(disp.code, 2);
   EXPECT_THAT(disp.err, HasSubstr("--num-dispatcher-cores"));
 }
@@ -155,14 +159,16 @@ TEST(SizeCommandTest, UsageErrorsExitTwoNamingTheFlag) {
       {{"--platform", "nsxt", "--l7-rps", "abc"}, "--l7-rps: \"abc\" is not a number"},
       {{"--platform", "nsxt", "--l7-rps", "-5"}, "--l7-rps: -5 must be 0 or more"},
       {{"--platform", "nsxt", "--l4-gbps", "nan"}, "--l4-gbps"},
-      {{"--platform", "nsxt", "--vcpus"}, "--vcpus: needs a value"},
-      {{"--platform", "nsxt", "--vcpus", "2.5"}, "--vcpus: \"2.5\" is not a whole number"},
+      {{"--platform", "nsxt", "--vcpus-per-se"}, "--vcpus-per-se: needs a value"},
+      {{"--platform", "nsxt", "--vcpus-per-se", "2.5"},
+       "--vcpus-per-se: \"2.5\" is not a whole number"},
       {{"--platform", "nsxt", "--cpu-reserve", "maybe"}, "--cpu-reserve: \"maybe\" must be"},
-      {{"--platform", "aws", "--vcpus", "2"}, "--platform: \"aws\" must be vcenter or nsxt"},
-      {{"--vcpus", "2"}, "--platform is required"},
+      {{"--platform", "aws", "--vcpus-per-se", "2"}, "--platform: \"aws\" must be vcenter or nsxt"},
+      {{"--vcpus-per-se", "2"}, "--platform is required"},
       {{"--platform", "nsxt"}, "give a workload"},
-      {{"--platform", "nsxt", "--vcpus", "2", "--vcpus", "4"}, "--vcpus: given more than once"},
-      {{"--platform", "nsxt", "--vcpus", "2", "--json=yes"}, "--json: takes no value"},
+      {{"--platform", "nsxt", "--vcpus-per-se", "2", "--vcpus-per-se", "4"},
+       "--vcpus-per-se: given more than once"},
+      {{"--platform", "nsxt", "--vcpus-per-se", "2", "--json=yes"}, "--json: takes no value"},
       {{"--platform", "nsxt", "4"}, "unexpected argument \"4\""},
   };
   for (const auto& [args, message] : cases) {
@@ -190,16 +196,16 @@ TEST(SizeCommandTest, Help) {
                            "--max-vcpus-per-se",
                            "--buffer-se",
                            "--max-scaleout-per-vs",
-                           "--vcpus",
-                           "--memory-mb",
-                           "--disk-gb",
+                           "--vcpus-per-se",
+                           "--memory-per-se",
+                           "--disk-per-se",
                            "--cpu-reserve",
                            "--mem-reserve",
-                           "--dedicated-dispatcher",
+                           "--dedicated-dispatcher-core",
                            "--num-dispatcher-cores",
                            "--max-queues-per-vnic",
-                           "--hybrid-rss",
-                           "--se-count",
+                           "--hybrid-rss-mode",
+                           "--min-scaleout-per-vs",
                            "--json",
                            "--strict",
                            "--tables"}) {
@@ -235,25 +241,25 @@ TEST(SizeCommandTest, EveryDocumentedFlagParses) {
                       "2",
                       "--max-scaleout-per-vs",
                       "2",
-                      "--vcpus",
+                      "--vcpus-per-se",
                       "1",
-                      "--memory-mb",
+                      "--memory-per-se",
                       "2048",
-                      "--disk-gb",
+                      "--disk-per-se",
                       "15",
                       "--cpu-reserve",
                       "true",
                       "--mem-reserve",
                       "true",
-                      "--dedicated-dispatcher",
+                      "--dedicated-dispatcher-core",
                       "false",
                       "--num-dispatcher-cores",
                       "0",
                       "--max-queues-per-vnic",
                       "0",
-                      "--hybrid-rss",
+                      "--hybrid-rss-mode",
                       "false",
-                      "--se-count",
+                      "--min-scaleout-per-vs",
                       "1",
                       "--json",
                       "--strict"});
@@ -263,6 +269,75 @@ TEST(SizeCommandTest, EveryDocumentedFlagParses) {
   EXPECT_EQ(j["workload"]["buffer_se"], 2);
   EXPECT_EQ(j["check"]["given"].size(), 10u);
   EXPECT_EQ(j["findings"].size(), 0u) << j["findings"].dump();
+}
+
+// The flags' old names (before they took the Avi fields' names) stay accepted through 0.2.x, and
+// the help says so: each gives the same report as its new name, and an old and a new name
+// together are one flag given twice.
+TEST(SizeCommandTest, OldFlagNamesAreAliases) {
+  const std::vector<std::string> old_names = {"--platform",
+                                              "nsxt",
+                                              "--l7-rps",
+                                              "150000",
+                                              "--vcpus",
+                                              "4",
+                                              "--memory-mb",
+                                              "8192",
+                                              "--disk-gb",
+                                              "30",
+                                              "--dedicated-dispatcher",
+                                              "true",
+                                              "--hybrid-rss",
+                                              "false",
+                                              "--se-count",
+                                              "2",
+                                              "--json"};
+  const std::vector<std::string> new_names = {"--platform",
+                                              "nsxt",
+                                              "--l7-rps",
+                                              "150000",
+                                              "--vcpus-per-se",
+                                              "4",
+                                              "--memory-per-se",
+                                              "8192",
+                                              "--disk-per-se",
+                                              "30",
+                                              "--dedicated-dispatcher-core",
+                                              "true",
+                                              "--hybrid-rss-mode",
+                                              "false",
+                                              "--min-scaleout-per-vs",
+                                              "2",
+                                              "--json"};
+  Outcome old_run = Size(old_names);
+  Outcome new_run = Size(new_names);
+  ASSERT_EQ(old_run.code, 0) << old_run.err;
+  EXPECT_EQ(old_run.out, new_run.out);
+  nlohmann::json given = Json(new_run)["check"]["given"];
+  EXPECT_EQ(given.size(), 6u) << given.dump();
+
+  Outcome twice = Size({"--platform", "nsxt", "--vcpus", "2", "--vcpus-per-se", "4"});
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_THAT(twice.err, HasSubstr("--vcpus-per-se: given more than once"));
+  Outcome help = Size({"--help"});
+  EXPECT_THAT(help.out, HasSubstr("Old names, accepted as aliases through 0.2.x"));
+  for (const char* old_name : {"--vcpus (", "--memory-mb (", "--disk-gb (",
+                               "--dedicated-dispatcher\n", "--hybrid-rss (", "--se-count\n"}) {
+    EXPECT_THAT(help.out, HasSubstr(old_name));
+  }
+}
+
+// --min-scaleout-per-vs is read as nsxalb_se_group reads min_scaleout_per_vs: with one virtual
+// service, the active SEs; with several, the SEs each is placed on, checked against Avi's range.
+TEST(SizeCommandTest, MinScaleoutPerVsFollowsTheVirtualServices) {
+  nlohmann::json one = Json(
+      Size({"--platform", "nsxt", "--l7-rps", "150000", "--min-scaleout-per-vs", "3", "--json"}));
+  EXPECT_EQ(one["check"]["given"]["se_count"], 3) << one["check"].dump();
+  Outcome many = Size({"--platform", "nsxt", "--l7-rps", "150000", "--min-scaleout-per-vs", "65",
+                       "--virtual-services", "4"});
+  EXPECT_EQ(many.code, 2);
+  EXPECT_THAT(many.err, HasSubstr("--min-scaleout-per-vs (min_scaleout_per_vs): "
+                                  "min_scaleout_per_vs must be 1-64, got 65"));
 }
 
 TEST(SizeCommandTest, ASingleMetricWorkloadKeepsItsRecommendation) {
@@ -276,7 +351,7 @@ TEST(SizeCommandTest, ASingleMetricWorkloadKeepsItsRecommendation) {
 
 TEST(SizeCommandTest, StrictJudgesTheSumOfTheCpuBudget) {
   // vcenter 6 vCPUs: 100,000 RPS is 54% and 6,000 ECC TPS 50%; each fits 80% alone, the sum not.
-  Outcome run = Size({"--platform", "vcenter", "--vcpus", "6", "--l7-rps", "100000",
+  Outcome run = Size({"--platform", "vcenter", "--vcpus-per-se", "6", "--l7-rps", "100000",
                       "--ssl-tps-ecc", "6000", "--strict"});
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   EXPECT_THAT(run.out, HasSubstr("CPU 104.1% = L7 RPS 54.1% + ECC SSL TPS 50.0%, over the 80% "
@@ -284,10 +359,13 @@ TEST(SizeCommandTest, StrictJudgesTheSumOfTheCpuBudget) {
   EXPECT_THAT(run.out, HasSubstr("CPU budget per SE: CPU 104.1% = L7 RPS 54.1% + ECC SSL TPS "
                                  "50.0% !"));
   // Either alone fits.
-  EXPECT_EQ(Size({"--platform", "vcenter", "--vcpus", "6", "--l7-rps", "100000", "--strict"}).code,
-            0);
   EXPECT_EQ(
-      Size({"--platform", "vcenter", "--vcpus", "6", "--ssl-tps-ecc", "6000", "--strict"}).code, 0);
+      Size({"--platform", "vcenter", "--vcpus-per-se", "6", "--l7-rps", "100000", "--strict"}).code,
+      0);
+  EXPECT_EQ(
+      Size({"--platform", "vcenter", "--vcpus-per-se", "6", "--ssl-tps-ecc", "6000", "--strict"})
+          .code,
+      0);
 }
 
 TEST(SizeCommandTest, HaModesShapeTheRecommendation) {

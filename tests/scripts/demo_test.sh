@@ -3,7 +3,8 @@
 #   terraform     it exits 0 and prints the plan with the sizing and the warning at the HCL line,
 #                 the apply, "No changes." and the destroy (its time is printed, never asserted:
 #                 speed is measured, not tested);
-#   no_terraform  with terraform off PATH it says so and shows the same sizing with `size`;
+#   no_terraform  with terraform off PATH it says so and shows the same sizing with `size` (the
+#                 quick start's workloads: the HTTPS mix on nsxt, the handshakes on 2 vCPUs);
 #   interrupted   SIGINT during the run (Ctrl-C) stops it, and nothing it started keeps running.
 # Every case checks that nothing the demo started is left running and its directory is gone.
 # Usage: demo_test.sh CASE SOURCE_DIR BUILD_DIR
@@ -69,7 +70,11 @@ case "$case_name" in
     rc=$?
     [ "$rc" -eq 0 ] || fail "scripts/demo exited $rc"
     expect "terraform is not on PATH"
-    expect "Recommendation: 1 active SE + 1 buffer, 6 vCPUs / 12288 MB each"
+    # The quick start's web group: the HTTPS mix, so the same shape and CPU budget as the plan's
+    # sizing.summary ("2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU").
+    expect "size --platform nsxt --l7-rps 150000 --ssl-tps-ecc 8000"
+    expect "Recommendation: 2 active SEs + 1 buffer, 6 vCPUs / 12288 MB each"
+    expect "CPU budget per SE: CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8%"
     expect "warning [vcpus_per_se] ECC SSL TPS under-delivered: 5,800 of 10,000 needed"
     expect "Demo finished (without Terraform)"
     ;;

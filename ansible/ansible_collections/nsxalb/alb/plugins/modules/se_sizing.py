@@ -71,7 +71,7 @@ options:
         description: ["Hybrid RSS dispatcher mode."]
         type: bool
       min_scaleout_per_vs:
-        description: ["Active SEs the workload is spread over (the size command's --se-count)."]
+        description: ["SEs each virtual service is placed on: with one virtual service, the active SEs its workload is spread over."]
         type: int
       max_scaleout_per_vs:
         description: ["SEs one virtual service may use (default 4)."]
@@ -117,21 +117,10 @@ from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import (
     run_json,
 )
 
-# Option -> the size command's flag (its --help names the same Avi fields).
-FLAGS = dict(
-    ssl_tps_ecc="--ssl-tps-ecc", ssl_tps_rsa="--ssl-tps-rsa", l7_rps="--l7-rps",
-    l4_cps="--l4-cps", l4_open_conns="--l4-open-conns", l4_gbps="--l4-gbps",
-    l7_gbps="--l7-gbps", l7_ssl_gbps="--l7-ssl-gbps",
-    target_utilization="--target-utilization", max_vcpus_per_se="--max-vcpus-per-se",
-    virtual_services="--virtual-services",
-    vcpus_per_se="--vcpus", memory_per_se="--memory-mb", disk_per_se="--disk-gb",
-    cpu_reserve="--cpu-reserve", mem_reserve="--mem-reserve",
-    dedicated_dispatcher_core="--dedicated-dispatcher",
-    num_dispatcher_cores="--num-dispatcher-cores", max_queues_per_vnic="--max-queues-per-vnic",
-    hybrid_rss_mode="--hybrid-rss", min_scaleout_per_vs="--se-count",
-    max_scaleout_per_vs="--max-scaleout-per-vs", max_se="--max-se", buffer_se="--buffer-se",
-    ha_mode="--ha-mode", max_vs_per_se="--max-vs-per-se",
-)
+
+def flag_name(option):
+    """The size command's flag for an option: its name, which is the Avi field's, in dashes."""
+    return "--" + option.replace("_", "-")
 
 
 def flag_value(value):
@@ -165,7 +154,7 @@ def main():
     for group in ("workload", "settings"):
         for key, value in sorted((module.params[group] or {}).items()):
             if value is not None:
-                args += [FLAGS[key], flag_value(value)]
+                args += [flag_name(key), flag_value(value)]
     rc, report, err = run_json(module, args)
     if rc != 0 or report is None:
         module.fail_json(msg=err.strip() or "size failed (exit code %d)" % rc, cmd=args)
