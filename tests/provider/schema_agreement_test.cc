@@ -132,7 +132,7 @@ TEST(SchemaAgreementTest, SchemaCommandNeedsJsonFlag) {
   EXPECT_EQ(cli::RunSchemaCommand({}, out, err), 2);
   EXPECT_EQ(cli::RunSchemaCommand({"--yaml"}, out, err), 2);
   EXPECT_TRUE(out.str().empty());
-  EXPECT_NE(err.str().find("usage"), std::string::npos);
+  EXPECT_NE(err.str().find("Usage:"), std::string::npos);
 }
 
 }  // namespace
