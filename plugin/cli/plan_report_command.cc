@@ -1,4 +1,5 @@
-// `terraform-provider-nsxalb plan-report`: plan JSON -> the provider's own sizing code -> Markdown.
+// `terraform-provider-nsxalb plan-report`: plan JSON -> the sizing plan of each SE group
+// (segroup::PlanSizing, the same code the provider plans with) -> Markdown.
 #include "plugin/cli/plan_report_command.h"
 
 #include <fstream>
@@ -15,11 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
-#include "plugin/cty/json.h"
-#include "plugin/cty/value.h"
-#include "plugin/framework/schema.h"
-#include "plugin/provider/provider.h"
-#include "plugin/provider/se_group_sizing.h"
+#include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
@@ -156,37 +153,40 @@ struct Group {
   std::string action;
   std::string platform;  // empty when unknown
   Json after;
-  std::optional<provider::SizingPlan> sizing;
+  std::optional<segroup::SizingPlan> sizing;
   std::string not_sized;  // why there is no sizing
   std::string chart;      // the chart's path, when written
 };
 
-// The group's configuration as the provider saw it: the planned values, with the sizing
-// attributes the configuration does not write set to null (so they are recommended, not checked)
-// and values known only after apply unknown.
-absl::StatusOr<cty::Value> ConfigOf(const Json& after, const Json& after_unknown,
-                                    const Json* expressions) {
-  const framework::Schema& schema = provider::EmbeddedResourceSchema(kSeGroupType);
-  const cty::Type type = framework::ImpliedType(schema.block);
-  absl::StatusOr<cty::Value> value = cty::DecodeJson(after.dump(), type);
-  if (!value.ok()) return value.status();
-  cty::Value config = *std::move(value);
-  const auto& attributes = type.attributes();
-  for (const std::string& name : provider::SizingAttributeNames()) {
-    auto it = attributes.find(name);
-    if (it == attributes.end()) continue;
-    const cty::Type* t = &it->second;
-    if (IsUnknownIn(after_unknown, name)) {
-      config = config.WithAttribute(name, cty::Value::Unknown(*t));
-    } else if (expressions != nullptr && !expressions->contains(name)) {
-      config = config.WithAttribute(name, cty::Value::Null(*t));
+// The group's sizing input as the provider saw it: the planned values of the sizing attributes
+// and the workload, without the sizing attributes the configuration does not write (so they are
+// recommended, not checked). False when an input the model needs is known only after apply; an
+// unknown max_se, min_se or se_name_prefix, which the model does not read, is opaque instead.
+bool InputOf(const Json& after, const Json& after_unknown, const Json* expressions,
+             segroup::SizingInput& in) {
+  if (IsUnknownIn(after_unknown, "workload")) return false;
+  auto workload = after.find("workload");
+  if (workload != after.end() && workload->is_object()) {
+    in.workload = Json::object();
+    for (const auto& [key, value] : workload->items()) {
+      if (!value.is_null()) in.workload[key] = value;
     }
   }
-  auto workload_type = attributes.find("workload");
-  if (workload_type != attributes.end() && IsUnknownIn(after_unknown, "workload")) {
-    config = config.WithAttribute("workload", cty::Value::Unknown(workload_type->second));
+  bool known = true;
+  for (const std::string& name : segroup::SizingAttributeNames()) {
+    if (IsUnknownIn(after_unknown, name)) {
+      if (name == "max_se" || name == "min_se" || name == "se_name_prefix") {
+        in.opaque_settings.insert(name);
+      } else {
+        known = false;
+      }
+      continue;
+    }
+    if (expressions != nullptr && !expressions->contains(name)) continue;
+    auto it = after.find(name);
+    if (it != after.end() && !it->is_null()) in.settings[name] = *it;
   }
-  return config;
+  return known;
 }
 
 std::string Plural(int n, const char* one, const char* many) {
@@ -246,12 +246,6 @@ sz::Metric ChartMetric(const sz::Recommendation& r) {
   return r.binding.value_or(sz::Metric::kL7Rps);
 }
 
-std::string SizingString(const provider::SizingPlan& p, const char* name) {
-  if (!p.sizing_object.IsKnown() || p.sizing_object.IsNull()) return "";
-  const cty::Value* v = p.sizing_object.GetAttribute(name);
-  return v != nullptr && v->IsKnown() && !v->IsNull() ? v->AsString() : "";
-}
-
 std::string FileNameOf(const std::string& address) {
   std::string out;
   for (char c : address) {
@@ -298,15 +292,13 @@ void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
     g.not_sized = absl::StrCat("unknown platform \"", g.platform, "\"");
     return;
   }
-  absl::StatusOr<cty::Value> config = ConfigOf(g.after, after_unknown, Expressions(plan, change));
-  if (!config.ok()) {
-    g.not_sized = absl::StrCat("cannot read the planned values: ", config.status().message());
+  segroup::SizingInput input;
+  if (!InputOf(g.after, after_unknown, Expressions(plan, change), input)) {
+    g.not_sized = "the workload or settings are known only after apply";
     return;
   }
-  provider::SizingPlan sizing = provider::PlanSizing(*config, *platform);
-  if (!sizing.known) {
-    g.not_sized = "the workload or settings are known only after apply";
-  } else if (!sizing.has_workload) {
+  segroup::SizingPlan sizing = segroup::PlanSizing(input, *platform);
+  if (!sizing.has_workload) {
     g.not_sized = "no workload: not sized";
   } else if (!sizing.planned_shape) {
     g.not_sized = "the sizing inputs have errors (see the findings)";
@@ -346,8 +338,7 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
   if (g.sizing && g.sizing->planned_shape && g.sizing->workload) {
     const sz::Recommendation& p = *g.sizing->planned_shape;
     const sz::Workload& w = *g.sizing->workload;
-    const std::string summary = SizingString(*g.sizing, "summary");
-    if (!summary.empty()) out << "> " << summary << "\n\n";
+    if (g.sizing->summary) out << "> " << g.sizing->summary->summary << "\n\n";
     out << "| metric | demand | needed at " << w.target_utilization_pct << "% | capacity of "
         << Plural(p.se_count.value, "SE", "SEs") << " | utilization | basis |\n"
         << "|---|--:|--:|--:|--:|---|\n";
@@ -374,13 +365,13 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
   }
   if (g.sizing && !g.sizing->findings.empty()) {
     out << "\nFindings:\n\n";
-    for (const provider::PlacedFinding& f : g.sizing->findings) {
-      out << "- " << provider::FindingText(f) << "\n";
+    for (const segroup::Finding& f : g.sizing->findings) {
+      out << "- " << segroup::FindingText(f) << "\n";
     }
   }
   if (g.sizing) {
-    for (const framework::Diagnostic& d : g.sizing->input_errors) {
-      out << "- error: " << d.summary << ". " << d.detail << "\n";
+    for (const segroup::InputError& e : g.sizing->input_errors) {
+      out << "- error: " << e.summary << ". " << e.detail << "\n";
     }
   }
   if (!g.chart.empty()) {
@@ -444,7 +435,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
       utilization = absl::StrCat(BindingText(p), p.carried ? "" : " (over target)");
     }
     int warnings = 0, errors = 0;
-    for (const provider::PlacedFinding& f : g.sizing->findings) {
+    for (const segroup::Finding& f : g.sizing->findings) {
       (f.finding.severity == sz::Severity::kError ? errors : warnings)++;
     }
     std::vector<std::string> counts;
@@ -452,7 +443,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
     if (warnings > 0) counts.push_back(Plural(warnings, "warning", "warnings"));
     out << Cell(WorkloadText(*g.sizing->workload)) << " | " << Cell(planned) << " | "
         << Cell(recommended) << " | " << Cell(utilization) << " | "
-        << SizingString(*g.sizing, "basis") << " | "
+        << (g.sizing->summary ? g.sizing->summary->basis : "") << " | "
         << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
   }
   for (const Group& g : groups) RenderGroupDetail(g, out);

@@ -2,6 +2,7 @@
 // it driven by the expected type; encoding writes the text directly so numbers keep every digit.
 #include "plugin/cty/json.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -246,6 +247,23 @@ absl::StatusOr<Value> DecodeJson(std::string_view json, const Type& type) {
   absl::StatusOr<JsonNode> tree = internal::ParseJsonTree(json);
   if (!tree.ok()) return PathError(AttributePath(), std::string(tree.status().message()));
   return Decode(*tree, type, LazyPath());
+}
+
+nlohmann::json PrimitiveJson(const Value& value) {
+  if (value.IsNull() || !value.IsKnown()) return nullptr;
+  switch (value.type().kind()) {
+    case Type::Kind::kString:
+      return value.AsString();
+    case Type::Kind::kBool:
+      return value.AsBool();
+    case Type::Kind::kNumber: {
+      absl::StatusOr<int64_t> i = value.AsNumber().AsInt64();
+      if (i.ok()) return *i;
+      return value.AsNumber().AsDouble();
+    }
+    default:
+      return nullptr;
+  }
 }
 
 absl::StatusOr<std::string> EncodeJson(const Value& value, const Type& type) {

@@ -1,5 +1,7 @@
 // The JSON encoding of cty values (ctyjson): RawState.json in UpgradeResourceState, and the
 // `terraform show -json`-like output of the CLI. Unknown values cannot be represented in JSON.
+// Also one primitive value as a JSON value, for code that hands cty values to JSON APIs (the
+// domain's settings, the Controller's fields).
 #ifndef NSXALB_PLUGIN_CTY_JSON_H_
 #define NSXALB_PLUGIN_CTY_JSON_H_
 
@@ -7,6 +9,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
 
@@ -19,6 +22,11 @@ absl::StatusOr<Value> DecodeJson(std::string_view json, const Type& type);
 
 // Encodes a wholly known value as compact JSON. Dynamic values become {"value":…,"type":…}.
 absl::StatusOr<std::string> EncodeJson(const Value& value, const Type& type);
+
+// A known primitive value as a JSON value: a string, a bool, or a number (an integer when it is
+// whole and fits int64, else the nearest double). JSON null for a null or unknown value and for
+// any value that is not a primitive.
+nlohmann::json PrimitiveJson(const Value& value);
 
 }  // namespace nsxalb::cty
 

@@ -1,6 +1,7 @@
 // The apply engine: dispatches to Create, Update or Delete and checks the result against
 // Terraform's apply rules (no unknowns, every known planned value kept, null after destroy).
 #include "absl/strings/str_cat.h"
+#include "plugin/framework/plan.h"
 #include "plugin/framework/provider_server.h"
 #include "plugin/framework/value_util.h"
 

@@ -1,4 +1,7 @@
-// Terraform's plan rules, implemented once for every resource (see provider_server.h).
+// Terraform's plan rules, implemented once for every resource, and PlanResourceChange, the engine
+// method that applies them around a resource's ModifyPlan.
+#include "plugin/framework/plan.h"
+
 #include <map>
 #include <set>
 #include <vector>

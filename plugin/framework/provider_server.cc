@@ -8,6 +8,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/common/log.h"
 #include "plugin/cty/json.h"
+#include "plugin/framework/plan.h"
 #include "plugin/framework/resource_with_import_state.h"
 #include "plugin/framework/resource_with_upgrade_state.h"
 #include "plugin/framework/resource_with_validate_config.h"

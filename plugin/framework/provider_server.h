@@ -1,5 +1,5 @@
 // The engine between the wire and a Provider: one method per tfplugin5 RPC, in framework types.
-// It owns Terraform's rules so that resources don't have to: the plan rules (plan.cc), the apply
+// It owns Terraform's rules so that resources don't have to: the plan rules (plan.h), the apply
 // checks (apply.cc), state upgrades and the result checks of read, import and data sources. Every
 // problem, including a resource breaking a rule, comes back as a diagnostic; it never throws.
 //
@@ -181,35 +181,6 @@ class ProviderServer {
   Diagnostics schema_diagnostics_;
 };
 
-// The plan rules, exposed for tests and for the engine (plan.cc).
-namespace plan {
-
-// The engine's plan before ModifyPlan: `proposed` with computed attributes that are null in
-// config made unknown wherever there is no prior object (create, or a new nested element).
-cty::Value MarkComputedUnknown(const Block& block, const cty::Value& proposed,
-                               const cty::Value& config, const cty::Value& prior);
-
-// The requires_replace paths the schema implies for this change (before filtering).
-std::vector<cty::AttributePath> SchemaRequiresReplace(const Block& block, const cty::Value& prior,
-                                                      const cty::Value& planned);
-
-// Keeps the paths whose prior and planned values differ (all removed on create), without
-// duplicates.
-std::vector<cty::AttributePath> FilterRequiresReplace(const std::vector<cty::AttributePath>& paths,
-                                                      const cty::Value& prior,
-                                                      const cty::Value& planned);
-
-// Checks `planned` against Terraform's AssertPlanValid rules; adds one error per violation,
-// naming the path. `type_name` is used in messages. Sensitive values are never printed.
-void AssertPlanValid(const std::string& type_name, const Block& block, const cty::Value& prior,
-                     const cty::Value& config, const cty::Value& planned, Diagnostics& diagnostics);
-
-// Checks that `actual` keeps every known value of `planned` (AssertObjectCompatible); adds one
-// error per difference, naming the path. `what` is e.g. "applying changes to nsxalb_x".
-void AssertObjectCompatible(const std::string& what, const Block& block, const cty::Value& planned,
-                            const cty::Value& actual, Diagnostics& diagnostics);
-
-}  // namespace plan
 }  // namespace nsxalb::framework
 
 #endif  // NSXALB_PLUGIN_FRAMEWORK_PROVIDER_SERVER_H_

@@ -31,7 +31,7 @@ void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
                        action, "", cloud.status(), cty::AttributePath().Attribute("name"));
     return;
   }
-  absl::StatusOr<sizing::Platform> platform = PlatformOfCloud(*cloud);
+  absl::StatusOr<sizing::Platform> platform = segroup::PlatformOfCloud(*cloud);
   response.state =
       response.state.WithAttribute("id", cty::Value::String(cloud->uuid))
           .WithAttribute("url", cty::Value::String(cloud->ref))

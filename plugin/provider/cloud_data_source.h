@@ -18,9 +18,6 @@ class NsxalbProvider;
 // The data source type name.
 inline constexpr char kCloudDataSourceType[] = "nsxalb_cloud";
 
-// The sizing profile of a cloud is the domain's (plugin/segroup/fields.h).
-using segroup::PlatformOfCloud;
-
 // Reads one cloud (one cached lookup per cloud and process).
 class CloudDataSource : public framework::DataSource {
  public:

@@ -249,7 +249,7 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
 
   const Field policy = Get(config, "sizing_policy");
   if (policy.value.has_value()) {
-    absl::StatusOr<SizingPolicy> parsed_policy = ParseSizingPolicy(Str(policy));
+    absl::StatusOr<segroup::SizingPolicy> parsed_policy = segroup::ParseSizingPolicy(Str(policy));
     if (!parsed_policy.ok()) {
       diags.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
                               std::string(parsed_policy.status().message()));

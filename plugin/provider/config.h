@@ -21,7 +21,7 @@ struct ProviderConfig {
   // `auth_token`.
   controller::ClientConfig client;
   // The provider's sizing_policy (resources may override it).
-  SizingPolicy sizing_policy = SizingPolicy::kWarn;
+  segroup::SizingPolicy sizing_policy = segroup::SizingPolicy::kWarn;
   // What is missing to reach a Controller (controller, username, credentials), as a sentence
   // naming the arguments and environment variables to set; empty when the Controller is fully
   // configured. A configuration without a Controller is valid: nsxalb_se_sizing needs none.

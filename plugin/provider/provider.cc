@@ -139,9 +139,9 @@ std::shared_ptr<const ProviderConfig> NsxalbProvider::config() const {
   return config_;
 }
 
-SizingPolicy NsxalbProvider::sizing_policy() const {
+segroup::SizingPolicy NsxalbProvider::sizing_policy() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return config_ == nullptr ? SizingPolicy::kWarn : config_->sizing_policy;
+  return config_ == nullptr ? segroup::SizingPolicy::kWarn : config_->sizing_policy;
 }
 
 absl::StatusOr<std::shared_ptr<controller::Client>> NsxalbProvider::Client() {

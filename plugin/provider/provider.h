@@ -66,7 +66,7 @@ class NsxalbProvider : public framework::Provider,
   absl::StatusOr<std::shared_ptr<controller::Client>> Client();
 
   // The provider's sizing policy ("warn" before Configure).
-  SizingPolicy sizing_policy() const;
+  segroup::SizingPolicy sizing_policy() const;
 
   // True when the process serves `terraform destroy`, `apply -destroy` or `plan -destroy`: every
   // PlanResourceChange of a normal-mode plan is then the refresh Terraform runs before the destroy

@@ -34,7 +34,8 @@ void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
         framework::ErrorDetail(action, std::string(client.status().message()), ""));
     return;
   }
-  absl::StatusOr<controller::SeGroup> group = FindSeGroupByName(**client, name, tenant, cloud);
+  absl::StatusOr<controller::SeGroup> group =
+      segroup::FindSeGroupByName(**client, name, tenant, cloud);
   if (!group.ok()) {
     AddControllerError(response.diagnostics,
                        group.status().code() == absl::StatusCode::kNotFound

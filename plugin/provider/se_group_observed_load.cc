@@ -56,7 +56,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
     return;
   }
   for (segroup::Finding& f : report->findings) {
-    AddFindingDiagnostic(Placed(std::move(f)), SizingPolicy::kWarn, diagnostics);
+    AddFindingDiagnostic(Placed(std::move(f)), segroup::SizingPolicy::kWarn, diagnostics);
   }
   segroup::SizingPlan declared;
   declared.has_workload = check.plan->has_workload;

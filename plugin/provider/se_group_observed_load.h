@@ -28,7 +28,7 @@ struct ObservedLoadCheck {
   // The plan of the declared workload, known and with a workload.
   const SizingPlan* plan = nullptr;
   sizing::Platform platform = sizing::Platform::kVcenter;
-  SizingPolicy policy = SizingPolicy::kWarn;
+  segroup::SizingPolicy policy = segroup::SizingPolicy::kWarn;
   // Empty when the plan creates or changes the group; else why enforce does not apply (the
   // resource's waiver sentence).
   std::string_view enforce_waived;

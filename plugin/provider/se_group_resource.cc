@@ -70,10 +70,10 @@ std::string StringOr(const cty::Value& object, const char* name, std::string fal
 }
 
 // The resource's own sizing_policy when it is written and valid.
-std::optional<SizingPolicy> OwnPolicy(const cty::Value& config) {
+std::optional<segroup::SizingPolicy> OwnPolicy(const cty::Value& config) {
   StringAttr s = GetString(config, "sizing_policy");
   if (!s.value.has_value()) return std::nullopt;
-  absl::StatusOr<SizingPolicy> policy = ParseSizingPolicy(*s.value);
+  absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*s.value);
   if (!policy.ok()) return std::nullopt;
   return *policy;
 }
@@ -268,7 +268,7 @@ bool ChangesTheGroup(const cty::Value& planned, const cty::Value& prior) {
 // A plan whose recommendation depends on something unknown until apply: the sizing attributes
 // the configuration leaves unset, and `sizing`, are unknown.
 cty::Value PlanUnknownRecommendation(const cty::Value& config, cty::Value planned) {
-  for (const std::string& name : SizingAttributeNames()) {
+  for (const std::string& name : segroup::SizingAttributeNames()) {
     const cty::Value* written = config.GetAttribute(name);
     if (written != nullptr && written->IsKnown() && written->IsNull()) {
       const cty::Value* current = planned.GetAttribute(name);
@@ -296,7 +296,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   }
   StringAttr policy = GetString(config, "sizing_policy");
   if (policy.value.has_value()) {
-    absl::StatusOr<SizingPolicy> parsed = ParseSizingPolicy(*policy.value);
+    absl::StatusOr<segroup::SizingPolicy> parsed = segroup::ParseSizingPolicy(*policy.value);
     if (!parsed.ok()) {
       d.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
                           std::string(std::string(parsed.status().message())));
@@ -326,7 +326,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
     // which validate cannot see, and on whether the plan changes the group. Validation runs
     // before every plan, a destroy's included, so it must never fail on it.
     if (finding.policy_dependent) continue;
-    AddFindingDiagnostic(finding, SizingPolicy::kWarn, d);
+    AddFindingDiagnostic(finding, segroup::SizingPolicy::kWarn, d);
   }
 }
 
@@ -374,7 +374,7 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   // on under-sizing. A destroy's refresh plan carries the configuration as it is now, edited or
   // not; Terraform fails the destroy on any error from it, so in a destroy run nothing is an
   // error here.
-  const SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
+  const segroup::SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
   const char* waiver = provider_->destroy_run()          ? kDestroyRunWaiver
                        : ChangesTheGroup(planned, prior) ? ""
                                                          : kUnchangedGroupWaiver;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cty/json.h"
 
 namespace nsxalb::provider {
 namespace {
@@ -22,24 +23,6 @@ constexpr char kWorkload[] = "workload";
 // The sizing attributes the model does not read: an unknown one does not make the plan unknown.
 bool IsOpaqueWhenUnknown(const std::string& name) {
   return name == "max_se" || name == "min_se" || name == "se_name_prefix";
-}
-
-// A known primitive value as JSON: whole numbers that fit int64 as integers, other numbers as
-// doubles.
-Json ToJson(const cty::Value& v) {
-  switch (v.type().kind()) {
-    case cty::Type::Kind::kString:
-      return v.AsString();
-    case cty::Type::Kind::kBool:
-      return v.AsBool();
-    case cty::Type::Kind::kNumber: {
-      absl::StatusOr<int64_t> i = v.AsNumber().AsInt64();
-      if (i.ok()) return *i;
-      return v.AsNumber().AsDouble();
-    }
-    default:
-      return nullptr;
-  }
 }
 
 // The configuration as the domain's input; false when an input the model needs is unknown.
@@ -56,11 +39,11 @@ bool ToInput(const cty::Value& config, segroup::SizingInput& in, bool& has_workl
       const cty::Value* v = workload->GetAttribute(name);
       if (v == nullptr || v->IsNull()) continue;
       if (!v->IsKnown()) return false;
-      in.workload[name] = ToJson(*v);
+      in.workload[name] = cty::PrimitiveJson(*v);
     }
   }
   bool known = true;
-  for (const std::string& name : SizingAttributeNames()) {
+  for (const std::string& name : segroup::SizingAttributeNames()) {
     const cty::Value* v = config.GetAttribute(name);
     if (v == nullptr || v->IsNull()) continue;
     if (!v->IsKnown()) {
@@ -71,7 +54,7 @@ bool ToInput(const cty::Value& config, segroup::SizingInput& in, bool& has_workl
       }
       continue;
     }
-    in.settings[name] = ToJson(*v);
+    in.settings[name] = cty::PrimitiveJson(*v);
   }
   return known;
 }
@@ -172,10 +155,10 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform) {
   return plan;
 }
 
-void AddFindingDiagnostic(const PlacedFinding& placed, SizingPolicy policy,
+void AddFindingDiagnostic(const PlacedFinding& placed, segroup::SizingPolicy policy,
                           framework::Diagnostics& diagnostics, std::string_view enforce_waived) {
   const sizing::Finding& f = placed.finding;
-  const bool under_enforce = placed.policy_dependent && policy == SizingPolicy::kEnforce;
+  const bool under_enforce = placed.policy_dependent && policy == segroup::SizingPolicy::kEnforce;
   const bool enforced = under_enforce && enforce_waived.empty();
   std::string detail = absl::StrCat(f.detail, " (rule ", f.rule, ")");
   if (enforced) {

@@ -31,11 +31,6 @@
 
 namespace nsxalb::provider {
 
-// The sizing policy, its parser and the sizing attribute names are the domain's.
-using segroup::ParseSizingPolicy;
-using segroup::SizingAttributeNames;
-using segroup::SizingPolicy;
-
 // The `sizing` attribute's cty type (see provider_schema/resources/nsxalb_se_group.json).
 cty::Type SizingObjectType();
 
@@ -98,7 +93,7 @@ PlacedFinding Placed(segroup::Finding finding);
 // `terraform destroy`; a data source, which Terraform reads in that refresh too): the
 // policy-dependent finding is then a warning, and its detail ends with that sentence. See
 // docs/design/se-group-resource.md, "The enforce gate".
-void AddFindingDiagnostic(const PlacedFinding& finding, SizingPolicy policy,
+void AddFindingDiagnostic(const PlacedFinding& finding, segroup::SizingPolicy policy,
                           framework::Diagnostics& diagnostics,
                           std::string_view enforce_waived = {});
 

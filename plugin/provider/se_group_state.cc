@@ -8,6 +8,7 @@
 #include "plugin/controller/refs.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
+#include "plugin/cty/json.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/se_group_sizing.h"
@@ -37,23 +38,6 @@ cty::Value FieldValue(const Json& body, const std::string& name, const cty::Type
       break;
   }
   return cty::Value::Null(type);
-}
-
-Json JsonOf(const cty::Value& value) {
-  if (value.IsNull() || !value.IsKnown()) return nullptr;
-  switch (value.type().kind()) {
-    case cty::Type::Kind::kString:
-      return value.AsString();
-    case cty::Type::Kind::kBool:
-      return value.AsBool();
-    case cty::Type::Kind::kNumber: {
-      absl::StatusOr<int64_t> i = value.AsNumber().AsInt64();
-      if (i.ok()) return *i;
-      return value.AsNumber().AsDouble();
-    }
-    default:
-      return nullptr;
-  }
 }
 
 cty::Value WithGroup(const framework::Block& block, const cty::Value& state,
@@ -88,7 +72,7 @@ Json TypedFieldsToSend(const cty::Value& planned) {
       if (name == "description") fields[name] = nullptr;  // remove it on update
       continue;
     }
-    fields[name] = JsonOf(*v);
+    fields[name] = cty::PrimitiveJson(*v);
   }
   return fields;
 }
@@ -117,7 +101,7 @@ absl::StatusOr<cty::Value> WithPlacement(controller::Client& client, const cty::
     absl::StatusOr<controller::CloudInfo> cloud = client.ResolveCloud(group.cloud_ref);
     if (!cloud.ok()) return cloud.status();
     if (is_null("cloud")) out = out.WithAttribute("cloud", cty::Value::String(cloud->name));
-    absl::StatusOr<sizing::Platform> platform = PlatformOfCloud(*cloud);
+    absl::StatusOr<sizing::Platform> platform = segroup::PlatformOfCloud(*cloud);
     if (is_null("platform") && platform.ok()) {
       out = out.WithAttribute("platform", cty::Value::String(sizing::PlatformName(*platform)));
     }

@@ -17,20 +17,9 @@
 
 namespace nsxalb::provider {
 
-// The field lists, the extra_fields checks, their refresh and the look-up by name are the
-// domain's (plugin/segroup/fields.h).
-using segroup::FindSeGroupByName;
-using segroup::IsManagedField;
-using segroup::ParseExtraFields;
-using segroup::RefreshedExtraFields;
-using segroup::TypedFieldNames;
-
 // The Avi field `name` of `body` as a value of `type` (string, number or bool); null when the
 // body lacks it or holds another kind.
 cty::Value FieldValue(const nlohmann::json& body, const std::string& name, const cty::Type& type);
-
-// The JSON form of a known primitive value (string, number or bool); JSON null for a null.
-nlohmann::json JsonOf(const cty::Value& value);
 
 // `state` (an object of `block`) with id, url, name and every typed field taken from `group`.
 // With `only_unknown`, attributes already known in `state` are kept (after apply, where known

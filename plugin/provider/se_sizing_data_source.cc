@@ -64,13 +64,13 @@ std::optional<std::string> KnownString(const cty::Value& config, const std::stri
 // The platform and policy of a configuration; diagnostics at their paths for invalid ones.
 struct Header {
   std::optional<sz::Platform> platform;
-  SizingPolicy policy = SizingPolicy::kWarn;
+  segroup::SizingPolicy policy = segroup::SizingPolicy::kWarn;
 };
 
 Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics) {
   Header h;
   if (std::optional<std::string> text = KnownString(config, kSizingPolicy)) {
-    absl::StatusOr<SizingPolicy> policy = ParseSizingPolicy(*text);
+    absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*text);
     if (policy.ok()) {
       h.policy = *policy;
     } else {

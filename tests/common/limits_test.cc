@@ -21,7 +21,7 @@
 #include "plugin/framework/schema.h"
 #include "plugin/provider/config.h"
 #include "plugin/provider/provider.h"
-#include "plugin/provider/se_group_state.h"
+#include "plugin/segroup/fields.h"
 
 namespace nsxalb::limits {
 namespace {
@@ -117,13 +117,13 @@ TEST(NestingDepthTest, DeeplyNestedErrorBodyIsShownAsText) {
 }
 
 TEST(NestingDepthTest, ExtraFieldsAtTheLimit) {
-  EXPECT_TRUE(provider::ParseExtraFields(JsonObjects(kDepth, "realtime_se_metrics")).ok());
-  auto deeper = provider::ParseExtraFields(JsonObjects(kDepth + 1, "realtime_se_metrics"));
+  EXPECT_TRUE(segroup::ParseExtraFields(JsonObjects(kDepth, "realtime_se_metrics")).ok());
+  auto deeper = segroup::ParseExtraFields(JsonObjects(kDepth + 1, "realtime_se_metrics"));
   ASSERT_FALSE(deeper.ok());
   EXPECT_THAT(std::string(deeper.status().message()), HasSubstr("nested deeper than 64 levels"));
   // A refresh of text that is too deep keeps the text (it was refused at validate).
   const std::string too_deep = JsonObjects(kDepth + 1, "realtime_se_metrics");
-  EXPECT_EQ(provider::RefreshedExtraFields(too_deep, nlohmann::json::object()), too_deep);
+  EXPECT_EQ(segroup::RefreshedExtraFields(too_deep, nlohmann::json::object()), too_deep);
 }
 
 controller::ClientConfig ValidClientConfig() {

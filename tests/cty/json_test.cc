@@ -160,5 +160,24 @@ TEST(JsonEncodeTest, RoundTrip) {
   EXPECT_TRUE(back->Equals(v)) << back->DebugString();
 }
 
+TEST(PrimitiveJsonTest, PrimitivesAsJsonValues) {
+  EXPECT_EQ(PrimitiveJson(Value::String("a")), nlohmann::json("a"));
+  EXPECT_EQ(PrimitiveJson(Value::Bool(false)), nlohmann::json(false));
+  const nlohmann::json whole = PrimitiveJson(Value::NumberVal(*Number::FromDecimal("6.0")));
+  EXPECT_TRUE(whole.is_number_integer());
+  EXPECT_EQ(whole.get<int64_t>(), 6);
+  const nlohmann::json fraction = PrimitiveJson(Value::Float(2.5));
+  EXPECT_TRUE(fraction.is_number_float());
+  EXPECT_EQ(fraction.get<double>(), 2.5);
+  // Beyond int64: the nearest double.
+  const nlohmann::json big =
+      PrimitiveJson(Value::NumberVal(*Number::FromDecimal("18446744073709551616")));
+  EXPECT_TRUE(big.is_number_float());
+  EXPECT_EQ(big.get<double>(), 18446744073709551616.0);
+  EXPECT_TRUE(PrimitiveJson(Value::Null(Type::Number())).is_null());
+  EXPECT_TRUE(PrimitiveJson(Value::Unknown(Type::String())).is_null());
+  EXPECT_TRUE(PrimitiveJson(Value::List(Type::String(), {Value::String("a")})).is_null());
+}
+
 }  // namespace
 }  // namespace nsxalb::cty

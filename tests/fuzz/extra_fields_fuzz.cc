@@ -1,4 +1,4 @@
-// libFuzzer entry point for `extra_fields` (plugin/provider/se_group_state.h): ParseExtraFields,
+// libFuzzer entry point for `extra_fields` (plugin/segroup/fields.h): ParseExtraFields,
 // which checks the user's JSON at validate, plan and apply, and RefreshedExtraFields, which
 // compares it with the Controller's object after a refresh.
 //
@@ -25,7 +25,6 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
-#include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
 
 namespace {
@@ -49,15 +48,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t nul = input.find('\0');
   const std::string text(input.substr(0, nul));
 
-  absl::StatusOr<Json> fields = nsxalb::provider::ParseExtraFields(text);
+  absl::StatusOr<Json> fields = nsxalb::segroup::ParseExtraFields(text);
   if (fields.ok()) {
     Check(fields->is_object());
     for (auto it = fields->begin(); it != fields->end(); ++it) {
-      Check(!nsxalb::provider::IsManagedField(it.key()));
+      Check(!nsxalb::segroup::IsManagedField(it.key()));
       Check(nsxalb::controller::FindSeGroupField(it.key()) != nullptr);
     }
     // The Controller kept every field as given: no drift.
-    Check(nsxalb::provider::RefreshedExtraFields(text, *fields) == text);
+    Check(nsxalb::segroup::RefreshedExtraFields(text, *fields) == text);
   } else {
     Check(fields.status().code() == absl::StatusCode::kInvalidArgument);
     Check(absl::StartsWith(fields.status().message(), "extra_fields"));
@@ -74,13 +73,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(reread.ok());
   Check(nsxalb::segroup::Covers(*reread, captured) && nsxalb::segroup::Covers(captured, *reread));
   Check(nsxalb::segroup::RefreshedExtraFields(captured_text, *body) == captured_text);
-  const std::string refreshed = nsxalb::provider::RefreshedExtraFields(text, *body);
+  const std::string refreshed = nsxalb::segroup::RefreshedExtraFields(text, *body);
   if (refreshed == text) return 0;
   absl::StatusOr<Json> given = nsxalb::controller::ParseJsonLimited(text);
   absl::StatusOr<Json> drift = nsxalb::controller::ParseJsonLimited(refreshed);
   Check(given.ok() && given->is_object());
   Check(drift.ok() && drift->is_object());
   Check(Keys(*drift) == Keys(*given));
-  Check(nsxalb::provider::RefreshedExtraFields(refreshed, *body) == refreshed);
+  Check(nsxalb::segroup::RefreshedExtraFields(refreshed, *body) == refreshed);
   return 0;
 }

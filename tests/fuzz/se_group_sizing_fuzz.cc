@@ -71,7 +71,7 @@ void CheckPlan(const Value& config) {
     const Type& type = ResourceType();
     for (const auto& [name, value] : plan.recommended) {
       bool sizing_attribute = false;
-      for (const std::string& n : nsxalb::provider::SizingAttributeNames()) {
+      for (const std::string& n : nsxalb::segroup::SizingAttributeNames()) {
         sizing_attribute = sizing_attribute || n == name;
       }
       Check(sizing_attribute);

@@ -210,12 +210,12 @@ TEST(ProviderConfigTest, TimeoutAndSizingPolicy) {
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.total_timeout, absl::Seconds(5));
   EXPECT_LE(out.client.request_timeout, absl::Seconds(5));
-  EXPECT_EQ(out.sizing_policy, SizingPolicy::kEnforce);
+  EXPECT_EQ(out.sizing_policy, segroup::SizingPolicy::kEnforce);
   ProviderConfig defaults;
   ASSERT_FALSE(CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &defaults)
                    .HasError());
   EXPECT_EQ(defaults.client.total_timeout, absl::Seconds(300));
-  EXPECT_EQ(defaults.sizing_policy, SizingPolicy::kWarn);
+  EXPECT_EQ(defaults.sizing_policy, segroup::SizingPolicy::kWarn);
   for (cty::Value bad : {cty::Value::Int(-1), cty::Value::Float(1.5), cty::Value::Int(100000)}) {
     attrs = Minimal();
     attrs["timeout_seconds"] = bad;

@@ -100,7 +100,7 @@ TEST(SeGroupSizingTest, NsxtL7Rps150kPlansOneSixVcpuSe) {
   EXPECT_EQ(Int(Planned(plan, "min_se")), 1);
   EXPECT_EQ(Planned(plan, "ha_mode").AsString(), "HA_MODE_SHARED");
   EXPECT_EQ(Planned(plan, "se_name_prefix").AsString(), "Avi");
-  EXPECT_EQ(plan.recommended.size(), SizingAttributeNames().size());
+  EXPECT_EQ(plan.recommended.size(), segroup::SizingAttributeNames().size());
 
   ASSERT_TRUE(cty::CheckConformance(plan.sizing_object, SizingObjectType()).ok());
   EXPECT_EQ(Sizing(plan, "profile").AsString(), "nsxt");
@@ -231,26 +231,26 @@ TEST(SeGroupSizingTest, VcenterEcc8000OnTwoVcpusIsUnderSized) {
       << FindingText(*f);
 
   framework::Diagnostics warn;
-  AddFindingDiagnostic(*f, SizingPolicy::kWarn, warn);
+  AddFindingDiagnostic(*f, segroup::SizingPolicy::kWarn, warn);
   ASSERT_EQ(warn.size(), 1u);
   EXPECT_EQ(warn.items()[0].severity, framework::Severity::kWarning);
   EXPECT_EQ(warn.items()[0].path, At("vcpus_per_se"));
   framework::Diagnostics enforce;
-  AddFindingDiagnostic(*f, SizingPolicy::kEnforce, enforce);
+  AddFindingDiagnostic(*f, segroup::SizingPolicy::kEnforce, enforce);
   ASSERT_EQ(enforce.size(), 1u);
   EXPECT_EQ(enforce.items()[0].severity, framework::Severity::kError);
   EXPECT_EQ(enforce.items()[0].path, At("vcpus_per_se"));
   EXPECT_NE(enforce.items()[0].detail.find("demand-within-capacity"), std::string::npos);
   // Enforce waived (an unchanged group, a data source): a warning whose detail says why.
   framework::Diagnostics waived;
-  AddFindingDiagnostic(*f, SizingPolicy::kEnforce, waived, "Why it is a warning.");
+  AddFindingDiagnostic(*f, segroup::SizingPolicy::kEnforce, waived, "Why it is a warning.");
   ASSERT_EQ(waived.size(), 1u);
   EXPECT_EQ(waived.items()[0].severity, framework::Severity::kWarning);
   EXPECT_EQ(waived.items()[0].path, At("vcpus_per_se"));
   EXPECT_NE(waived.items()[0].detail.find("\n\nWhy it is a warning."), std::string::npos);
   // Under "warn" there is nothing to explain.
   framework::Diagnostics warn_waived;
-  AddFindingDiagnostic(*f, SizingPolicy::kWarn, warn_waived, "Why it is a warning.");
+  AddFindingDiagnostic(*f, segroup::SizingPolicy::kWarn, warn_waived, "Why it is a warning.");
   EXPECT_EQ(warn_waived.items()[0].detail.find("Why it is a warning."), std::string::npos);
 
   // The rest is planned for the SEs that are set: 1 SE (Avi's default) of 2 vCPUs.
@@ -370,7 +370,7 @@ TEST(SeGroupSizingTest, NoWorkloadChecksSettingsOnly) {
   EXPECT_EQ(f->finding.severity, sz::Severity::kError);
   EXPECT_EQ(f->path, At("vcpus_per_se"));
   framework::Diagnostics d;
-  AddFindingDiagnostic(*f, SizingPolicy::kWarn, d);
+  AddFindingDiagnostic(*f, segroup::SizingPolicy::kWarn, d);
   EXPECT_TRUE(d.HasError());
 
   const SizingPlan fine =
@@ -588,16 +588,16 @@ TEST(SeGroupSizingTest, FindingsOfManyConfigurationsLandOnSchemaAttributes) {
 }
 
 TEST(SeGroupSizingTest, SizingPolicyParses) {
-  EXPECT_EQ(*ParseSizingPolicy("warn"), SizingPolicy::kWarn);
-  EXPECT_EQ(*ParseSizingPolicy("enforce"), SizingPolicy::kEnforce);
-  const absl::StatusOr<SizingPolicy> bad = ParseSizingPolicy("strict");
+  EXPECT_EQ(*segroup::ParseSizingPolicy("warn"), segroup::SizingPolicy::kWarn);
+  EXPECT_EQ(*segroup::ParseSizingPolicy("enforce"), segroup::SizingPolicy::kEnforce);
+  const absl::StatusOr<segroup::SizingPolicy> bad = segroup::ParseSizingPolicy("strict");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("\"warn\" or \"enforce\""), std::string_view::npos);
 }
 
 TEST(SeGroupSizingTest, NamesAndTypeMatchTheResourceSchema) {
   const framework::Block& block = ResourceSchema().block;
-  for (const std::string& name : SizingAttributeNames()) {
+  for (const std::string& name : segroup::SizingAttributeNames()) {
     const framework::Attribute* a = block.FindAttribute(name);
     ASSERT_NE(a, nullptr) << name;
     EXPECT_TRUE(a->optional && a->computed) << name;

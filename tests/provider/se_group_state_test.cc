@@ -61,14 +61,14 @@ TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
 }
 
 TEST(SeGroupStateTest, ExtraFieldsAreCheckedAgainstTheCatalog) {
-  EXPECT_TRUE(ParseExtraFields(R"({"se_deprovision_delay":5})").ok());
+  EXPECT_TRUE(segroup::ParseExtraFields(R"({"se_deprovision_delay":5})").ok());
   for (const char* bad :
        {"not json", "[1]", R"({"vcpus_per_se":2})", R"({"name":"x"})", R"({"cloud_ref":"x"})",
         R"({"no_such_field":1})", R"({"max_cpu_usage":200})"}) {
-    absl::StatusOr<Json> parsed = ParseExtraFields(bad);
+    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
   }
-  absl::StatusOr<Json> dup = ParseExtraFields(R"({"vcpus_per_se":2})");
+  absl::StatusOr<Json> dup = segroup::ParseExtraFields(R"({"vcpus_per_se":2})");
   EXPECT_NE(std::string(dup.status().message()).find("vcpus_per_se"), std::string::npos);
 }
 
@@ -78,13 +78,14 @@ TEST(SeGroupStateTest, ExtraFieldsDriftOnGivenKeysOnly) {
                {"mgmt_subnet", {{"mask", 24}, {"ip_addr", {{"addr", "10.0.0.0"}}}}},
                {"some_other_field", 7}};
   // Same values (5 vs 5.0, extra nested keys, other fields): the user's text is kept as written.
-  EXPECT_EQ(RefreshedExtraFields(given, body), given);
+  EXPECT_EQ(segroup::RefreshedExtraFields(given, body), given);
   body["se_deprovision_delay"] = 9;
-  const Json drifted = Json::parse(RefreshedExtraFields(given, body));
+  const Json drifted = Json::parse(segroup::RefreshedExtraFields(given, body));
   EXPECT_EQ(drifted["se_deprovision_delay"], 9);
   EXPECT_FALSE(drifted.contains("some_other_field"));
   body.erase("se_deprovision_delay");
-  EXPECT_TRUE(Json::parse(RefreshedExtraFields(given, body))["se_deprovision_delay"].is_null());
+  EXPECT_TRUE(
+      Json::parse(segroup::RefreshedExtraFields(given, body))["se_deprovision_delay"].is_null());
 }
 
 // The text must be what Terraform's jsonencode() gives for the same value, or the configuration
@@ -140,11 +141,11 @@ TEST(SeGroupStateTest, CaptureMarkerIsReadOnlyFromItsOwnPrivateData) {
 }
 
 TEST(SeGroupStateTest, ManagedFieldsCoverEveryTypedAttribute) {
-  for (const std::string& name : TypedFieldNames()) {
+  for (const std::string& name : segroup::TypedFieldNames()) {
     EXPECT_NE(Block().FindAttribute(name), nullptr) << name;
-    EXPECT_TRUE(IsManagedField(name)) << name;
+    EXPECT_TRUE(segroup::IsManagedField(name)) << name;
   }
-  EXPECT_FALSE(IsManagedField("se_deprovision_delay"));
+  EXPECT_FALSE(segroup::IsManagedField("se_deprovision_delay"));
 }
 
 }  // namespace
