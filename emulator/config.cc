@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -120,8 +121,7 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       }
       value = args[++i];
     }
-    absl::Status s = it->second(name, value);
-    if (!s.ok()) return s;
+    NSXALB_RETURN_IF_ERROR(it->second(name, value));
   }
   return c;
 }

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -120,8 +121,7 @@ absl::Status Faults::Update(const nlohmann::json& update) {
       return absl::InvalidArgumentError(absl::StrCat("unknown fault: ", key));
     }
   }
-  absl::Status valid = Validate(next);
-  if (!valid.ok()) return valid;
+  NSXALB_RETURN_IF_ERROR(Validate(next));
   config_ = next;
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/se_group_fields.h"
 
 namespace nsxalb::emulator {
@@ -79,8 +80,7 @@ absl::Status CheckFieldValues(const nlohmann::json& object, const ApiVersion& co
                        ": expected ", controller::KindName(f->kind), "."));
     }
     if (controller::AllowedEnforcedIn(*f, controller_version)) {
-      absl::Status s = CheckAllowed(*f, it.value());
-      if (!s.ok()) return s;
+      NSXALB_RETURN_IF_ERROR(CheckAllowed(*f, it.value()));
     }
     if (f->kind == FieldKind::kString &&
         !controller::EnumAllows(*f, it.value().get<std::string>())) {

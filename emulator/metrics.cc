@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -69,10 +70,9 @@ absl::StatusOr<std::optional<bool>> BoolField(const json& f, const char* name,
 
 absl::StatusOr<std::optional<int64_t>> TimeField(const json& f, const char* name,
                                                  absl::string_view where) {
-  auto text = StringField(f, name, where);
-  if (!text.ok()) return text.status();
-  if (!text->has_value()) return std::optional<int64_t>();
-  auto t = ParseMetricTime(**text);
+  NSXALB_ASSIGN_OR_RETURN(auto text, StringField(f, name, where));
+  if (!text.has_value()) return std::optional<int64_t>();
+  auto t = ParseMetricTime(*text);
   if (!t.ok()) return Invalid(where, name, t.status().message());
   return std::optional<int64_t>(*t);
 }
@@ -160,31 +160,28 @@ absl::StatusOr<MetricsQuery> ParseMetricsQuery(const json& f, std::optional<Metr
                                                absl::string_view where) {
   if (!f.is_object()) return Invalid(where, "query", "must be a JSON object");
   MetricsQuery q;
-  auto id = StringField(f, "id", where);
-  if (!id.ok()) return id.status();
-  q.id = id->value_or("");
+  NSXALB_ASSIGN_OR_RETURN(auto id, StringField(f, "id", where));
+  q.id = id.value_or("");
 
-  auto metric_ids = StringField(f, "metric_id", where);
-  if (!metric_ids.ok()) return metric_ids.status();
-  if (!metric_ids->has_value() || SplitList(**metric_ids).empty()) {
+  NSXALB_ASSIGN_OR_RETURN(auto metric_ids, StringField(f, "metric_id", where));
+  if (!metric_ids.has_value() || SplitList(*metric_ids).empty()) {
     return Invalid(where, "metric_id", "is required (a comma-separated list of metric ids)");
   }
-  for (const std::string& m : SplitList(**metric_ids)) {
+  for (const std::string& m : SplitList(*metric_ids)) {
     const MetricInfo* info = FindMetric(m);
     if (info == nullptr)
       return Invalid(where, "metric_id", absl::StrCat("unknown metric '", m, "'"));
     q.metrics.push_back(info);
   }
-  auto metric_entity = StringField(f, "metric_entity", where);
-  if (!metric_entity.ok()) return metric_entity.status();
-  if (!entity.has_value() && metric_entity->has_value()) {
-    if (**metric_entity == "SE_METRICS_ENTITY") {
+  NSXALB_ASSIGN_OR_RETURN(auto metric_entity, StringField(f, "metric_entity", where));
+  if (!entity.has_value() && metric_entity.has_value()) {
+    if (*metric_entity == "SE_METRICS_ENTITY") {
       entity = MetricEntity::kServiceEngine;
-    } else if (**metric_entity == "VSERVER_METRICS_ENTITY") {
+    } else if (*metric_entity == "VSERVER_METRICS_ENTITY") {
       entity = MetricEntity::kVirtualService;
     } else {
       return Invalid(where, "metric_entity",
-                     absl::StrCat("'", **metric_entity,
+                     absl::StrCat("'", *metric_entity,
                                   "' is not served (SE_METRICS_ENTITY or VSERVER_METRICS_ENTITY)"));
     }
   }
@@ -196,32 +193,27 @@ absl::StatusOr<MetricsQuery> ParseMetricsQuery(const json& f, std::optional<Metr
     }
   }
 
-  auto step = IntField(f, "step", where);
-  if (!step.ok()) return step.status();
-  q.step = step->value_or(5);
+  NSXALB_ASSIGN_OR_RETURN(auto step, IntField(f, "step", where));
+  q.step = step.value_or(5);
   if (!IsMetricStep(q.step)) {
     return Invalid(where, "step",
                    absl::StrCat(q.step, " is not a metrics step (5, 300, 3600 or 86400)"));
   }
-  auto limit = IntField(f, "limit", where);
-  if (!limit.ok()) return limit.status();
-  q.limit = limit->value_or(60);
+  NSXALB_ASSIGN_OR_RETURN(auto limit, IntField(f, "limit", where));
+  q.limit = limit.value_or(60);
   if (q.limit < 1 || q.limit > kMaxMetricsLimit) {
     return Invalid(where, "limit", absl::StrCat(q.limit, " is outside 1-", kMaxMetricsLimit));
   }
-  auto start = TimeField(f, "start", where);
-  if (!start.ok()) return start.status();
-  q.start = *start;
-  auto stop = TimeField(f, "stop", where);
-  if (!stop.ok()) return stop.status();
-  q.stop = *stop;
+  NSXALB_ASSIGN_OR_RETURN(auto start, TimeField(f, "start", where));
+  q.start = start;
+  NSXALB_ASSIGN_OR_RETURN(auto stop, TimeField(f, "stop", where));
+  q.stop = stop;
   if (q.start.has_value() && q.stop.has_value() && *q.start > *q.stop) {
     return Invalid(where, "start", "is after stop");
   }
 
-  auto entity_uuid = StringField(f, "entity_uuid", where);
-  if (!entity_uuid.ok()) return entity_uuid.status();
-  q.entity_text = entity_uuid->value_or("*");
+  NSXALB_ASSIGN_OR_RETURN(auto entity_uuid, StringField(f, "entity_uuid", where));
+  q.entity_text = entity_uuid.value_or("*");
   if (absl::StripAsciiWhitespace(q.entity_text) == "*") {
     q.all_entities = true;
     q.entity_text = "*";
@@ -229,12 +221,10 @@ absl::StatusOr<MetricsQuery> ParseMetricsQuery(const json& f, std::optional<Metr
     q.entity_uuids = SplitList(q.entity_text);
     if (q.entity_uuids.empty()) return Invalid(where, "entity_uuid", "is empty");
   }
-  auto se = StringField(f, "serviceengine_uuid", where);
-  if (!se.ok()) return se.status();
-  q.serviceengine_uuid = std::string(absl::StripAsciiWhitespace(se->value_or("")));
-  auto aggregate = BoolField(f, "aggregate_entity", where);
-  if (!aggregate.ok()) return aggregate.status();
-  q.aggregate_entity = aggregate->value_or(false);
+  NSXALB_ASSIGN_OR_RETURN(auto se, StringField(f, "serviceengine_uuid", where));
+  q.serviceengine_uuid = std::string(absl::StripAsciiWhitespace(se.value_or("")));
+  NSXALB_ASSIGN_OR_RETURN(auto aggregate, BoolField(f, "aggregate_entity", where));
+  q.aggregate_entity = aggregate.value_or(false);
   if (q.entity == MetricEntity::kServiceEngine) {
     if (!q.serviceengine_uuid.empty()) {
       return Invalid(where, "serviceengine_uuid",
@@ -245,12 +235,10 @@ absl::StatusOr<MetricsQuery> ParseMetricsQuery(const json& f, std::optional<Metr
                      "is served for virtualservice metrics only (sum SE metrics on the client)");
     }
   }
-  auto pad = BoolField(f, "pad_missing_data", where);
-  if (!pad.ok()) return pad.status();
-  q.pad_missing_data = pad->value_or(true);
-  auto stats = BoolField(f, "include_statistics", where);
-  if (!stats.ok()) return stats.status();
-  q.include_statistics = stats->value_or(true);
+  NSXALB_ASSIGN_OR_RETURN(auto pad, BoolField(f, "pad_missing_data", where));
+  q.pad_missing_data = pad.value_or(true);
+  NSXALB_ASSIGN_OR_RETURN(auto stats, BoolField(f, "include_statistics", where));
+  q.include_statistics = stats.value_or(true);
   return q;
 }
 
@@ -270,41 +258,36 @@ absl::StatusOr<json> MetricsStore::Load(const json& body, int64_t now,
     const std::string at = absl::StrCat("series[", i, "].");
     const json& s = list[i];
     if (!s.is_object()) return Invalid(at, "series", "must be an object");
-    auto entity = StringField(s, "entity_uuid", at);
-    if (!entity.ok()) return entity.status();
-    if (!entity->has_value() || (*entity)->empty()) {
+    NSXALB_ASSIGN_OR_RETURN(auto entity, StringField(s, "entity_uuid", at));
+    if (!entity.has_value() || entity->empty()) {
       return Invalid(at, "entity_uuid", "is required");
     }
-    auto metric_id = StringField(s, "metric_id", at);
-    if (!metric_id.ok()) return metric_id.status();
-    const MetricInfo* metric = metric_id->has_value() ? FindMetric(**metric_id) : nullptr;
+    NSXALB_ASSIGN_OR_RETURN(auto metric_id, StringField(s, "metric_id", at));
+    const MetricInfo* metric = metric_id.has_value() ? FindMetric(*metric_id) : nullptr;
     if (metric == nullptr) {
       return Invalid(at, "metric_id",
-                     metric_id->has_value() ? absl::StrCat("unknown metric '", **metric_id, "'")
-                                            : std::string("is required"));
+                     metric_id.has_value() ? absl::StrCat("unknown metric '", *metric_id, "'")
+                                           : std::string("is required"));
     }
-    auto step = IntField(s, "step", at);
-    if (!step.ok()) return step.status();
-    if (!step->has_value() || !IsMetricStep(**step)) {
+    NSXALB_ASSIGN_OR_RETURN(auto step, IntField(s, "step", at));
+    if (!step.has_value() || !IsMetricStep(*step)) {
       return Invalid(at, "step", "must be 5, 300, 3600 or 86400");
     }
-    auto stop = TimeField(s, "stop", at);
-    if (!stop.ok()) return stop.status();
-    auto se = StringField(s, "serviceengine_uuid", at);
-    if (!se.ok()) return se.status();
+    NSXALB_ASSIGN_OR_RETURN(auto stop, TimeField(s, "stop", at));
+    NSXALB_ASSIGN_OR_RETURN(auto se, StringField(s, "serviceengine_uuid", at));
     if (metric->entity == MetricEntity::kServiceEngine) {
-      if (se->has_value()) {
+      if (se.has_value()) {
         return Invalid(at, "serviceengine_uuid",
                        "applies to virtualservice series only (an SE series names the SE in "
                        "entity_uuid)");
       }
-      if (!se_exists(**entity)) {
+      if (!se_exists(*entity)) {
         return absl::NotFoundError(
-            absl::StrCat(at, "entity_uuid: no Service Engine '", **entity, "'"));
+            absl::StrCat(at, "entity_uuid: no Service Engine '", *entity, "'"));
       }
-    } else if (se->has_value() && !se_exists(**se)) {
+    } else if (se.has_value() && !se_exists(*se)) {
       return absl::NotFoundError(
-          absl::StrCat(at, "serviceengine_uuid: no Service Engine '", **se, "'"));
+          absl::StrCat(at, "serviceengine_uuid: no Service Engine '", *se, "'"));
     }
     auto values = s.find("values");
     if (values == s.end() || !values->is_array()) {
@@ -314,7 +297,7 @@ absl::StatusOr<json> MetricsStore::Load(const json& body, int64_t now,
       return Invalid(at, "values", absl::StrCat("holds more than ", kMaxLoadedValues, " values"));
     }
     Series series;
-    series.last = FloorTo(stop->value_or(now), **step);
+    series.last = FloorTo(stop.value_or(now), *step);
     series.values.reserve(values->size());
     for (size_t j = 0; j < values->size(); ++j) {
       const json& v = (*values)[j];
@@ -330,7 +313,7 @@ absl::StatusOr<json> MetricsStore::Load(const json& body, int64_t now,
       series.values.emplace_back(d);
     }
     loaded.push_back(
-        {Key{**entity, se->value_or(""), std::string(metric->id)}, **step, std::move(series)});
+        {Key{*entity, se.value_or(""), std::string(metric->id)}, *step, std::move(series)});
   }
   json out = json::array();
   absl::MutexLock lock(&mu_);

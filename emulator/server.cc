@@ -22,6 +22,7 @@
 #include "emulator/tls.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -98,8 +99,7 @@ Server::Server(const Config& config)
 Server::~Server() = default;
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
-  absl::Status faults_ok = Faults::Validate(config.faults);
-  if (!faults_ok.ok()) return faults_ok;
+  NSXALB_RETURN_IF_ERROR(Faults::Validate(config.faults));
   std::unique_ptr<Server> s(new Server(config));
 
   // TLS material.
@@ -120,8 +120,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
     }
   }
   TlsFiles files;
-  absl::Status tls = EnsureCertificate(s->tls_dir_, &files);
-  if (!tls.ok()) return tls;
+  NSXALB_RETURN_IF_ERROR(EnsureCertificate(s->tls_dir_, &files));
   char resolved[PATH_MAX];
   s->ca_file_ = realpath(files.cert_file.c_str(), resolved) != nullptr ? resolved : files.cert_file;
 
@@ -132,8 +131,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
     absl::Status loaded = s->store_.Load(config.state_file);
     if (absl::IsNotFound(loaded)) {
       s->store_.Seed();
-      absl::Status saved = s->store_.Save(config.state_file);
-      if (!saved.ok()) return saved;
+      NSXALB_RETURN_IF_ERROR(s->store_.Save(config.state_file));
     } else if (!loaded.ok()) {
       return loaded;
     }

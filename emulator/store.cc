@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "emulator/field_rules.h"
 #include "emulator/random_id.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -276,15 +277,14 @@ absl::Status Store::PrepareSeGroupLocked(const json& body, const std::string& te
   }
   std::string tenant = tenant_uuid;
   if (obj.contains("tenant_ref")) {
-    absl::StatusOr<std::string> t = ResolveRefLocked(kTenant, "tenant_ref", obj["tenant_ref"]);
-    if (!t.ok()) return t.status();
-    tenant = *t;
+    NSXALB_ASSIGN_OR_RETURN(std::string t,
+                            ResolveRefLocked(kTenant, "tenant_ref", obj["tenant_ref"]));
+    tenant = t;
   }
   std::string cloud;
   if (obj.contains("cloud_ref")) {
-    absl::StatusOr<std::string> c = ResolveRefLocked(kCloud, "cloud_ref", obj["cloud_ref"]);
-    if (!c.ok()) return c.status();
-    cloud = *c;
+    NSXALB_ASSIGN_OR_RETURN(std::string c, ResolveRefLocked(kCloud, "cloud_ref", obj["cloud_ref"]));
+    cloud = c;
   } else {
     json* def = FindByNameLocked(kCloud, kDefaultCloud);
     if (def == nullptr) return absl::FailedPreconditionError("Default-Cloud does not exist.");
@@ -311,8 +311,7 @@ absl::Status Store::PrepareSeGroupLocked(const json& body, const std::string& te
 absl::StatusOr<json> Store::CreateSeGroup(const json& body, const std::string& tenant_uuid) {
   absl::MutexLock lock(&mu_);
   json obj;
-  absl::Status s = PrepareSeGroupLocked(body, tenant_uuid, "", &obj);
-  if (!s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(PrepareSeGroupLocked(body, tenant_uuid, "", &obj));
   obj["uuid"] = absl::StrCat("serviceenginegroup-", NewUuid4());
   obj["_last_modified"] = NextLastModifiedLocked();
   InsertLocked(kSeGroup, obj);
@@ -345,8 +344,7 @@ absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& 
     }
   }
   json obj;
-  absl::Status s = PrepareSeGroupLocked(body, tenant_uuid, uuid, &obj);
-  if (!s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(PrepareSeGroupLocked(body, tenant_uuid, uuid, &obj));
   if (obj["tenant_ref"] != (*existing)["tenant_ref"]) {
     return absl::InvalidArgumentError("Field tenant_ref cannot be changed.");
   }

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
 namespace {
@@ -81,8 +82,7 @@ absl::Status EnsureCertificate(const std::string& dir, TlsFiles* files) {
                             {NID_ext_key_usage, "serverAuth"},
                             {NID_subject_key_identifier, "hash"},
                             {NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1"}}) {
-    absl::Status s = AddExtension(cert.get(), nid, value);
-    if (!s.ok()) return s;
+    NSXALB_RETURN_IF_ERROR(AddExtension(cert.get(), nid, value));
   }
   if (X509_sign(cert.get(), key.get(), EVP_sha256()) == 0) {
     return absl::InternalError("cannot sign the certificate");

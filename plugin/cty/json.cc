@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/internal/json_tree.h"
 #include "plugin/cty/internal/lazy_path.h"
 #include "plugin/cty/internal/type_json.h"
@@ -69,10 +70,9 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const LazyP
       for (size_t i = 0; i < node.items.size(); ++i) {
         const Type& element_type =
             type.kind() == Type::Kind::kTuple ? type.tuple_elements()[i] : type.element();
-        absl::StatusOr<Value> e =
-            Decode(node.items[i], element_type, path.Index(static_cast<int64_t>(i)));
-        if (!e.ok()) return e.status();
-        elements.push_back(*std::move(e));
+        NSXALB_ASSIGN_OR_RETURN(
+            Value e, Decode(node.items[i], element_type, path.Index(static_cast<int64_t>(i))));
+        elements.push_back(std::move(e));
       }
       if (type.kind() == Type::Kind::kList) return Value::List(type.element(), std::move(elements));
       if (type.kind() == Type::Kind::kSet) return Value::Set(type.element(), std::move(elements));
@@ -82,9 +82,8 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const LazyP
       if (node.kind != JsonNode::Kind::kObject) return mismatch();
       std::map<std::string, Value> entries;
       for (const auto& [key, member] : node.members) {
-        absl::StatusOr<Value> e = Decode(member, type.element(), path.ElementKey(key));
-        if (!e.ok()) return e.status();
-        if (!entries.emplace(key, *std::move(e)).second) {
+        NSXALB_ASSIGN_OR_RETURN(Value e, Decode(member, type.element(), path.ElementKey(key)));
+        if (!entries.emplace(key, std::move(e)).second) {
           return PathError(path.Path().ElementKey(key), "map key given more than once");
         }
       }
@@ -98,9 +97,8 @@ absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const LazyP
         if (it == type.attributes().end()) {
           return PathError(path.Path(), absl::StrCat("unsupported attribute ", JsonQuote(name)));
         }
-        absl::StatusOr<Value> e = Decode(member, it->second, path.Attribute(name));
-        if (!e.ok()) return e.status();
-        if (!attributes.emplace(name, *std::move(e)).second) {
+        NSXALB_ASSIGN_OR_RETURN(Value e, Decode(member, it->second, path.Attribute(name)));
+        if (!attributes.emplace(name, std::move(e)).second) {
           return PathError(path.Path().Attribute(name), "attribute given more than once");
         }
       }
@@ -156,8 +154,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type, cons
   }
   if (type.kind() == Type::Kind::kDynamic) {
     out->append("{\"value\":");
-    absl::Status s = Encode(out, value, value.type(), path, depth + 1);
-    if (!s.ok()) return s;
+    NSXALB_RETURN_IF_ERROR(Encode(out, value, value.type(), path, depth + 1));
     absl::StrAppend(out, ",\"type\":", value.type().ToJson(), "}");
     return absl::OkStatus();
   }
@@ -194,9 +191,8 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type, cons
         if (i) out->append(",");
         const Type& element_type =
             type.kind() == Type::Kind::kTuple ? type.tuple_elements()[i] : type.element();
-        absl::Status s = Encode(out, value.elements()[i], element_type,
-                                path.Index(static_cast<int64_t>(i)), depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(out, value.elements()[i], element_type,
+                                      path.Index(static_cast<int64_t>(i)), depth + 1));
       }
       out->append("]");
       return absl::OkStatus();
@@ -207,8 +203,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type, cons
       for (const auto& [key, e] : value.entries()) {
         absl::StrAppend(out, first ? "" : ",", JsonQuote(key), ":");
         first = false;
-        absl::Status s = Encode(out, e, type.element(), path.ElementKey(key), depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(out, e, type.element(), path.ElementKey(key), depth + 1));
       }
       out->append("}");
       return absl::OkStatus();
@@ -229,8 +224,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type, cons
         }
         absl::StrAppend(out, first ? "" : ",", JsonQuote(name), ":");
         first = false;
-        absl::Status s = Encode(out, *attr, attr_type, path.Attribute(name), depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(out, *attr, attr_type, path.Attribute(name), depth + 1));
       }
       out->append("}");
       return absl::OkStatus();
@@ -268,8 +262,7 @@ nlohmann::json PrimitiveJson(const Value& value) {
 
 absl::StatusOr<std::string> EncodeJson(const Value& value, const Type& type) {
   std::string out;
-  absl::Status s = Encode(&out, value, type, LazyPath(), 0);
-  if (!s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(Encode(&out, value, type, LazyPath(), 0));
   return out;
 }
 

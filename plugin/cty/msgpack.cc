@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "msgpack.hpp"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/internal/json_tree.h"
 #include "plugin/cty/internal/lazy_path.h"
 #include "plugin/cty/path.h"
@@ -437,8 +438,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
       pk.pack_array(static_cast<uint32_t>(value.elements().size()));
       for (size_t i = 0; i < value.elements().size(); ++i) {
         const Where item = where.Index(static_cast<int64_t>(i));
-        absl::Status s = Encode(pk, value.elements()[i], type.element(), item, depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(pk, value.elements()[i], type.element(), item, depth + 1));
       }
       return absl::OkStatus();
     }
@@ -452,8 +452,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
       pk.pack_array(static_cast<uint32_t>(types.size()));
       for (size_t i = 0; i < types.size(); ++i) {
         const Where item = where.Index(static_cast<int64_t>(i));
-        absl::Status s = Encode(pk, value.elements()[i], types[i], item, depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(pk, value.elements()[i], types[i], item, depth + 1));
       }
       return absl::OkStatus();
     }
@@ -463,8 +462,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
         pk.pack_str(static_cast<uint32_t>(key.size()));
         pk.pack_str_body(key.data(), static_cast<uint32_t>(key.size()));
         const Where entry = where.ElementKey(key);
-        absl::Status s = Encode(pk, e, type.element(), entry, depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(pk, e, type.element(), entry, depth + 1));
       }
       return absl::OkStatus();
     }
@@ -498,8 +496,7 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
         pk.pack_str(static_cast<uint32_t>(name.size()));
         pk.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
         const Where attribute = where.Attribute(name);
-        absl::Status s = Encode(pk, (e++)->second, attr_type, attribute, depth + 1);
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(Encode(pk, (e++)->second, attr_type, attribute, depth + 1));
       }
       return absl::OkStatus();
     }
@@ -535,8 +532,7 @@ absl::StatusOr<std::string> EncodeMsgpack(const Value& value, const Type& type) 
   std::string out;
   StringStream stream{&out};
   Packer packer(stream);
-  absl::Status s = Encode(packer, value, type, Where(), 0);
-  if (!s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(Encode(packer, value, type, Where(), 0));
   return out;
 }
 

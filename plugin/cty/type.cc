@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/internal/json_tree.h"
 #include "plugin/cty/internal/type_json.h"
 
@@ -240,11 +241,10 @@ absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& wher
     if (node.items.size() != 2) {
       return TypeJsonError(where, absl::StrCat("\"", kind, "\" takes exactly one element type"));
     }
-    absl::StatusOr<Type> element = ParseTypeNode(node.items[1], inner);
-    if (!element.ok()) return element.status();
-    if (kind == "list") return Type::List(*std::move(element));
-    if (kind == "set") return Type::Set(*std::move(element));
-    return Type::Map(*std::move(element));
+    NSXALB_ASSIGN_OR_RETURN(Type element, ParseTypeNode(node.items[1], inner));
+    if (kind == "list") return Type::List(std::move(element));
+    if (kind == "set") return Type::Set(std::move(element));
+    return Type::Map(std::move(element));
   }
   if (kind == "object") {
     // A third element lists optional attributes; it matters only for type conversion, which
@@ -260,10 +260,9 @@ absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& wher
     }
     std::map<std::string, Type> types;
     for (const auto& [name, type_node] : attrs.members) {
-      absl::StatusOr<Type> t =
-          ParseTypeNode(type_node, absl::StrCat(inner, " attribute ", JsonQuote(name)));
-      if (!t.ok()) return t.status();
-      if (!types.emplace(name, *std::move(t)).second) {
+      NSXALB_ASSIGN_OR_RETURN(
+          Type t, ParseTypeNode(type_node, absl::StrCat(inner, " attribute ", JsonQuote(name))));
+      if (!types.emplace(name, std::move(t)).second) {
         return TypeJsonError(where, absl::StrCat("duplicate attribute ", JsonQuote(name)));
       }
     }
@@ -286,10 +285,9 @@ absl::StatusOr<Type> ParseTypeNode(const JsonNode& node, const std::string& wher
     }
     std::vector<Type> elements;
     for (size_t i = 0; i < node.items[1].items.size(); ++i) {
-      absl::StatusOr<Type> t =
-          ParseTypeNode(node.items[1].items[i], absl::StrCat(inner, " element ", i));
-      if (!t.ok()) return t.status();
-      elements.push_back(*std::move(t));
+      NSXALB_ASSIGN_OR_RETURN(
+          Type t, ParseTypeNode(node.items[1].items[i], absl::StrCat(inner, " element ", i)));
+      elements.push_back(std::move(t));
     }
     return Type::Tuple(std::move(elements));
   }

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/internal/json_tree.h"
 
 namespace nsxalb::cty {
@@ -420,15 +421,13 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
     case Type::Kind::kList:
     case Type::Kind::kSet:
       for (size_t i = 0; i < value.elements().size(); ++i) {
-        absl::Status s = CheckConformance(value.elements()[i], type.element(),
-                                          path.Index(static_cast<int64_t>(i)));
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(CheckConformance(value.elements()[i], type.element(),
+                                                path.Index(static_cast<int64_t>(i))));
       }
       return absl::OkStatus();
     case Type::Kind::kMap:
       for (const auto& [key, e] : value.entries()) {
-        absl::Status s = CheckConformance(e, type.element(), path.ElementKey(key));
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(CheckConformance(e, type.element(), path.ElementKey(key)));
       }
       return absl::OkStatus();
     case Type::Kind::kObject:
@@ -443,8 +442,7 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
           return PathError(path,
                            absl::StrCat("attribute ", internal::JsonQuote(name), " is required"));
         }
-        absl::Status s = CheckConformance(*attr, attr_type, path.Attribute(name));
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(CheckConformance(*attr, attr_type, path.Attribute(name)));
       }
       return absl::OkStatus();
     case Type::Kind::kTuple:
@@ -454,9 +452,8 @@ absl::Status CheckConformance(const Value& value, const Type& type, const Attrib
                                " elements is required (", value.elements().size(), " given)"));
       }
       for (size_t i = 0; i < value.elements().size(); ++i) {
-        absl::Status s = CheckConformance(value.elements()[i], type.tuple_elements()[i],
-                                          path.Index(static_cast<int64_t>(i)));
-        if (!s.ok()) return s;
+        NSXALB_RETURN_IF_ERROR(CheckConformance(value.elements()[i], type.tuple_elements()[i],
+                                                path.Index(static_cast<int64_t>(i))));
       }
       return absl::OkStatus();
     default:

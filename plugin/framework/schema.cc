@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::framework {
 namespace {
@@ -105,7 +106,7 @@ absl::Status ValidateBlock(const Block& block, const cty::AttributePath& path) {
       return cty::PathError(
           at, "list and map blocks cannot contain dynamic attributes in this framework");
     }
-    if (absl::Status s = ValidateBlock(nested.block, at); !s.ok()) return s;
+    NSXALB_RETURN_IF_ERROR(ValidateBlock(nested.block, at));
   }
   return absl::OkStatus();
 }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::framework {
 namespace {
@@ -55,7 +56,7 @@ absl::Status GetInt(const Json& obj, const char* key, const std::string& where, 
 
 absl::Status GetKind(const Json& obj, const std::string& where, DescriptionKind* out) {
   std::string kind = "plain";
-  if (absl::Status s = GetString(obj, "description_kind", where, &kind); !s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(GetString(obj, "description_kind", where, &kind));
   if (kind == "plain") {
     *out = DescriptionKind::kPlain;
   } else if (kind == "markdown") {
@@ -65,13 +66,6 @@ absl::Status GetKind(const Json& obj, const std::string& where, DescriptionKind*
   }
   return absl::OkStatus();
 }
-
-#define NSXALB_RETURN_IF_ERROR(expr)          \
-  do {                                        \
-    if (absl::Status _s = (expr); !_s.ok()) { \
-      return _s;                              \
-    }                                         \
-  } while (0)
 
 absl::Status ParseAnnotations(const Json& obj, const std::string& where, bool allow_env,
                               bool* requires_replace, std::vector<std::string>* env) {

@@ -42,6 +42,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::host {
 namespace {
@@ -224,7 +225,7 @@ absl::StatusOr<OpenSslPtr<BIGNUM>> RandomScalar(const BIGNUM* order) {
   OpenSslPtr<BIGNUM> scalar(BN_secure_new());
   if (scalar == nullptr) return OpenSslError("BN_secure_new");
   for (int attempt = 0; attempt < 64; ++attempt) {
-    if (absl::Status s = KernelRandom(bytes, size); !s.ok()) return s;
+    NSXALB_RETURN_IF_ERROR(KernelRandom(bytes, size));
     if (bits % 8 != 0) bytes[0] &= static_cast<unsigned char>((1u << (bits % 8)) - 1);
     const bool ok = BN_bin2bn(bytes, static_cast<int>(size), scalar.get()) != nullptr;
     OPENSSL_cleanse(bytes, sizeof(bytes));
@@ -252,12 +253,11 @@ absl::StatusOr<OpenSslPtr<ECDSA_SIG>> Sign(const unsigned char* digest, int dige
     return OpenSslError("signature set-up");
   }
   for (int attempt = 0; attempt < 8; ++attempt) {
-    absl::StatusOr<OpenSslPtr<BIGNUM>> k = RandomScalar(order);
-    if (!k.ok()) return k.status();
-    if (EC_POINT_mul(group, kg.get(), k->get(), nullptr, nullptr, ctx.get()) != 1 ||
+    NSXALB_ASSIGN_OR_RETURN(OpenSslPtr<BIGNUM> k, RandomScalar(order));
+    if (EC_POINT_mul(group, kg.get(), k.get(), nullptr, nullptr, ctx.get()) != 1 ||
         EC_POINT_get_affine_coordinates(group, kg.get(), x.get(), nullptr, ctx.get()) != 1 ||
         BN_nnmod(r.get(), x.get(), order, ctx.get()) != 1 ||
-        BN_mod_inverse(k_inverse.get(), k->get(), order, ctx.get()) == nullptr) {
+        BN_mod_inverse(k_inverse.get(), k.get(), order, ctx.get()) == nullptr) {
       return OpenSslError("signature nonce");
     }
     if (BN_is_zero(r.get())) continue;
@@ -276,13 +276,13 @@ absl::StatusOr<Certificate> GenerateSelfSignedCertificate(const CertificateOptio
   OpenSslPtr<EC_KEY> key(EC_KEY_new_by_curve_name(p521 ? NID_secp521r1 : NID_X9_62_prime256v1));
   if (key == nullptr) return OpenSslError("EC key");
   const EC_GROUP* group = EC_KEY_get0_group(key.get());
-  absl::StatusOr<OpenSslPtr<BIGNUM>> private_scalar = RandomScalar(EC_GROUP_get0_order(group));
-  if (!private_scalar.ok()) return private_scalar.status();
+  NSXALB_ASSIGN_OR_RETURN(OpenSslPtr<BIGNUM> private_scalar,
+                          RandomScalar(EC_GROUP_get0_order(group)));
   OpenSslPtr<EC_POINT> public_point(EC_POINT_new(group));
   if (public_point == nullptr ||
-      EC_POINT_mul(group, public_point.get(), private_scalar->get(), nullptr, nullptr, nullptr) !=
+      EC_POINT_mul(group, public_point.get(), private_scalar.get(), nullptr, nullptr, nullptr) !=
           1 ||
-      EC_KEY_set_private_key(key.get(), private_scalar->get()) != 1 ||
+      EC_KEY_set_private_key(key.get(), private_scalar.get()) != 1 ||
       EC_KEY_set_public_key(key.get(), public_point.get()) != 1) {
     return OpenSslError("EC key generation");
   }
@@ -292,14 +292,14 @@ absl::StatusOr<Certificate> GenerateSelfSignedCertificate(const CertificateOptio
   if (EC_POINT_point2oct(group, public_point.get(), POINT_CONVERSION_UNCOMPRESSED,
                          reinterpret_cast<unsigned char*>(point.data()), point.size(),
                          nullptr) != point.size() ||
-      BN_bn2binpad(private_scalar->get(), reinterpret_cast<unsigned char*>(scalar.data()),
+      BN_bn2binpad(private_scalar.get(), reinterpret_cast<unsigned char*>(scalar.data()),
                    static_cast<int>(scalar.size())) != static_cast<int>(scalar.size())) {
     return OpenSslError("EC key encoding");
   }
 
   // A random positive 128-bit serial number.
   unsigned char serial[16];
-  if (absl::Status s = KernelRandom(serial, sizeof(serial)); !s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(KernelRandom(serial, sizeof(serial)));
   serial[0] &= 0x7f;
 
   const absl::Time now = options.now.has_value() ? *options.now : absl::Now();
@@ -356,9 +356,8 @@ absl::StatusOr<Certificate> GenerateSelfSignedCertificate(const CertificateOptio
     SHA256_Update(&sha256, tbs.data(), tbs.size());
     SHA256_Final(digest, &sha256);
   }
-  absl::StatusOr<OpenSslPtr<ECDSA_SIG>> signed_tbs = Sign(digest, digest_size, key.get());
-  if (!signed_tbs.ok()) return signed_tbs.status();
-  ECDSA_SIG* signature = signed_tbs->get();
+  NSXALB_ASSIGN_OR_RETURN(OpenSslPtr<ECDSA_SIG> signed_tbs, Sign(digest, digest_size, key.get()));
+  ECDSA_SIG* signature = signed_tbs.get();
   const int signature_size = i2d_ECDSA_SIG(signature, nullptr);
   if (signature_size <= 0) return OpenSslError("signature encoding");
   std::string signature_der(static_cast<size_t>(signature_size), '\0');

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/segroup/fields.h"
 
 namespace nsxalb::segroup {
@@ -66,8 +67,7 @@ absl::StatusOr<Outcome> Remove(controller::Client& client, const DesiredSeGroup&
   }
   out.changed = true;
   if (!options.dry_run) {
-    absl::Status deleted = client.DeleteSeGroup(existing->uuid, desired.tenant);
-    if (!deleted.ok()) return deleted;
+    NSXALB_RETURN_IF_ERROR(client.DeleteSeGroup(existing->uuid, desired.tenant));
   }
   return out;
 }
@@ -83,28 +83,29 @@ absl::StatusOr<DesiredSeGroup> ParseDesiredSeGroup(const Json& input) {
     if (kMembers.count(it.key()) == 0) return Invalid(it.key(), "unknown member");
   }
   DesiredSeGroup d;
-  absl::StatusOr<std::optional<std::string>> s = OptionalString(input, "name");
-  if (!s.ok()) return s.status();
-  if (!s->has_value() || (*s)->empty()) return Invalid("name", "is required");
-  d.name = **s;
-  if (s = OptionalString(input, "cloud"); !s.ok()) return s.status();
-  if (s->has_value() && !(*s)->empty()) d.cloud = **s;
-  if (s = OptionalString(input, "tenant"); !s.ok()) return s.status();
-  if (s->has_value()) d.tenant = **s;
-  if (s = OptionalString(input, "state"); !s.ok()) return s.status();
-  if (s->has_value()) {
-    if (**s != "present" && **s != "absent") return Invalid("state", "must be present or absent");
-    d.present = **s == "present";
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> name, OptionalString(input, "name"));
+  if (!name.has_value() || name->empty()) return Invalid("name", "is required");
+  d.name = *name;
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> cloud, OptionalString(input, "cloud"));
+  if (cloud.has_value() && !cloud->empty()) d.cloud = *cloud;
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> tenant, OptionalString(input, "tenant"));
+  if (tenant.has_value()) d.tenant = *tenant;
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> state, OptionalString(input, "state"));
+  if (state.has_value()) {
+    if (*state != "present" && *state != "absent") {
+      return Invalid("state", "must be present or absent");
+    }
+    d.present = *state == "present";
   }
-  if (s = OptionalString(input, "sizing_policy"); !s.ok()) return s.status();
-  if (s->has_value()) {
-    absl::StatusOr<SizingPolicy> policy = ParseSizingPolicy(**s);
-    if (!policy.ok()) return policy.status();
-    d.sizing_policy = *policy;
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> policy,
+                          OptionalString(input, "sizing_policy"));
+  if (policy.has_value()) {
+    NSXALB_ASSIGN_OR_RETURN(d.sizing_policy, ParseSizingPolicy(*policy));
   }
-  if (s = OptionalString(input, "platform"); !s.ok()) return s.status();
-  if (s->has_value()) {
-    absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(**s);
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::string> platform_name,
+                          OptionalString(input, "platform"));
+  if (platform_name.has_value()) {
+    absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_name);
     if (!platform.ok()) return Invalid("platform", std::string(platform.status().message()));
     d.platform = *platform;
   }
@@ -127,7 +128,7 @@ absl::StatusOr<DesiredSeGroup> ParseDesiredSeGroup(const Json& input) {
     }
   }
   if (auto it = input.find("extra_fields"); it != input.end() && !it->is_null()) {
-    if (absl::Status checked = CheckExtraFields(*it); !checked.ok()) return checked;
+    NSXALB_RETURN_IF_ERROR(CheckExtraFields(*it));
     d.extra_fields = *it;
   }
   return d;
@@ -135,10 +136,9 @@ absl::StatusOr<DesiredSeGroup> ParseDesiredSeGroup(const Json& input) {
 
 absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGroup& desired,
                                  const ConvergeOptions& options) {
-  absl::StatusOr<std::optional<controller::SeGroup>> found =
-      client.FindSeGroup(desired.name, desired.tenant, desired.cloud);
-  if (!found.ok()) return found.status();
-  const std::optional<controller::SeGroup>& existing = *found;
+  NSXALB_ASSIGN_OR_RETURN(std::optional<controller::SeGroup> found,
+                          client.FindSeGroup(desired.name, desired.tenant, desired.cloud));
+  const std::optional<controller::SeGroup>& existing = found;
   if (!desired.present) return Remove(client, desired, existing, options);
 
   Outcome out;
@@ -147,9 +147,8 @@ absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGrou
   if (desired.platform.has_value()) {
     platform = *desired.platform;
   } else {
-    absl::StatusOr<controller::CloudInfo> cloud = client.ResolveCloud(desired.cloud);
-    if (!cloud.ok()) return cloud.status();
-    absl::StatusOr<sizing::Platform> of_cloud = PlatformOfCloud(*cloud);
+    NSXALB_ASSIGN_OR_RETURN(controller::CloudInfo cloud, client.ResolveCloud(desired.cloud));
+    absl::StatusOr<sizing::Platform> of_cloud = PlatformOfCloud(cloud);
     if (!of_cloud.ok()) {
       out.errors.push_back(std::string(of_cloud.status().message()));
       return out;
@@ -176,12 +175,12 @@ absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGrou
       if (f != existing->body.end() && !f->is_null()) present_before.insert(name);
     }
   }
-  absl::StatusOr<std::set<std::string>> lacking =
+  NSXALB_ASSIGN_OR_RETURN(
+      std::set<std::string> lacking,
       FieldsTheControllerLacks(client, options.pinned_api_version, recommended,
-                               existing.has_value() ? &present_before : nullptr);
-  if (!lacking.ok()) return lacking.status();
+                               existing.has_value() ? &present_before : nullptr));
   for (const auto& [name, value] : plan.recommended) {
-    if (lacking->count(name) == 0) typed[name] = value;
+    if (lacking.count(name) == 0) typed[name] = value;
   }
   const Json fields = FieldsToSend(typed, desired.extra_fields);
 
@@ -215,15 +214,16 @@ absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGrou
   spec.name = desired.name;
   spec.tenant = desired.tenant;
   spec.fields = fields;
-  absl::StatusOr<controller::SeGroup> written;
   if (existing.has_value()) {
-    written = client.UpdateSeGroup(existing->uuid, spec);  // the cloud never changes in place
+    // The cloud never changes in place.
+    NSXALB_ASSIGN_OR_RETURN(const controller::SeGroup written,
+                            client.UpdateSeGroup(existing->uuid, spec));
+    out.se_group = written.body;
   } else {
     spec.cloud = desired.cloud;
-    written = client.CreateSeGroup(spec);
+    NSXALB_ASSIGN_OR_RETURN(const controller::SeGroup written, client.CreateSeGroup(spec));
+    out.se_group = written.body;
   }
-  if (!written.ok()) return written.status();
-  out.se_group = written->body;
   return out;
 }
 

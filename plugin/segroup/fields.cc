@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
 #include "plugin/controller/version.h"
@@ -96,7 +97,7 @@ absl::StatusOr<Json> ParseExtraFields(const std::string& text) {
                      "); write it with jsonencode({ field = value, ... })."));
   }
   Json parsed = *std::move(maybe_parsed);
-  if (absl::Status checked = CheckExtraFields(parsed); !checked.ok()) return checked;
+  NSXALB_RETURN_IF_ERROR(CheckExtraFields(parsed));
   return parsed;
 }
 
@@ -315,9 +316,8 @@ absl::StatusOr<std::set<std::string>> FieldsTheControllerLacks(
         if (!pinned_api_version.empty() && parsed.ok()) {
           version = *parsed;
         } else {
-          absl::StatusOr<controller::VersionInfo> info = client.ControllerVersion();
-          if (!info.ok()) return info.status();
-          version = info->api;
+          NSXALB_ASSIGN_OR_RETURN(controller::VersionInfo info, client.ControllerVersion());
+          version = info.api;
         }
       }
       available = controller::FieldIntroducedIn(*field).AvailableIn(*version);

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "plugin/common/status_macros.h"
+
 namespace nsxalb::segroup {
 
 std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>& ses) {
@@ -17,11 +19,10 @@ std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>
 absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::string_view group_uuid,
                                            std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request) {
-  absl::StatusOr<std::vector<controller::ServiceEngine>> listed =
-      client.ListServiceEngines(group_uuid, tenant);
-  if (!listed.ok()) return listed.status();
+  NSXALB_ASSIGN_OR_RETURN(std::vector<controller::ServiceEngine> listed,
+                          client.ListServiceEngines(group_uuid, tenant));
   UsageInput input;
-  input.ses = ObservedSes(*listed);
+  input.ses = ObservedSes(listed);
   input.query = request.query;
   input.now = request.now;
   input.platform = request.platform;

@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/civil_time.h"
 #include "plugin/common/limits.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/errors.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/cpu_budget.h"
@@ -719,9 +720,8 @@ UsageReport UsageUnavailableReport(const std::vector<ObservedSe>& ses, const Usa
 }
 
 absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
-  absl::StatusOr<std::optional<int>> max_cpu =
-      WholeMember(in.settings, "max_cpu_usage", "max_cpu_usage");
-  if (!max_cpu.ok()) return max_cpu.status();
+  // max_cpu_usage is only checked here (UsageTargetPct reads it).
+  NSXALB_RETURN_IF_ERROR(WholeMember(in.settings, "max_cpu_usage", "max_cpu_usage").status());
   if (in.query.window < kMinUsageWindow || in.query.window > kMaxUsageWindow) {
     return absl::InvalidArgumentError(
         absl::StrCat("window must be from ", UsageWindowText(kMinUsageWindow), " to ",

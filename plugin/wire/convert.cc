@@ -2,6 +2,7 @@
 #include "plugin/wire/convert.h"
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/json.h"
 #include "plugin/cty/msgpack.h"
 
@@ -129,9 +130,8 @@ absl::StatusOr<cty::Value> DecodeTypedValue(const tfplugin5::DynamicValue& in,
 
 absl::Status EncodeTypedValue(const cty::Value& value, const cty::Type& type,
                               tfplugin5::DynamicValue* out) {
-  absl::StatusOr<std::string> encoded = cty::EncodeMsgpack(value, type);
-  if (!encoded.ok()) return encoded.status();
-  out->set_msgpack(*std::move(encoded));
+  NSXALB_ASSIGN_OR_RETURN(std::string encoded, cty::EncodeMsgpack(value, type));
+  out->set_msgpack(std::move(encoded));
   return absl::OkStatus();
 }
 
