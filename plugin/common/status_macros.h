@@ -11,11 +11,11 @@
 
 // Evaluates `expr` (an absl::Status) once and returns it from the enclosing function when it is
 // not OK. The enclosing function returns absl::Status or any absl::StatusOr<T>.
-#define NSXALB_RETURN_IF_ERROR(expr)                                   \
-  do {                                                                 \
+#define NSXALB_RETURN_IF_ERROR(expr)                                    \
+  do {                                                                  \
     if (::absl::Status nsxalb_status_ = (expr); !nsxalb_status_.ok()) { \
-      return nsxalb_status_;                                           \
-    }                                                                  \
+      return nsxalb_status_;                                            \
+    }                                                                   \
   } while (false)
 
 #define NSXALB_STATUS_MACROS_CONCAT_INNER_(a, b) a##b

@@ -16,9 +16,12 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::cli {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::nsxalb::testing::EmulatorProcess;
 using ::testing::ContainsRegex;
@@ -36,7 +39,7 @@ class ControllerCommandTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto emulator = EmulatorProcess::Start(EmulatorProcess::Options{});
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
     env_ = {{"NSXALB_CONTROLLER", emulator_->url()},
             {"NSXALB_USERNAME", "admin"},
@@ -76,20 +79,20 @@ class ControllerCommandTest : public ::testing::Test {
     config.password = "admin";
     config.ca_file = emulator_->ca_file();
     auto client = controller::NewClient(config);
-    ASSERT_TRUE(client.ok()) << client.status();
+    ASSERT_THAT(client, IsOk());
     for (int i = 0; i < count; ++i) {
       controller::SeGroupSpec spec;
       spec.name = absl::StrCat(prefix, i);
       spec.cloud = cloud;
       spec.fields = {{"vcpus_per_se", 2 + i % 3}, {"memory_per_se", 4096}, {"max_se", 3}};
       auto created = (*client)->CreateSeGroup(spec);
-      ASSERT_TRUE(created.ok()) << created.status();
+      ASSERT_THAT(created, IsOk());
     }
   }
 
   int Count(const std::string& key) {
     auto counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     if (!counters.ok()) return -1;
     return (*counters)["requests"].value(key, 0);
   }
@@ -319,13 +322,12 @@ TEST_F(ControllerCommandTest, ApplySeGroupRacingAnotherWriterKeepsTheirField) {
   const std::string small = R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":2}})";
   ASSERT_EQ(Run({"apply-se-group"}, small).code, 0);
   auto reset = emulator_->Control("POST", "counters/reset", nlohmann::json::object());
-  ASSERT_TRUE(reset.ok()) << reset.status();
-  ASSERT_TRUE(emulator_
-                  ->Control("POST", "faults",
-                            {{"other_writer_next", 1},
-                             {"other_writer_field", "connection_memory_percentage"},
-                             {"other_writer_value", 70}})
-                  .ok());
+  ASSERT_THAT(reset, IsOk());
+  ASSERT_THAT(emulator_->Control("POST", "faults",
+                                 {{"other_writer_next", 1},
+                                  {"other_writer_field", "connection_memory_percentage"},
+                                  {"other_writer_value", 70}}),
+              IsOk());
   const std::string bigger =
       R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":3}})";
   Outcome raced = Run({"apply-se-group"}, bigger);
@@ -339,7 +341,7 @@ TEST_F(ControllerCommandTest, ApplySeGroupRacingAnotherWriterKeepsTheirField) {
   ASSERT_EQ(listed.code, 0) << listed.err;
   EXPECT_EQ(Parse(listed)[0]["connection_memory_percentage"], 70);
 
-  ASSERT_TRUE(emulator_->Control("POST", "faults", {{"other_writer_next", 100}}).ok());
+  ASSERT_THAT(emulator_->Control("POST", "faults", {{"other_writer_next", 100}}), IsOk());
   Outcome lost = Run({"apply-se-group"},
                      R"({"name":"race","cloud":"nsxt-cloud","settings":{"vcpus_per_se":4}})");
   EXPECT_EQ(lost.code, 1) << lost.out;

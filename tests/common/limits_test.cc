@@ -22,9 +22,13 @@
 #include "plugin/provider/config.h"
 #include "plugin/provider/provider.h"
 #include "plugin/segroup/fields.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::limits {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -53,35 +57,35 @@ std::string MsgpackLists(int levels) {
 }
 
 TEST(NestingDepthTest, CtyMsgpackAtTheLimit) {
-  EXPECT_TRUE(cty::DecodeMsgpack(MsgpackLists(kDepth), Lists(kDepth)).ok());
+  EXPECT_THAT(cty::DecodeMsgpack(MsgpackLists(kDepth), Lists(kDepth)), IsOk());
   auto deeper = cty::DecodeMsgpack(MsgpackLists(kDepth + 1), Lists(kDepth + 1));
-  ASSERT_FALSE(deeper.ok());
+  ASSERT_THAT(deeper, Not(IsOk()));
   EXPECT_THAT(std::string(deeper.status().message()),
               HasSubstr(absl::StrCat("nested deeper than ", kDepth, " levels")));
 }
 
 TEST(NestingDepthTest, CtyJsonAtTheLimit) {
   auto at = cty::DecodeJson(JsonArrays(kDepth), Lists(kDepth, cty::Type::Number()));
-  EXPECT_TRUE(at.ok()) << at.status();
+  EXPECT_THAT(at, IsOk());
   auto deeper = cty::DecodeJson(JsonArrays(kDepth + 1), Lists(kDepth + 1, cty::Type::Number()));
-  ASSERT_FALSE(deeper.ok());
+  ASSERT_THAT(deeper, Not(IsOk()));
   EXPECT_THAT(std::string(deeper.status().message()), HasSubstr("nested deeper than"));
 }
 
 TEST(NestingDepthTest, ControllerJsonAtTheLimit) {
   for (const std::string& text : {JsonArrays(kDepth), JsonObjects(kDepth, "a")}) {
-    EXPECT_TRUE(controller::ParseJsonLimited(text).ok()) << text;
+    EXPECT_THAT(controller::ParseJsonLimited(text), IsOk()) << text;
   }
   for (const std::string& text : {JsonArrays(kDepth + 1), JsonObjects(kDepth + 1, "a")}) {
     auto parsed = controller::ParseJsonLimited(text);
-    ASSERT_FALSE(parsed.ok());
+    ASSERT_THAT(parsed, Not(IsOk()));
     EXPECT_EQ(parsed.status().message(), "JSON nested deeper than 64 levels");
   }
   controller::HttpResponse response;
   response.status = 200;
   response.body = JsonArrays(kDepth + 1);
   auto body = controller::ParseBody(response, "GET /api/serviceenginegroup");
-  ASSERT_FALSE(body.ok());
+  ASSERT_THAT(body, Not(IsOk()));
   EXPECT_EQ(body.status().message(),
             "controller: GET /api/serviceenginegroup: HTTP 200: the response is JSON nested "
             "deeper than 64 levels");
@@ -95,12 +99,12 @@ TEST(NestingDepthTest, ControllerJsonBracketsInStringsDoNotCount) {
                                   absl::StrCat(R"({"a":"\")", brackets, R"("})"),
                                   absl::StrCat(R"({"a":"\\", "b":")", brackets, R"("})")}) {
     auto parsed = controller::ParseJsonLimited(text);
-    EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    EXPECT_THAT(parsed, IsOk()) << text << ": " << parsed.status();
   }
   // After an escaped backslash the quote ends the string, so the brackets that follow count.
   auto deep = controller::ParseJsonLimited(
       absl::StrCat(R"({"a":"\\",)", R"("b":)", JsonArrays(kDepth), "}"));
-  ASSERT_FALSE(deep.ok());
+  ASSERT_THAT(deep, Not(IsOk()));
   EXPECT_EQ(deep.status().message(), "JSON nested deeper than 64 levels");
 }
 
@@ -117,9 +121,9 @@ TEST(NestingDepthTest, DeeplyNestedErrorBodyIsShownAsText) {
 }
 
 TEST(NestingDepthTest, ExtraFieldsAtTheLimit) {
-  EXPECT_TRUE(segroup::ParseExtraFields(JsonObjects(kDepth, "realtime_se_metrics")).ok());
+  EXPECT_THAT(segroup::ParseExtraFields(JsonObjects(kDepth, "realtime_se_metrics")), IsOk());
   auto deeper = segroup::ParseExtraFields(JsonObjects(kDepth + 1, "realtime_se_metrics"));
-  ASSERT_FALSE(deeper.ok());
+  ASSERT_THAT(deeper, Not(IsOk()));
   EXPECT_THAT(std::string(deeper.status().message()), HasSubstr("nested deeper than 64 levels"));
   // A refresh of text that is too deep keeps the text (it was refused at validate).
   const std::string too_deep = JsonObjects(kDepth + 1, "realtime_se_metrics");
@@ -144,16 +148,16 @@ TEST(RetriesAndTimeTest, ClientSettingsAtTheLimit) {
   controller::ClientConfig config = ValidClientConfig();
   config.max_retries = kMaxRetries;
   config.total_timeout = absl::Seconds(kMaxTotalTimeoutSeconds);
-  EXPECT_TRUE(controller::ValidateConfig(config).ok());
+  EXPECT_THAT(controller::ValidateConfig(config), IsOk());
   config.max_retries = kMaxRetries + 1;
   auto retries = controller::ValidateConfig(config);
-  ASSERT_FALSE(retries.ok());
+  ASSERT_THAT(retries, Not(IsOk()));
   EXPECT_THAT(std::string(retries.status().message()),
               HasSubstr(absl::StrCat("max_retries must be between 0 and ", kMaxRetries)));
   config.max_retries = kMaxRetries;
   config.total_timeout = absl::Seconds(kMaxTotalTimeoutSeconds + 1);
   auto total = controller::ValidateConfig(config);
-  ASSERT_FALSE(total.ok());
+  ASSERT_THAT(total, Not(IsOk()));
   EXPECT_THAT(std::string(total.status().message()),
               HasSubstr(absl::StrCat("at most ", kMaxTotalTimeoutSeconds, " seconds")));
 }
@@ -175,7 +179,7 @@ TEST(RetriesAndTimeTest, ProviderTimeoutSecondsAtTheLimit) {
   framework::Diagnostics at = check(kMaxTotalTimeoutSeconds, &out);
   ASSERT_FALSE(at.HasError()) << at.ToString();
   EXPECT_EQ(out.client.total_timeout, absl::Seconds(kMaxTotalTimeoutSeconds));
-  EXPECT_TRUE(controller::ValidateConfig(out.client).ok());
+  EXPECT_THAT(controller::ValidateConfig(out.client), IsOk());
   framework::Diagnostics over = check(kMaxTotalTimeoutSeconds + 1, nullptr);
   ASSERT_TRUE(over.HasError());
   EXPECT_THAT(over.ToString(), HasSubstr(absl::StrCat("from 1 to ", kMaxTotalTimeoutSeconds)));

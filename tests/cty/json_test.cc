@@ -9,9 +9,13 @@
 #include "plugin/cty/path.h"
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::cty {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -29,7 +33,7 @@ Type StateType() {
 void ExpectJsonError(const std::string& json, const Type& t, const std::string& path,
                      const std::string& text) {
   absl::StatusOr<Value> v = DecodeJson(json, t);
-  ASSERT_FALSE(v.ok()) << v->DebugString();
+  ASSERT_THAT(v, Not(IsOk())) << v->DebugString();
   std::optional<AttributePath> got = ErrorPath(v.status());
   ASSERT_TRUE(got.has_value()) << v.status();
   EXPECT_EQ(got->ToString(), path) << v.status();
@@ -57,8 +61,8 @@ TEST(JsonDecodeTest, PrettyAndCompactAgree) {
                         R"("labels":{"env":"prod"},"vcenters":[{"name":"vc1","id":7}]})";
   absl::StatusOr<Value> a = DecodeJson(pretty, StateType());
   absl::StatusOr<Value> b = DecodeJson(compact, StateType());
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_THAT(a, IsOk());
+  ASSERT_THAT(b, IsOk());
   EXPECT_TRUE(a->Equals(*b));
   EXPECT_EQ(a->GetAttribute("name")->AsString(), "alpha");
   EXPECT_EQ(*a->GetAttribute("vcpus_per_se")->AsNumber().AsInt64(), 2);
@@ -68,10 +72,10 @@ TEST(JsonDecodeTest, PrettyAndCompactAgree) {
 
 TEST(JsonDecodeTest, MissingAttributesAreNull) {
   absl::StatusOr<Value> v = DecodeJson(R"({"id":"x"})", StateType());
-  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_THAT(v, IsOk());
   EXPECT_TRUE(v->GetAttribute("name")->IsNull());
   EXPECT_TRUE(v->GetAttribute("vcenters")->IsNull());
-  EXPECT_TRUE(CheckConformance(*v, StateType()).ok());
+  EXPECT_THAT(CheckConformance(*v, StateType()), IsOk());
 }
 
 TEST(JsonDecodeTest, ExtraAttributeIsNamed) {
@@ -83,10 +87,10 @@ TEST(JsonDecodeTest, NumbersStayExact) {
   for (const char* text : {"12345678901234567890123456789", "0.1000000000000000000001", "-1e-30",
                            "18446744073709551616", "1.5e+300"}) {
     absl::StatusOr<Value> v = DecodeJson(text, Type::Number());
-    ASSERT_TRUE(v.ok()) << text << ": " << v.status();
+    ASSERT_THAT(v, IsOk()) << text << ": " << v.status();
     EXPECT_EQ(v->AsNumber(), *Number::FromDecimal(text)) << text;
     absl::StatusOr<std::string> out = EncodeJson(*v, Type::Number());
-    ASSERT_TRUE(out.ok());
+    ASSERT_THAT(out, IsOk());
     EXPECT_EQ(*Number::FromDecimal(*out), *Number::FromDecimal(text));
   }
   EXPECT_EQ(DecodeJson("1.0", Type::Number())->AsNumber().ToString(), "1");
@@ -95,11 +99,11 @@ TEST(JsonDecodeTest, NumbersStayExact) {
 TEST(JsonDecodeTest, DynamicValues) {
   Type t = Type::Object({{"d", Type::Dynamic()}});
   absl::StatusOr<Value> v = DecodeJson(R"({"d":{"value":["a","b"],"type":["list","string"]}})", t);
-  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_THAT(v, IsOk());
   EXPECT_TRUE(v->GetAttribute("d")->Equals(
       Value::List(Type::String(), {Value::String("a"), Value::String("b")})));
   absl::StatusOr<std::string> out = EncodeJson(*v, t);
-  ASSERT_TRUE(out.ok());
+  ASSERT_THAT(out, IsOk());
   EXPECT_EQ(*out, R"({"d":{"value":["a","b"],"type":["list","string"]}})");
   ExpectJsonError(R"({"d":{"value":1,"type":"nope"}})", t, ".d", "unknown primitive type");
   ExpectJsonError(R"({"d":"x"})", t, ".d", "a dynamic value must be an object");
@@ -133,14 +137,14 @@ TEST(JsonDecodeTest, DuplicateAttribute) {
 TEST(JsonDecodeTest, NestingIsBounded) {
   std::string deep(10000, '[');
   absl::StatusOr<Value> v = DecodeJson(deep, Type::List(Type::String()));
-  ASSERT_FALSE(v.ok());
+  ASSERT_THAT(v, Not(IsOk()));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("nested deeper"));
 }
 
 TEST(JsonEncodeTest, UnknownCannotBeEncoded) {
   Value v = Value::ObjectOf(StateType(), {{"id", Value::Unknown(Type::String())}});
   absl::StatusOr<std::string> out = EncodeJson(v, StateType());
-  ASSERT_FALSE(out.ok());
+  ASSERT_THAT(out, Not(IsOk()));
   EXPECT_EQ(ErrorPath(out.status())->ToString(), ".id");
   EXPECT_THAT(std::string(out.status().message()), HasSubstr("value is not known"));
 }
@@ -153,10 +157,10 @@ TEST(JsonEncodeTest, RoundTrip) {
        {"labels", Value::Map(Type::String(), {{"k", Value::String("v")}})},
        {"vcenters", Value::List(StateType().attributes().at("vcenters").element(), {})}});
   absl::StatusOr<std::string> out = EncodeJson(v, StateType());
-  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_THAT(out, IsOk());
   EXPECT_THAT(*out, HasSubstr(R"("vcpus_per_se":0.1)"));
   absl::StatusOr<Value> back = DecodeJson(*out, StateType());
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->Equals(v)) << back->DebugString();
 }
 

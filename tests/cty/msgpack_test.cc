@@ -12,9 +12,14 @@
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
 #include "tests/cty/hex.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::cty {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::nsxalb::cty::testing::Hex;
 using ::nsxalb::cty::testing::Unhex;
@@ -27,13 +32,13 @@ Type ThingType() {
 
 std::string EncodeHex(const Value& v, const Type& t) {
   absl::StatusOr<std::string> bytes = EncodeMsgpack(v, t);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_THAT(bytes, IsOk());
   return bytes.ok() ? Hex(*bytes) : "";
 }
 
 Value DecodeHex(const std::string& hex, const Type& t) {
   absl::StatusOr<Value> v = DecodeMsgpack(Unhex(hex), t);
-  EXPECT_TRUE(v.ok()) << v.status();
+  EXPECT_THAT(v, IsOk());
   return v.ok() ? *v : Value();
 }
 
@@ -41,8 +46,8 @@ Value DecodeHex(const std::string& hex, const Type& t) {
 void ExpectDecodeError(const std::string& bytes, const Type& t, const AttributePath& path,
                        const std::string& text) {
   absl::StatusOr<Value> v = DecodeMsgpack(bytes, t);
-  ASSERT_FALSE(v.ok()) << v->DebugString();
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_THAT(v, Not(IsOk())) << v->DebugString();
+  EXPECT_THAT(v, StatusIs(absl::StatusCode::kInvalidArgument));
   std::optional<AttributePath> got = ErrorPath(v.status());
   ASSERT_TRUE(got.has_value()) << v.status();
   EXPECT_EQ(got->ToString(), path.ToString()) << v.status();
@@ -135,7 +140,7 @@ class MsgpackNumberTest : public ::testing::TestWithParam<NumberCase> {};
 
 TEST_P(MsgpackNumberTest, EncodesSmallestAndDecodesBack) {
   absl::StatusOr<Number> n = Number::FromDecimal(GetParam().decimal);
-  ASSERT_TRUE(n.ok()) << n.status();
+  ASSERT_THAT(n, IsOk());
   Value v = Value::NumberVal(*n);
   EXPECT_EQ(EncodeHex(v, Type::Number()), GetParam().hex) << GetParam().decimal;
   Value back = DecodeHex(GetParam().hex, Type::Number());
@@ -214,12 +219,12 @@ TEST(MsgpackRoundTripTest, Collections) {
       {"any", Value::Map(Type::String(), {{"k", Value::String("v")}})},
   });
   absl::StatusOr<std::string> bytes = EncodeMsgpack(v, t);
-  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  ASSERT_THAT(bytes, IsOk());
   absl::StatusOr<Value> back = DecodeMsgpack(*bytes, t);
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->Equals(v)) << back->DebugString() << "\n" << v.DebugString();
   absl::StatusOr<std::string> again = EncodeMsgpack(*back, t);
-  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(Hex(*again), Hex(*bytes));
 }
 
@@ -306,7 +311,7 @@ TEST(MsgpackBadInputTest, EveryTruncationOfAValidMessageFails) {
   std::string full = Unhex(kThingHex);
   for (size_t len = 0; len < full.size(); ++len) {
     absl::StatusOr<Value> v = DecodeMsgpack(full.substr(0, len), ThingType());
-    ASSERT_FALSE(v.ok()) << len;
+    ASSERT_THAT(v, Not(IsOk())) << len;
     EXPECT_TRUE(ErrorPath(v.status()).has_value()) << v.status();
   }
 }
@@ -358,14 +363,14 @@ TEST(MsgpackBadInputTest, NestingTooDeep) {
   std::string bytes(100, static_cast<char>(0x91));
   bytes += Unhex("a1 78");
   absl::StatusOr<Value> v = DecodeMsgpack(bytes, t);
-  ASSERT_FALSE(v.ok());
+  ASSERT_THAT(v, Not(IsOk()));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("nested deeper than 64 levels"));
   EXPECT_TRUE(ErrorPath(v.status()).has_value());
   // Deep dynamic nesting is bounded the same way.
   std::string dyn;
   for (int i = 0; i < 1000; ++i) dyn += Unhex("92 c4 09") + "\"dynamic\"";
   v = DecodeMsgpack(dyn + Unhex("c0"), Type::Dynamic());
-  ASSERT_FALSE(v.ok());
+  ASSERT_THAT(v, Not(IsOk()));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("nested deeper"));
 }
 
@@ -388,7 +393,7 @@ TEST(MsgpackBadInputTest, ErrorsNeverEchoStringContents) {
   Type t = Type::Object({{"password", Type::Number()}});
   std::string bytes = Unhex("81 a8") + "password" + Unhex("a6") + "s3cr3t";
   absl::StatusOr<Value> v = DecodeMsgpack(bytes, t);
-  ASSERT_FALSE(v.ok());
+  ASSERT_THAT(v, Not(IsOk()));
   EXPECT_THAT(std::string(v.status().message()), ::testing::Not(HasSubstr("s3cr3t")));
 }
 
@@ -399,7 +404,7 @@ TEST(MsgpackEncodeTest, NonConformingValueNamesThePath) {
                            {"name", Value::String("a")},
                            {"size", Value::String("big")}});
   absl::StatusOr<std::string> bytes = EncodeMsgpack(v, ThingType());
-  ASSERT_FALSE(bytes.ok());
+  ASSERT_THAT(bytes, Not(IsOk()));
   EXPECT_EQ(ErrorPath(bytes.status())->ToString(), ".size");
   EXPECT_THAT(std::string(bytes.status().message()), HasSubstr("a number is required, got string"));
 }
@@ -407,10 +412,10 @@ TEST(MsgpackEncodeTest, NonConformingValueNamesThePath) {
 TEST(MsgpackEncodeTest, MissingAndExtraAttributes) {
   absl::StatusOr<std::string> bytes =
       EncodeMsgpack(Value::Object({{"name", Value::String("a")}}), ThingType());
-  ASSERT_FALSE(bytes.ok());
+  ASSERT_THAT(bytes, Not(IsOk()));
   EXPECT_THAT(std::string(bytes.status().message()), HasSubstr("attribute \"id\" is required"));
   bytes = EncodeMsgpack(Value::ObjectOf(ThingType(), {{"extra", Value::Bool(true)}}), ThingType());
-  ASSERT_FALSE(bytes.ok());
+  ASSERT_THAT(bytes, Not(IsOk()));
   EXPECT_THAT(std::string(bytes.status().message()), HasSubstr("unsupported attribute \"extra\""));
 }
 

@@ -5,9 +5,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::cty {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -18,22 +23,22 @@ TEST(TypeJsonTest, RoundTrips) {
         "[\"object\",{\"a\":\"string\",\"b\":[\"list\",\"number\"]}]", "[\"object\",{}]",
         "[\"tuple\",[\"string\",\"number\"]]", "[\"tuple\",[]]"}) {
     absl::StatusOr<Type> t = Type::FromJson(json);
-    ASSERT_TRUE(t.ok()) << json << ": " << t.status();
+    ASSERT_THAT(t, IsOk()) << json << ": " << t.status();
     EXPECT_EQ(t->ToJson(), json);
   }
 }
 
 TEST(TypeJsonTest, AcceptsWhitespaceAndSortsAttributes) {
   absl::StatusOr<Type> t = Type::FromJson(R"([ "object", { "b": "bool", "a": "string" } ])");
-  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_THAT(t, IsOk());
   EXPECT_EQ(t->ToJson(), R"(["object",{"a":"string","b":"bool"}])");
   EXPECT_EQ(*t, Type::Object({{"a", Type::String()}, {"b", Type::Bool()}}));
 }
 
 TEST(TypeJsonTest, OptionalAttributesListIsAccepted) {
   absl::StatusOr<Type> t = Type::FromJson(R"(["object",{"a":"string"},["a"]])");
-  ASSERT_TRUE(t.ok()) << t.status();
-  EXPECT_FALSE(Type::FromJson(R"(["object",{"a":"string"},["b"]])").ok());
+  ASSERT_THAT(t, IsOk());
+  EXPECT_THAT(Type::FromJson(R"(["object",{"a":"string"},["b"]])"), Not(IsOk()));
 }
 
 TEST(TypeJsonTest, ErrorsNameTheOffendingPart) {
@@ -55,8 +60,8 @@ TEST(TypeJsonTest, ErrorsNameTheOffendingPart) {
            Case{"[\"object\",{\"a\":\"string\",\"a\":\"bool\"}]", "duplicate attribute \"a\""},
        }) {
     absl::StatusOr<Type> t = Type::FromJson(c.json);
-    ASSERT_FALSE(t.ok()) << c.json;
-    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+    ASSERT_THAT(t, Not(IsOk())) << c.json;
+    EXPECT_THAT(t, StatusIs(absl::StatusCode::kInvalidArgument));
     EXPECT_THAT(std::string(t.status().message()), HasSubstr("invalid type JSON")) << c.json;
     EXPECT_THAT(std::string(t.status().message()), HasSubstr(c.text)) << c.json;
   }
@@ -67,7 +72,7 @@ TEST(TypeJsonTest, DeepNestingIsRejected) {
   for (int i = 0; i < 200; ++i) json += "[\"list\",";
   json += "\"string\"";
   for (int i = 0; i < 200; ++i) json += "]";
-  EXPECT_FALSE(Type::FromJson(json).ok());
+  EXPECT_THAT(Type::FromJson(json), Not(IsOk()));
 }
 
 TEST(TypeTest, EqualityIsStructural) {

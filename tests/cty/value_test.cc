@@ -10,15 +10,20 @@
 #include "gtest/gtest.h"
 #include "plugin/cty/path.h"
 #include "plugin/cty/type.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::cty {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
 std::string Canon(const std::string& text) {
   absl::StatusOr<Number> n = Number::FromDecimal(text);
-  EXPECT_TRUE(n.ok()) << text;
+  EXPECT_THAT(n, IsOk()) << text;
   return n.ok() ? n->ToString() : "";
 }
 
@@ -44,7 +49,7 @@ TEST(NumberTest, CanonicalText) {
 TEST(NumberTest, RejectsNonNumbers) {
   for (const char* bad : {"", ".", "-", "abc", "1e", "1e+", "--1", "1.2.3", "0x10", "1 ", " 1",
                           "nan", "1e99999999999", "1_000"}) {
-    EXPECT_FALSE(Number::FromDecimal(bad).ok()) << bad;
+    EXPECT_THAT(Number::FromDecimal(bad), Not(IsOk())) << bad;
   }
 }
 
@@ -61,7 +66,7 @@ TEST(NumberTest, Int64) {
   EXPECT_EQ(*Number::Int(INT64_MIN).AsInt64(), INT64_MIN);
   EXPECT_EQ(*Number::FromDecimal("9223372036854775807")->AsInt64(), INT64_MAX);
   EXPECT_FALSE(Number::FromDecimal("9223372036854775808")->IsInt64());
-  EXPECT_FALSE(Number::FromDecimal("1.5")->AsInt64().ok());
+  EXPECT_THAT(Number::FromDecimal("1.5")->AsInt64(), Not(IsOk()));
   EXPECT_TRUE(Number::FromDecimal("1.5e3")->IsInt64());
 }
 
@@ -201,30 +206,30 @@ TEST(ValueTest, GetPath) {
             "a");
   EXPECT_EQ(v.GetPath(AttributePath().Attribute("labels").ElementKey("env"))->AsString(), "prod");
   absl::StatusOr<Value> missing = v.GetPath(AttributePath().Attribute("vcenters").Index(3));
-  ASSERT_FALSE(missing.ok());
+  ASSERT_THAT(missing, Not(IsOk()));
   EXPECT_EQ(ErrorPath(missing.status())->ToString(), ".vcenters");
   EXPECT_THAT(std::string(missing.status().message()), HasSubstr("out of range"));
-  EXPECT_FALSE(v.GetPath(AttributePath().Attribute("nope")).ok());
-  EXPECT_FALSE(v.GetPath(AttributePath().Attribute("labels").Index(0)).ok());
+  EXPECT_THAT(v.GetPath(AttributePath().Attribute("nope")), Not(IsOk()));
+  EXPECT_THAT(v.GetPath(AttributePath().Attribute("labels").Index(0)), Not(IsOk()));
 }
 
 TEST(ValueTest, CheckConformance) {
   Type t = Type::Object({{"vcenters", Type::List(VcType())}, {"d", Type::Dynamic()}});
   Value good = Value::Object(
       {{"vcenters", Value::List(VcType(), {Value::ObjectOf(VcType(), {})})}, {"d", Value::Int(1)}});
-  EXPECT_TRUE(CheckConformance(good, t).ok());
+  EXPECT_THAT(CheckConformance(good, t), IsOk());
   Value missing = Value::Object(
       {{"vcenters", Value::List(VcType(), {Value::Object({{"name", Value::String("x")}})})},
        {"d", Value::Int(1)}});
   absl::Status s = CheckConformance(missing, t);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_EQ(ErrorPath(s)->ToString(), ".vcenters[0]");
   EXPECT_THAT(std::string(s.message()), HasSubstr("attribute \"id\" is required"));
   s = CheckConformance(Value::Object({{"d", Value::Int(1)}, {"vcenters", Value::Int(2)}}), t);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_EQ(ErrorPath(s)->ToString(), ".vcenters");
   s = CheckConformance(Value::Null(Type::String()), Type::Number());
-  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s, Not(IsOk()));
 }
 
 TEST(ValueTest, WalkTransformAndUnknownAsNull) {
@@ -260,7 +265,7 @@ TEST(PathTest, Rendering) {
 TEST(PathTest, ErrorRoundTripsThePath) {
   AttributePath p = AttributePath().Attribute("a:b;c").Index(-3).ElementKey("").ElementKey("1:x");
   absl::Status s = PathError(p, "boom");
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(std::string(s.message()), p.ToString() + ": boom");
   ASSERT_TRUE(ErrorPath(s).has_value());
   EXPECT_EQ(*ErrorPath(s), p);

@@ -14,9 +14,12 @@
 #include "gtest/gtest.h"
 #include "tests/emulator/api_client.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::testing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::nlohmann::json;
 using ::testing::HasSubstr;
@@ -26,7 +29,7 @@ std::unique_ptr<EmulatorProcess> StartOrDie(std::vector<std::string> extra = {})
   EmulatorProcess::Options o;
   o.extra_args = std::move(extra);
   absl::StatusOr<std::unique_ptr<EmulatorProcess>> p = EmulatorProcess::Start(o);
-  EXPECT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(p, IsOk());
   return p.ok() ? std::move(*p) : nullptr;
 }
 
@@ -55,7 +58,7 @@ class EmulatorAnalyticsTest : public ::testing::Test {
     json body = {{"se_group_uuid", group}, {"count", count}};
     if (extra.is_object()) body.update(extra);
     absl::StatusOr<json> r = emu_->Control("POST", "serviceengines", body);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(r, IsOk());
     return r.ok() ? (*r)["uuids"].get<std::vector<std::string>>() : std::vector<std::string>{};
   }
 
@@ -155,7 +158,7 @@ TEST_F(EmulatorAnalyticsTest, MetricsGetsAndTheCollectionPost) {
                                                   {"step", 300},
                                                   {"values", {5, 6, 7}},
                                                   {"stop", stop}}}}});
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_THAT(loaded, IsOk());
   EXPECT_EQ((*loaded)["series"][0]["stop"], "2026-11-28T14:05:00+00:00");
 
   ApiResponse cpu = api_->Send(
@@ -223,13 +226,14 @@ TEST_F(EmulatorAnalyticsTest, MetricsGetsAndTheCollectionPost) {
       api_->Send("POST", "/api/analytics/metrics/collection", body, {{"X-CSRFToken", "wrong"}})
           .status,
       401);
-  ASSERT_TRUE(emu_->Control("POST", "faults",
-                            {{"fail_next", 1}, {"match", "POST /api/analytics/metrics/collection"}})
-                  .ok());
+  ASSERT_THAT(
+      emu_->Control("POST", "faults",
+                    {{"fail_next", 1}, {"match", "POST /api/analytics/metrics/collection"}}),
+      IsOk());
   EXPECT_EQ(api_->Send("GET", "/api/serviceengine").status, 200);
   EXPECT_EQ(api_->Send("POST", "/api/analytics/metrics/collection", body).status, 503);
   absl::StatusOr<json> counters = emu_->Control("GET", "counters");
-  ASSERT_TRUE(counters.ok());
+  ASSERT_THAT(counters, IsOk());
   EXPECT_EQ((*counters)["requests"]["POST /api/analytics/metrics/collection"], 7);
   EXPECT_EQ((*counters)["requests"]["GET /api/analytics/metrics/serviceengine/{uuid}"], 2);
   EXPECT_EQ((*counters)["requests"]["GET /api/analytics/metrics/virtualservice"], 1);
@@ -243,18 +247,18 @@ TEST_F(EmulatorAnalyticsTest, ServiceEnginesPersistAndGoWithTheirGroup) {
   Start({"--state", state});
   const std::string web = Group("web");
   std::vector<std::string> ses = Ses(web, 2);
-  ASSERT_TRUE(emu_->Stop().ok());
+  ASSERT_THAT(emu_->Stop(), IsOk());
   Start({"--state", state});
   ApiResponse listed =
       api_->Send("GET", absl::StrCat("/api/serviceengine?refers_to=serviceenginegroup:", web));
   EXPECT_EQ(listed.json["count"], 2);
-  ASSERT_TRUE(emu_->Control("POST", "metrics",
+  ASSERT_THAT(emu_->Control("POST", "metrics",
                             {{"series",
                               {{{"entity_uuid", ses[0]},
                                 {"metric_id", "se_stats.avg_cpu_usage"},
                                 {"step", 300},
-                                {"values", {1}}}}}})
-                  .ok());
+                                {"values", {1}}}}}}),
+              IsOk());
   // Deleting the group deletes its SEs (and their series) with it.
   EXPECT_EQ(api_->Send("DELETE", absl::StrCat("/api/serviceenginegroup/", web)).status, 204);
   EXPECT_EQ(api_->Send("GET", "/api/serviceengine").json["count"], 0);

@@ -28,11 +28,15 @@
 #include "tests/controller/vendor_se_group_facts.h"
 #include "tests/emulator/api_client.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 extern char** environ;
 
 namespace nsxalb::testing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::nlohmann::json;
 using ::testing::HasSubstr;
@@ -67,7 +71,7 @@ std::unique_ptr<EmulatorProcess> StartOrDie(std::vector<std::string> extra = {},
   o.controller_version = version;
   o.extra_args = std::move(extra);
   absl::StatusOr<std::unique_ptr<EmulatorProcess>> p = EmulatorProcess::Start(o);
-  EXPECT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(p, IsOk());
   return p.ok() ? std::move(*p) : nullptr;
 }
 
@@ -125,7 +129,7 @@ TEST_F(EmulatorApiTest, WrongPasswordIs401WithoutEchoingIt) {
 
 TEST_F(EmulatorApiTest, TokenLogin) {
   absl::StatusOr<json> t = emu_->Control("POST", "tokens", json::object());
-  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_THAT(t, IsOk());
   ApiClient fresh(*emu_);
   ApiResponse r = fresh.Send("POST", "/login", {{"username", "admin"}, {"token", (*t)["token"]}});
   EXPECT_EQ(r.status, 200) << r.body;
@@ -141,9 +145,9 @@ TEST_F(EmulatorApiTest, ControlEndpointListsTheIssuedSecrets) {
   ApiClient second(*emu_);
   ASSERT_EQ(second.Login().status, 200);
   absl::StatusOr<json> t = emu_->Control("POST", "tokens", json::object());
-  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_THAT(t, IsOk());
   absl::StatusOr<json> s = emu_->Control("GET", "secrets");
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ((*s)["session_ids"], json::array({api_->session_id(), second.session_id()}));
   EXPECT_EQ((*s)["csrf_tokens"], json::array({api_->csrf_token(), second.csrf_token()}));
   EXPECT_EQ((*s)["auth_tokens"], json::array({(*t)["token"]}));
@@ -323,11 +327,11 @@ TEST_F(EmulatorApiTest, StaleWritesAre412AndWritesWithoutLastModifiedAreAccepted
 TEST_F(EmulatorApiTest, OtherWriterFaultChangesTheGroupAfterTheNextGet) {
   ApiResponse c = api_->Send("POST", kSeg, {{"name", "ow"}});
   const std::string path = absl::StrCat(kSeg, "/", c.json["uuid"].get<std::string>());
-  ASSERT_TRUE(emu_->Control("POST", "faults",
+  ASSERT_THAT(emu_->Control("POST", "faults",
                             {{"other_writer_next", 1},
                              {"other_writer_field", "se_deprovision_delay"},
-                             {"other_writer_value", 31}})
-                  .ok());
+                             {"other_writer_value", 31}}),
+              IsOk());
   ApiResponse got = api_->Send("GET", path);
   ASSERT_EQ(got.status, 200);
   EXPECT_NE(got.json["se_deprovision_delay"], 31);  // the answer predates the other write
@@ -340,7 +344,7 @@ TEST_F(EmulatorApiTest, OtherWriterFaultChangesTheGroupAfterTheNextGet) {
   body["vcpus_per_se"] = 2;
   EXPECT_EQ(api_->Send("PUT", path, body).status, 200);  // the fault fired once
   auto bad = emu_->Control("POST", "faults", {{"other_writer_field", "uuid"}});
-  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(bad, Not(IsOk()));
 }
 
 TEST_F(EmulatorApiTest, DefaultGroupCannotBeDeleted) {
@@ -412,32 +416,32 @@ TEST_F(EmulatorApiTest, LogoutEndsTheSession) {
 }
 
 TEST_F(EmulatorApiTest, FaultsFromTheControlEndpoint) {
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"fail_next", 2}, {"fail_status", 502}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"fail_next", 2}, {"fail_status", 502}}), IsOk());
   ApiResponse f1 = api_->Send("GET", kSeg);
   EXPECT_EQ(f1.status, 502);
   EXPECT_TRUE(f1.json["error"].is_string());
   EXPECT_EQ(api_->Send("GET", kSeg).status, 502);
   EXPECT_EQ(api_->Send("GET", kSeg).status, 200);
 
-  ASSERT_TRUE(
-      emu_->Control("POST", "faults", {{"throttle_next", 1}, {"retry_after_seconds", 7}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"throttle_next", 1}, {"retry_after_seconds", 7}}),
+              IsOk());
   ApiResponse t = api_->Send("GET", kSeg);
   EXPECT_EQ(t.status, 429);
   EXPECT_EQ(t.Header("Retry-After"), "7");
   EXPECT_EQ(api_->Send("GET", kSeg).status, 200);
 
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"latency_ms", 150}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"latency_ms", 150}}), IsOk());
   const auto before = std::chrono::steady_clock::now();
   EXPECT_EQ(api_->Send("GET", kSeg).status, 200);
   EXPECT_GE(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(150));
-  ASSERT_TRUE(emu_->Control("DELETE", "faults").ok());
+  ASSERT_THAT(emu_->Control("DELETE", "faults"), IsOk());
   EXPECT_EQ((*emu_->Control("GET", "faults"))["latency_ms"], 0);
 
-  EXPECT_FALSE(emu_->Control("POST", "faults", {{"nonsense", 1}}).ok());
+  EXPECT_THAT(emu_->Control("POST", "faults", {{"nonsense", 1}}), Not(IsOk()));
 }
 
 TEST_F(EmulatorApiTest, DropAfterCreateCommitsTheObject) {
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"drop_after_create", 1}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"drop_after_create", 1}}), IsOk());
   ApiResponse dropped = api_->Send("POST", kSeg, {{"name", "dropped"}});
   EXPECT_EQ(dropped.status, 0) << "expected no response, got " << dropped.status;
   ApiClient again(*emu_);
@@ -448,27 +452,28 @@ TEST_F(EmulatorApiTest, DropAfterCreateCommitsTheObject) {
 }
 
 TEST_F(EmulatorApiTest, BadBodiesReplaceTheAnswerOfAProcessedRequest) {
-  ASSERT_TRUE(
+  ASSERT_THAT(
       emu_->Control("POST", "faults",
-                    {{"bad_body_next", 1}, {"bad_body", "malformed_json"}, {"match", "POST *"}})
-          .ok());
+                    {{"bad_body_next", 1}, {"bad_body", "malformed_json"}, {"match", "POST *"}}),
+      IsOk());
   ApiResponse malformed = api_->Send("POST", kSeg, {{"name", "bad-1"}});
   EXPECT_EQ(malformed.status, 201);
   EXPECT_TRUE(malformed.json.is_null()) << malformed.body;
   EXPECT_THAT(malformed.Header("Location"), HasSubstr("/api/serviceenginegroup/"));
 
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "html"}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "html"}}),
+              IsOk());
   ApiResponse html = api_->Send("GET", kSeg);
   EXPECT_EQ(html.status, 200);
   EXPECT_THAT(html.body, HasSubstr("<title>200 OK</title>"));
   EXPECT_EQ(html.Header("Content-Type"), "text/html");
 
-  ASSERT_TRUE(
-      emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "truncated"}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "truncated"}}),
+              IsOk());
   EXPECT_EQ(api_->Send("POST", kSeg, {{"name", "bad-2"}}).status, 0);  // the body is cut short
 
-  ASSERT_TRUE(
-      emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "oversize"}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"bad_body_next", 1}, {"bad_body", "oversize"}}),
+              IsOk());
   ApiResponse big = api_->Send("GET", absl::StrCat(kSeg, "?name=bad-1"));
   EXPECT_EQ(big.status, 200);
   EXPECT_EQ(big.body.size(), size_t{65} << 20);
@@ -482,12 +487,12 @@ TEST_F(EmulatorApiTest, BadBodiesReplaceTheAnswerOfAProcessedRequest) {
 }
 
 TEST_F(EmulatorApiTest, FailureAfterCommitAndHtmlErrorPages) {
-  ASSERT_TRUE(emu_->Control("POST", "faults",
+  ASSERT_THAT(emu_->Control("POST", "faults",
                             {{"fail_next", 1},
                              {"fail_status", 504},
                              {"fail_after_commit", true},
-                             {"fail_body", "html"}})
-                  .ok());
+                             {"fail_body", "html"}}),
+              IsOk());
   ApiResponse r = api_->Send("POST", kSeg, {{"name", "committed"}});
   EXPECT_EQ(r.status, 504);
   EXPECT_THAT(r.body, HasSubstr("<title>504 Gateway Time-out</title>"));
@@ -496,9 +501,9 @@ TEST_F(EmulatorApiTest, FailureAfterCommitAndHtmlErrorPages) {
 }
 
 TEST_F(EmulatorApiTest, ExpireNextAndTheRequestLog) {
-  ASSERT_TRUE(emu_->Control("POST", "counters/reset").ok());
-  ASSERT_TRUE(
-      emu_->Control("POST", "faults", {{"expire_next", 1}, {"match", "GET /api/cloud"}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "counters/reset"), IsOk());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"expire_next", 1}, {"match", "GET /api/cloud"}}),
+              IsOk());
   EXPECT_EQ(api_->Send("GET", kSeg).status, 200);
   EXPECT_EQ(api_->Send("GET", "/api/cloud").status, 419);
   json log = (*emu_->Control("GET", "counters"))["log"];
@@ -509,11 +514,11 @@ TEST_F(EmulatorApiTest, ExpireNextAndTheRequestLog) {
 }
 
 TEST_F(EmulatorApiTest, HangUntilTheFaultsAreCleared) {
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"hang_next", 1}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"hang_next", 1}}), IsOk());
   ApiResponse held;
   std::thread t([&] { held = api_->Send("GET", kSeg); });
   absl::SleepFor(absl::Milliseconds(300));
-  ASSERT_TRUE(emu_->Control("DELETE", "faults").ok());
+  ASSERT_THAT(emu_->Control("DELETE", "faults"), IsOk());
   t.join();
   EXPECT_EQ(held.status, 503);
   EXPECT_THAT(held.body, HasSubstr("held and released"));
@@ -525,9 +530,9 @@ TEST_F(EmulatorApiTest, LatencyAndAClientThatLeaves) {
   for (bool after_commit : {false, true}) {
     SCOPED_TRACE(after_commit ? "after commit" : "before processing");
     const std::string name = after_commit ? "left-after" : "left-before";
-    ASSERT_TRUE(emu_->Control("POST", "faults",
-                              {{"latency_ms", 1500}, {"latency_after_commit", after_commit}})
-                    .ok());
+    ASSERT_THAT(emu_->Control("POST", "faults",
+                              {{"latency_ms", 1500}, {"latency_after_commit", after_commit}}),
+                IsOk());
     httplib::SSLClient impatient(emu_->host(), emu_->port());
     impatient.set_ca_cert_path(emu_->ca_file().c_str());
     impatient.set_read_timeout(0, 300000);
@@ -539,14 +544,14 @@ TEST_F(EmulatorApiTest, LatencyAndAClientThatLeaves) {
     EXPECT_FALSE(r) << "expected a read timeout";
     impatient.stop();
     absl::SleepFor(absl::Milliseconds(1800));
-    ASSERT_TRUE(emu_->Control("DELETE", "faults").ok());
+    ASSERT_THAT(emu_->Control("DELETE", "faults"), IsOk());
     ApiResponse found = api_->Send("GET", absl::StrCat(kSeg, "?name=", name));
     EXPECT_EQ(found.json["count"], after_commit ? 1 : 0);
   }
 }
 
 TEST_F(EmulatorApiTest, ExpireSessions) {
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"expire_sessions", true}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"expire_sessions", true}}), IsOk());
   ApiResponse r = api_->Send("GET", kSeg);
   EXPECT_EQ(r.status, 419);
   EXPECT_TRUE(r.json["error"].is_string());
@@ -556,20 +561,20 @@ TEST_F(EmulatorApiTest, ExpireSessions) {
 
 TEST_F(EmulatorApiTest, CountersNormaliseAndSkipControl) {
   ApiResponse c = api_->Send("POST", kSeg, {{"name", "counted"}});
-  ASSERT_TRUE(emu_->Control("POST", "counters/reset").ok());
+  ASSERT_THAT(emu_->Control("POST", "counters/reset"), IsOk());
   ApiClient fresh(*emu_);
   ASSERT_EQ(fresh.Login().status, 200);
   const std::string path = absl::StrCat(kSeg, "/", c.json["uuid"].get<std::string>());
   EXPECT_EQ(fresh.Send("GET", path).status, 200);
   EXPECT_EQ(fresh.Send("GET", path).status, 200);
-  ASSERT_TRUE(emu_->Control("GET", "state").ok());
+  ASSERT_THAT(emu_->Control("GET", "state"), IsOk());
   absl::StatusOr<json> counters = emu_->Control("GET", "/_emulator/counters");
-  ASSERT_TRUE(counters.ok());
+  ASSERT_THAT(counters, IsOk());
   EXPECT_EQ((*counters)["total"], 3);
   EXPECT_EQ((*counters)["requests"]["POST /login"], 1);
   EXPECT_EQ((*counters)["requests"]["GET /api/serviceenginegroup/{uuid}"], 2);
   // Faulted requests count too (they reached the Controller).
-  ASSERT_TRUE(emu_->Control("POST", "faults", {{"fail_next", 1}}).ok());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"fail_next", 1}}), IsOk());
   EXPECT_EQ(fresh.Send("GET", path).status, 503);
   EXPECT_EQ((*emu_->Control("GET", "counters"))["total"], 4);
 }
@@ -580,7 +585,7 @@ TEST_F(EmulatorApiTest, CountersCountNewTlsConnections) {
   const auto connections = [this] {
     return (*emu_->Control("GET", "counters"))["tls_connections"].get<int>();
   };
-  ASSERT_TRUE(emu_->Control("POST", "counters/reset").ok());
+  ASSERT_THAT(emu_->Control("POST", "counters/reset"), IsOk());
   const int base = connections();
   EXPECT_EQ(base, 1);
   // One kept-alive client: one connection for several requests.
@@ -627,7 +632,7 @@ TEST(EmulatorProcessTest, ExpiredSessionStatusFlag) {
   ASSERT_NE(emu, nullptr);
   ApiClient api(*emu);
   ASSERT_EQ(api.Login().status, 200);
-  ASSERT_TRUE(emu->Control("POST", "faults", {{"expire_sessions", true}}).ok());
+  ASSERT_THAT(emu->Control("POST", "faults", {{"expire_sessions", true}}), IsOk());
   EXPECT_EQ(api.Send("GET", kSeg).status, 401);
 }
 
@@ -658,7 +663,7 @@ TEST(EmulatorProcessTest, StatePersistsAcrossRestart) {
     ASSERT_EQ(c.status, 201);
     uuid = c.json["uuid"];
     first_state = *emu->Control("GET", "state");
-    EXPECT_TRUE(emu->Stop().ok());
+    EXPECT_THAT(emu->Stop(), IsOk());
   }
   {
     auto emu = StartOrDie({"--state", state});
@@ -702,7 +707,7 @@ TEST(EmulatorProcessTest, ServesOnIpv6Loopback) {
   // Control() verifies the certificate (SAN IP:::1) with libcurl. cpp-httplib 0.11's client is
   // not used here: it over-reads IPv4 SAN entries when verifying an IPv6 host.
   absl::StatusOr<json> state = (*emu)->Control("GET", "state");
-  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_THAT(state, IsOk());
   EXPECT_EQ((*state)["controller_version"], "22.1.3");
 }
 
@@ -743,7 +748,7 @@ TEST(EmulatorProcessTest, BadFlagsFailStartClearly) {
   EmulatorProcess::Options o;
   o.extra_args = {"--bind", "192.0.2.1"};
   absl::StatusOr<std::unique_ptr<EmulatorProcess>> emu = EmulatorProcess::Start(o);
-  ASSERT_FALSE(emu.ok());
+  ASSERT_THAT(emu, Not(IsOk()));
   EXPECT_THAT(std::string(emu.status().message()), HasSubstr("exited with status 2"));
 }
 
@@ -791,7 +796,7 @@ TEST(EmulatorProcessTest, AcceptsTheVendorsDefaultForEveryField) {
     ASSERT_EQ(body["se_pcap_reinit_frequency"], 0);
     // The same values pass the client's pre-send check.
     absl::Status check = controller::ValidateFieldValues(body);
-    EXPECT_TRUE(check.ok()) << check;
+    EXPECT_THAT(check, IsOk());
     body["name"] = "vendor-defaults";
     ApiResponse r = api.Send("POST", kSeg, body);
     ASSERT_EQ(r.status, 201) << r.body;

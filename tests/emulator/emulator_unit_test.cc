@@ -15,9 +15,13 @@
 #include "emulator/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::emulator {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::nlohmann::json;
 using ::testing::HasSubstr;
@@ -26,7 +30,7 @@ using ::nsxalb::controller::ApiVersion;
 
 ApiVersion V(const std::string& s) {
   absl::StatusOr<ApiVersion> v = ApiVersion::ParseExact(s);
-  EXPECT_TRUE(v.ok()) << s;
+  EXPECT_THAT(v, IsOk()) << s;
   return v.value_or(ApiVersion{});
 }
 
@@ -36,16 +40,17 @@ TEST(FieldRulesTest, RejectsFieldsNewerThanTheRequest) {
   EXPECT_EQ(s.message(),
             "Incoming request (v18_2_8) has field (hybrid_rss_mode) introduced in later "
             "versions(v21_1_3).");
-  EXPECT_TRUE(CheckFieldVersions({{"hybrid_rss_mode", true}}, V("21.1.3")).ok());
-  EXPECT_TRUE(CheckFieldVersions({{"unknown_field", 1}, {"vcpus_per_se", 2}}, V("16.1.1")).ok());
+  EXPECT_THAT(CheckFieldVersions({{"hybrid_rss_mode", true}}, V("21.1.3")), IsOk());
+  EXPECT_THAT(CheckFieldVersions({{"unknown_field", 1}, {"vcpus_per_se", 2}}, V("16.1.1")), IsOk());
   absl::Status q = CheckFieldVersions({{"max_queues_per_vnic", 2}}, V("20.1.0"));
   EXPECT_THAT(std::string(q.message()), HasSubstr("versions(v20_1_1)"));
-  EXPECT_TRUE(CheckFieldVersions({{"max_queues_per_vnic", 2}}, V("18.2.7")).ok());
+  EXPECT_THAT(CheckFieldVersions({{"max_queues_per_vnic", 2}}, V("18.2.7")), IsOk());
 }
 
 TEST(FieldRulesTest, ChecksKindsRangesAndEnums) {
   const ApiVersion c = V("22.1.3");
-  EXPECT_TRUE(CheckFieldValues({{"vcpus_per_se", 4}, {"ha_mode", "HA_MODE_SHARED_PAIR"}}, c).ok());
+  EXPECT_THAT(CheckFieldValues({{"vcpus_per_se", 4}, {"ha_mode", "HA_MODE_SHARED_PAIR"}}, c),
+              IsOk());
   EXPECT_THAT(std::string(CheckFieldValues({{"max_cpu_usage", 95}}, c).message()),
               HasSubstr("max_cpu_usage"));
   EXPECT_THAT(std::string(CheckFieldValues({{"vcpus_per_se", "two"}}, c).message()),
@@ -55,22 +60,22 @@ TEST(FieldRulesTest, ChecksKindsRangesAndEnums) {
   EXPECT_THAT(std::string(CheckFieldValues({{"ha_mode", "HA_MODE_BOGUS"}}, c).message()),
               HasSubstr("ha_mode"));
   // memory_per_se has a range only from 30.1 on.
-  EXPECT_TRUE(CheckFieldValues({{"memory_per_se", 1024}}, c).ok());
-  EXPECT_FALSE(CheckFieldValues({{"memory_per_se", 1024}}, V("30.1.1")).ok());
+  EXPECT_THAT(CheckFieldValues({{"memory_per_se", 1024}}, c), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"memory_per_se", 1024}}, V("30.1.1")), Not(IsOk()));
 }
 
 TEST(FieldRulesTest, AcceptsSpecialValuesOutsideTheRange) {
   const ApiVersion c = V("22.1.3");
-  EXPECT_TRUE(CheckFieldValues({{"se_pcap_reinit_frequency", 0}}, c).ok());
-  EXPECT_TRUE(CheckFieldValues({{"se_pcap_reinit_frequency", 43200}}, c).ok());
+  EXPECT_THAT(CheckFieldValues({{"se_pcap_reinit_frequency", 0}}, c), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"se_pcap_reinit_frequency", 43200}}, c), IsOk());
   EXPECT_EQ(std::string(CheckFieldValues({{"se_pcap_reinit_frequency", 1}}, c).message()),
             "Value 1 of field se_pcap_reinit_frequency is out of range [900-43200]. Special "
             "values are 0.");
-  EXPECT_TRUE(CheckFieldValues({{"se_vnic_tx_sw_queue_flush_frequency", 0}}, c).ok());
-  EXPECT_TRUE(CheckFieldValues({{"ntp_sync_status_interval", 0}}, c).ok());
-  EXPECT_TRUE(CheckFieldValues({{"app_cache_percent", 0}}, c).ok());
-  EXPECT_TRUE(CheckFieldValues({{"metrics_collection_mode", 9}}, V("30.2.1")).ok());
-  EXPECT_FALSE(CheckFieldValues({{"metrics_collection_mode", 8}}, V("30.2.1")).ok());
+  EXPECT_THAT(CheckFieldValues({{"se_vnic_tx_sw_queue_flush_frequency", 0}}, c), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"ntp_sync_status_interval", 0}}, c), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"app_cache_percent", 0}}, c), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"metrics_collection_mode", 9}}, V("30.2.1")), IsOk());
+  EXPECT_THAT(CheckFieldValues({{"metrics_collection_mode", 8}}, V("30.2.1")), Not(IsOk()));
   // Without special values the message is as before.
   EXPECT_EQ(std::string(CheckFieldValues({{"max_cpu_usage", 95}}, c).message()),
             "Value 95 of field max_cpu_usage is out of range [40-90].");
@@ -161,11 +166,11 @@ TEST(SessionsTest, IdleTimeoutAndExpiry) {
 TEST(FaultsTest, CountsDownAndValidates) {
   Faults f(FaultConfig{});
   EXPECT_EQ(f.OnRequest().status, 0);
-  ASSERT_TRUE(f.Update({{"fail_next", 2},
+  ASSERT_THAT(f.Update({{"fail_next", 2},
                         {"fail_status", 502},
                         {"throttle_next", 1},
-                        {"retry_after_seconds", 3}})
-                  .ok());
+                        {"retry_after_seconds", 3}}),
+              IsOk());
   FaultDecision d = f.OnRequest();
   EXPECT_EQ(d.status, 429);
   EXPECT_EQ(d.retry_after_seconds, 3);
@@ -173,40 +178,40 @@ TEST(FaultsTest, CountsDownAndValidates) {
   EXPECT_EQ(f.OnRequest().status, 502);
   EXPECT_EQ(f.OnRequest().status, 0);
   EXPECT_THAT(std::string(f.Update({{"bogus", 1}}).message()), HasSubstr("bogus"));
-  EXPECT_FALSE(f.Update({{"fail_status", 200}}).ok());
-  EXPECT_FALSE(f.Update({{"latency_ms", "x"}}).ok());
-  ASSERT_TRUE(f.Update({{"drop_after_create", 1}}).ok());
+  EXPECT_THAT(f.Update({{"fail_status", 200}}), Not(IsOk()));
+  EXPECT_THAT(f.Update({{"latency_ms", "x"}}), Not(IsOk()));
+  ASSERT_THAT(f.Update({{"drop_after_create", 1}}), IsOk());
   EXPECT_TRUE(f.TakeDropAfterCreate());
   EXPECT_FALSE(f.TakeDropAfterCreate());
-  ASSERT_TRUE(f.Update({{"latency_ms", 5}}).ok());
+  ASSERT_THAT(f.Update({{"latency_ms", 5}}), IsOk());
   f.Clear();
   EXPECT_EQ(f.ToJson()["latency_ms"], 0);
 }
 
 TEST(FaultsTest, MatchRestrictsTheFaultsSetWithIt) {
   Faults f(FaultConfig{});
-  ASSERT_TRUE(
-      f.Update({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/cloud*"}}).ok());
-  ASSERT_TRUE(f.Update({{"throttle_next", 1}}).ok());  // no match: any request
+  ASSERT_THAT(f.Update({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/cloud*"}}),
+              IsOk());
+  ASSERT_THAT(f.Update({{"throttle_next", 1}}), IsOk());  // no match: any request
   EXPECT_EQ(f.OnRequest("POST /login").status, 429);
   EXPECT_EQ(f.OnRequest("POST /login").status, 0);
   EXPECT_EQ(f.OnRequest("GET /api/cloud/{uuid}").status, 500);
   EXPECT_EQ(f.OnRequest("GET /api/cloud").status, 0);
   EXPECT_EQ(f.ToJson()["fail_match"], "GET /api/cloud*");
   // A later update without a match resets the match of the faults it sets.
-  ASSERT_TRUE(f.Update({{"fail_next", 1}}).ok());
+  ASSERT_THAT(f.Update({{"fail_next", 1}}), IsOk());
   EXPECT_EQ(f.ToJson()["fail_match"], "");
-  EXPECT_FALSE(f.Update({{"fail_next", 1}, {"match", 3}}).ok());
+  EXPECT_THAT(f.Update({{"fail_next", 1}, {"match", 3}}), Not(IsOk()));
 }
 
 TEST(FaultsTest, NewModesDecideAndValidate) {
   Faults f(FaultConfig{});
-  ASSERT_TRUE(f.Update({{"expire_next", 1},
+  ASSERT_THAT(f.Update({{"expire_next", 1},
                         {"bad_body_next", 1},
                         {"bad_body", "truncated"},
                         {"latency_ms", 5},
-                        {"latency_after_commit", true}})
-                  .ok());
+                        {"latency_after_commit", true}}),
+              IsOk());
   FaultDecision d = f.OnRequest("GET /api/cloud");
   EXPECT_TRUE(d.expire);
   EXPECT_EQ(d.bad_body, "truncated");
@@ -217,15 +222,15 @@ TEST(FaultsTest, NewModesDecideAndValidate) {
   EXPECT_FALSE(d.expire);
   EXPECT_EQ(d.bad_body, "");
 
-  ASSERT_TRUE(
-      f.Update({{"fail_next", 1}, {"fail_after_commit", true}, {"fail_body", "html"}}).ok());
+  ASSERT_THAT(f.Update({{"fail_next", 1}, {"fail_after_commit", true}, {"fail_body", "html"}}),
+              IsOk());
   d = f.OnRequest();
   EXPECT_EQ(d.status, 503);
   EXPECT_TRUE(d.after_commit);
   EXPECT_EQ(d.fail_body, "html");
   EXPECT_EQ(d.Names(), "latency,fail_after_commit");
 
-  ASSERT_TRUE(f.Update({{"hang_next", 1}, {"throttle_next", 1}}).ok());
+  ASSERT_THAT(f.Update({{"hang_next", 1}, {"throttle_next", 1}}), IsOk());
   d = f.OnRequest();
   EXPECT_TRUE(d.hang);
   EXPECT_EQ(d.status, 0);  // a hung request answers nothing else
@@ -233,15 +238,15 @@ TEST(FaultsTest, NewModesDecideAndValidate) {
   f.ReleaseHangs();
   EXPECT_TRUE(f.HangReleased(d.hang_generation));
   EXPECT_EQ(f.OnRequest().status, 429);  // the throttle was not consumed by the hung request
-  ASSERT_TRUE(f.Update({{"hang_next", 1}}).ok());
+  ASSERT_THAT(f.Update({{"hang_next", 1}}), IsOk());
   d = f.OnRequest();
   f.Clear();
   EXPECT_TRUE(f.HangReleased(d.hang_generation));
 
   EXPECT_THAT(std::string(f.Update({{"bad_body", "xml"}}).message()), HasSubstr("bad_body"));
-  EXPECT_FALSE(f.Update({{"fail_body", "text"}}).ok());
-  EXPECT_FALSE(f.Update({{"fail_after_commit", 1}}).ok());
-  EXPECT_FALSE(f.Update({{"hang_next", -1}}).ok());
+  EXPECT_THAT(f.Update({{"fail_body", "text"}}), Not(IsOk()));
+  EXPECT_THAT(f.Update({{"fail_after_commit", 1}}), Not(IsOk()));
+  EXPECT_THAT(f.Update({{"hang_next", -1}}), Not(IsOk()));
 }
 
 TEST(ConfigTest, ParsesFlags) {
@@ -249,7 +254,7 @@ TEST(ConfigTest, ParsesFlags) {
       {"--bind", "::1", "--port=0", "--controller-version", "21.1.3", "--session-idle-timeout", "5",
        "--fail-next", "2", "--fail-status", "502", "--drop-after-create", "1"},
       nullptr);
-  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->bind, "::1");
   EXPECT_EQ(c->controller_version, V("21.1.3"));
   EXPECT_EQ(c->session_idle_timeout_seconds, 5);
@@ -293,7 +298,7 @@ class StoreTest : public ::testing::Test {
 
 TEST_F(StoreTest, SeedsTenantCloudsAndDefaultGroups) {
   EXPECT_EQ(store_.TenantUuid("admin").value(), "admin");
-  EXPECT_FALSE(store_.TenantUuid("nope").ok());
+  EXPECT_THAT(store_.TenantUuid("nope"), Not(IsOk()));
   std::vector<json> clouds = store_.List(kCloud, ListFilter{});
   ASSERT_EQ(clouds.size(), 2u);
   EXPECT_EQ(clouds[0]["name"], "Default-Cloud");
@@ -307,7 +312,7 @@ TEST_F(StoreTest, SeedsTenantCloudsAndDefaultGroups) {
 TEST_F(StoreTest, CreateResolvesRefsAndEnforcesUniqueness) {
   const std::string nsxt = CloudUuid("nsxt-cloud");
   absl::StatusOr<json> a = store_.CreateSeGroup({{"name", "g"}}, "admin");
-  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_THAT(a, IsOk());
   EXPECT_TRUE(absl::StartsWith((*a)["uuid"].get<std::string>(), "serviceenginegroup-"));
   EXPECT_EQ((*a)["cloud_ref"], CloudUuid("Default-Cloud"));
   absl::StatusOr<json> dup = store_.CreateSeGroup({{"name", "g"}}, "admin");
@@ -316,7 +321,7 @@ TEST_F(StoreTest, CreateResolvesRefsAndEnforcesUniqueness) {
        {std::string("/api/cloud/?name=nsxt-cloud"), absl::StrCat("/api/cloud/", nsxt),
         absl::StrCat("https://127.0.0.1:1/api/cloud/", nsxt, "#nsxt-cloud"), nsxt}) {
     absl::StatusOr<json> b = store_.CreateSeGroup({{"name", ref}, {"cloud_ref", ref}}, "admin");
-    ASSERT_TRUE(b.ok()) << ref << ": " << b.status();
+    ASSERT_THAT(b, IsOk()) << ref << ": " << b.status();
     EXPECT_EQ((*b)["cloud_ref"], nsxt) << ref;
   }
   EXPECT_THAT(
@@ -389,9 +394,9 @@ TEST_F(StoreTest, SaveAndLoadRoundTrip) {
   int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   close(fd);
-  ASSERT_TRUE(store_.Save(path).ok());
+  ASSERT_THAT(store_.Save(path), IsOk());
   Store other([] { return int64_t{1}; });
-  ASSERT_TRUE(other.Load(path).ok());
+  ASSERT_THAT(other.Load(path), IsOk());
   EXPECT_EQ(other.Get(kSeGroup, a["uuid"], "admin").value(), a);
   EXPECT_EQ(other.Dump(), store_.Dump());
   std::FILE* f = std::fopen(path, "w");

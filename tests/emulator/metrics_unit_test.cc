@@ -12,9 +12,13 @@
 #include "emulator/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::emulator {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::nlohmann::json;
 using ::testing::HasSubstr;
@@ -34,12 +38,12 @@ class MetricsTest : public ::testing::Test {
   }
   MetricsQuery Query(const json& fields, std::optional<MetricEntity> entity = std::nullopt) {
     absl::StatusOr<MetricsQuery> q = ParseMetricsQuery(fields, entity, "");
-    EXPECT_TRUE(q.ok()) << q.status();
+    EXPECT_THAT(q, IsOk());
     return q.value_or(MetricsQuery{});
   }
   MetricsAnswer Run(const json& fields, std::optional<MetricEntity> entity = std::nullopt) {
     absl::StatusOr<MetricsAnswer> a = store_.Run(Query(fields, entity), kNow, ses_, "");
-    EXPECT_TRUE(a.ok()) << a.status();
+    EXPECT_THAT(a, IsOk());
     return a.value_or(MetricsAnswer{});
   }
   static std::vector<double> Values(const json& series) {
@@ -67,7 +71,7 @@ TEST_F(MetricsTest, CatalogStepsAndTimes) {
         "2026-12-01T12:00:00", "2026-12-01T13:00:00+01:00"}) {
     EXPECT_EQ(ParseMetricTime(t).value_or(0), kNow) << t;
   }
-  EXPECT_FALSE(ParseMetricTime("yesterday").ok());
+  EXPECT_THAT(ParseMetricTime("yesterday"), Not(IsOk()));
 }
 
 TEST_F(MetricsTest, ParseRejectsBadFieldsNamingThem) {
@@ -108,7 +112,7 @@ TEST_F(MetricsTest, ParseRejectsBadFieldsNamingThem) {
 TEST_F(MetricsTest, LoadRejectsBadValuesNamingTheField) {
   auto error = [this](const json& series) {
     absl::Status s = Load(json::array({series}));
-    EXPECT_FALSE(s.ok()) << series.dump();
+    EXPECT_THAT(s, Not(IsOk())) << series.dump();
     return std::string(s.message());
   };
   const json base = {
@@ -133,11 +137,11 @@ TEST_F(MetricsTest, LoadRejectsBadValuesNamingTheField) {
 }
 
 TEST_F(MetricsTest, PadsGapsAndComputesStatisticsFromReturnedPoints) {
-  ASSERT_TRUE(Load({{{"entity_uuid", "se-a"},
+  ASSERT_THAT(Load({{{"entity_uuid", "se-a"},
                      {"metric_id", "se_stats.avg_cpu_usage"},
                      {"step", 300},
-                     {"values", {12.5, nullptr, 40, 91, 30}}}})
-                  .ok());
+                     {"values", {12.5, nullptr, 40, 91, 30}}}}),
+              IsOk());
   MetricsAnswer padded = Run({{"entity_uuid", "se-a"},
                               {"metric_id", "se_stats.avg_cpu_usage"},
                               {"step", 300},
@@ -178,11 +182,11 @@ TEST_F(MetricsTest, PadsGapsAndComputesStatisticsFromReturnedPoints) {
                 .start,
             kNow - 1200);
   // A later load of the same series replaces it.
-  ASSERT_TRUE(Load({{{"entity_uuid", "se-a"},
+  ASSERT_THAT(Load({{{"entity_uuid", "se-a"},
                      {"metric_id", "se_stats.avg_cpu_usage"},
                      {"step", 300},
-                     {"values", {7}}}})
-                  .ok());
+                     {"values", {7}}}}),
+              IsOk());
   EXPECT_EQ(Values(Run({{"entity_uuid", "se-a"},
                         {"metric_id", "se_stats.avg_cpu_usage"},
                         {"step", 300},
@@ -200,15 +204,15 @@ TEST_F(MetricsTest, CoarserStepsRollUpAvgByMeanAndMaxByMax) {
     cpu.push_back(i == 12 ? 90 : 10 * (i % 2));  // the hour: five 0s, six 10s, one 90
     open.push_back(i);
   }
-  ASSERT_TRUE(Load({{{"entity_uuid", "se-a"},
+  ASSERT_THAT(Load({{{"entity_uuid", "se-a"},
                      {"metric_id", "se_stats.avg_cpu_usage"},
                      {"step", 300},
                      {"values", cpu}},
                     {{"entity_uuid", "vs-1"},
                      {"metric_id", "l4_client.max_open_conns"},
                      {"step", 300},
-                     {"values", open}}})
-                  .ok());
+                     {"values", open}}}),
+              IsOk());
   MetricsAnswer a = Run({{"entity_uuid", "se-a"},
                          {"metric_id", "se_stats.avg_cpu_usage"},
                          {"step", 3600},
@@ -230,7 +234,7 @@ TEST_F(MetricsTest, CoarserStepsRollUpAvgByMeanAndMaxByMax) {
 
 TEST_F(MetricsTest, AggregatesVirtualServicesPerSeAtEachTimestamp) {
   const char* rps = "l7_client.avg_complete_responses";
-  ASSERT_TRUE(Load({{{"entity_uuid", "vs-1"},
+  ASSERT_THAT(Load({{{"entity_uuid", "vs-1"},
                      {"serviceengine_uuid", "se-a"},
                      {"metric_id", rps},
                      {"step", 300},
@@ -244,8 +248,8 @@ TEST_F(MetricsTest, AggregatesVirtualServicesPerSeAtEachTimestamp) {
                      {"serviceengine_uuid", "se-b"},
                      {"metric_id", rps},
                      {"step", 300},
-                     {"values", {50, 60, 70}}}})
-                  .ok());
+                     {"values", {50, 60, 70}}}}),
+              IsOk());
   MetricsAnswer on_a = Run({{"entity_uuid", "*"},
                             {"serviceengine_uuid", "se-a"},
                             {"aggregate_entity", true},
@@ -312,15 +316,15 @@ TEST(StoreServiceEnginesTest, SizedFromTheGroupAndDeletedWithIt) {
   store.Seed();
   absl::StatusOr<json> g =
       store.CreateSeGroup({{"name", "web"}, {"vcpus_per_se", 4}, {"memory_per_se", 8192}}, "admin");
-  ASSERT_TRUE(g.ok()) << g.status();
+  ASSERT_THAT(g, IsOk());
   const std::string uuid = (*g)["uuid"];
   const json defaults = {{"vcpus_per_se", 1}, {"memory_per_se", 2048}, {"disk_per_se", 15}};
   absl::StatusOr<std::vector<std::string>> ses =
       store.CreateServiceEngines(uuid, 2, absl::nullopt, defaults);
-  ASSERT_TRUE(ses.ok()) << ses.status();
+  ASSERT_THAT(ses, IsOk());
   ASSERT_EQ(ses->size(), 2u);
   absl::StatusOr<std::vector<std::string>> big = store.CreateServiceEngines(uuid, 1, 8, defaults);
-  ASSERT_TRUE(big.ok());
+  ASSERT_THAT(big, IsOk());
   json se = store.Get(kServiceEngine, (*ses)[0], "admin").value();
   EXPECT_EQ(se["resources"], (json{{"num_vcpus", 4}, {"memory", 8192}, {"disk", 15}}));
   EXPECT_EQ(store.Get(kServiceEngine, (*big)[0], "admin").value()["resources"]["num_vcpus"], 8);
@@ -333,7 +337,7 @@ TEST(StoreServiceEnginesTest, SizedFromTheGroupAndDeletedWithIt) {
   EXPECT_TRUE(
       absl::IsNotFound(store.CreateServiceEngines("nope", 1, absl::nullopt, defaults).status()));
   absl::StatusOr<std::vector<std::string>> removed = store.DeleteSeGroup(uuid, "admin");
-  ASSERT_TRUE(removed.ok());
+  ASSERT_THAT(removed, IsOk());
   EXPECT_EQ(removed->size(), 3u);
   EXPECT_TRUE(store.List(kServiceEngine, ListFilter{}).empty());
 }

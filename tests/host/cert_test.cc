@@ -15,9 +15,14 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::host {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -49,7 +54,7 @@ TEST(GenerateSelfSignedCertificateTest, MatchesWhatGoPluginExpects) {
   CertificateOptions options;
   options.now = absl::FromUnixSeconds(1700000000);
   absl::StatusOr<Certificate> cert = GenerateSelfSignedCertificate(options);
-  ASSERT_TRUE(cert.ok()) << cert.status();
+  ASSERT_THAT(cert, IsOk());
   X509Ptr x509 = ParseDer(cert->cert_der);
   ASSERT_NE(x509, nullptr);
 
@@ -82,7 +87,7 @@ TEST(GenerateSelfSignedCertificateTest, MatchesWhatGoPluginExpects) {
 
 TEST(GenerateSelfSignedCertificateTest, KeyMatchesCertificate) {
   absl::StatusOr<Certificate> cert = GenerateSelfSignedCertificate({});
-  ASSERT_TRUE(cert.ok()) << cert.status();
+  ASSERT_THAT(cert, IsOk());
   EXPECT_THAT(cert->cert_pem, HasSubstr("-----BEGIN CERTIFICATE-----"));
   EXPECT_THAT(cert->key_pem, HasSubstr("-----BEGIN PRIVATE KEY-----"));
   BIO* bio = BIO_new_mem_buf(cert->key_pem.data(), static_cast<int>(cert->key_pem.size()));
@@ -99,7 +104,7 @@ TEST(GenerateSelfSignedCertificateTest, P521LikeGoPluginsClient) {
   options.curve = KeyCurve::kP521;
   options.organization = "HashiCorp";
   absl::StatusOr<Certificate> cert = GenerateSelfSignedCertificate(options);
-  ASSERT_TRUE(cert.ok()) << cert.status();
+  ASSERT_THAT(cert, IsOk());
   X509Ptr x509 = ParseDer(cert->cert_der);
   ASSERT_NE(x509, nullptr);
   EXPECT_EQ(CurveOf(x509.get()), NID_secp521r1);
@@ -123,12 +128,12 @@ TEST(GenerateSelfSignedCertificateTest, EveryCallIsFresh) {
 
 TEST(CertificatePemTest, RoundTripsBetweenPemAndDer) {
   absl::StatusOr<Certificate> cert = GenerateSelfSignedCertificate({});
-  ASSERT_TRUE(cert.ok());
+  ASSERT_THAT(cert, IsOk());
   absl::StatusOr<std::string> der = CertificatePemToDer(cert->cert_pem, "test");
-  ASSERT_TRUE(der.ok()) << der.status();
+  ASSERT_THAT(der, IsOk());
   EXPECT_EQ(*der, cert->cert_der);
   absl::StatusOr<std::string> pem = CertificateDerToPem(cert->cert_der);
-  ASSERT_TRUE(pem.ok()) << pem.status();
+  ASSERT_THAT(pem, IsOk());
   EXPECT_EQ(*pem, cert->cert_pem);
 }
 
@@ -136,12 +141,12 @@ TEST(CertificatePemTest, BadInputNamesTheSource) {
   for (const char* bad :
        {"", "hello", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"}) {
     absl::StatusOr<std::string> der = CertificatePemToDer(bad, "PLUGIN_CLIENT_CERT");
-    ASSERT_FALSE(der.ok());
-    EXPECT_EQ(der.status().code(), absl::StatusCode::kInvalidArgument);
+    ASSERT_THAT(der, Not(IsOk()));
+    EXPECT_THAT(der, StatusIs(absl::StatusCode::kInvalidArgument));
     EXPECT_THAT(der.status().message(), HasSubstr("PLUGIN_CLIENT_CERT"));
   }
-  EXPECT_FALSE(CertificateDerToPem("not der").ok());
-  EXPECT_FALSE(CertificateDerToPem("").ok());
+  EXPECT_THAT(CertificateDerToPem("not der"), Not(IsOk()));
+  EXPECT_THAT(CertificateDerToPem(""), Not(IsOk()));
 }
 
 }  // namespace

@@ -6,9 +6,14 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::host {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -21,7 +26,7 @@ Environment TerraformEnv() {
 
 TEST(ParseHostEnvironmentTest, TerraformDefaultsGivePlaintextProtocolFiveUnderTmp) {
   absl::StatusOr<HostConfig> config = ParseHostEnvironment(TerraformEnv());
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   EXPECT_EQ(config->protocol_version, 5);
   EXPECT_EQ(config->client_cert_pem, "");
   EXPECT_EQ(config->socket_parent_dir, "/tmp");
@@ -31,8 +36,8 @@ TEST(ParseHostEnvironmentTest, MissingCookieIsNotAPlugin) {
   Environment env = TerraformEnv();
   env.erase(kMagicCookieKey);
   absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-  ASSERT_FALSE(config.ok());
-  EXPECT_EQ(config.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(config, Not(IsOk()));
+  EXPECT_THAT(config, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(config.status().message(), HasSubstr("This binary is a plugin"));
   EXPECT_FALSE(HasMagicCookie(env));
 }
@@ -49,7 +54,7 @@ TEST(ParseHostEnvironmentTest, AcceptsEveryOfferThatContainsFive) {
     Environment env = TerraformEnv();
     env["PLUGIN_PROTOCOL_VERSIONS"] = offered;
     absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-    ASSERT_TRUE(config.ok()) << "offered \"" << offered << "\": " << config.status();
+    ASSERT_THAT(config, IsOk()) << "offered \"" << offered << "\": " << config.status();
     EXPECT_EQ(config->protocol_version, 5);
   }
 }
@@ -58,7 +63,7 @@ TEST(ParseHostEnvironmentTest, UnsetVersionsMeanFive) {
   Environment env = TerraformEnv();
   env.erase("PLUGIN_PROTOCOL_VERSIONS");
   absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   EXPECT_EQ(config->protocol_version, 5);
 }
 
@@ -67,8 +72,8 @@ TEST(ParseHostEnvironmentTest, FiveNotOfferedIsAClearError) {
     Environment env = TerraformEnv();
     env["PLUGIN_PROTOCOL_VERSIONS"] = offered;
     absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-    ASSERT_FALSE(config.ok()) << offered;
-    EXPECT_EQ(config.status().code(), absl::StatusCode::kFailedPrecondition);
+    ASSERT_THAT(config, Not(IsOk())) << offered;
+    EXPECT_THAT(config, StatusIs(absl::StatusCode::kFailedPrecondition));
     EXPECT_THAT(config.status().message(), HasSubstr("PLUGIN_PROTOCOL_VERSIONS"));
     EXPECT_THAT(config.status().message(), HasSubstr("protocol version 5"));
     EXPECT_THAT(config.status().message(), HasSubstr(offered));
@@ -79,7 +84,7 @@ TEST(ParseHostEnvironmentTest, ClientCertMeansTls) {
   Environment env = TerraformEnv();
   env["PLUGIN_CLIENT_CERT"] = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
   absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   EXPECT_EQ(config->client_cert_pem, env["PLUGIN_CLIENT_CERT"]);
 }
 
@@ -87,7 +92,7 @@ TEST(ParseHostEnvironmentTest, EmptyClientCertMeansPlaintext) {
   Environment env = TerraformEnv();
   env["PLUGIN_CLIENT_CERT"] = "";
   absl::StatusOr<HostConfig> config = ParseHostEnvironment(env);
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   EXPECT_EQ(config->client_cert_pem, "");
 }
 

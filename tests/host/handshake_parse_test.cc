@@ -7,9 +7,13 @@
 #include "plugin/host/cert.h"
 #include "plugin/host/handshake.h"
 #include "tests/harness/plugin_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -17,7 +21,7 @@ class ParseHandshakeLineTest : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<host::Certificate> cert = host::GenerateSelfSignedCertificate({});
-    ASSERT_TRUE(cert.ok());
+    ASSERT_THAT(cert, IsOk());
     der_ = cert->cert_der;
     b64_ = host::Base64EncodeUnpadded(der_);
   }
@@ -28,7 +32,7 @@ class ParseHandshakeLineTest : public ::testing::Test {
 TEST_F(ParseHandshakeLineTest, AcceptsTheHostsLine) {
   absl::StatusOr<Handshake> h =
       ParseHandshakeLine(host::FormatHandshakeLine(5, "unix", "/tmp/d/plugin.sock", der_), {5, 6});
-  ASSERT_TRUE(h.ok()) << h.status();
+  ASSERT_THAT(h, IsOk());
   EXPECT_EQ(h->core_version, 1);
   EXPECT_EQ(h->protocol_version, 5);
   EXPECT_EQ(h->network, "unix");
@@ -39,9 +43,9 @@ TEST_F(ParseHandshakeLineTest, AcceptsTheHostsLine) {
 
 TEST_F(ParseHandshakeLineTest, PlaintextAndFiveFieldLines) {
   absl::StatusOr<Handshake> h = ParseHandshakeLine("1|5|unix|/tmp/p|grpc|\n", {5});
-  ASSERT_TRUE(h.ok()) << h.status();
+  ASSERT_THAT(h, IsOk());
   EXPECT_EQ(h->cert_der, "");
-  EXPECT_TRUE(ParseHandshakeLine("1|5|tcp|127.0.0.1:1234|grpc", {5}).ok());
+  EXPECT_THAT(ParseHandshakeLine("1|5|tcp|127.0.0.1:1234|grpc", {5}), IsOk());
 }
 
 TEST_F(ParseHandshakeLineTest, RejectsWhatGoPluginRejects) {
@@ -68,20 +72,20 @@ TEST_F(ParseHandshakeLineTest, RejectsWhatGoPluginRejects) {
   };
   for (const auto& c : cases) {
     absl::StatusOr<Handshake> h = ParseHandshakeLine(c.line, {5});
-    ASSERT_FALSE(h.ok()) << c.line;
+    ASSERT_THAT(h, Not(IsOk())) << c.line;
     EXPECT_THAT(h.status().message(), HasSubstr(c.error)) << c.line;
   }
 }
 
 TEST_F(ParseHandshakeLineTest, PaddedEncodingOfTheSameCertificateIsRejected) {
   const std::string padded = absl::Base64Escape(der_);
-  EXPECT_TRUE(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + b64_, {5}).ok());
+  EXPECT_THAT(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + b64_, {5}), IsOk());
   if (padded.find('=') != std::string::npos) {
-    EXPECT_FALSE(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + padded, {5}).ok());
+    EXPECT_THAT(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + padded, {5}), Not(IsOk()));
   } else {
     EXPECT_EQ(padded, b64_);  // DER length divisible by 3: padded and unpadded agree
   }
-  EXPECT_FALSE(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + b64_ + "=", {5}).ok());
+  EXPECT_THAT(ParseHandshakeLine("1|5|unix|/tmp/p|grpc|" + b64_ + "=", {5}), Not(IsOk()));
 }
 
 }  // namespace

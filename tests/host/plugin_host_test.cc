@@ -22,6 +22,7 @@
 #include "proto/health.grpc.pb.h"
 #include "proto/tfplugin5.grpc.pb.h"
 #include "tests/harness/plugin_process.h"
+#include "tests/support/status_matchers.h"
 
 #ifndef NSXALB_PROVIDER_BINARY
 #error "NSXALB_PROVIDER_BINARY must name the built terraform-provider-nsxalb"
@@ -29,6 +30,8 @@
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -44,7 +47,7 @@ PluginProcessOptions TerraformOptions() {
 
 std::unique_ptr<PluginProcess> StartOrDie(const PluginProcessOptions& options) {
   absl::StatusOr<std::unique_ptr<PluginProcess>> process = PluginProcess::Start(options);
-  EXPECT_TRUE(process.ok()) << process.status();
+  EXPECT_THAT(process, IsOk());
   return process.ok() ? *std::move(process) : nullptr;
 }
 
@@ -86,7 +89,7 @@ TEST(PluginHostTest, WithoutMagicCookieExplainsAndExitsOne) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 1);
   EXPECT_THAT(process->Stderr(), HasSubstr("This binary is a plugin"));
   EXPECT_THAT(process->Stdout(), IsEmpty());
@@ -102,7 +105,7 @@ TEST(PluginHostTest, SubcommandsNeedNoCookie) {
     auto process = StartOrDie(options);
     ASSERT_NE(process, nullptr);
     absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-    ASSERT_TRUE(code.ok()) << code.status();
+    ASSERT_THAT(code, IsOk());
     EXPECT_EQ(*code, 0) << flag;
     EXPECT_THAT(process->Stdout(), StartsWith("terraform-provider-nsxalb "));
     EXPECT_THAT(process->Stdout(), HasSubstr("protocol 5"));
@@ -116,7 +119,7 @@ TEST(PluginHostTest, ProtocolFiveNotOfferedIsAClearError) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 1);
   EXPECT_THAT(process->Stderr(), HasSubstr("[ERROR]"));
   EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_PROTOCOL_VERSIONS=\"6\""));
@@ -134,7 +137,7 @@ TEST(PluginHostTest, BadClientCertificateIsAClearError) {
     auto process = StartOrDie(options);
     ASSERT_NE(process, nullptr);
     absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-    ASSERT_TRUE(code.ok()) << code.status();
+    ASSERT_THAT(code, IsOk());
     EXPECT_EQ(*code, 1);
     EXPECT_THAT(process->Stderr(), HasSubstr("PLUGIN_CLIENT_CERT"));
     EXPECT_THAT(process->Stdout(), IsEmpty());
@@ -160,7 +163,7 @@ TEST(PluginHostTest, UnusableOpenSslConfigurationFailsAfterTheHandshake) {
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
   unlink(path);
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 1);
   EXPECT_THAT(process->Stderr(), HasSubstr("[ERROR] nsxalb plugin: cannot serve on unix socket"));
   EXPECT_THAT(process->Stderr(), HasSubstr("ssl"));
@@ -193,7 +196,7 @@ TEST(PluginHostTest, HandshakeLineHasSixFieldsAndALocalhostCertificate) {
   struct stat st = {};
   ASSERT_EQ(stat(Dirname(fields[3]).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 TEST(PluginHostTest, MutualTlsHealthAndProviderRoundTrip) {
@@ -206,7 +209,7 @@ TEST(PluginHostTest, MutualTlsHealthAndProviderRoundTrip) {
 
     grpc::health::v1::HealthCheckResponse health;
     grpc::Status status = CheckHealth(process->channel(), &health);
-    ASSERT_TRUE(status.ok()) << offered << ": " << status.error_message();
+    ASSERT_THAT(status, IsOk()) << offered << ": " << status.error_message();
     EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
 
     // A tfplugin5 call reaches the provider service through TLS: it either answers or says the
@@ -219,7 +222,7 @@ TEST(PluginHostTest, MutualTlsHealthAndProviderRoundTrip) {
     EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNIMPLEMENTED)
         << status.error_code() << " " << status.error_message();
 
-    ASSERT_TRUE(process->Shutdown().ok());
+    ASSERT_THAT(process->Shutdown(), IsOk());
   }
 }
 
@@ -242,7 +245,7 @@ TEST(PluginHostTest, ClientWithoutTlsIsRefusedWhenAutoMtlsIsOn) {
   grpc::health::v1::HealthCheckResponse health;
   const grpc::Status status = CheckHealth(channel, &health);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 TEST(PluginHostTest, PlaintextWithoutClientCertificate) {
@@ -250,12 +253,12 @@ TEST(PluginHostTest, PlaintextWithoutClientCertificate) {
   options.auto_mtls = false;
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
-  EXPECT_THAT(process->handshake_line(), testing::EndsWith("|grpc|"));
+  EXPECT_THAT(process->handshake_line(), ::testing::EndsWith("|grpc|"));
   grpc::health::v1::HealthCheckResponse health;
   const grpc::Status status = CheckHealth(process->channel(), &health);
-  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_THAT(status, IsOk()) << status.error_message();
   EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 TEST(PluginHostTest, NothingOnStdoutAfterTheHandshakeEvenWhileLogging) {
@@ -264,8 +267,8 @@ TEST(PluginHostTest, NothingOnStdoutAfterTheHandshakeEvenWhileLogging) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   grpc::health::v1::HealthCheckResponse health;
-  ASSERT_TRUE(CheckHealth(process->channel(), &health).ok());
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(CheckHealth(process->channel(), &health), IsOk());
+  ASSERT_THAT(process->Shutdown(), IsOk());
   EXPECT_THAT(process->StdoutAfterHandshake(), IsEmpty());
   EXPECT_EQ(process->Stdout(), process->handshake_line() + "\n");
   // The logs went to stderr, in go-plugin's "[LEVEL]" form.
@@ -279,7 +282,7 @@ TEST(PluginHostTest, ExitsWithinASecondOfShutdownAndRemovesTheSocket) {
   ASSERT_TRUE(PathExists(socket));
   // The requirement (Terraform itself kills the plugin after 2 s).
   absl::StatusOr<absl::Duration> took = process->Shutdown(absl::Seconds(1));
-  ASSERT_TRUE(took.ok()) << took.status();
+  ASSERT_THAT(took, IsOk());
   ::testing::Test::RecordProperty("exit_after_shutdown_ms",
                                   std::to_string(absl::ToDoubleMilliseconds(*took)));
   EXPECT_FALSE(PathExists(socket));
@@ -292,7 +295,7 @@ TEST(PluginHostTest, SigtermExitsCleanlyAndRemovesTheSocket) {
   const std::string socket = process->handshake().address;
   process->Signal(SIGTERM);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 0);
   EXPECT_FALSE(PathExists(Dirname(socket)));
 }
@@ -303,12 +306,12 @@ TEST(PluginHostTest, SigintIsIgnored) {
   process->Signal(SIGINT);
   // Still answering after the signal, and still running a while later.
   grpc::health::v1::HealthCheckResponse health;
-  EXPECT_TRUE(CheckHealth(process->channel(), &health).ok());
+  EXPECT_THAT(CheckHealth(process->channel(), &health), IsOk());
   EXPECT_EQ(process->Wait(absl::Milliseconds(300)).status().code(),
             absl::StatusCode::kDeadlineExceeded);
   EXPECT_TRUE(process->Running());
-  EXPECT_TRUE(CheckHealth(process->channel(), &health).ok());
-  ASSERT_TRUE(process->Shutdown().ok());
+  EXPECT_THAT(CheckHealth(process->channel(), &health), IsOk());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 TEST(PluginHostTest, HonoursPluginUnixSocketDir) {
@@ -319,7 +322,7 @@ TEST(PluginHostTest, HonoursPluginUnixSocketDir) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   EXPECT_THAT(process->handshake().address, StartsWith(dir.path() + "/"));
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 TEST(PluginHostTest, TmpdirOverTheSunPathLimitIsAClearError) {
@@ -330,7 +333,7 @@ TEST(PluginHostTest, TmpdirOverTheSunPathLimitIsAClearError) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 1);
   EXPECT_THAT(process->Stderr(), HasSubstr("107 bytes"));
   EXPECT_THAT(process->Stderr(), HasSubstr("TMPDIR"));
@@ -346,7 +349,7 @@ TEST(PluginHostTest, DebugModePrintsReattachJsonAndServesPlaintext) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<std::string> out = process->WaitForStdout("'\n", absl::Seconds(20));
-  ASSERT_TRUE(out.ok()) << out.status() << "\nstderr: " << process->Stderr();
+  ASSERT_THAT(out, IsOk()) << out.status() << "\nstderr: " << process->Stderr();
 
   const std::string marker = "TF_REATTACH_PROVIDERS='";
   const size_t start = out->find(marker);
@@ -367,13 +370,13 @@ TEST(PluginHostTest, DebugModePrintsReattachJsonAndServesPlaintext) {
   auto channel = grpc::CreateChannel("unix:" + socket, grpc::InsecureChannelCredentials());
   grpc::health::v1::HealthCheckResponse health;
   const grpc::Status status = CheckHealth(channel, &health);
-  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_THAT(status, IsOk()) << status.error_message();
   EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
 
   // In debug mode Ctrl-C stops the provider.
   process->Signal(SIGINT);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 0);
   EXPECT_FALSE(PathExists(Dirname(socket)));
 }
@@ -385,7 +388,7 @@ TEST(PluginHostTest, UnknownFlagIsRejected) {
   auto process = StartOrDie(options);
   ASSERT_NE(process, nullptr);
   absl::StatusOr<int> code = process->Wait(absl::Seconds(10));
-  ASSERT_TRUE(code.ok()) << code.status();
+  ASSERT_THAT(code, IsOk());
   EXPECT_EQ(*code, 2);
   EXPECT_THAT(process->Stderr(), HasSubstr("--frobnicate"));
 }
@@ -417,7 +420,7 @@ TEST(PluginHostTest, GrpcMessageSizeAtTheLimit) {
   const size_t limit = static_cast<size_t>(limits::kMaxGrpcMessageBytes);
   tfplugin5::PrepareProviderConfig::Response at;
   grpc::Status status = send(limit, &at);
-  ASSERT_TRUE(status.ok()) << status.error_code() << " " << status.error_message();
+  ASSERT_THAT(status, IsOk()) << status.error_code() << " " << status.error_message();
   ASSERT_FALSE(at.diagnostics().empty());
   EXPECT_EQ(at.diagnostics(0).severity(), tfplugin5::Diagnostic::ERROR);
 
@@ -425,7 +428,7 @@ TEST(PluginHostTest, GrpcMessageSizeAtTheLimit) {
   status = send(limit + 1, &over);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
   EXPECT_THAT(status.error_message(), HasSubstr("larger than max"));
-  ASSERT_TRUE(process->Shutdown().ok());
+  ASSERT_THAT(process->Shutdown(), IsOk());
 }
 
 }  // namespace

@@ -12,9 +12,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::host {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -32,7 +37,7 @@ class SocketDirTest : public ::testing::Test {
 
 TEST_F(SocketDirTest, CreatesAPrivateDirectory) {
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_);
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   EXPECT_THAT(dir->dir, StartsWith(parent_ + "/"));
   EXPECT_EQ(dir->socket_path, dir->dir + "/plugin.sock");
   struct stat st = {};
@@ -59,7 +64,7 @@ TEST_F(SocketDirTest, RelativeParentBecomesAbsolute) {
   ASSERT_EQ(chdir(parent_.c_str()), 0);
   absl::StatusOr<SocketDir> dir = CreateSocketDir(".");
   ASSERT_EQ(chdir(cwd), 0);
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   EXPECT_THAT(dir->dir, StartsWith("/"));
   EXPECT_THAT(dir->socket_path, StartsWith(parent_));
   RemoveSocketDir(*dir);
@@ -68,8 +73,8 @@ TEST_F(SocketDirTest, RelativeParentBecomesAbsolute) {
 TEST_F(SocketDirTest, PathOverSunPathLimitIsAClearErrorAndCreatesNothing) {
   const std::string parent = parent_ + "/" + std::string(120, 'd');
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent);
-  ASSERT_FALSE(dir.ok());
-  EXPECT_EQ(dir.status().code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_THAT(dir, Not(IsOk()));
+  EXPECT_THAT(dir, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_THAT(dir.status().message(), HasSubstr("107"));
   EXPECT_THAT(dir.status().message(), HasSubstr("TMPDIR"));
   EXPECT_THAT(dir.status().message(), HasSubstr("PLUGIN_UNIX_SOCKET_DIR"));
@@ -83,26 +88,26 @@ TEST_F(SocketDirTest, ExactlyAtTheLimitIsAccepted) {
   parent += std::string(kMaxUnixSocketPathLength - suffix - parent.size(), 'e');
   ASSERT_EQ(mkdir(parent.c_str(), 0700), 0);
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent);
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   EXPECT_EQ(dir->socket_path.size(), kMaxUnixSocketPathLength);
   RemoveSocketDir(*dir);
   absl::StatusOr<SocketDir> over = CreateSocketDir(parent + "f");
-  EXPECT_FALSE(over.ok());
+  EXPECT_THAT(over, Not(IsOk()));
   rmdir(parent.c_str());
 }
 
 TEST_F(SocketDirTest, MissingParentIsUnavailable) {
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_ + "/does-not-exist");
-  ASSERT_FALSE(dir.ok());
-  EXPECT_EQ(dir.status().code(), absl::StatusCode::kUnavailable);
+  ASSERT_THAT(dir, Not(IsOk()));
+  EXPECT_THAT(dir, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_THAT(dir.status().message(), HasSubstr("does-not-exist"));
 }
 
 TEST_F(SocketDirTest, ListensBeforeAnyoneAccepts) {
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_);
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   absl::StatusOr<int> listener = ListenOnSocket(*dir);
-  ASSERT_TRUE(listener.ok()) << listener.status();
+  ASSERT_THAT(listener, IsOk());
   // A client connects at once (the kernel queues it); the accept comes later.
   const int client = socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un address = {};
@@ -119,12 +124,12 @@ TEST_F(SocketDirTest, ListensBeforeAnyoneAccepts) {
 
 TEST_F(SocketDirTest, ListeningTwiceOnOnePathIsUnavailable) {
   absl::StatusOr<SocketDir> dir = CreateSocketDir(parent_);
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   absl::StatusOr<int> first = ListenOnSocket(*dir);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   absl::StatusOr<int> second = ListenOnSocket(*dir);
-  ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+  ASSERT_THAT(second, Not(IsOk()));
+  EXPECT_THAT(second, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_THAT(second.status().message(), HasSubstr(dir->socket_path));
   close(*first);
   RemoveSocketDir(*dir);

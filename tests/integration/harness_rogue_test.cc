@@ -8,9 +8,13 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/harness/terraform_driver.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -44,53 +48,53 @@ void Show(const absl::StatusOr<T>& result) {
 
 // Creates rogue_thing.a with a well-behaved rogue, then switches to `mode` for the next walks.
 void CreateThenSwitch(TerraformDriver& driver, const std::string& mode) {
-  ASSERT_TRUE(driver.Apply(kAddress, Config("a", 1)).ok());
+  ASSERT_THAT(driver.Apply(kAddress, Config("a", 1)), IsOk());
   driver.mutable_options().process.args = {mode};
 }
 
 TEST(HarnessRogueTest, WellBehavedRoguePassesEverySequence) {
   TerraformDriver driver(RogueOptions("good"));
-  ASSERT_TRUE(driver.Validate("rogue_thing", Config("a", 1)).ok());
+  ASSERT_THAT(driver.Validate("rogue_thing", Config("a", 1)), IsOk());
   absl::StatusOr<PlannedChange> create = driver.Apply(kAddress, Config("a", 1, "small"));
-  ASSERT_TRUE(create.ok()) << create.status();
+  ASSERT_THAT(create, IsOk());
   EXPECT_EQ(create->action, PlanAction::kCreate);
   absl::StatusOr<cty::Value> state = driver.StateValue(kAddress);
-  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_THAT(state, IsOk());
   EXPECT_EQ(state->GetAttribute("id")->AsString(), "thing-a");
   EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private");
 
   // Private data: state -> prior_private -> planned_private -> ApplyResourceChange -> state.
   // The rogue appends '.' to the private data of every plan that received some.
   absl::StatusOr<PlannedChange> update = driver.Apply(kAddress, Config("a", 2, "small"));
-  ASSERT_TRUE(update.ok()) << update.status();
+  ASSERT_THAT(update, IsOk());
   EXPECT_EQ(update->action, PlanAction::kUpdate);
   EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private.");
 
   // Replace: the second PlanResourceChange gets the first one's planned_private.
   absl::StatusOr<PlannedChange> replace = driver.Apply(kAddress, Config("a", 2, "large"));
-  ASSERT_TRUE(replace.ok()) << replace.status();
+  ASSERT_THAT(replace, IsOk());
   EXPECT_EQ(replace->action, PlanAction::kReplace);
   EXPECT_EQ(replace->replace_private, "rogue-private..");
   EXPECT_EQ(driver.State(kAddress)->private_data, "rogue-private...");
 
   absl::StatusOr<PlannedChange> noop = driver.Apply(kAddress, Config("a", 2, "large"));
-  ASSERT_TRUE(noop.ok()) << noop.status();
+  ASSERT_THAT(noop, IsOk());
   EXPECT_EQ(noop->action, PlanAction::kNoOp);
 
-  ASSERT_TRUE(driver.Refresh(kAddress).ok());
-  ASSERT_TRUE(driver.Destroy(kAddress).ok());
+  ASSERT_THAT(driver.Refresh(kAddress), IsOk());
+  ASSERT_THAT(driver.Destroy(kAddress), IsOk());
   EXPECT_EQ(driver.State(kAddress), nullptr);
-  ASSERT_TRUE(driver.Import("rogue_thing.b", "b-7").ok());
+  ASSERT_THAT(driver.Import("rogue_thing.b", "b-7"), IsOk());
   ASSERT_NE(driver.State("rogue_thing.b"), nullptr);
   // The import's private data is dropped: ReadResource gets (and here echoes) an empty one.
   EXPECT_EQ(driver.State("rogue_thing.b")->private_data, "");
-  EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
+  EXPECT_THAT(driver.CheckRefusesOtherClientCertificate(), IsOk());
 }
 
 TEST(HarnessRogueTest, PlannedValueNotMatchingConfigIsAnInvalidPlan) {
   TerraformDriver driver(RogueOptions("invalid_plan"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced invalid plan"));
   EXPECT_THAT(r.status().message(), HasSubstr("rogue_thing.a.name"));
@@ -100,7 +104,7 @@ TEST(HarnessRogueTest, PlannedValueNotMatchingConfigIsAnInvalidPlan) {
 TEST(HarnessRogueTest, PlannedValueOfTheWrongTypeIsRejected) {
   TerraformDriver driver(RogueOptions("plan_wrong_type"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced invalid object"));
   EXPECT_THAT(r.status().message(), HasSubstr(".size"));
@@ -109,7 +113,7 @@ TEST(HarnessRogueTest, PlannedValueOfTheWrongTypeIsRejected) {
 TEST(HarnessRogueTest, ObjectMissingAnAttributeIsRejected) {
   TerraformDriver driver(RogueOptions("missing_attribute"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced invalid object"));
   EXPECT_THAT(r.status().message(), HasSubstr("size"));
@@ -119,7 +123,7 @@ TEST(HarnessRogueTest, ObjectMissingAnAttributeIsRejected) {
 TEST(HarnessRogueTest, ApplyResultDifferentFromPlanIsInconsistent) {
   TerraformDriver driver(RogueOptions("inconsistent_apply"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced inconsistent result after apply"));
   EXPECT_THAT(r.status().message(), HasSubstr(".name"));
@@ -128,7 +132,7 @@ TEST(HarnessRogueTest, ApplyResultDifferentFromPlanIsInconsistent) {
 TEST(HarnessRogueTest, UnknownLeftAfterApplyIsRejected) {
   TerraformDriver driver(RogueOptions("unknown_after_apply"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(),
               HasSubstr("the provider still indicated an unknown value for rogue_thing.a.id"));
@@ -137,7 +141,7 @@ TEST(HarnessRogueTest, UnknownLeftAfterApplyIsRejected) {
 TEST(HarnessRogueTest, NullResultOfACreateIsRejected) {
   TerraformDriver driver(RogueOptions("null_apply"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced"));
   EXPECT_EQ(driver.State(kAddress), nullptr);
@@ -147,7 +151,7 @@ TEST(HarnessRogueTest, NonNullDestroyResultIsRejected) {
   TerraformDriver driver(RogueOptions("good"));
   CreateThenSwitch(driver, "destroy_non_null");
   absl::Status r = driver.Destroy(kAddress);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("Destroying should always produce a null value"));
   EXPECT_NE(driver.State(kAddress), nullptr);
@@ -157,7 +161,7 @@ TEST(HarnessRogueTest, RequiresReplaceOnANonExistentPathIsRejected) {
   TerraformDriver driver(RogueOptions("good"));
   CreateThenSwitch(driver, "bad_requires_replace");
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 5));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced invalid plan"));
   EXPECT_THAT(r.status().message(), HasSubstr("for a non-existent attribute path"));
@@ -167,7 +171,7 @@ TEST(HarnessRogueTest, RequiresReplaceOnANonExistentPathIsRejected) {
 TEST(HarnessRogueTest, FinalPlanDifferentFromTheSavedPlanIsInconsistent) {
   TerraformDriver driver(RogueOptions("inconsistent_final_plan"));
   absl::StatusOr<PlannedChange> r = driver.Apply(kAddress, Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.status().message(), HasSubstr("Provider produced inconsistent final plan"));
   EXPECT_THAT(r.status().message(), HasSubstr(".id"));
@@ -178,7 +182,7 @@ TEST(HarnessRogueTest, FinalPlanDifferentFromTheSavedPlanIsInconsistent) {
 TEST(HarnessRogueTest, ImportOfAMissingObjectFails) {
   TerraformDriver driver(RogueOptions("import_missing"));
   absl::Status r = driver.Import(kAddress, "gone");
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("Cannot import non-existent remote object"));
   EXPECT_EQ(driver.State(kAddress), nullptr);
@@ -187,7 +191,7 @@ TEST(HarnessRogueTest, ImportOfAMissingObjectFails) {
 TEST(HarnessRogueTest, ErrorDiagnosticFailsTheStepWithItsTextAndPath) {
   TerraformDriver driver(RogueOptions("error_diagnostic"));
   absl::Status r = driver.Validate("rogue_thing", Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("Error: Invalid name: rogue refuses every name"));
   EXPECT_THAT(r.message(), HasSubstr("(attribute .name)"));
@@ -197,7 +201,7 @@ TEST(HarnessRogueTest, ErrorDiagnosticFailsTheStepWithItsTextAndPath) {
 TEST(HarnessRogueTest, StdoutAfterTheHandshakeLineIsRejected) {
   TerraformDriver driver(RogueOptions("stdout_noise"));
   absl::Status r = driver.Validate("rogue_thing", Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("to stdout after the handshake line"));
   EXPECT_THAT(r.message(), HasSubstr("hello from stdout"));
@@ -206,7 +210,7 @@ TEST(HarnessRogueTest, StdoutAfterTheHandshakeLineIsRejected) {
 TEST(HarnessRogueTest, SlowExitAfterShutdownIsRejected) {
   TerraformDriver driver(RogueOptions("slow_shutdown"));
   absl::Status r = driver.Validate("rogue_thing", Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("did not exit within 1s of plugin.GRPCController/Shutdown"));
 }
@@ -214,7 +218,7 @@ TEST(HarnessRogueTest, SlowExitAfterShutdownIsRejected) {
 TEST(HarnessRogueTest, NonZeroExitAfterShutdownIsRejected) {
   TerraformDriver driver(RogueOptions("exit_nonzero"));
   absl::Status r = driver.Validate("rogue_thing", Config("a", 1));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("exited with code 3"));
 }
@@ -222,7 +226,7 @@ TEST(HarnessRogueTest, NonZeroExitAfterShutdownIsRejected) {
 TEST(HarnessRogueTest, ProviderThatAcceptsAnyClientCertificateIsCaught) {
   TerraformDriver driver(RogueOptions("no_client_auth"));
   absl::Status r = driver.CheckRefusesOtherClientCertificate();
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("client certificate is not the one in PLUGIN_CLIENT_CERT"));
 }
@@ -232,7 +236,7 @@ TEST(HarnessRogueTest, UnsupportedConfigArgumentIsRejectedBeforeAnyRpcUsesIt) {
   absl::Status r =
       driver.Validate("rogue_thing", cty::Value::Object({{"name", cty::Value::String("a")},
                                                          {"colour", cty::Value::String("red")}}));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   Show(r);
   EXPECT_THAT(r.message(), HasSubstr("Unsupported argument"));
   EXPECT_THAT(r.message(), HasSubstr("colour"));

@@ -16,9 +16,13 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/harness/terraform_driver.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -95,7 +99,7 @@ std::vector<std::string> Walk(const std::vector<std::string>& log, const std::st
 
 TEST_F(HarnessTestProviderTest, ValidatePlaysTheValidateSequence) {
   TerraformDriver driver(Options());
-  ASSERT_TRUE(driver.Validate(kType, Config("n", "d")).ok());
+  ASSERT_THAT(driver.Validate(kType, Config("n", "d")), IsOk());
   EXPECT_THAT(driver.log(),
               ElementsAre("schema: GetSchema", "schema: Shutdown", "validate: GetSchema",
                           "validate: PrepareProviderConfig", "validate: ValidateResourceTypeConfig",
@@ -107,7 +111,7 @@ TEST_F(HarnessTestProviderTest, ValidationErrorFromTheProviderFailsWithItsPath) 
   cty::Value config = Config("n", "d").WithAttribute(
       "spec", cty::Value::Object({{"cpu", cty::Value::Int(0)}, {"zone", S("z1")}}));
   absl::Status r = driver.Validate(kType, config);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.message(), HasSubstr("Invalid CPU count"));
   EXPECT_THAT(r.message(), HasSubstr("(attribute .spec.cpu)"));
 }
@@ -117,7 +121,7 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
 
   // Create: four processes as Terraform v0.13.7 runs them.
   absl::StatusOr<PlannedChange> create = driver.Apply(kAddress, Config("n", "first"));
-  ASSERT_TRUE(create.ok()) << create.status();
+  ASSERT_THAT(create, IsOk());
   EXPECT_EQ(create->action, PlanAction::kCreate);
   EXPECT_THAT(Walk(driver.log(), "plan"),
               ElementsAre("GetSchema", "Configure", "ValidateResourceTypeConfig",
@@ -129,7 +133,7 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
   EXPECT_FALSE(create->after.GetAttribute("id")->IsKnown());
   EXPECT_EQ(create->after.GetAttribute("size")->AsNumber(), cty::Number::Int(1));
   absl::StatusOr<cty::Value> created = driver.StateValue(kAddress);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   const std::string id = Str(*created, "id");
   EXPECT_NE(id, "<null>");
   EXPECT_TRUE(std::filesystem::exists(absl::StrCat(directory_, "/", id, ".json")));
@@ -142,24 +146,24 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
 
   // Refresh: Configure, UpgradeResourceState, ReadResource.
   driver.ClearLog();
-  ASSERT_TRUE(driver.Refresh(kAddress).ok());
+  ASSERT_THAT(driver.Refresh(kAddress), IsOk());
   EXPECT_THAT(
       Walk(driver.log(), "refresh"),
       ElementsAre("GetSchema", "Configure", "UpgradeResourceState", "ReadResource", "Shutdown"));
   absl::StatusOr<cty::Value> refreshed = driver.StateValue(kAddress);
-  ASSERT_TRUE(refreshed.ok());
+  ASSERT_THAT(refreshed, IsOk());
   EXPECT_TRUE(refreshed->Equals(*created)) << refreshed->DebugString();
 
   // Update in place: the refresh walk, then plan (with UpgradeResourceState) and apply.
   driver.ClearLog();
   absl::StatusOr<PlannedChange> update = driver.Apply(kAddress, Config("n", "second"));
-  ASSERT_TRUE(update.ok()) << update.status();
+  ASSERT_THAT(update, IsOk());
   EXPECT_EQ(update->action, PlanAction::kUpdate);
   EXPECT_THAT(Walk(driver.log(), "plan"),
               ElementsAre("GetSchema", "Configure", "UpgradeResourceState",
                           "ValidateResourceTypeConfig", "PlanResourceChange", "Shutdown"));
   absl::StatusOr<cty::Value> updated = driver.StateValue(kAddress);
-  ASSERT_TRUE(updated.ok());
+  ASSERT_THAT(updated, IsOk());
   EXPECT_EQ(Str(*updated, "id"), id);
   EXPECT_EQ(Str(*updated, "description"), "second");
   EXPECT_EQ(updated->GetAttribute("revision")->AsNumber(), cty::Number::Int(1));
@@ -168,14 +172,14 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
   // No change: the plan is a no-op and there is no apply walk.
   driver.ClearLog();
   absl::StatusOr<PlannedChange> noop = driver.Apply(kAddress, Config("n", "second"));
-  ASSERT_TRUE(noop.ok()) << noop.status();
+  ASSERT_THAT(noop, IsOk());
   EXPECT_EQ(noop->action, PlanAction::kNoOp);
   EXPECT_TRUE(Walk(driver.log(), "apply").empty());
 
   // Replace: name requires replacement; two PlanResourceChange calls per plan, destroy + create.
   driver.ClearLog();
   absl::StatusOr<PlannedChange> replace = driver.Apply(kAddress, Config("renamed", "second"));
-  ASSERT_TRUE(replace.ok()) << replace.status();
+  ASSERT_THAT(replace, IsOk());
   EXPECT_EQ(replace->action, PlanAction::kReplace);
   ASSERT_EQ(replace->replace_paths.size(), 1u);
   EXPECT_EQ(replace->replace_paths[0].ToString(), ".name");
@@ -188,7 +192,7 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
                           "ValidateResourceTypeConfig", "PlanResourceChange", "PlanResourceChange",
                           "ApplyResourceChange", "ApplyResourceChange", "Shutdown"));
   absl::StatusOr<cty::Value> replaced = driver.StateValue(kAddress);
-  ASSERT_TRUE(replaced.ok());
+  ASSERT_THAT(replaced, IsOk());
   const std::string new_id = Str(*replaced, "id");
   EXPECT_NE(new_id, id);
   EXPECT_FALSE(std::filesystem::exists(absl::StrCat(directory_, "/", id, ".json")));
@@ -197,13 +201,13 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
   // Replace through a nested block attribute marked requires_replace (endpoint.host).
   absl::StatusOr<PlannedChange> nested =
       driver.Apply(kAddress, Config("renamed", "second", "h2.example"));
-  ASSERT_TRUE(nested.ok()) << nested.status();
+  ASSERT_THAT(nested, IsOk());
   EXPECT_EQ(nested->action, PlanAction::kReplace);
 
   // Destroy: a plan process with UpgradeResourceState only, then the destroy apply.
   const std::string last_id = Str(*driver.StateValue(kAddress), "id");
   driver.ClearLog();
-  ASSERT_TRUE(driver.Destroy(kAddress).ok());
+  ASSERT_THAT(driver.Destroy(kAddress), IsOk());
   EXPECT_THAT(driver.log(),
               ElementsAre("plan-destroy: GetSchema", "plan-destroy: UpgradeResourceState",
                           "plan-destroy: Shutdown", "destroy: GetSchema", "destroy: Configure",
@@ -215,44 +219,44 @@ TEST_F(HarnessTestProviderTest, CreateRefreshUpdateReplaceAndDestroy) {
 
 TEST_F(HarnessTestProviderTest, ImportReadsTheObjectWithEmptyPrivate) {
   TerraformDriver driver(Options());
-  ASSERT_TRUE(driver.Apply(kAddress, Config("n", "d")).ok());
+  ASSERT_THAT(driver.Apply(kAddress, Config("n", "d")), IsOk());
   absl::StatusOr<cty::Value> original = driver.StateValue(kAddress);
-  ASSERT_TRUE(original.ok());
+  ASSERT_THAT(original, IsOk());
 
   driver.ClearLog();
-  ASSERT_TRUE(driver.Import("nsxalbtest_thing.b", Str(*original, "id")).ok());
+  ASSERT_THAT(driver.Import("nsxalbtest_thing.b", Str(*original, "id")), IsOk());
   EXPECT_THAT(
       driver.log(),
       ElementsAre("schema: GetSchema", "schema: Shutdown", "import: GetSchema", "import: Configure",
                   "import: ImportResourceState", "import: ReadResource", "import: Shutdown"));
   absl::StatusOr<cty::Value> imported = driver.StateValue("nsxalbtest_thing.b");
-  ASSERT_TRUE(imported.ok()) << imported.status();
+  ASSERT_THAT(imported, IsOk());
   EXPECT_TRUE(imported->Equals(*original)) << imported->DebugString();
   EXPECT_FALSE(driver.State("nsxalbtest_thing.b")->private_data.empty());
 
   // The imported instance is managed like any other: the next apply of the same config is a
   // no-op, and it can be destroyed.
   absl::StatusOr<PlannedChange> noop = driver.Apply("nsxalbtest_thing.b", Config("n", "d"));
-  ASSERT_TRUE(noop.ok()) << noop.status();
+  ASSERT_THAT(noop, IsOk());
   EXPECT_EQ(noop->action, PlanAction::kNoOp);
-  ASSERT_TRUE(driver.Destroy("nsxalbtest_thing.b").ok());
+  ASSERT_THAT(driver.Destroy("nsxalbtest_thing.b"), IsOk());
 
   // The object is gone: refreshing the other instance removes it from state.
-  ASSERT_TRUE(driver.Refresh(kAddress).ok());
+  ASSERT_THAT(driver.Refresh(kAddress), IsOk());
   EXPECT_EQ(driver.State(kAddress), nullptr);
 }
 
 TEST_F(HarnessTestProviderTest, ImportOfAnUnknownIdFailsWithTheProvidersDiagnostic) {
   TerraformDriver driver(Options());
   absl::Status r = driver.Import(kAddress, "does-not-exist");
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.message(), HasSubstr("Error: Cannot import thing"));
   EXPECT_EQ(driver.State(kAddress), nullptr);
 }
 
 TEST_F(HarnessTestProviderTest, StateWrittenBySchemaVersionZeroIsUpgraded) {
   TerraformDriver driver(Options());
-  ASSERT_TRUE(driver.Apply(kAddress, Config("n", "d")).ok());
+  ASSERT_THAT(driver.Apply(kAddress, Config("n", "d")), IsOk());
   // Rewrite the stored state as version 0 wrote it: size was the string "count", no revision.
   InstanceState old = *driver.State(kAddress);
   nlohmann::json doc = nlohmann::json::parse(old.attributes_json);
@@ -267,42 +271,42 @@ TEST_F(HarnessTestProviderTest, StateWrittenBySchemaVersionZeroIsUpgraded) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(options, "upgrade", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   absl::StatusOr<cty::Value> upgraded = (*session)->UpgradeResourceState(kAddress, old);
-  ASSERT_TRUE(upgraded.ok()) << upgraded.status();
+  ASSERT_THAT(upgraded, IsOk());
   EXPECT_EQ(upgraded->GetAttribute("size")->AsNumber(), cty::Number::Int(7));
   EXPECT_EQ(upgraded->GetAttribute("revision")->AsNumber(), cty::Number::Int(0));
-  ASSERT_TRUE((*session)->Close().ok());
+  ASSERT_THAT((*session)->Close(), IsOk());
 
   // A whole refresh goes through the same upgrade and then stores version 1.
-  ASSERT_TRUE(driver.Refresh(kAddress).ok());
+  ASSERT_THAT(driver.Refresh(kAddress), IsOk());
   EXPECT_EQ(driver.State(kAddress)->schema_version, 1);
 }
 
 TEST_F(HarnessTestProviderTest, StateFromANewerProviderVersionIsRefused) {
   TerraformDriver driver(Options());
-  ASSERT_TRUE(driver.Apply(kAddress, Config("n", "d")).ok());
+  ASSERT_THAT(driver.Apply(kAddress, Config("n", "d")), IsOk());
   InstanceState newer = *driver.State(kAddress);
   newer.schema_version = 2;
   driver.PutState(kAddress, newer);
   absl::Status r = driver.Refresh(kAddress);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.message(), HasSubstr("Resource instance managed by newer provider version"));
 }
 
 TEST_F(HarnessTestProviderTest, DataSourceReadsTheObject) {
   TerraformDriver driver(Options());
-  ASSERT_TRUE(driver.Apply(kAddress, Config("n", "d")).ok());
+  ASSERT_THAT(driver.Apply(kAddress, Config("n", "d")), IsOk());
   const std::string id = Str(*driver.StateValue(kAddress), "id");
   absl::StatusOr<cty::Value> data =
       driver.ReadDataSource(kType, cty::Value::Object({{"id", S(id)}}));
-  ASSERT_TRUE(data.ok()) << data.status();
+  ASSERT_THAT(data, IsOk());
   EXPECT_EQ(Str(*data, "name"), "n");
   EXPECT_EQ(data->GetAttribute("tags")->elements().size(), 2u);
 
   absl::StatusOr<cty::Value> missing =
       driver.ReadDataSource(kType, cty::Value::Object({{"id", S("nope")}}));
-  ASSERT_FALSE(missing.ok());
+  ASSERT_THAT(missing, Not(IsOk()));
   EXPECT_THAT(missing.status().message(), HasSubstr("Thing not found"));
   EXPECT_THAT(missing.status().message(), HasSubstr("(attribute .id)"));
 }
@@ -311,19 +315,19 @@ TEST_F(HarnessTestProviderTest, WorksWithTerraform013ProtocolOfferAndWithoutTls)
   DriverOptions options = Options();
   options.process.protocol_versions = "5";
   TerraformDriver v013(options);
-  ASSERT_TRUE(v013.Apply(kAddress, Config("n", "d")).ok());
-  ASSERT_TRUE(v013.Destroy(kAddress).ok());
+  ASSERT_THAT(v013.Apply(kAddress, Config("n", "d")), IsOk());
+  ASSERT_THAT(v013.Destroy(kAddress), IsOk());
 
   options = Options();
   options.process.auto_mtls = false;  // TF_DISABLE_PLUGIN_TLS
   TerraformDriver plaintext(options);
-  ASSERT_TRUE(plaintext.Apply(kAddress, Config("n", "d")).ok());
-  ASSERT_TRUE(plaintext.Destroy(kAddress).ok());
+  ASSERT_THAT(plaintext.Apply(kAddress, Config("n", "d")), IsOk());
+  ASSERT_THAT(plaintext.Destroy(kAddress), IsOk());
 }
 
 TEST_F(HarnessTestProviderTest, RefusesAClientPresentingAnotherCertificate) {
   TerraformDriver driver(Options());
-  EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
+  EXPECT_THAT(driver.CheckRefusesOtherClientCertificate(), IsOk());
 }
 
 // The test provider's own deliberate violations (NSXALB_TEST_MISBEHAVE) are caught too.
@@ -341,13 +345,13 @@ TEST_P(HarnessMisbehaveTest, DriverReportsTerraformsError) {
   TerraformDriver driver(Options(m.after_create ? "" : m.mode));
   absl::Status r;
   if (m.after_create) {
-    ASSERT_TRUE(driver.Apply(kAddress, Config("n", "d")).ok());
+    ASSERT_THAT(driver.Apply(kAddress, Config("n", "d")), IsOk());
     driver.mutable_options() = Options(m.mode);
     r = driver.Destroy(kAddress);
   } else {
     r = driver.Apply(kAddress, Config("n", "d")).status();
   }
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   std::cerr << "driver reported: " << r.message() << "\n";
   EXPECT_THAT(r.message(), HasSubstr(m.expected));
 }

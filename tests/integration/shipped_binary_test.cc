@@ -17,9 +17,12 @@
 #include "nlohmann/json.hpp"
 #include "tests/harness/terraform_driver.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -64,14 +67,14 @@ TEST(ShippedBinaryTest, HandshakesWithAutoMtlsForOldAndCurrentTerraform) {
     PluginProcessOptions options = Shipped().process;
     options.protocol_versions = versions;
     absl::StatusOr<std::unique_ptr<PluginProcess>> p = PluginProcess::Start(options);
-    ASSERT_TRUE(p.ok()) << versions << ": " << p.status();
+    ASSERT_THAT(p, IsOk()) << versions << ": " << p.status();
     EXPECT_EQ((*p)->handshake().core_version, 1);
     EXPECT_EQ((*p)->handshake().protocol_version, 5);
     EXPECT_EQ((*p)->handshake().network, "unix");
     EXPECT_EQ((*p)->handshake().protocol, "grpc");
     EXPECT_FALSE((*p)->handshake().cert_der.empty());
     absl::StatusOr<absl::Duration> exit = (*p)->Shutdown(absl::Seconds(1));
-    EXPECT_TRUE(exit.ok()) << exit.status();
+    EXPECT_THAT(exit, IsOk());
     EXPECT_EQ((*p)->StdoutAfterHandshake(), "");
   }
 }
@@ -80,9 +83,9 @@ TEST(ShippedBinaryTest, GetSchemaOverMutualTlsEqualsTheSchemaCommand) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   const std::string from_grpc = ProviderSchemasJsonFromProto(kAddress, (*session)->raw_schema());
-  ASSERT_TRUE((*session)->Close().ok());
+  ASSERT_THAT((*session)->Close(), IsOk());
 
   // As a user types it, with no plugin environment.
   CommandResult cli =
@@ -111,21 +114,21 @@ TEST(ShippedBinaryTest, SchemaPassesTerraformsInternalValidate) {
   // Open already validates every resource and data source schema; check the provider block too.
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   const tfplugin5::GetProviderSchema::Response& raw = (*session)->raw_schema();
-  EXPECT_TRUE(ValidateSchema(raw.provider(), "provider").ok());
+  EXPECT_THAT(ValidateSchema(raw.provider(), "provider"), IsOk());
   EXPECT_GT(raw.provider().block().attributes_size(), 0);
   for (const auto& [name, schema] : raw.resource_schemas()) {
-    EXPECT_TRUE(ValidateSchema(schema, name).ok()) << name;
+    EXPECT_THAT(ValidateSchema(schema, name), IsOk()) << name;
   }
-  ASSERT_TRUE((*session)->Close().ok());
+  ASSERT_THAT((*session)->Close(), IsOk());
 }
 
 TEST(ShippedBinaryTest, CarriesOneResourceAndFourDataSources) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "schema", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   const auto& raw = (*session)->raw_schema();
   ASSERT_EQ(raw.resource_schemas_size(), 1);
   EXPECT_FALSE(raw.resource_schemas().at("nsxalb_se_group").block().description().empty());
@@ -135,27 +138,27 @@ TEST(ShippedBinaryTest, CarriesOneResourceAndFourDataSources) {
     ASSERT_TRUE(raw.data_source_schemas().contains(name)) << name;
     EXPECT_FALSE(raw.data_source_schemas().at(name).block().description().empty()) << name;
   }
-  ASSERT_TRUE((*session)->Close().ok());
+  ASSERT_THAT((*session)->Close(), IsOk());
 }
 
 TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "plan", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   absl::StatusOr<const Schema*> schema = (*session)->DataSourceSchema("nsxalb_se_sizing");
-  ASSERT_TRUE(schema.ok()) << schema.status();
+  ASSERT_THAT(schema, IsOk());
   absl::StatusOr<cty::Value> config = NormalizeConfig(
       (*schema)->block,
       cty::Value::Object(
           {{"platform", cty::Value::String("nsxt")},
            {"workload", cty::Value::Object({{"l7_rps", cty::Value::Int(150000)},
                                             {"l7_gbps", cty::Value::Float(1.5)}})}}));
-  ASSERT_TRUE(config.ok()) << config.status();
-  ASSERT_TRUE((*session)->ValidateDataSourceConfig("nsxalb_se_sizing", *config).ok());
+  ASSERT_THAT(config, IsOk());
+  ASSERT_THAT((*session)->ValidateDataSourceConfig("nsxalb_se_sizing", *config), IsOk());
   absl::StatusOr<cty::Value> state =
       (*session)->ReadDataSource("data.nsxalb_se_sizing.s", "nsxalb_se_sizing", *config);
-  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_THAT(state, IsOk());
   EXPECT_EQ(state->GetAttribute("vcpus_per_se")->AsNumber().ToString(), "6");
   EXPECT_EQ(state->GetAttribute("summary")->AsString(),
             "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)");
@@ -163,7 +166,7 @@ TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
   EXPECT_EQ(state->GetAttribute("metrics")->elements()[1].GetAttribute("demand")->AsNumber(),
             cty::Number::Float(1.5));
   EXPECT_TRUE((*session)->warnings().empty());
-  ASSERT_TRUE((*session)->Close().ok());
+  ASSERT_THAT((*session)->Close(), IsOk());
 }
 
 // Terraform 0.13.7 (which cannot run on the development machine) replayed by the harness: its
@@ -173,7 +176,7 @@ TEST(ShippedBinaryTest, SizesWithTheDataSourceOverTheWire) {
 // fails on the gate (docs/design/se-group-resource.md, "The enforce gate never blocks a destroy").
 TEST(ShippedBinaryTest, Terraform0137DestroyNeverMeetsTheEnforceGate) {
   auto emulator = nsxalb::testing::EmulatorProcess::Start({});
-  ASSERT_TRUE(emulator.ok()) << emulator.status();
+  ASSERT_THAT(emulator, IsOk());
   DriverOptions options = Shipped();
   options.process.unset_env = {"NSXALB_AUTH_TOKEN", "NSXALB_TENANT", "NSXALB_API_VERSION",
                                "NSXALB_INSECURE", "NSXALB_CA_PEM"};
@@ -192,24 +195,24 @@ TEST(ShippedBinaryTest, Terraform0137DestroyNeverMeetsTheEnforceGate) {
          {"workload", cty::Value::Object({{"ssl_tps_ecc", cty::Value::Int(8000)}})}});
   };
   absl::StatusOr<PlannedChange> created = driver.Apply(address, group(2));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   ASSERT_NE(driver.State(address), nullptr);
 
   driver.mutable_options().provider_config =
       cty::Value::Object({{"sizing_policy", cty::Value::String("enforce")}});
   absl::StatusOr<PlannedChange> edited = driver.Apply(address, group(3));
-  ASSERT_FALSE(edited.ok());
+  ASSERT_THAT(edited, Not(IsOk()));
   EXPECT_THAT(std::string(edited.status().message()), HasSubstr("ECC SSL TPS under-delivered"));
 
   driver.ClearLog();
   absl::Status destroyed = driver.Destroy(address);
-  ASSERT_TRUE(destroyed.ok()) << destroyed;
+  ASSERT_THAT(destroyed, IsOk());
   EXPECT_EQ(driver.State(address), nullptr);
   for (const std::string& call : driver.log()) {
     EXPECT_THAT(call, Not(HasSubstr("PlanResourceChange"))) << "0.13.7 plans no destroy";
   }
   auto state = (*emulator)->Control("GET", "state");
-  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_THAT(state, IsOk());
   for (const nlohmann::json& g : (*state)["serviceenginegroup"]) EXPECT_NE(g["name"], "tls");
 }
 
@@ -217,17 +220,17 @@ TEST(ShippedBinaryTest, PrepareProviderConfigAndConfigure) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "configure", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   absl::StatusOr<cty::Value> config =
       NormalizeConfig((*session)->provider_schema().block,
                       cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")},
                                           {"username", cty::Value::String("admin")},
                                           {"password", cty::Value::String("pw-123")}}));
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   absl::StatusOr<cty::Value> prepared = (*session)->PrepareProviderConfig(*config);
-  ASSERT_TRUE(prepared.ok()) << prepared.status();
-  EXPECT_TRUE((*session)->Configure(*config).ok());
-  EXPECT_TRUE((*session)->Close().ok());
+  ASSERT_THAT(prepared, IsOk());
+  EXPECT_THAT((*session)->Configure(*config), IsOk());
+  EXPECT_THAT((*session)->Close(), IsOk());
   EXPECT_THAT(log,
               ::testing::ElementsAre("configure: GetSchema", "configure: PrepareProviderConfig",
                                      "configure: Configure", "configure: Shutdown"));
@@ -237,20 +240,20 @@ TEST(ShippedBinaryTest, BadProviderConfigFailsWithoutShowingTheSecret) {
   std::vector<std::string> log;
   absl::StatusOr<std::unique_ptr<ProviderSession>> session =
       ProviderSession::Open(Shipped(), "configure", &log);
-  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_THAT(session, IsOk());
   // A Controller address that does not parse.
   absl::StatusOr<cty::Value> config = NormalizeConfig(
       (*session)->provider_schema().block,
       cty::Value::Object({{"controller", cty::Value::String("https://")},
                           {"username", cty::Value::String("admin")},
                           {"password", cty::Value::String("hunter2-very-secret")}}));
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   absl::Status configured = (*session)->Configure(*config);
-  ASSERT_FALSE(configured.ok());
+  ASSERT_THAT(configured, Not(IsOk()));
   EXPECT_THAT(configured.message(), HasSubstr("Error: "));
   EXPECT_THAT(configured.message(), HasSubstr("controller"));
   EXPECT_THAT(configured.message(), Not(HasSubstr("hunter2-very-secret")));
-  EXPECT_TRUE((*session)->Close().ok());
+  EXPECT_THAT((*session)->Close(), IsOk());
   EXPECT_THAT((*session)->process().Stderr(), Not(HasSubstr("hunter2-very-secret")));
 }
 
@@ -260,9 +263,9 @@ TEST(ShippedBinaryTest, ValidateWalkAndRefusalOfAnotherClientCertificate) {
       cty::Value::Object({{"controller", cty::Value::String("127.0.0.1:8443")}});
   // An unknown resource type is Terraform's "Invalid resource type".
   absl::Status r = driver.Validate("nsxalb_no_such_type", cty::Value::Object({}));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.message(), HasSubstr("does not support resource type \"nsxalb_no_such_type\""));
-  EXPECT_TRUE(driver.CheckRefusesOtherClientCertificate().ok());
+  EXPECT_THAT(driver.CheckRefusesOtherClientCertificate(), IsOk());
 }
 
 TEST(NsxalbTfCliTest, HandshakeAndSchemaCommands) {

@@ -11,9 +11,12 @@
 
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/provider.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using framework::Diagnostics;
 using framework::Severity;
@@ -302,8 +305,7 @@ TEST(ProviderConfigTest, ConfiguredSettingsAreValidClientSettings) {
   EXPECT_EQ(out.client.controller, "https://ctl.example.com");
   EXPECT_EQ(out.client.ca_file, ca.path());
   EXPECT_TRUE(out.client.ca_pem.empty());
-  EXPECT_TRUE(controller::ValidateConfig(out.client).ok())
-      << controller::ValidateConfig(out.client).status();
+  EXPECT_THAT(controller::ValidateConfig(out.client), IsOk());
 }
 
 }  // namespace

@@ -26,9 +26,12 @@
 #include "plugin/wire/provider_service.h"
 #include "proto/tfplugin5.grpc.pb.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using cty::Type;
 using cty::Value;
@@ -48,14 +51,14 @@ Type WorkloadType() { return GroupType().attributes().at("workload"); }
 tfplugin5::DynamicValue Dyn(const Value& value, const Type& type) {
   tfplugin5::DynamicValue d;
   absl::StatusOr<std::string> bytes = cty::EncodeMsgpack(value, type);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_THAT(bytes, IsOk());
   if (bytes.ok()) d.set_msgpack(*bytes);
   return d;
 }
 
 Value Decode(const tfplugin5::DynamicValue& d, const Type& type) {
   absl::StatusOr<Value> v = cty::DecodeMsgpack(d.msgpack(), type);
-  EXPECT_TRUE(v.ok()) << v.status();
+  EXPECT_THAT(v, IsOk());
   return v.ok() ? *v : Value::Null(type);
 }
 
@@ -85,7 +88,7 @@ class ParallelRpcTest : public ::testing::Test {
     options.extra_args = std::move(args);
     absl::StatusOr<std::unique_ptr<testing::EmulatorProcess>> emulator =
         testing::EmulatorProcess::Start(options);
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
 
     service_ = wire::NewProviderService(NewProvider());
@@ -105,7 +108,7 @@ class ParallelRpcTest : public ::testing::Test {
             ProviderType());
     tfplugin5::Configure::Response response;
     grpc::ClientContext context;
-    ASSERT_TRUE(stub_->Configure(&context, request, &response).ok());
+    ASSERT_THAT(stub_->Configure(&context, request, &response), IsOk());
     ASSERT_EQ(Errors(response), "");
   }
 
@@ -213,7 +216,7 @@ TEST_F(ParallelRpcTest, ManyThreadsCreateReadAndDestroyTheirOwnGroups) {
       tfplugin5::GetProviderSchema::Request q;
       tfplugin5::GetProviderSchema::Response r;
       grpc::ClientContext c;
-      EXPECT_TRUE(stub_->GetSchema(&c, q, &r).ok());
+      EXPECT_THAT(stub_->GetSchema(&c, q, &r), IsOk());
       EXPECT_EQ(ReadSizing(), "");
     }
   });
@@ -232,11 +235,11 @@ TEST_F(ParallelRpcTest, ManyThreadsCreateReadAndDestroyTheirOwnGroups) {
 
   // Every group was created once and is gone again.
   absl::StatusOr<nlohmann::json> counters = emulator_->Control("GET", "counters");
-  ASSERT_TRUE(counters.ok()) << counters.status();
+  ASSERT_THAT(counters, IsOk());
   EXPECT_EQ((*counters)["requests"]["POST /api/serviceenginegroup"], kThreads * kGroupsPerThread);
   EXPECT_EQ((*counters)["requests"]["POST /login"], 1) << counters->dump();
   absl::StatusOr<nlohmann::json> state = emulator_->Control("GET", "state");
-  ASSERT_TRUE(state.ok());
+  ASSERT_THAT(state, IsOk());
   EXPECT_EQ(state->dump().find("par-"), std::string::npos);
 }
 
@@ -255,7 +258,7 @@ TEST_F(ParallelRpcTest, StopWhileCreatesAreInFlightAnswersPromptly) {
   tfplugin5::Stop::Request q;
   tfplugin5::Stop::Response r;
   grpc::ClientContext c;
-  ASSERT_TRUE(stub_->Stop(&c, q, &r).ok());
+  ASSERT_THAT(stub_->Stop(&c, q, &r), IsOk());
   EXPECT_EQ(r.error(), "");
   for (std::thread& w : workers) w.join();
   EXPECT_EQ(answered.load(), kThreads);

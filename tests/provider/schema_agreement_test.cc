@@ -10,9 +10,12 @@
 #include "plugin/provider/provider.h"
 #include "plugin/wire/provider_service.h"
 #include "provider_schema/embedded.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using Json = nlohmann::json;
 
@@ -96,7 +99,7 @@ TEST(SchemaAgreementTest, GetSchemaEqualsEmbeddedJson) {
   auto service = wire::NewProviderService(NewProvider());
   tfplugin5::GetProviderSchema::Request req;
   tfplugin5::GetProviderSchema::Response resp;
-  ASSERT_TRUE(service->GetSchema(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service->GetSchema(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
   EXPECT_EQ(FromProto(resp.provider()), NormaliseSchema(provider_schema::ProviderJson()));
   ASSERT_EQ(resp.resource_schemas_size(), static_cast<int>(provider_schema::ResourceJson().size()));

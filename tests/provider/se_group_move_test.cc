@@ -10,9 +10,14 @@
 #include "plugin/framework/provider_server.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_resource.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -46,7 +51,7 @@ const framework::Block& Block() { return EmbeddedResourceSchema("nsxalb_se_group
 
 cty::Value Moved(const char* json) {
   absl::StatusOr<cty::Value> v = StateFromAviSeGroup(Block(), 0, json);
-  EXPECT_TRUE(v.ok()) << v.status();
+  EXPECT_THAT(v, IsOk());
   return v.ok() ? *v : cty::Value();
 }
 
@@ -99,29 +104,29 @@ TEST(SeGroupMoveTest, UuidFromTheIdUrlWhenUuidIsMissing) {
 
 TEST(SeGroupMoveTest, UnreadableStatesNameTheAttribute) {
   absl::StatusOr<cty::Value> no_id = StateFromAviSeGroup(Block(), 0, R"({"name":"a"})");
-  ASSERT_FALSE(no_id.ok());
+  ASSERT_THAT(no_id, Not(IsOk()));
   EXPECT_THAT(no_id.status().message(), HasSubstr("neither uuid nor id"));
 
   absl::StatusOr<cty::Value> bad =
       StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","vcpus_per_se":"six"})");
-  ASSERT_FALSE(bad.ok());
+  ASSERT_THAT(bad, Not(IsOk()));
   EXPECT_THAT(bad.status().message(), HasSubstr("\"vcpus_per_se\" holds \"six\""));
 
   absl::StatusOr<cty::Value> flag =
       StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","cpu_reserve":"maybe"})");
-  ASSERT_FALSE(flag.ok());
+  ASSERT_THAT(flag, Not(IsOk()));
   EXPECT_THAT(flag.status().message(), HasSubstr("cpu_reserve"));
 
   absl::StatusOr<cty::Value> ref =
       StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","cloud_ref":"https://c/api/tenant/admin"})");
-  ASSERT_FALSE(ref.ok());
+  ASSERT_THAT(ref, Not(IsOk()));
   EXPECT_THAT(ref.status().message(), HasSubstr("cloud_ref"));
 
   absl::StatusOr<cty::Value> version = StateFromAviSeGroup(Block(), 1, kNativeLine);
-  ASSERT_FALSE(version.ok());
-  EXPECT_EQ(version.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(version, Not(IsOk()));
+  EXPECT_THAT(version, StatusIs(absl::StatusCode::kFailedPrecondition));
 
-  EXPECT_FALSE(StateFromAviSeGroup(Block(), 0, "[1]").ok());
+  EXPECT_THAT(StateFromAviSeGroup(Block(), 0, "[1]"), Not(IsOk()));
 }
 
 framework::MoveStateRequest Request(const std::string& address, const std::string& type,

@@ -12,9 +12,13 @@
 #include "plugin/framework/schema_json.h"
 #include "plugin/sizing/rules.h"
 #include "provider_schema/embedded.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 namespace sz = ::nsxalb::sizing;
 using cty::AttributePath;
@@ -102,7 +106,7 @@ TEST(SeGroupSizingTest, NsxtL7Rps150kPlansOneSixVcpuSe) {
   EXPECT_EQ(Planned(plan, "se_name_prefix").AsString(), "Avi");
   EXPECT_EQ(plan.recommended.size(), segroup::SizingAttributeNames().size());
 
-  ASSERT_TRUE(cty::CheckConformance(plan.sizing_object, SizingObjectType()).ok());
+  ASSERT_THAT(cty::CheckConformance(plan.sizing_object, SizingObjectType()), IsOk());
   EXPECT_EQ(Sizing(plan, "profile").AsString(), "nsxt");
   EXPECT_EQ(Int(Sizing(plan, "se_count")), 1);
   EXPECT_EQ(Sizing(plan, "binding_metric").AsString(), "l7_rps");
@@ -591,7 +595,7 @@ TEST(SeGroupSizingTest, SizingPolicyParses) {
   EXPECT_EQ(*segroup::ParseSizingPolicy("warn"), segroup::SizingPolicy::kWarn);
   EXPECT_EQ(*segroup::ParseSizingPolicy("enforce"), segroup::SizingPolicy::kEnforce);
   const absl::StatusOr<segroup::SizingPolicy> bad = segroup::ParseSizingPolicy("strict");
-  ASSERT_FALSE(bad.ok());
+  ASSERT_THAT(bad, Not(IsOk()));
   EXPECT_NE(bad.status().message().find("\"warn\" or \"enforce\""), std::string_view::npos);
 }
 
@@ -609,7 +613,7 @@ TEST(SeGroupSizingTest, NamesAndTypeMatchTheResourceSchema) {
   const SizingPlan plan =
       PlanSizing(Config({{"workload", Workload({{"l4_gbps", N(5)}})}}), sz::Platform::kVcenter);
   for (const auto& [name, value] : plan.recommended) {
-    EXPECT_TRUE(cty::CheckConformance(value, block.FindAttribute(name)->type).ok()) << name;
+    EXPECT_THAT(cty::CheckConformance(value, block.FindAttribute(name)->type), IsOk()) << name;
   }
 }
 

@@ -7,9 +7,13 @@
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_resource.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using Json = nlohmann::json;
 
@@ -61,12 +65,12 @@ TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
 }
 
 TEST(SeGroupStateTest, ExtraFieldsAreCheckedAgainstTheCatalog) {
-  EXPECT_TRUE(segroup::ParseExtraFields(R"({"se_deprovision_delay":5})").ok());
+  EXPECT_THAT(segroup::ParseExtraFields(R"({"se_deprovision_delay":5})"), IsOk());
   for (const char* bad :
        {"not json", "[1]", R"({"vcpus_per_se":2})", R"({"name":"x"})", R"({"cloud_ref":"x"})",
         R"({"no_such_field":1})", R"({"max_cpu_usage":200})"}) {
     absl::StatusOr<Json> parsed = segroup::ParseExtraFields(bad);
-    EXPECT_FALSE(parsed.ok()) << bad;
+    EXPECT_THAT(parsed, Not(IsOk())) << bad;
   }
   absl::StatusOr<Json> dup = segroup::ParseExtraFields(R"({"vcpus_per_se":2})");
   EXPECT_NE(std::string(dup.status().message()).find("vcpus_per_se"), std::string::npos);
@@ -125,7 +129,7 @@ TEST(SeGroupStateTest, NonDefaultUntypedFieldsLeaveOutDefaultsTypedAndServerOwne
   EXPECT_EQ(captured, Json::parse(R"({"algo":"PLACEMENT_ALGO_DISTRIBUTED","mgmt_subnet":{"mask":24},
                                       "se_deprovision_delay":30})"))
       << captured.dump();
-  EXPECT_TRUE(segroup::ParseExtraFields(segroup::ExtraFieldsText(captured)).ok());
+  EXPECT_THAT(segroup::ParseExtraFields(segroup::ExtraFieldsText(captured)), IsOk());
   EXPECT_EQ(segroup::CatalogDefaultText("se_deprovision_delay"), "120");
   EXPECT_EQ(segroup::CatalogDefaultText("mgmt_subnet"), "none");
 }

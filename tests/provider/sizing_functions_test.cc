@@ -12,9 +12,12 @@
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/provider.h"
 #include "plugin/sizing/capacity.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 
@@ -144,7 +147,7 @@ TEST_F(SizingFunctionsTest, CapacityIsTheLibrarysFigures) {
   framework::CallFunctionResult r = Call("capacity", {Str("nsxt"), Num(6)});
   ASSERT_FALSE(r.error.has_value()) << r.error->text;
   absl::StatusOr<sizing::SeCapacity> c = sizing::CapacityOf(sizing::Platform::kNsxt, 6);
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   const cty::Value* l7 = r.result.GetAttribute("l7_rps");
   EXPECT_EQ(NumberAt(*l7, "value"), c->Of(sizing::Metric::kL7Rps).value);
   EXPECT_EQ(NumberAt(*l7, "value"), 205000);

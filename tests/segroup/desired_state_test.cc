@@ -11,9 +11,13 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::segroup {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 using ::nsxalb::testing::EmulatorProcess;
 using Json = nlohmann::json;
@@ -22,7 +26,7 @@ class DesiredStateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto emulator = EmulatorProcess::Start(EmulatorProcess::Options{});
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
     controller::ClientConfig config;
     config.controller = emulator_->url();
@@ -30,14 +34,14 @@ class DesiredStateTest : public ::testing::Test {
     config.password = "admin";
     config.ca_file = emulator_->ca_file();
     auto client = controller::NewClient(config);
-    ASSERT_TRUE(client.ok()) << client.status();
+    ASSERT_THAT(client, IsOk());
     client_ = *std::move(client);
   }
 
   // POST, PUT and DELETE requests the emulator has counted.
   int Writes() {
     absl::StatusOr<Json> counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     int writes = 0;
     for (auto it = (*counters)["requests"].begin(); it != (*counters)["requests"].end(); ++it) {
       const std::string& key = it.key();
@@ -51,11 +55,11 @@ class DesiredStateTest : public ::testing::Test {
 
   Outcome Run(const Json& input, bool dry_run = false) {
     absl::StatusOr<DesiredSeGroup> desired = ParseDesiredSeGroup(input);
-    EXPECT_TRUE(desired.ok()) << desired.status();
+    EXPECT_THAT(desired, IsOk());
     ConvergeOptions options;
     options.dry_run = dry_run;
     absl::StatusOr<Outcome> out = Converge(*client_, *desired, options);
-    EXPECT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(out, IsOk());
     return out.ok() ? *out : Outcome{};
   }
 
@@ -145,15 +149,16 @@ TEST_F(DesiredStateTest, AbsentRemovesThenNothingToDo) {
 }
 
 TEST(ParseDesiredSeGroupTest, RejectsWhatItDoesNotKnow) {
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"cloud", "x"}}).ok());
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"name", "a"}, {"colour", "x"}}).ok());
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"name", "a"}, {"settings", {{"vcpus", 2}}}}).ok());
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"name", "a"}, {"workload", {{"rps", 2}}}}).ok());
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"name", "a"}, {"extra_fields", {{"name", "b"}}}}).ok());
-  EXPECT_FALSE(ParseDesiredSeGroup(Json{{"name", "a"}, {"sizing_policy", "strict"}}).ok());
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"cloud", "x"}}), Not(IsOk()));
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"name", "a"}, {"colour", "x"}}), Not(IsOk()));
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"name", "a"}, {"settings", {{"vcpus", 2}}}}), Not(IsOk()));
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"name", "a"}, {"workload", {{"rps", 2}}}}), Not(IsOk()));
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"name", "a"}, {"extra_fields", {{"name", "b"}}}}),
+              Not(IsOk()));
+  EXPECT_THAT(ParseDesiredSeGroup(Json{{"name", "a"}, {"sizing_policy", "strict"}}), Not(IsOk()));
   absl::StatusOr<DesiredSeGroup> ok = ParseDesiredSeGroup(
       Json{{"name", "a"}, {"state", "absent"}, {"settings", {{"vcpus_per_se", nullptr}}}});
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_FALSE(ok->present);
   EXPECT_EQ(ok->cloud, "Default-Cloud");
   EXPECT_TRUE(ok->settings.empty());

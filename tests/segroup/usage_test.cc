@@ -26,9 +26,14 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/rules.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::segroup {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 namespace sz = ::nsxalb::sizing;
 namespace rules = ::nsxalb::sizing::rules;
@@ -99,7 +104,7 @@ UsageInput Input(std::vector<ObservedSe> ses, Json response, absl::Duration wind
 
 UsageReport Analyze(const UsageInput& in) {
   absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
-  EXPECT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r, IsOk());
   return r.ok() ? *std::move(r) : UsageReport();
 }
 
@@ -128,8 +133,8 @@ TEST(UsageQueryTest, StatisticIsOneOfThree) {
   EXPECT_EQ(*ParseUsageStatistic("p95"), UsageStatistic::kP95);
   for (const char* bad : {"MAX", "p90", "", "mean"}) {
     absl::StatusOr<UsageStatistic> s = ParseUsageStatistic(bad);
-    ASSERT_FALSE(s.ok()) << bad;
-    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+    ASSERT_THAT(s, Not(IsOk())) << bad;
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument));
     EXPECT_THAT(s.status().message(), HasSubstr("\"max\", \"p99\" or \"p95\""));
   }
   EXPECT_STREQ(UsageStatisticName(UsageStatistic::kP95), "p95");
@@ -145,12 +150,12 @@ TEST(UsageQueryTest, WindowIsAGoDurationOrDaysWithinOneHourToThirtyDays) {
   EXPECT_EQ(*ParseUsageWindow("720h"), absl::Hours(720));
   for (const char* bad : {"59m", "31d", "721h", "0d", "-1h", "inf", "30d1s"}) {
     absl::StatusOr<absl::Duration> w = ParseUsageWindow(bad);
-    ASSERT_FALSE(w.ok()) << bad;
+    ASSERT_THAT(w, Not(IsOk())) << bad;
     EXPECT_THAT(w.status().message(), HasSubstr("from 1h to 30d")) << bad;
   }
   for (const char* bad : {"", "abc", "7", "d", "7days", "1e400h"}) {
     absl::StatusOr<absl::Duration> w = ParseUsageWindow(bad);
-    ASSERT_FALSE(w.ok()) << bad;
+    ASSERT_THAT(w, Not(IsOk())) << bad;
     EXPECT_THAT(w.status().message(), HasSubstr("from 1h to 30d")) << bad;
   }
   EXPECT_EQ(UsageWindowText(absl::Hours(24 * 7)), "7d");
@@ -655,12 +660,12 @@ TEST(UsageMalformedTest, BadSettingsAreAnErrorNamingTheSetting) {
   UsageInput in = Input(TwoSes(), nullptr, absl::Hours(1));
   in.settings = {{"max_cpu_usage", "high"}};
   absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.status().message(), HasSubstr("max_cpu_usage"));
   in.settings = {{"max_cpu_usage", 70}};
   in.query.window = absl::Minutes(5);
   r = AnalyzeUsage(in);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(r.status().message(), HasSubstr("from 1h to 30d"));
 }
 
@@ -716,7 +721,7 @@ TEST(UsageDocsTest, TheWorkedCalibrationExampleIsWhatTheCodeComputes) {
 
   // Each row of the docs' table, with the prediction computed by the model here.
   absl::StatusOr<sz::SeCapacity> capacity = sz::CapacityOf(sz::Platform::kNsxt, 4, 8192);
-  ASSERT_TRUE(capacity.ok());
+  ASSERT_THAT(capacity, IsOk());
   for (const Row& row : rows) {
     sz::Workload w;
     w.platform = sz::Platform::kNsxt;

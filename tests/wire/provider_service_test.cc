@@ -15,9 +15,12 @@
 #include "plugin/framework/resource.h"
 #include "plugin/framework/resource_with_import_state.h"
 #include "plugin/framework/resource_with_move_state.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::wire {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using framework::Attribute;
 using framework::Schema;
@@ -172,13 +175,13 @@ std::string Unhex(const std::string& hex) {
 
 std::string Encode(const cty::Value& v) {
   absl::StatusOr<std::string> s = cty::EncodeMsgpack(v, ThingType());
-  EXPECT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT(s, IsOk());
   return s.ok() ? *s : "";
 }
 
 cty::Value Decode(const tfplugin5::DynamicValue& dv) {
   absl::StatusOr<cty::Value> v = cty::DecodeMsgpack(dv.msgpack(), ThingType());
-  EXPECT_TRUE(v.ok()) << v.status();
+  EXPECT_THAT(v, IsOk());
   return v.ok() ? *v : cty::Value();
 }
 
@@ -212,7 +215,7 @@ class ServiceTest : public ::testing::Test {
     req.mutable_config()->set_msgpack(bytes);
     tfplugin5::ValidateResourceTypeConfig::Response resp;
     grpc::Status status = service_->ValidateResourceTypeConfig(nullptr, &req, &resp);
-    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_THAT(status, IsOk()) << status.error_message();
     return resp;
   }
 };
@@ -220,7 +223,7 @@ class ServiceTest : public ::testing::Test {
 TEST_F(ServiceTest, GetSchemaConvertsEverySchema) {
   tfplugin5::GetProviderSchema::Request req;
   tfplugin5::GetProviderSchema::Response resp;
-  ASSERT_TRUE(service_->GetSchema(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->GetSchema(nullptr, &req, &resp), IsOk());
   EXPECT_EQ(resp.diagnostics_size(), 0);
   EXPECT_EQ(resp.provider().block().attributes(0).name(), "endpoint");
   ASSERT_EQ(resp.resource_schemas().count("test_thing"), 1u);
@@ -315,7 +318,7 @@ TEST_F(ServiceTest, PlanCreateAnswersMsgpackWithUnknownsAndEveryAttribute) {
   req.mutable_config()->set_msgpack(Encode(Config("a")));
   req.set_prior_private("pp");
   tfplugin5::PlanResourceChange::Response resp;
-  ASSERT_TRUE(service_->PlanResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->PlanResourceChange(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
   // The id attribute is encoded as the unknown marker d4 00 00.
   EXPECT_NE(Hex(resp.planned_state().msgpack()).find("a26964d40000"), std::string::npos)
@@ -335,7 +338,7 @@ TEST_F(ServiceTest, DestroyPlanAndApplyAnswerNull) {
   plan.mutable_proposed_new_state()->set_msgpack(Unhex("c0"));
   plan.mutable_config()->set_msgpack(Unhex("c0"));
   tfplugin5::PlanResourceChange::Response planned;
-  ASSERT_TRUE(service_->PlanResourceChange(nullptr, &plan, &planned).ok());
+  ASSERT_THAT(service_->PlanResourceChange(nullptr, &plan, &planned), IsOk());
   EXPECT_EQ(Hex(planned.planned_state().msgpack()), "c0");
 
   tfplugin5::ApplyResourceChange::Request apply;
@@ -344,7 +347,7 @@ TEST_F(ServiceTest, DestroyPlanAndApplyAnswerNull) {
   apply.mutable_planned_state()->set_msgpack(Unhex("c0"));
   apply.mutable_config()->set_msgpack(Unhex("c0"));
   tfplugin5::ApplyResourceChange::Response applied;
-  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &apply, &applied).ok());
+  ASSERT_THAT(service_->ApplyResourceChange(nullptr, &apply, &applied), IsOk());
   EXPECT_EQ(applied.diagnostics_size(), 0);
   EXPECT_EQ(Hex(applied.new_state().msgpack()), "c0");
 }
@@ -357,7 +360,7 @@ TEST_F(ServiceTest, ApplyCreateReturnsStateAndPrivate) {
       Encode(Config("a").WithAttribute("id", cty::Value::Unknown(cty::Type::String()))));
   req.mutable_config()->set_msgpack(Encode(Config("a")));
   tfplugin5::ApplyResourceChange::Response resp;
-  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->ApplyResourceChange(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
   EXPECT_TRUE(Decode(resp.new_state()).GetAttribute("id")->Equals(cty::Value::String("id-1")));
   EXPECT_EQ(resp.private_(), "priv");
@@ -370,7 +373,7 @@ TEST_F(ServiceTest, ExceptionInResourceBecomesAnErrorDiagnostic) {
   req.mutable_planned_state()->set_msgpack(Encode(Config("throw")));
   req.mutable_config()->set_msgpack(Encode(Config("throw")));
   tfplugin5::ApplyResourceChange::Response resp;
-  ASSERT_TRUE(service_->ApplyResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->ApplyResourceChange(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 1);
   EXPECT_NE(resp.diagnostics(0).detail().find("kaboom"), std::string::npos);
 }
@@ -381,7 +384,7 @@ TEST_F(ServiceTest, UpgradeResourceStateFromJson) {
   req.set_version(0);
   req.mutable_raw_state()->set_json(R"({"id":"i","name":"a","tags":["x"],"rule":[{"port":80}]})");
   tfplugin5::UpgradeResourceState::Response resp;
-  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->UpgradeResourceState(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
   cty::Value v = Decode(resp.upgraded_state());
   EXPECT_TRUE(v.GetAttribute("id")->Equals(cty::Value::String("i")));
@@ -389,7 +392,7 @@ TEST_F(ServiceTest, UpgradeResourceStateFromJson) {
 
   req.set_version(3);
   tfplugin5::UpgradeResourceState::Response newer;
-  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &req, &newer).ok());
+  ASSERT_THAT(service_->UpgradeResourceState(nullptr, &req, &newer), IsOk());
   ASSERT_EQ(newer.diagnostics_size(), 1);
   EXPECT_FALSE(newer.has_upgraded_state());
 
@@ -397,7 +400,7 @@ TEST_F(ServiceTest, UpgradeResourceStateFromJson) {
   flat.set_type_name("test_thing");
   (*flat.mutable_raw_state()->mutable_flatmap())["id"] = "i";
   tfplugin5::UpgradeResourceState::Response flat_resp;
-  ASSERT_TRUE(service_->UpgradeResourceState(nullptr, &flat, &flat_resp).ok());
+  ASSERT_THAT(service_->UpgradeResourceState(nullptr, &flat, &flat_resp), IsOk());
   ASSERT_EQ(flat_resp.diagnostics_size(), 1);
   EXPECT_NE(flat_resp.diagnostics(0).detail().find("flatmap"), std::string::npos);
 }
@@ -407,7 +410,7 @@ TEST_F(ServiceTest, ImportReturnsTypedObject) {
   req.set_type_name("test_thing");
   req.set_id("abc");
   tfplugin5::ImportResourceState::Response resp;
-  ASSERT_TRUE(service_->ImportResourceState(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->ImportResourceState(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.imported_resources_size(), 1);
   EXPECT_EQ(resp.imported_resources(0).type_name(), "test_thing");
   EXPECT_TRUE(Decode(resp.imported_resources(0).state())
@@ -422,15 +425,15 @@ TEST_F(ServiceTest, ReadDataSourceAndUnknownDataSource) {
   req.mutable_config()->set_msgpack(
       *cty::EncodeMsgpack(cty::Value::ObjectOf(t, {{"id", cty::Value::String("x")}}), t));
   tfplugin5::ReadDataSource::Response resp;
-  ASSERT_TRUE(service_->ReadDataSource(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->ReadDataSource(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 0) << resp.diagnostics(0).detail();
   absl::StatusOr<cty::Value> state = cty::DecodeMsgpack(resp.state().msgpack(), t);
-  ASSERT_TRUE(state.ok());
+  ASSERT_THAT(state, IsOk());
   EXPECT_TRUE(state->GetAttribute("value")->Equals(cty::Value::String("value-of-x")));
 
   req.set_type_name("test_nope");
   tfplugin5::ReadDataSource::Response nope;
-  ASSERT_TRUE(service_->ReadDataSource(nullptr, &req, &nope).ok());
+  ASSERT_THAT(service_->ReadDataSource(nullptr, &req, &nope), IsOk());
   ASSERT_EQ(nope.diagnostics_size(), 1);
   EXPECT_NE(nope.diagnostics(0).detail().find("test_nope"), std::string::npos);
 }
@@ -441,14 +444,14 @@ TEST_F(ServiceTest, ConfigureDiagnosticsCarryPaths) {
   req.mutable_config()->set_msgpack(
       *cty::EncodeMsgpack(cty::Value::Object({{"endpoint", cty::Value::String("bad")}}), t));
   tfplugin5::Configure::Response resp;
-  ASSERT_TRUE(service_->Configure(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service_->Configure(nullptr, &req, &resp), IsOk());
   ASSERT_EQ(resp.diagnostics_size(), 1);
   EXPECT_EQ(Path(resp.diagnostics(0).attribute()), ".endpoint");
 
   tfplugin5::PrepareProviderConfig::Request prep;
   prep.mutable_config()->set_msgpack(Unhex("80"));  // empty map: attribute missing
   tfplugin5::PrepareProviderConfig::Response prep_resp;
-  ASSERT_TRUE(service_->PrepareProviderConfig(nullptr, &prep, &prep_resp).ok());
+  ASSERT_THAT(service_->PrepareProviderConfig(nullptr, &prep, &prep_resp), IsOk());
   EXPECT_EQ(prep_resp.diagnostics_size(), 1);
 }
 
@@ -460,19 +463,19 @@ TEST(ServiceStopTest, StopReachesTheProviderAndAnswersItsError) {
   std::unique_ptr<tfplugin5::Provider::Service> service = NewProviderService(provider);
   tfplugin5::Stop::Request req;
   tfplugin5::Stop::Response resp;
-  ASSERT_TRUE(service->Stop(nullptr, &req, &resp).ok());
+  ASSERT_THAT(service->Stop(nullptr, &req, &resp), IsOk());
   EXPECT_EQ(resp.error(), "");
   EXPECT_EQ(provider->stop_calls, 1);
 
   provider->stop_error = "stuck";
   tfplugin5::Stop::Response failed;
-  ASSERT_TRUE(service->Stop(nullptr, &req, &failed).ok());
+  ASSERT_THAT(service->Stop(nullptr, &req, &failed), IsOk());
   EXPECT_EQ(failed.error(), "stop failed: stuck");
   EXPECT_EQ(provider->stop_calls, 2);
 
   tfplugin5::GetProviderSchema::Request schema_req;
   tfplugin5::GetProviderSchema::Response schema_resp;
-  ASSERT_TRUE(service->GetSchema(nullptr, &schema_req, &schema_resp).ok());
+  ASSERT_THAT(service->GetSchema(nullptr, &schema_req, &schema_resp), IsOk());
   EXPECT_EQ(schema_resp.resource_schemas().count("test_thing"), 1u);
 }
 
@@ -481,7 +484,7 @@ TEST(ServiceStopTest, StopReachesTheProviderAndAnswersItsError) {
 TEST_F(ServiceTest, FunctionsTravelInTheSchemaAndInGetFunctions) {
   tfplugin5::GetProviderSchema::Request q;
   tfplugin5::GetProviderSchema::Response schema;
-  ASSERT_TRUE(service_->GetSchema(nullptr, &q, &schema).ok());
+  ASSERT_THAT(service_->GetSchema(nullptr, &q, &schema), IsOk());
   ASSERT_EQ(schema.functions().count("length"), 1u);
   const tfplugin5::Function& f = schema.functions().at("length");
   ASSERT_EQ(f.parameters_size(), 2);
@@ -495,7 +498,7 @@ TEST_F(ServiceTest, FunctionsTravelInTheSchemaAndInGetFunctions) {
 
   tfplugin5::GetFunctions::Request fq;
   tfplugin5::GetFunctions::Response functions;
-  ASSERT_TRUE(service_->GetFunctions(nullptr, &fq, &functions).ok());
+  ASSERT_THAT(service_->GetFunctions(nullptr, &fq, &functions), IsOk());
   ASSERT_EQ(functions.functions().count("length"), 1u);
   EXPECT_EQ(functions.functions().at("length").SerializeAsString(), f.SerializeAsString());
 }
@@ -508,7 +511,7 @@ tfplugin5::CallFunction::Response Call(tfplugin5::Provider::Service& service,
   q.add_arguments()->set_msgpack(Unhex(text_hex));
   q.add_arguments()->set_msgpack(Unhex(things_hex));
   tfplugin5::CallFunction::Response r;
-  EXPECT_TRUE(service.CallFunction(nullptr, &q, &r).ok());
+  EXPECT_THAT(service.CallFunction(nullptr, &q, &r), IsOk());
   return r;
 }
 
@@ -545,7 +548,7 @@ TEST_F(ServiceTest, CallFunctionErrorsPointAtTheArgument) {
   too_few.set_name("length");
   too_few.add_arguments()->set_msgpack(Unhex(kAbc));
   tfplugin5::CallFunction::Response few;
-  ASSERT_TRUE(service_->CallFunction(nullptr, &too_few, &few).ok());
+  ASSERT_THAT(service_->CallFunction(nullptr, &too_few, &few), IsOk());
   ASSERT_TRUE(few.has_error());
   EXPECT_NE(few.error().text().find("takes 2 arguments"), std::string::npos);
 }
@@ -563,7 +566,7 @@ TEST_F(ServiceTest, MoveResourceStateFromAnotherProvidersType) {
   q.set_target_type_name("test_thing");
   q.mutable_source_state()->set_json(R"({"label":"b"})");
   tfplugin5::MoveResourceState::Response r;
-  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &r).ok());
+  ASSERT_THAT(service_->MoveResourceState(nullptr, &q, &r), IsOk());
   ASSERT_EQ(r.diagnostics_size(), 0) << r.diagnostics(0).detail();
   cty::Value v = Decode(r.target_state());
   EXPECT_TRUE(v.GetAttribute("id")->Equals(cty::Value::String("moved")));
@@ -572,7 +575,7 @@ TEST_F(ServiceTest, MoveResourceStateFromAnotherProvidersType) {
 
   q.set_source_type_name("something_else");
   tfplugin5::MoveResourceState::Response refused;
-  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &refused).ok());
+  ASSERT_THAT(service_->MoveResourceState(nullptr, &q, &refused), IsOk());
   ASSERT_EQ(refused.diagnostics_size(), 1);
   EXPECT_EQ(refused.diagnostics(0).detail(), "test_thing moves only from other_thing");
   EXPECT_FALSE(refused.has_target_state());
@@ -586,21 +589,21 @@ TEST_F(ServiceTest, MoveResourceStateFromTheSameTypeUpgrades) {
   q.set_source_private("p");
   q.mutable_source_state()->set_json(R"({"id":"i","name":"a","gone":1,"rule":[]})");
   tfplugin5::MoveResourceState::Response r;
-  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &r).ok());
+  ASSERT_THAT(service_->MoveResourceState(nullptr, &q, &r), IsOk());
   ASSERT_EQ(r.diagnostics_size(), 0) << r.diagnostics(0).detail();
   EXPECT_TRUE(Decode(r.target_state()).GetAttribute("id")->Equals(cty::Value::String("i")));
   EXPECT_EQ(r.target_private(), "p");
 
   q.set_source_schema_version(7);
   tfplugin5::MoveResourceState::Response newer;
-  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &newer).ok());
+  ASSERT_THAT(service_->MoveResourceState(nullptr, &q, &newer), IsOk());
   ASSERT_EQ(newer.diagnostics_size(), 1);
   EXPECT_EQ(newer.diagnostics(0).summary(), "Resource instance managed by newer provider version");
 
   q.set_source_provider_address("registry.terraform.io/acme/other");
   q.set_source_schema_version(0);
   tfplugin5::MoveResourceState::Response other;
-  ASSERT_TRUE(service_->MoveResourceState(nullptr, &q, &other).ok());
+  ASSERT_THAT(service_->MoveResourceState(nullptr, &q, &other), IsOk());
   ASSERT_EQ(other.diagnostics_size(), 1);  // Thing's MoveState refuses test_thing of acme/other
 }
 
