@@ -14,12 +14,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/barrier.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/common/log.h"
 #include "plugin/controller/errors.h"
+#include "tests/controller/fake_clock.h"
 #include "tests/support/emulator_process.h"
 
 namespace nsxalb::controller {
@@ -31,30 +31,6 @@ using ::testing::Not;
 using Json = nlohmann::json;
 
 constexpr char kPassword[] = "Emu-Secret-Passw0rd";
-
-// A clock whose time moves only when the client sleeps; records every sleep.
-class FakeClock : public Clock {
- public:
-  absl::Time Now() override {
-    absl::MutexLock lock(&mu_);
-    return now_;
-  }
-  bool SleepFor(absl::Duration d, absl::Notification& cancelled) override {
-    absl::MutexLock lock(&mu_);
-    sleeps_.push_back(d);
-    now_ += d;
-    return !cancelled.HasBeenNotified();
-  }
-  std::vector<absl::Duration> sleeps() {
-    absl::MutexLock lock(&mu_);
-    return sleeps_;
-  }
-
- private:
-  absl::Mutex mu_;
-  absl::Time now_ = absl::FromUnixSeconds(1700000000);
-  std::vector<absl::Duration> sleeps_;
-};
 
 class ClientTest : public ::testing::Test {
  protected:
