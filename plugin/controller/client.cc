@@ -69,7 +69,8 @@ class ClientImpl : public Client {
              ClientHooks hooks)
       : loop_(std::move(config), std::move(endpoint), std::move(configured),
               hooks.clock != nullptr ? hooks.clock : RealClock(),
-              hooks.jitter ? std::move(hooks.jitter) : DefaultJitter()),
+              hooks.jitter ? std::move(hooks.jitter) : DefaultJitter(),
+              hooks.transport ? std::move(hooks.transport) : CurlTransportFactory()),
         config_(loop_.config()),
         endpoint_(loop_.endpoint()) {}
 

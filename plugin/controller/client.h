@@ -25,6 +25,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/backoff.h"
 #include "plugin/controller/config.h"
+#include "plugin/controller/transport.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::controller {
@@ -177,8 +178,9 @@ bool MayHaveTakenEffect(const absl::Status& status);
 
 // Test seams; production code passes the defaults.
 struct ClientHooks {
-  Clock* clock = nullptr;  // null: RealClock()
-  JitterSource jitter;     // empty: DefaultJitter()
+  Clock* clock = nullptr;           // null: RealClock()
+  JitterSource jitter;              // empty: DefaultJitter()
+  TransportFactory transport = {};  // empty: CurlTransportFactory() (libcurl, curl_transport.h)
 };
 
 // Validates `config` (errors name the setting, see config.h) and builds a client. No network

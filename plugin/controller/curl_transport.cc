@@ -107,13 +107,6 @@ bool IsRetryable(CURLcode code) {
 
 }  // namespace
 
-std::string HttpResponse::Header(const std::string& name) const {
-  for (const auto& [k, v] : headers) {
-    if (k == name) return v;
-  }
-  return "";
-}
-
 // libcurl (loaded on first use, see curl_library.h), the CURLSH and one mutex per shared data kind.
 struct CurlTransport::Share {
   const CurlLibrary* curl = nullptr;
@@ -146,6 +139,13 @@ absl::StatusOr<std::unique_ptr<CurlTransport>> CurlTransport::Create(
   (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
   (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   return t;
+}
+
+TransportFactory CurlTransportFactory() {
+  return [](TlsOptions tls,
+            const std::atomic<bool>* cancelled) -> absl::StatusOr<std::unique_ptr<Transport>> {
+    return CurlTransport::Create(std::move(tls), cancelled);
+  };
 }
 
 CurlTransport::~CurlTransport() {

@@ -31,11 +31,13 @@ absl::Status CopyPayloads(const absl::Status& from, absl::StatusCode code) {
 }  // namespace
 
 RequestLoop::RequestLoop(ClientConfig config, Endpoint endpoint,
-                         std::optional<ApiVersion> configured, Clock* clock, JitterSource jitter)
+                         std::optional<ApiVersion> configured, Clock* clock, JitterSource jitter,
+                         TransportFactory make_transport)
     : config_(std::move(config)),
       endpoint_(std::move(endpoint)),
       clock_(clock),
       jitter_(std::move(jitter)),
+      make_transport_(std::move(make_transport)),
       sessions_(config_, endpoint_, std::move(configured), cancelled_) {
   sessions_.SetSender(
       [this](const Call& call, absl::Time deadline) { return Send(call, deadline); });
@@ -49,11 +51,11 @@ void RequestLoop::Cancel() {
   sessions_.WakeWaiters();
 }
 
-absl::StatusOr<CurlTransport*> RequestLoop::Transport() {
+absl::StatusOr<Transport*> RequestLoop::GetTransport() {
   absl::MutexLock lock(&transport_mu_);
   if (transport_ == nullptr && transport_error_.ok()) {
     TlsOptions tls{config_.ca_file, config_.ca_pem, config_.insecure};
-    auto t = CurlTransport::Create(std::move(tls), &cancelled_);
+    auto t = make_transport_(std::move(tls), &cancelled_);
     if (t.ok()) {
       transport_ = *std::move(t);
     } else {
@@ -139,7 +141,7 @@ absl::StatusOr<HttpResponse> RequestLoop::SendLoop(const Call& call, absl::Time 
       }
       if (!session->cookie_header.empty()) request.headers.push_back(session->cookie_header);
     }
-    absl::StatusOr<CurlTransport*> transport = Transport();
+    absl::StatusOr<Transport*> transport = GetTransport();
     if (!transport.ok()) return transport.status();
     TransportResult r = (*transport)->Perform(request);
 
@@ -229,7 +231,7 @@ absl::StatusOr<HttpResponse> RequestLoop::SendLoop(const Call& call, absl::Time 
 // timeout.
 void RequestLoop::Logout() {
   std::shared_ptr<const Session> session = sessions_.Take();
-  CurlTransport* transport = nullptr;
+  Transport* transport = nullptr;
   {
     absl::MutexLock lock(&transport_mu_);
     transport = transport_.get();

@@ -1,8 +1,8 @@
 // Internal to plugin/controller: the retry loop every request of the client goes through. It
-// sends a Call over the lazily made HTTPS transport with the session's headers, logs in again
-// once after a 401/419, retries connection errors, 429 (honouring Retry-After) and 502/503/504
-// with capped exponential backoff and jitter within the operation's deadline, looks for the
-// effect of a create whose answer was lost before retrying it, and redacts secrets from errors.
+// sends a Call over the lazily made transport (transport.h) with the session's headers, logs in
+// again once after a 401/419, retries connection errors, 429 (honouring Retry-After) and
+// 502/503/504 with capped exponential backoff and jitter within the operation's deadline, looks for
+// the effect of a create whose answer was lost before retrying it, and redacts secrets from errors.
 // Not for use outside the folder.
 #ifndef NSXALB_PLUGIN_CONTROLLER_REQUEST_LOOP_H_
 #define NSXALB_PLUGIN_CONTROLLER_REQUEST_LOOP_H_
@@ -20,16 +20,17 @@
 #include "plugin/controller/backoff.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/config.h"
-#include "plugin/controller/curl_transport.h"
 #include "plugin/controller/session.h"
+#include "plugin/controller/transport.h"
 
 namespace nsxalb::controller::internal {
 
 // Sends calls for one client; thread-safe. Logs out (best effort) when destroyed.
 class RequestLoop {
  public:
+  // `make_transport` is called once, on the first request, with the TLS settings of `config`.
   RequestLoop(ClientConfig config, Endpoint endpoint, std::optional<ApiVersion> configured,
-              Clock* clock, JitterSource jitter);
+              Clock* clock, JitterSource jitter, TransportFactory make_transport);
   ~RequestLoop();
   RequestLoop(const RequestLoop&) = delete;
   RequestLoop& operator=(const RequestLoop&) = delete;
@@ -53,7 +54,7 @@ class RequestLoop {
 
  private:
   absl::StatusOr<HttpResponse> SendLoop(const Call& call, absl::Time deadline);
-  absl::StatusOr<CurlTransport*> Transport();
+  absl::StatusOr<Transport*> GetTransport();
   absl::Status WithAdvice(const absl::Status& status) const;
   absl::StatusOr<std::string> TenantHeader(std::string_view tenant) const;
   std::string Referer() const;
@@ -64,11 +65,12 @@ class RequestLoop {
   const Endpoint endpoint_;
   Clock* const clock_;
   const JitterSource jitter_;
+  const TransportFactory make_transport_;
 
   std::atomic<bool> cancelled_{false};
   absl::Notification cancel_note_;
   absl::Mutex transport_mu_;
-  std::unique_ptr<CurlTransport> transport_ ABSL_GUARDED_BY(transport_mu_);
+  std::unique_ptr<Transport> transport_ ABSL_GUARDED_BY(transport_mu_);
   absl::Status transport_error_ ABSL_GUARDED_BY(transport_mu_);
   SessionKeeper sessions_;
 };

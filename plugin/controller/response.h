@@ -19,7 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
-#include "plugin/controller/curl_transport.h"
+#include "plugin/controller/transport.h"
 
 namespace nsxalb::controller {
 

@@ -17,7 +17,7 @@
 #include "absl/time/time.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/config.h"
-#include "plugin/controller/curl_transport.h"
+#include "plugin/controller/transport.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::controller::internal {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -17,6 +16,7 @@
 #include "plugin/common/limits.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/curl_transport.h"
+#include "tests/controller/fake_clock.h"
 #include "tests/controller/fake_controller.h"
 #include "tests/support/emulator_process.h"
 
@@ -26,30 +26,6 @@ namespace {
 using ::nsxalb::testing::EmulatorProcess;
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
-
-// A clock whose time moves only when the client sleeps.
-class FakeClock : public Clock {
- public:
-  absl::Time Now() override {
-    absl::MutexLock lock(&mu_);
-    return now_;
-  }
-  bool SleepFor(absl::Duration d, absl::Notification& cancelled) override {
-    absl::MutexLock lock(&mu_);
-    sleeps_.push_back(d);
-    now_ += d;
-    return !cancelled.HasBeenNotified();
-  }
-  std::vector<absl::Duration> sleeps() {
-    absl::MutexLock lock(&mu_);
-    return sleeps_;
-  }
-
- private:
-  absl::Mutex mu_;
-  absl::Time now_ = absl::FromUnixSeconds(1700000000);
-  std::vector<absl::Duration> sleeps_;
-};
 
 class ClientLimitsTest : public ::testing::Test {
  protected:

@@ -1,5 +1,8 @@
 // Integration tests of the Controller client against nsxalb-controller-emulator over real HTTPS
 // on loopback. Each test starts its own emulator on a free port and reads its request counters.
+// The retry loop's, the session's and paging's logic alone (backoff, max_retries and
+// total_timeout bounds among it) is unit tested over a fake transport in
+// client_transport_test.cc.
 #include "plugin/controller/client.h"
 
 #include <fstream>
@@ -14,12 +17,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/barrier.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/common/log.h"
 #include "plugin/controller/errors.h"
+#include "tests/controller/fake_clock.h"
 #include "tests/support/emulator_process.h"
 
 namespace nsxalb::controller {
@@ -31,30 +34,6 @@ using ::testing::Not;
 using Json = nlohmann::json;
 
 constexpr char kPassword[] = "Emu-Secret-Passw0rd";
-
-// A clock whose time moves only when the client sleeps; records every sleep.
-class FakeClock : public Clock {
- public:
-  absl::Time Now() override {
-    absl::MutexLock lock(&mu_);
-    return now_;
-  }
-  bool SleepFor(absl::Duration d, absl::Notification& cancelled) override {
-    absl::MutexLock lock(&mu_);
-    sleeps_.push_back(d);
-    now_ += d;
-    return !cancelled.HasBeenNotified();
-  }
-  std::vector<absl::Duration> sleeps() {
-    absl::MutexLock lock(&mu_);
-    return sleeps_;
-  }
-
- private:
-  absl::Mutex mu_;
-  absl::Time now_ = absl::FromUnixSeconds(1700000000);
-  std::vector<absl::Duration> sleeps_;
-};
 
 class ClientTest : public ::testing::Test {
  protected:
@@ -523,56 +502,6 @@ TEST_F(ClientTest, LogsInAgainAfterTheSessionExpires) {
   EXPECT_EQ(Count("POST /login"), 2);
   ASSERT_TRUE(client->CreateSeGroup(Spec("seg-after-relogin")).ok());
   EXPECT_EQ(Count("POST /login"), 2);
-}
-
-TEST_F(ClientTest, RetriesThenSucceeds) {
-  FakeClock clock;
-  auto client = NewClientOrDie(Config(), {&clock, [] { return 0.5; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
-  Fault({{"fail_next", 2}, {"fail_status", 503}});
-  auto list = client->ListSeGroups("", "");
-  ASSERT_TRUE(list.ok()) << list.status();
-  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 3);
-  std::vector<absl::Duration> sleeps = clock.sleeps();
-  ASSERT_EQ(sleeps.size(), 2u);
-  EXPECT_EQ(sleeps[0], absl::Microseconds(7500));   // 10 ms nominal, jitter 0.5
-  EXPECT_EQ(sleeps[1], absl::Microseconds(15000));  // 20 ms nominal
-}
-
-TEST_F(ClientTest, GivesUpAfterMaxRetries) {
-  FakeClock clock;
-  ClientConfig config = Config();
-  config.max_retries = 3;
-  auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
-  Fault({{"fail_next", 100}, {"fail_status", 502}});
-  auto list = client->ListSeGroups("", "");
-  ASSERT_FALSE(list.ok());
-  EXPECT_EQ(list.status().code(), absl::StatusCode::kUnavailable) << list.status();
-  EXPECT_EQ(HttpStatusOf(list.status()), 502);
-  EXPECT_THAT(std::string(list.status().message()), HasSubstr("gave up after 4 attempts"));
-  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 4);
-  EXPECT_EQ(clock.sleeps().size(), 3u);
-}
-
-TEST_F(ClientTest, TotalTimeoutBoundsRetries) {
-  FakeClock clock;
-  ClientConfig config = Config();
-  config.max_retries = 100;
-  config.backoff_initial = absl::Seconds(1);
-  config.backoff_max = absl::Seconds(4);
-  config.total_timeout = absl::Seconds(10);
-  auto client = NewClientOrDie(config, {&clock, [] { return 0.999; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
-  Fault({{"fail_next", 1000}, {"fail_status", 504}});
-  auto list = client->ListSeGroups("", "");
-  ASSERT_FALSE(list.ok());
-  EXPECT_EQ(list.status().code(), absl::StatusCode::kDeadlineExceeded) << list.status();
-  EXPECT_EQ(HttpStatusOf(list.status()), 504);
-  absl::Duration slept;
-  for (absl::Duration d : clock.sleeps()) slept += d;
-  EXPECT_LE(slept, absl::Seconds(10));
-  EXPECT_LT(Count("GET /api/serviceenginegroup"), 10);
 }
 
 TEST_F(ClientTest, HonoursRetryAfterOn429) {

@@ -1,0 +1,94 @@
+// A scripted Transport (plugin/controller/transport.h) for the Controller client's unit tests:
+// the test queues the answers to each request ("METHOD path"), the client runs against them
+// through ClientHooks::transport, and the test reads back every request the client sent
+// (method, path, headers, body). No sockets, no TLS, no wall clock: with a FakeClock
+// (fake_clock.h) the session, retry and paging logic run in microseconds. Thread-safe.
+#ifndef NSXALB_TESTS_CONTROLLER_FAKE_TRANSPORT_H_
+#define NSXALB_TESTS_CONTROLLER_FAKE_TRANSPORT_H_
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "plugin/controller/transport.h"
+
+namespace nsxalb::controller {
+
+// The script of answers, and the record of requests, of one fake Controller.
+class FakeTransport {
+ public:
+  // One request as the client sent it.
+  struct Request {
+    std::string method;
+    std::string path;  // the URL after the host: path and query ("/api/cloud?name=x")
+    std::vector<std::string> headers;
+    std::string body;
+    bool idempotent = true;
+
+    // The value of the first header called `name` (any case), or nullopt when there is none.
+    std::optional<std::string> Header(std::string_view name) const;
+  };
+
+  // An HTTP answer of `status` with `body` and `headers` (names in lower case, as a transport
+  // gives them).
+  static TransportResult Http(int status, std::string body = "",
+                              std::vector<std::pair<std::string, std::string>> headers = {});
+
+  // A transport failure: no HTTP answer, `status` (not OK) and its flags.
+  static TransportResult Failure(absl::Status status, bool retryable, bool maybe_sent);
+
+  // Queues `result` as the answer to the next `method` request to `path` (exactly, with its
+  // query). The answers queued for one request are given in order, each once.
+  void Queue(const std::string& method, const std::string& path, TransportResult result);
+
+  // Answers every `method` request to `path` with `result` once its queue is empty.
+  void Always(const std::string& method, const std::string& path, TransportResult result);
+
+  // Every request so far, in the order they were sent.
+  std::vector<Request> requests() const;
+
+  // The requests so far of `method` to `path`.
+  std::vector<Request> requests(const std::string& method, const std::string& path) const;
+
+  // "METHOD path" of every request that found no answer (it was answered Internal, "nothing
+  // scripted").
+  std::vector<std::string> unscripted() const;
+
+  // The TLS settings of the last transport Factory() made.
+  TlsOptions tls() const;
+
+  // Transports made so far by Factory().
+  int transports_made() const;
+
+  // A TransportFactory (ClientHooks::transport) whose transports answer from this script; this
+  // FakeTransport must outlive them (the client's logout at its end goes through it too). A
+  // transport whose cancel flag is set answers Cancelled, as a real one does.
+  TransportFactory Factory();
+
+  // The answer to `request`, and records it. What Factory()'s transports call.
+  TransportResult Perform(const HttpRequest& request);
+
+ private:
+  struct Script {
+    std::deque<TransportResult> queued;
+    std::optional<TransportResult> always;
+  };
+
+  mutable absl::Mutex mu_;
+  std::map<std::string, Script> scripts_ ABSL_GUARDED_BY(mu_);  // by "METHOD path"
+  std::vector<Request> requests_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> unscripted_ ABSL_GUARDED_BY(mu_);
+  TlsOptions tls_ ABSL_GUARDED_BY(mu_);
+  int transports_made_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace nsxalb::controller
+
+#endif  // NSXALB_TESTS_CONTROLLER_FAKE_TRANSPORT_H_
