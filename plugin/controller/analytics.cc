@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/listing.h"
 #include "plugin/controller/refs.h"
@@ -25,26 +26,24 @@ absl::StatusOr<std::vector<ServiceEngine>> ListServiceEngines(RequestLoop& loop,
                                                               absl::Time deadline, int page_size,
                                                               std::string_view se_group_uuid,
                                                               std::string_view tenant) {
-  auto group = IdFromRefOrUuid(se_group_uuid, "serviceenginegroup", "se_group_uuid");
-  if (!group.ok()) return group.status();
+  NSXALB_ASSIGN_OR_RETURN(auto group,
+                          IdFromRefOrUuid(se_group_uuid, "serviceenginegroup", "se_group_uuid"));
   std::string path =
       absl::StrCat(kServiceEnginePath, "?page_size=", page_size,
-                   "&refers_to=", UrlEncode(absl::StrCat("serviceenginegroup:", *group)));
+                   "&refers_to=", UrlEncode(absl::StrCat("serviceenginegroup:", group)));
   std::vector<ServiceEngine> out;
-  absl::Status listed =
+  NSXALB_RETURN_IF_ERROR(
       ForEachListed(loop, deadline, std::move(path), tenant, "Service Engines",
                     [&out, &group](Json& item, const std::string& what) -> absl::Status {
-                      auto se = ToServiceEngine(std::move(item), what);
-                      if (!se.ok()) return se.status();
+                      NSXALB_ASSIGN_OR_RETURN(auto se, ToServiceEngine(std::move(item), what));
                       // The Controller filters by refers_to; the group is checked again here, so an
                       // SE that refers to the group some other way (or a Controller that ignores
                       // the filter) is left out.
-                      auto ref = ParseRef(se->se_group_ref, "serviceenginegroup", "se_group_ref");
-                      if (!ref.ok() || ref->uuid != *group) return absl::OkStatus();
-                      out.push_back(*std::move(se));
+                      auto ref = ParseRef(se.se_group_ref, "serviceenginegroup", "se_group_ref");
+                      if (!ref.ok() || ref->uuid != group) return absl::OkStatus();
+                      out.push_back(std::move(se));
                       return absl::OkStatus();
-                    });
-  if (!listed.ok()) return listed;
+                    }));
   return out;
 }
 
@@ -60,11 +59,9 @@ absl::StatusOr<Json> QueryMetricsCollection(RequestLoop& loop, absl::Time deadli
   call.body = Dump(request);
   call.has_body = true;
   call.idempotent = true;  // a read: safe to send again
-  auto response = loop.Send(call, deadline);
-  if (!response.ok()) return response.status();
-  auto body = ParseBody(*response, call.what);
-  if (!body.ok()) return body.status();
-  if (!body->is_object()) {
+  NSXALB_ASSIGN_OR_RETURN(auto response, loop.Send(call, deadline));
+  NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, call.what));
+  if (!body.is_object()) {
     return absl::InternalError(
         absl::StrCat("controller: ", call.what, ": expected a metrics collection object"));
   }

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
 
 namespace nsxalb::controller::internal {
@@ -23,13 +24,12 @@ absl::StatusOr<std::string> IdFromRefOrUuid(std::string_view text, const std::st
                                             const std::string& field) {
   std::string s(absl::StripAsciiWhitespace(std::string(text)));
   if (s.find('/') != std::string::npos) {
-    auto ref = ParseRef(s, type, field);
-    if (!ref.ok()) return ref.status();
-    if (ref->uuid.empty()) {
+    NSXALB_ASSIGN_OR_RETURN(auto ref, ParseRef(s, type, field));
+    if (ref.uuid.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("controller: ", field, " must name a ", type, " by uuid"));
     }
-    s = ref->uuid;
+    s = ref.uuid;
   }
   if (s.empty())
     return absl::InvalidArgumentError(absl::StrCat("controller: ", field, " is empty"));

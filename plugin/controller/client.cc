@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "plugin/common/limits.h"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/analytics.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/curl_transport.h"
@@ -76,29 +77,25 @@ class ClientImpl : public Client {
 
   absl::StatusOr<SeGroup> GetSeGroup(std::string_view uuid, std::string_view tenant) override {
     OperationScope operation(this);
-    auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
-    if (!id.ok()) return id.status();
-    Call call = MakeCall("GET", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
-    auto response = loop_.Send(call, Deadline());
-    if (!response.ok()) return response.status();
-    auto body = ParseBody(*response, call.what);
-    if (!body.ok()) return body.status();
-    return ToSeGroup(*std::move(body), call.what);
+    NSXALB_ASSIGN_OR_RETURN(auto id, IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid"));
+    Call call = MakeCall("GET", absl::StrCat(kSeGroupPath, "/", UrlEncode(id)), tenant);
+    NSXALB_ASSIGN_OR_RETURN(auto response, loop_.Send(call, Deadline()));
+    NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, call.what));
+    return ToSeGroup(std::move(body), call.what);
   }
 
   absl::StatusOr<std::optional<SeGroup>> FindSeGroup(std::string_view name, std::string_view tenant,
                                                      std::string_view cloud) override {
     OperationScope operation(this);
     if (name.empty()) return absl::InvalidArgumentError("controller: name is required");
-    auto matches = ListSeGroupsNamed(name, tenant, cloud);
-    if (!matches.ok()) return matches.status();
-    if (matches->empty()) return std::optional<SeGroup>();
-    if (matches->size() > 1) {
+    NSXALB_ASSIGN_OR_RETURN(auto matches, ListSeGroupsNamed(name, tenant, cloud));
+    if (matches.empty()) return std::optional<SeGroup>();
+    if (matches.size() > 1) {
       return absl::FailedPreconditionError(
-          absl::StrCat("controller: ", matches->size(), " SE groups are named \"",
-                       std::string(name), "\"; name the cloud to choose one"));
+          absl::StrCat("controller: ", matches.size(), " SE groups are named \"", std::string(name),
+                       "\"; name the cloud to choose one"));
     }
-    return std::optional<SeGroup>(std::move(matches->front()));
+    return std::optional<SeGroup>(std::move(matches.front()));
   }
 
   absl::StatusOr<std::vector<SeGroup>> ListSeGroups(std::string_view tenant,
@@ -109,21 +106,17 @@ class ClientImpl : public Client {
 
   absl::StatusOr<SeGroup> CreateSeGroup(const SeGroupSpec& spec) override {
     OperationScope operation(this);
-    if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
-    auto session = loop_.EnsureSession(Deadline());
-    if (!session.ok()) return session.status();
-    if (absl::Status st = CheckFieldsAvailable(spec.fields, (*session)->api_version); !st.ok()) {
-      return st;
-    }
+    NSXALB_RETURN_IF_ERROR(CheckSpec(spec));
+    NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));
+    NSXALB_RETURN_IF_ERROR(CheckFieldsAvailable(spec.fields, session->api_version));
     Json body = Json::object();
     for (auto it = spec.fields.begin(); it != spec.fields.end(); ++it) {
       if (!it.value().is_null()) body[it.key()] = it.value();
     }
     body["name"] = spec.name;
     if (!spec.cloud.empty()) {
-      auto cloud = ResolveCloud(spec.cloud);
-      if (!cloud.ok()) return cloud.status();
-      body["cloud_ref"] = cloud->ref;
+      NSXALB_ASSIGN_OR_RETURN(auto cloud, ResolveCloud(spec.cloud));
+      body["cloud_ref"] = cloud.ref;
     }
     Call call = MakeCall("POST", kSeGroupPath, spec.tenant);
     call.body = Dump(body);
@@ -132,32 +125,27 @@ class ClientImpl : public Client {
     call.find_outcome = [this, &spec]() -> absl::StatusOr<std::optional<Json>> {
       // Only the cloud the group was created in: a group of the same name in another cloud is
       // not this create's effect.
-      auto found =
-          FindSeGroup(spec.name, spec.tenant, spec.cloud.empty() ? kDefaultCloud : spec.cloud);
-      if (!found.ok()) return found.status();
-      if (!found->has_value()) return std::optional<Json>();
+      NSXALB_ASSIGN_OR_RETURN(
+          auto found,
+          FindSeGroup(spec.name, spec.tenant, spec.cloud.empty() ? kDefaultCloud : spec.cloud));
+      if (!found.has_value()) return std::optional<Json>();
       log::Info(absl::StrCat("controller: SE group \"", spec.name,
                              "\" exists after an interrupted create; not creating it again"));
-      return std::optional<Json>((*found)->body);
+      return std::optional<Json>(found->body);
     };
-    auto response = loop_.Send(call, Deadline());
-    if (!response.ok()) return response.status();
-    return CreatedGroup(*response, call, spec);
+    NSXALB_ASSIGN_OR_RETURN(auto response, loop_.Send(call, Deadline()));
+    return CreatedGroup(response, call, spec);
   }
 
   absl::StatusOr<SeGroup> UpdateSeGroup(std::string_view uuid, const SeGroupSpec& spec) override {
     OperationScope operation(this);
-    if (absl::Status st = CheckSpec(spec); !st.ok()) return st;
-    auto session = loop_.EnsureSession(Deadline());
-    if (!session.ok()) return session.status();
-    if (absl::Status st = CheckFieldsAvailable(spec.fields, (*session)->api_version); !st.ok()) {
-      return st;
-    }
+    NSXALB_RETURN_IF_ERROR(CheckSpec(spec));
+    NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));
+    NSXALB_RETURN_IF_ERROR(CheckFieldsAvailable(spec.fields, session->api_version));
     std::optional<CloudInfo> cloud;
     if (!spec.cloud.empty()) {
-      auto resolved = ResolveCloud(spec.cloud);
-      if (!resolved.ok()) return resolved.status();
-      cloud = *std::move(resolved);
+      NSXALB_ASSIGN_OR_RETURN(auto resolved, ResolveCloud(spec.cloud));
+      cloud = std::move(resolved);
     }
     // Optimistic concurrency: the PUT carries the _last_modified of the GET, and the Controller
     // answers 412 when another writer changed the group in between. The overlay is then applied
@@ -165,15 +153,14 @@ class ClientImpl : public Client {
     // not hold survive, up to kUpdateAttempts times.
     absl::Status stale;
     for (int attempt = 1; attempt <= kUpdateAttempts; ++attempt) {
-      auto current = GetSeGroup(uuid, spec.tenant);
-      if (!current.ok()) return current.status();
-      Json body = OverlaySpec(current->body, spec, cloud);
+      NSXALB_ASSIGN_OR_RETURN(auto current, GetSeGroup(uuid, spec.tenant));
+      Json body = OverlaySpec(current.body, spec, cloud);
       // Nothing would change on the Controller (numbers compare by value): no PUT. Such an
       // update records only what lives in the state alone, e.g. the workload or extra_fields
       // the group already has after an import.
-      if (body == current->body) return current;
+      if (body == current.body) return current;
       Call call =
-          MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current->uuid)), spec.tenant);
+          MakeCall("PUT", absl::StrCat(kSeGroupPath, "/", UrlEncode(current.uuid)), spec.tenant);
       call.body = Dump(body);
       call.has_body = true;
       auto response = loop_.Send(call, Deadline());
@@ -213,9 +200,8 @@ class ClientImpl : public Client {
 
   absl::Status DeleteSeGroup(std::string_view uuid, std::string_view tenant) override {
     OperationScope operation(this);
-    auto id = IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid");
-    if (!id.ok()) return id.status();
-    Call call = MakeCall("DELETE", absl::StrCat(kSeGroupPath, "/", UrlEncode(*id)), tenant);
+    NSXALB_ASSIGN_OR_RETURN(auto id, IdFromRefOrUuid(uuid, "serviceenginegroup", "uuid"));
+    Call call = MakeCall("DELETE", absl::StrCat(kSeGroupPath, "/", UrlEncode(id)), tenant);
     auto response = loop_.Send(call, Deadline());
     if (!response.ok() && response.status().code() == absl::StatusCode::kNotFound) {
       return absl::OkStatus();  // already gone
@@ -232,15 +218,13 @@ class ClientImpl : public Client {
   absl::StatusOr<std::vector<CloudInfo>> ListClouds() override {
     OperationScope operation(this);
     std::vector<CloudInfo> out;
-    absl::Status listed = ForEachListed(
+    NSXALB_RETURN_IF_ERROR(ForEachListed(
         loop_, Deadline(), absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
         [this, &out](Json& item, const std::string& what) -> absl::Status {
-          auto info = ToCloudInfo(item, what);
-          if (!info.ok()) return info.status();
-          out.push_back(*std::move(info));
+          NSXALB_ASSIGN_OR_RETURN(CloudInfo info, ToCloudInfo(item, what));
+          out.push_back(std::move(info));
           return absl::OkStatus();
-        });
-    if (!listed.ok()) return listed;
+        }));
     return out;
   }
 
@@ -265,9 +249,8 @@ class ClientImpl : public Client {
   template <typename Info, typename Convert>
   absl::StatusOr<Info> ResolveCached(std::string_view text, const char* type,
                                      std::map<std::string, Info>& cache, Convert convert) {
-    auto ref = ParseRef(text, type, type);
-    if (!ref.ok()) return ref.status();
-    const std::string key = ref->Normalized();
+    NSXALB_ASSIGN_OR_RETURN(auto ref, ParseRef(text, type, type));
+    const std::string key = ref.Normalized();
     const std::string flight = absl::StrCat(type, "\n", key);
     {
       absl::MutexLock lock(&cache_mu_);
@@ -279,9 +262,8 @@ class ClientImpl : public Client {
       resolving_.insert(flight);
     }
     absl::StatusOr<Info> info = [&]() -> absl::StatusOr<Info> {
-      auto obj = LookUp(*ref, type);
-      if (!obj.ok()) return obj.status();
-      return convert(*obj);
+      NSXALB_ASSIGN_OR_RETURN(auto obj, LookUp(ref, type));
+      return convert(obj);
     }();
     absl::MutexLock lock(&cache_mu_);
     resolving_.erase(flight);
@@ -304,9 +286,8 @@ class ClientImpl : public Client {
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {
     OperationScope operation(this);
-    auto session = loop_.EnsureSession(Deadline());
-    if (!session.ok()) return session.status();
-    return VersionInfo{(*session)->controller_version, (*session)->api_version};
+    NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));
+    return VersionInfo{session->controller_version, session->api_version};
   }
 
   void Cancel() override { loop_.Cancel(); }
@@ -370,25 +351,22 @@ class ClientImpl : public Client {
     if (!name.empty()) absl::StrAppend(&path, "&name=", UrlEncode(name));
     std::string cloud_uuid;
     if (!cloud.empty()) {
-      auto info = ResolveCloud(cloud);
-      if (!info.ok()) return info.status();
-      cloud_uuid = info->uuid;
+      NSXALB_ASSIGN_OR_RETURN(auto info, ResolveCloud(cloud));
+      cloud_uuid = info.uuid;
       absl::StrAppend(&path, "&cloud_ref.uuid=", UrlEncode(cloud_uuid));
     }
     std::vector<SeGroup> out;
-    absl::Status listed = ForEachListed(
+    NSXALB_RETURN_IF_ERROR(ForEachListed(
         loop_, Deadline(), std::move(path), tenant, "SE groups",
         [&out, name, &cloud_uuid](Json& item, const std::string& what) -> absl::Status {
           if (!name.empty() && StringMember(item, "name") != name) return absl::OkStatus();
           if (!cloud_uuid.empty() && !InCloud(item, cloud_uuid)) {
             return absl::OkStatus();  // in another cloud
           }
-          auto g = ToSeGroup(std::move(item), what);
-          if (!g.ok()) return g.status();
-          out.push_back(*std::move(g));
+          NSXALB_ASSIGN_OR_RETURN(auto g, ToSeGroup(std::move(item), what));
+          out.push_back(std::move(g));
           return absl::OkStatus();
-        });
-    if (!listed.ok()) return listed;
+        }));
     return out;
   }
 
@@ -463,18 +441,16 @@ class ClientImpl : public Client {
       }
       return GetSeGroup(location, tenant);
     }
-    auto body = ParseBody(response, what);
-    if (!body.ok()) return body.status();
-    return ToSeGroup(*std::move(body), what);
+    NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, what));
+    return ToSeGroup(std::move(body), what);
   }
 
   // GET one object of `type` by uuid, or the single one with the ref's name.
   absl::StatusOr<Json> LookUp(const ObjectRef& ref, const std::string& type) {
     std::string shown = ref.name.empty() ? ref.uuid : ref.name;
     if (!ref.uuid.empty()) {
-      auto id = IdFromRefOrUuid(ref.uuid, type, type);
-      if (!id.ok()) return id.status();
-      Call call = MakeCall("GET", absl::StrCat("/api/", type, "/", UrlEncode(*id)), "");
+      NSXALB_ASSIGN_OR_RETURN(auto id, IdFromRefOrUuid(ref.uuid, type, type));
+      Call call = MakeCall("GET", absl::StrCat("/api/", type, "/", UrlEncode(id)), "");
       auto response = loop_.Send(call, Deadline());
       if (!response.ok()) {
         if (response.status().code() == absl::StatusCode::kNotFound) {
@@ -484,22 +460,18 @@ class ClientImpl : public Client {
         }
         return response.status();
       }
-      auto obj = ParseBody(*response, call.what);
-      if (!obj.ok()) return obj.status();
-      if (!obj->is_object() || StringMember(*obj, "uuid").empty()) {
+      NSXALB_ASSIGN_OR_RETURN(auto obj, ParseBody(*response, call.what));
+      if (!obj.is_object() || StringMember(obj, "uuid").empty()) {
         return absl::InternalError(
             absl::StrCat("controller: ", call.what, ": expected a ", type, " object"));
       }
       return obj;
     }
     Call call = MakeCall("GET", absl::StrCat("/api/", type, "?name=", UrlEncode(ref.name)), "");
-    auto response = loop_.Send(call, Deadline());
-    if (!response.ok()) return response.status();
-    auto page = ParseBody(*response, call.what);
-    if (!page.ok()) return page.status();
-    auto results = Results(*page, call.what);
-    if (!results.ok()) return results.status();
-    for (Json& item : *results) {
+    NSXALB_ASSIGN_OR_RETURN(auto response, loop_.Send(call, Deadline()));
+    NSXALB_ASSIGN_OR_RETURN(auto page, ParseBody(response, call.what));
+    NSXALB_ASSIGN_OR_RETURN(auto results, Results(page, call.what));
+    for (Json& item : results) {
       if (item.is_object() && StringMember(item, "name") == ref.name &&
           !StringMember(item, "uuid").empty()) {
         return std::move(item);
@@ -531,21 +503,19 @@ bool MayHaveTakenEffect(const absl::Status& status) {
 }
 
 absl::StatusOr<std::unique_ptr<Client>> NewClient(const ClientConfig& config, ClientHooks hooks) {
-  auto endpoint = ValidateConfig(config);
-  if (!endpoint.ok()) return endpoint.status();
+  NSXALB_ASSIGN_OR_RETURN(auto endpoint, ValidateConfig(config));
   std::optional<ApiVersion> configured;
   if (!config.api_version.empty()) {
-    auto v = ApiVersion::Parse(config.api_version);
-    if (!v.ok()) return v.status();
-    configured = *v;
+    NSXALB_ASSIGN_OR_RETURN(auto v, ApiVersion::Parse(config.api_version));
+    configured = v;
   }
   if (config.insecure) {
-    log::Warn(absl::StrCat("controller: insecure = true: the certificate of ", endpoint->base_url,
+    log::Warn(absl::StrCat("controller: insecure = true: the certificate of ", endpoint.base_url,
                            " is not verified; anyone on the network path can read the "
                            "credentials. Set ca_file or ca_pem instead."));
   }
   return std::unique_ptr<Client>(std::make_unique<ClientImpl>(
-      config, *std::move(endpoint), std::move(configured), std::move(hooks)));
+      config, std::move(endpoint), std::move(configured), std::move(hooks)));
 }
 
 }  // namespace nsxalb::controller

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::controller {
@@ -71,18 +72,16 @@ absl::StatusOr<Endpoint> ParseEndpoint(std::string_view controller) {
     std::string rest = s.substr(close + 1);
     if (!rest.empty()) {
       if (rest.front() != ':') return Invalid("controller", "has text after the IPv6 address");
-      auto port = ParsePort(rest.substr(1));
-      if (!port.ok()) return port.status();
-      ep.port = *port;
+      NSXALB_ASSIGN_OR_RETURN(auto port, ParsePort(rest.substr(1)));
+      ep.port = port;
     }
   } else if (std::count(s.begin(), s.end(), ':') > 1) {
     ep.host = s;  // bare IPv6 literal, no port
     ep.ipv6 = true;
   } else if (size_t colon = s.find(':'); colon != std::string::npos) {
     ep.host = s.substr(0, colon);
-    auto port = ParsePort(s.substr(colon + 1));
-    if (!port.ok()) return port.status();
-    ep.port = *port;
+    NSXALB_ASSIGN_OR_RETURN(auto port, ParsePort(s.substr(colon + 1)));
+    ep.port = port;
   } else {
     ep.host = s;
   }
@@ -108,8 +107,7 @@ absl::StatusOr<Endpoint> ParseEndpoint(std::string_view controller) {
 }
 
 absl::StatusOr<Endpoint> ValidateConfig(const ClientConfig& config) {
-  auto ep = ParseEndpoint(config.controller);
-  if (!ep.ok()) return ep.status();
+  NSXALB_ASSIGN_OR_RETURN(auto ep, ParseEndpoint(config.controller));
   if (config.username.empty()) return Invalid("username", "is required");
   if (config.username.size() > 256) return Invalid("username", "is longer than 256 characters");
   if (config.password.empty() && config.auth_token.empty()) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/build_info.h"
 #include "plugin/common/limits.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/curl_library.h"
 #include "plugin/controller/errors.h"
 
@@ -126,18 +127,17 @@ CurlTransport::CurlTransport(TlsOptions tls, const std::atomic<bool>* cancelled)
 
 absl::StatusOr<std::unique_ptr<CurlTransport>> CurlTransport::Create(
     TlsOptions tls, const std::atomic<bool>* cancelled) {
-  absl::StatusOr<const CurlLibrary*> curl = LoadCurl();
-  if (!curl.ok()) return curl.status();
+  NSXALB_ASSIGN_OR_RETURN(const CurlLibrary* curl, LoadCurl());
   std::unique_ptr<CurlTransport> t(new CurlTransport(std::move(tls), cancelled));
-  t->share_->curl = *curl;
-  CURLSH* sh = (*curl)->share_init();
+  t->share_->curl = curl;
+  CURLSH* sh = curl->share_init();
   if (sh == nullptr) return absl::InternalError("controller: curl_share_init failed");
   t->share_->handle = sh;
-  (*curl)->share_setopt(sh, CURLSHOPT_LOCKFUNC, &Share::Lock);
-  (*curl)->share_setopt(sh, CURLSHOPT_UNLOCKFUNC, &Share::Unlock);
-  (*curl)->share_setopt(sh, CURLSHOPT_USERDATA, t->share_.get());
-  (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-  (*curl)->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  curl->share_setopt(sh, CURLSHOPT_LOCKFUNC, &Share::Lock);
+  curl->share_setopt(sh, CURLSHOPT_UNLOCKFUNC, &Share::Unlock);
+  curl->share_setopt(sh, CURLSHOPT_USERDATA, t->share_.get());
+  curl->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+  curl->share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   return t;
 }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/limits.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/response.h"
 
 namespace nsxalb::controller::internal {
@@ -23,25 +24,21 @@ absl::Status ForEachListed(RequestLoop& loop, absl::Time deadline, std::string p
                                               ": the Controller's next link repeats a page"));
     }
     Call call = MakeCall("GET", path, tenant);
-    auto response = loop.Send(call, deadline);
-    if (!response.ok()) return response.status();
-    auto page = ParseBody(*response, call.what);
-    if (!page.ok()) return page.status();
-    auto results = Results(*page, call.what);
-    if (!results.ok()) return results.status();
-    listed += results->size();
+    NSXALB_ASSIGN_OR_RETURN(auto response, loop.Send(call, deadline));
+    NSXALB_ASSIGN_OR_RETURN(auto page, ParseBody(response, call.what));
+    NSXALB_ASSIGN_OR_RETURN(auto results, Results(page, call.what));
+    listed += results.size();
     if (listed > static_cast<size_t>(limits::kMaxListedObjects)) {
       return absl::ResourceExhaustedError(
           absl::StrCat("controller: listing ", what, ": more than ", limits::kMaxListedObjects,
                        ", the most the provider reads in one listing"));
     }
-    for (Json& item : *results) {
-      if (absl::Status st = visit(item, call.what); !st.ok()) return st;
+    for (Json& item : results) {
+      NSXALB_RETURN_IF_ERROR(visit(item, call.what));
     }
-    auto next = NextPagePath(*page, what);
-    if (!next.ok()) return next.status();
-    if (next->empty()) return absl::OkStatus();
-    path = *std::move(next);
+    NSXALB_ASSIGN_OR_RETURN(auto next, NextPagePath(page, what));
+    if (next.empty()) return absl::OkStatus();
+    path = std::move(next);
   }
   return absl::ResourceExhaustedError(
       absl::StrCat("controller: listing ", what, ": the Controller's next links go on past ",

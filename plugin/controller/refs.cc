@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -163,8 +164,7 @@ absl::StatusOr<ObjectRef> ParseRef(std::string_view text, std::string_view type,
     if (path.substr(0, kApi.size()) != kApi) {
       return RefError(field, type, "is a path that does not start with /api/");
     }
-    absl::Status st = ParseApiPath(path.substr(kApi.size()), type, field, ref);
-    if (!st.ok()) return st;
+    NSXALB_RETURN_IF_ERROR(ParseApiPath(path.substr(kApi.size()), type, field, ref));
     return ref;
   }
   if (s.find('/') != std::string_view::npos) {

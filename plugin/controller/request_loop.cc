@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/refs.h"
 
@@ -68,10 +69,9 @@ absl::StatusOr<Transport*> RequestLoop::GetTransport() {
 
 absl::StatusOr<std::string> RequestLoop::TenantHeader(std::string_view tenant) const {
   std::string_view t = tenant.empty() ? std::string_view(config_.tenant) : tenant;
-  auto ref = ParseRef(t, "tenant", "tenant");
-  if (!ref.ok()) return ref.status();
-  if (!ref->name.empty()) return absl::StrCat("X-Avi-Tenant: ", ref->name);
-  return absl::StrCat("X-Avi-Tenant-UUID: ", ref->uuid);
+  NSXALB_ASSIGN_OR_RETURN(auto ref, ParseRef(t, "tenant", "tenant"));
+  if (!ref.name.empty()) return absl::StrCat("X-Avi-Tenant: ", ref.name);
+  return absl::StrCat("X-Avi-Tenant-UUID: ", ref.uuid);
 }
 
 std::string RequestLoop::Referer() const {
@@ -110,9 +110,8 @@ absl::StatusOr<HttpResponse> RequestLoop::SendLoop(const Call& call, absl::Time 
     if (cancelled_.load()) return Cancelled(call.what);
     std::shared_ptr<const Session> session;
     if (call.with_session) {
-      auto s = sessions_.Ensure(deadline);
-      if (!s.ok()) return s.status();
-      session = *std::move(s);
+      NSXALB_ASSIGN_OR_RETURN(auto s, sessions_.Ensure(deadline));
+      session = std::move(s);
     }
     absl::Duration left = deadline - clock_->Now();
     if (left <= absl::ZeroDuration()) {
@@ -132,18 +131,16 @@ absl::StatusOr<HttpResponse> RequestLoop::SendLoop(const Call& call, absl::Time 
       request.body = call.body;
     }
     if (session != nullptr) {
-      auto tenant = TenantHeader(call.tenant);
-      if (!tenant.ok()) return tenant.status();
-      request.headers.push_back(*std::move(tenant));
+      NSXALB_ASSIGN_OR_RETURN(auto tenant, TenantHeader(call.tenant));
+      request.headers.push_back(std::move(tenant));
       request.headers.push_back(absl::StrCat("X-Avi-Version: ", session->api_version.ToString()));
       if (!session->csrf_token.empty()) {
         request.headers.push_back(absl::StrCat("X-CSRFToken: ", session->csrf_token));
       }
       if (!session->cookie_header.empty()) request.headers.push_back(session->cookie_header);
     }
-    absl::StatusOr<Transport*> transport = GetTransport();
-    if (!transport.ok()) return transport.status();
-    TransportResult r = (*transport)->Perform(request);
+    NSXALB_ASSIGN_OR_RETURN(Transport * transport, GetTransport());
+    TransportResult r = transport->Perform(request);
 
     absl::Status failure;
     std::optional<absl::Duration> retry_after;

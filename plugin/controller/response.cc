@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugin/common/limits.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::controller {
 
@@ -104,10 +105,10 @@ absl::StatusOr<ServiceEngine> ToServiceEngine(Json j, absl::string_view what) {
       return absl::OkStatus();
     };
     int64_t vcpus = 0;
-    if (absl::Status st = size("num_vcpus", 1 << 16, &vcpus); !st.ok()) return st;
+    NSXALB_RETURN_IF_ERROR(size("num_vcpus", 1 << 16, &vcpus));
     se.num_vcpus = static_cast<int>(vcpus);
-    if (absl::Status st = size("memory", int64_t{1} << 40, &se.memory_mb); !st.ok()) return st;
-    if (absl::Status st = size("disk", int64_t{1} << 40, &se.disk_gb); !st.ok()) return st;
+    NSXALB_RETURN_IF_ERROR(size("memory", int64_t{1} << 40, &se.memory_mb));
+    NSXALB_RETURN_IF_ERROR(size("disk", int64_t{1} << 40, &se.disk_gb));
   }
   se.body = std::move(j);
   return se;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -182,11 +183,10 @@ absl::Status ValidateFieldValues(const nlohmann::json& fields) {
       };
       if (v.is_array()) {
         for (const auto& item : v) {
-          if (absl::Status st = check(item); !st.ok()) return st;
+          NSXALB_RETURN_IF_ERROR(check(item));
         }
-      } else if (absl::Status st = check(v); !st.ok()) {
-        return st;
-      }
+      } else
+        NSXALB_RETURN_IF_ERROR(check(v));
     }
   }
   return absl::OkStatus();

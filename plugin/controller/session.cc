@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/response.h"
 
@@ -108,12 +109,11 @@ absl::StatusOr<std::shared_ptr<Session>> SessionKeeper::Login(absl::Time deadlin
     }
     return response.status();
   }
-  auto answer = ParseLoginResponse(*response, call.what);
-  if (!answer.ok()) return answer.status();
+  NSXALB_ASSIGN_OR_RETURN(auto answer, ParseLoginResponse(*response, call.what));
   auto session = std::make_shared<Session>();
-  session->cookie_header = std::move(answer->cookie_header);
-  session->csrf_token = std::move(answer->csrf_token);
-  const std::string& version_text = answer->version_text;
+  session->cookie_header = std::move(answer.cookie_header);
+  session->csrf_token = std::move(answer.csrf_token);
+  const std::string& version_text = answer.version_text;
   if (version_text.empty()) {
     if (!configured_version_.has_value()) {
       return absl::FailedPreconditionError(absl::StrCat(

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::controller {
 
@@ -98,9 +99,9 @@ absl::StatusOr<IntroducedIn> IntroducedIn::Parse(std::string_view text) {
   IntroducedIn in;
   for (absl::string_view piece :
        absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipWhitespace())) {
-    auto v = ApiVersion::Parse(std::string_view(piece.data(), piece.size()));
-    if (!v.ok()) return v.status();
-    in.versions_.push_back(*std::move(v));
+    NSXALB_ASSIGN_OR_RETURN(auto v,
+                            ApiVersion::Parse(std::string_view(piece.data(), piece.size())));
+    in.versions_.push_back(std::move(v));
   }
   std::sort(in.versions_.begin(), in.versions_.end());
   return in;
