@@ -13,9 +13,13 @@
 #include "plugin/controller/errors.h"
 #include "plugin/controller/response.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
 
 using ::nsxalb::testing::EmulatorProcess;
 using ::testing::HasSubstr;
@@ -25,7 +29,7 @@ class AnalyticsClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto emulator = EmulatorProcess::Start(EmulatorProcess::Options{});
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
     ClientConfig c;
     c.controller = emulator_->url();
@@ -39,7 +43,7 @@ class AnalyticsClientTest : public ::testing::Test {
     c.max_retries = 2;
     c.page_size = 2;
     auto client = NewClient(c);
-    ASSERT_TRUE(client.ok()) << client.status();
+    ASSERT_THAT(client, IsOk());
     client_ = *std::move(client);
   }
 
@@ -48,7 +52,7 @@ class AnalyticsClientTest : public ::testing::Test {
     spec.name = name;
     spec.fields = std::move(fields);
     auto g = client_->CreateSeGroup(spec);
-    EXPECT_TRUE(g.ok()) << g.status();
+    EXPECT_THAT(g, IsOk());
     return g.ok() ? g->uuid : "";
   }
 
@@ -56,19 +60,19 @@ class AnalyticsClientTest : public ::testing::Test {
     extra["se_group_uuid"] = group;
     extra["count"] = count;
     auto r = emulator_->Control("POST", "serviceengines", extra);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(r, IsOk());
     return r.ok() ? (*r)["uuids"].get<std::vector<std::string>>() : std::vector<std::string>{};
   }
 
   int Count(const std::string& key) {
     auto counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     return counters.ok() ? (*counters)["requests"].value(key, 0) : -1;
   }
 
   void Fault(const Json& faults) {
     auto r = emulator_->Control("POST", "faults", faults);
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
   }
 
   // One request for the CPU of `se` over the last three 5-minute points.
@@ -92,10 +96,10 @@ TEST_F(AnalyticsClientTest, ListsAGroupsServiceEnginesOverThreePages) {
   std::vector<std::string> ses = Ses(web, 4);
   std::vector<std::string> big = Ses(web, 1, {{"vcpus", 8}});
   Ses(other, 3);
-  ASSERT_TRUE(emulator_->Control("POST", "counters/reset").ok());
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset"), IsOk());
 
   auto listed = client_->ListServiceEngines(web, "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   ASSERT_EQ(listed->size(), 5u);
   EXPECT_EQ(Count("GET /api/serviceengine"), 3);  // five SEs, two a page
   for (size_t i = 0; i < 4; ++i) {
@@ -114,10 +118,10 @@ TEST_F(AnalyticsClientTest, ListsAGroupsServiceEnginesOverThreePages) {
   // A ref works as well as a uuid; a group without SEs (or unknown) lists none.
   auto by_ref = client_->ListServiceEngines(
       absl::StrCat(emulator_->url(), "/api/serviceenginegroup/", other, "#other"), "");
-  ASSERT_TRUE(by_ref.ok()) << by_ref.status();
+  ASSERT_THAT(by_ref, IsOk());
   EXPECT_EQ(by_ref->size(), 3u);
   auto none = client_->ListServiceEngines("serviceenginegroup-none", "");
-  ASSERT_TRUE(none.ok()) << none.status();
+  ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->empty());
   EXPECT_EQ(client_->ListServiceEngines("", "").status().code(),
             absl::StatusCode::kInvalidArgument);
@@ -126,19 +130,18 @@ TEST_F(AnalyticsClientTest, ListsAGroupsServiceEnginesOverThreePages) {
 TEST_F(AnalyticsClientTest, CollectionPostRoundTrip) {
   const std::string web = Group("web", Json::object());
   std::vector<std::string> ses = Ses(web, 2);
-  ASSERT_TRUE(emulator_
-                  ->Control("POST", "metrics",
-                            {{"series",
-                              {{{"entity_uuid", ses[0]},
-                                {"metric_id", "se_stats.avg_cpu_usage"},
-                                {"step", 300},
-                                {"values", {40, Json(), 91}}},
-                               {{"entity_uuid", "virtualservice-1"},
-                                {"serviceengine_uuid", ses[1]},
-                                {"metric_id", "l7_client.avg_complete_responses"},
-                                {"step", 300},
-                                {"values", {110000, 90000}}}}}})
-                  .ok());
+  ASSERT_THAT(emulator_->Control("POST", "metrics",
+                                 {{"series",
+                                   {{{"entity_uuid", ses[0]},
+                                     {"metric_id", "se_stats.avg_cpu_usage"},
+                                     {"step", 300},
+                                     {"values", {40, Json(), 91}}},
+                                    {{"entity_uuid", "virtualservice-1"},
+                                     {"serviceengine_uuid", ses[1]},
+                                     {"metric_id", "l7_client.avg_complete_responses"},
+                                     {"step", 300},
+                                     {"values", {110000, 90000}}}}}}),
+              IsOk());
   Json request = CpuRequest(absl::StrCat(ses[0], ",", ses[1]));
   request["metric_requests"].push_back({{"id", "rps"},
                                         {"entity_uuid", "*"},
@@ -148,7 +151,7 @@ TEST_F(AnalyticsClientTest, CollectionPostRoundTrip) {
                                         {"step", 300},
                                         {"limit", 3}});
   auto answer = client_->QueryMetricsCollection(request, "admin");
-  ASSERT_TRUE(answer.ok()) << answer.status();
+  ASSERT_THAT(answer, IsOk());
   const Json& cpu = (*answer)["series"]["cpu"][ses[0]][0];
   EXPECT_EQ(cpu["header"]["name"], "se_stats.avg_cpu_usage");
   EXPECT_EQ(cpu["header"]["statistics"]["max"], 91);
@@ -171,31 +174,31 @@ TEST_F(AnalyticsClientTest, StatusesMapAsErrorsSays) {
   Json bad = CpuRequest(se);
   bad["metric_requests"][0]["metric_id"] = "se_stats.max_cpu_usage";
   auto invalid = client_->QueryMetricsCollection(bad, "");
-  EXPECT_EQ(invalid.status().code(), absl::StatusCode::kInvalidArgument) << invalid.status();
+  EXPECT_THAT(invalid, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(HttpStatusOf(invalid.status()), 400);
   EXPECT_THAT(std::string(invalid.status().message()),
               HasSubstr("metric_requests[id=cpu].metric_id"));
 
   auto unknown = client_->QueryMetricsCollection(CpuRequest("se-unknown"), "");
-  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kNotFound) << unknown.status();
+  EXPECT_THAT(unknown, StatusIs(absl::StatusCode::kNotFound));
 
   Fault({{"fail_next", 1}, {"fail_status", 403}, {"match", "POST /api/analytics/metrics/*"}});
   auto denied = client_->QueryMetricsCollection(CpuRequest(se), "");
-  EXPECT_EQ(denied.status().code(), absl::StatusCode::kPermissionDenied) << denied.status();
+  EXPECT_THAT(denied, StatusIs(absl::StatusCode::kPermissionDenied));
 
   // One 503 is retried away; more than max_retries is Unavailable.
-  ASSERT_TRUE(emulator_->Control("POST", "counters/reset").ok());
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset"), IsOk());
   Fault({{"fail_next", 1}, {"fail_status", 503}, {"match", "POST /api/analytics/metrics/*"}});
-  EXPECT_TRUE(client_->QueryMetricsCollection(CpuRequest(se), "").ok());
+  EXPECT_THAT(client_->QueryMetricsCollection(CpuRequest(se), ""), IsOk());
   EXPECT_EQ(Count("POST /api/analytics/metrics/collection"), 2);
   Fault({{"fail_next", 3}, {"fail_status", 503}, {"match", "POST /api/analytics/metrics/*"}});
   auto down = client_->QueryMetricsCollection(CpuRequest(se), "");
-  EXPECT_EQ(down.status().code(), absl::StatusCode::kUnavailable) << down.status();
+  EXPECT_THAT(down, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_EQ(HttpStatusOf(down.status()), 503);
 
   Fault({{"fail_next", 1}, {"fail_status", 503}, {"match", "GET /api/serviceengine"}});
   auto listed = client_->ListServiceEngines(web, "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(listed->size(), 1u);
 }
 
@@ -203,10 +206,10 @@ TEST_F(AnalyticsClientTest, AnswersMeetTheBodyLimits) {
   const std::string se = Ses(Group("web", Json::object()), 1)[0];
   Fault({{"bad_body_next", 1}, {"bad_body", "oversize"}});
   auto oversize = client_->QueryMetricsCollection(CpuRequest(se), "");
-  EXPECT_EQ(oversize.status().code(), absl::StatusCode::kResourceExhausted) << oversize.status();
+  EXPECT_THAT(oversize, StatusIs(absl::StatusCode::kResourceExhausted));
   Fault({{"bad_body_next", 1}, {"bad_body", "malformed_json"}});
   auto malformed = client_->QueryMetricsCollection(CpuRequest(se), "");
-  EXPECT_EQ(malformed.status().code(), absl::StatusCode::kInternal) << malformed.status();
+  EXPECT_THAT(malformed, StatusIs(absl::StatusCode::kInternal));
 }
 
 TEST(ToServiceEngineTest, ReadsSizesAndRejectsBadOnes) {
@@ -216,18 +219,18 @@ TEST(ToServiceEngineTest, ReadsSizesAndRejectsBadOnes) {
                        {"se_group_ref", "https://c/api/serviceenginegroup/serviceenginegroup-1"},
                        {"resources", {{"num_vcpus", 4}, {"memory", 8192}, {"disk", 20}}}},
                       "GET x");
-  ASSERT_TRUE(se.ok()) << se.status();
+  ASSERT_THAT(se, IsOk());
   EXPECT_EQ(se->num_vcpus, 4);
   EXPECT_EQ(se->memory_mb, 8192);
   EXPECT_EQ(se->disk_gb, 20);
   auto bare = ToServiceEngine({{"uuid", "se-2"}}, "GET x");
-  ASSERT_TRUE(bare.ok());
+  ASSERT_THAT(bare, IsOk());
   EXPECT_EQ(bare->num_vcpus, 0);
-  EXPECT_EQ(ToServiceEngine({{"name", "x"}}, "GET x").status().code(), absl::StatusCode::kInternal);
-  EXPECT_EQ(ToServiceEngine(Json::array(), "GET x").status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(ToServiceEngine({{"name", "x"}}, "GET x"), StatusIs(absl::StatusCode::kInternal));
+  EXPECT_THAT(ToServiceEngine(Json::array(), "GET x"), StatusIs(absl::StatusCode::kInternal));
   for (const Json& bad : {Json("4"), Json(2.5), Json(-1)}) {
     auto r = ToServiceEngine({{"uuid", "se-3"}, {"resources", {{"num_vcpus", bad}}}}, "GET x");
-    EXPECT_EQ(r.status().code(), absl::StatusCode::kInternal) << bad;
+    EXPECT_THAT(r, StatusIs(absl::StatusCode::kInternal)) << bad;
     EXPECT_THAT(std::string(r.status().message()), HasSubstr("resources.num_vcpus"));
   }
 }

@@ -19,9 +19,14 @@
 #include "tests/controller/fake_clock.h"
 #include "tests/controller/fake_controller.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::nsxalb::testing::EmulatorProcess;
 using ::testing::HasSubstr;
@@ -35,7 +40,7 @@ class ClientLimitsTest : public ::testing::Test {
     EmulatorProcess::Options options;
     options.extra_args = std::move(args);
     auto emulator = EmulatorProcess::Start(options);
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
   }
 
@@ -50,19 +55,19 @@ class ClientLimitsTest : public ::testing::Test {
 
   std::unique_ptr<Client> NewClientOrDie(const ClientConfig& config, ClientHooks hooks = {}) {
     auto client = NewClient(config, std::move(hooks));
-    EXPECT_TRUE(client.ok()) << client.status();
+    EXPECT_THAT(client, IsOk());
     return client.ok() ? *std::move(client) : nullptr;
   }
 
   int Count(const std::string& key) {
     auto counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     return counters.ok() ? (*counters)["requests"].value(key, 0) : -1;
   }
 
   void Fault(const Json& faults) {
     auto r = emulator_->Control("POST", "faults", faults);
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
   }
 
   std::unique_ptr<EmulatorProcess> emulator_;
@@ -73,19 +78,19 @@ TEST_F(ClientLimitsTest, DefaultRetriesAtTheLimit) {
   FakeClock clock;
   const ClientConfig config = Config();  // the default max_retries
   auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
 
   // The last retry allowed succeeds.
   Fault({{"fail_next", limits::kDefaultMaxRetries}, {"fail_status", 503}});
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(Count("GET /api/serviceenginegroup"), limits::kDefaultMaxRetries + 1);
 
   // One failure more and the call gives up.
   Fault({{"fail_next", limits::kDefaultMaxRetries + 1}, {"fail_status", 503}});
   auto failed = client->ListSeGroups("", "");
-  ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable);
+  ASSERT_THAT(failed, Not(IsOk()));
+  EXPECT_THAT(failed, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_THAT(
       std::string(failed.status().message()),
       HasSubstr(absl::StrCat("gave up after ", limits::kDefaultMaxRetries + 1, " attempts")));
@@ -98,11 +103,11 @@ TEST_F(ClientLimitsTest, TotalTimeAtTheLimit) {
   ClientConfig config = Config();  // the default total_timeout and backoff
   config.max_retries = limits::kMaxRetries;
   auto client = NewClientOrDie(config, {&clock, [] { return 0.999; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   Fault({{"fail_next", 100000}, {"fail_status", 503}});
   auto failed = client->ListSeGroups("", "");
-  ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(failed.status().code(), absl::StatusCode::kDeadlineExceeded) << failed.status();
+  ASSERT_THAT(failed, Not(IsOk()));
+  EXPECT_THAT(failed, StatusIs(absl::StatusCode::kDeadlineExceeded));
   EXPECT_THAT(std::string(failed.status().message()), HasSubstr("total_timeout 5m"));
   absl::Duration slept;
   for (absl::Duration d : clock.sleeps()) slept += d;
@@ -115,7 +120,7 @@ class ListingLimitsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto fake = FakeController::Start();
-    ASSERT_TRUE(fake.ok()) << fake.status();
+    ASSERT_THAT(fake, IsOk());
     fake_ = *std::move(fake);
   }
 
@@ -127,7 +132,7 @@ class ListingLimitsTest : public ::testing::Test {
     c.ca_file = fake_->ca_file();
     c.page_size = page_size;
     auto client = NewClient(c);
-    EXPECT_TRUE(client.ok()) << client.status();
+    EXPECT_THAT(client, IsOk());
     return client.ok() ? *std::move(client) : nullptr;
   }
 
@@ -138,20 +143,20 @@ TEST_F(ListingLimitsTest, ObjectsAtTheLimit) {
   auto client = NewClientForFake(200);
   fake_->set_objects(limits::kMaxListedObjects);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(listed->size(), static_cast<size_t>(limits::kMaxListedObjects));
 
   fake_->set_objects(limits::kMaxListedObjects + 1);
   auto over = client->ListSeGroups("", "");
-  ASSERT_FALSE(over.ok());
-  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
+  ASSERT_THAT(over, Not(IsOk()));
+  EXPECT_THAT(over, StatusIs(absl::StatusCode::kResourceExhausted));
   EXPECT_THAT(std::string(over.status().message()),
               HasSubstr(absl::StrCat("listing SE groups: more than ", limits::kMaxListedObjects)));
 }
 
 TEST_F(ListingLimitsTest, RequestsCarryTheVersionInTheUserAgent) {
   auto client = NewClientForFake(25);
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_EQ(fake_->login_user_agent(),
             absl::StrCat("terraform-provider-nsxalb/", build_info::kVersion));
 }
@@ -160,14 +165,14 @@ TEST_F(ListingLimitsTest, PagesAtTheLimit) {
   auto client = NewClientForFake(1);
   fake_->set_objects(limits::kMaxListPages);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(listed->size(), static_cast<size_t>(limits::kMaxListPages));
   EXPECT_EQ(fake_->pages_served(), limits::kMaxListPages);
 
   fake_->set_objects(limits::kMaxListPages + 1);
   auto over = client->ListSeGroups("", "");
-  ASSERT_FALSE(over.ok());
-  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
+  ASSERT_THAT(over, Not(IsOk()));
+  EXPECT_THAT(over, StatusIs(absl::StatusCode::kResourceExhausted));
   EXPECT_THAT(std::string(over.status().message()),
               HasSubstr(absl::StrCat("past ", limits::kMaxListPages, " pages")));
   // It stopped at the limit instead of reading the last page.
@@ -177,18 +182,18 @@ TEST_F(ListingLimitsTest, PagesAtTheLimit) {
 TEST_F(ListingLimitsTest, ResponseSizeAtTheLimit) {
   std::atomic<bool> cancelled{false};
   auto transport = CurlTransport::Create(TlsOptions{fake_->ca_file(), "", false}, &cancelled);
-  ASSERT_TRUE(transport.ok()) << transport.status();
+  ASSERT_THAT(transport, IsOk());
   HttpRequest request;
   request.method = "GET";
   request.url = absl::StrCat(fake_->url(), "/big?bytes=", limits::kMaxControllerResponseBytes);
   TransportResult at = (*transport)->Perform(request);
-  ASSERT_TRUE(at.status.ok()) << at.status;
+  ASSERT_THAT(at.status, IsOk());
   EXPECT_EQ(at.response.body.size(), limits::kMaxControllerResponseBytes);
 
   request.url = absl::StrCat(fake_->url(), "/big?bytes=", limits::kMaxControllerResponseBytes + 1);
   TransportResult over = (*transport)->Perform(request);
-  ASSERT_FALSE(over.status.ok());
-  EXPECT_EQ(over.status.code(), absl::StatusCode::kResourceExhausted);
+  ASSERT_THAT(over.status, Not(IsOk()));
+  EXPECT_THAT(over.status, StatusIs(absl::StatusCode::kResourceExhausted));
   EXPECT_FALSE(over.retryable);
   EXPECT_THAT(std::string(over.status.message()), HasSubstr("/big"));
   EXPECT_THAT(std::string(over.status.message()),

@@ -24,9 +24,13 @@
 #include "plugin/controller/errors.h"
 #include "tests/controller/fake_clock.h"
 #include "tests/support/emulator_process.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
 
 using ::nsxalb::testing::EmulatorProcess;
 using ::testing::HasSubstr;
@@ -46,7 +50,7 @@ class ClientTest : public ::testing::Test {
     options.extra_args.insert(options.extra_args.end(), extra.begin(), extra.end());
     emulator_.reset();
     auto emulator = EmulatorProcess::Start(options);
-    ASSERT_TRUE(emulator.ok()) << emulator.status();
+    ASSERT_THAT(emulator, IsOk());
     emulator_ = *std::move(emulator);
   }
 
@@ -65,14 +69,14 @@ class ClientTest : public ::testing::Test {
 
   std::unique_ptr<Client> NewClientOrDie(const ClientConfig& config, ClientHooks hooks = {}) {
     auto client = NewClient(config, std::move(hooks));
-    EXPECT_TRUE(client.ok()) << client.status();
+    EXPECT_THAT(client, IsOk());
     return client.ok() ? *std::move(client) : nullptr;
   }
 
   // Requests the emulator counted for "METHOD /path" ({uuid} for object ids).
   int Count(const std::string& key) {
     auto counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     if (!counters.ok()) return -1;
     return (*counters)["requests"].value(key, 0);
   }
@@ -80,14 +84,14 @@ class ClientTest : public ::testing::Test {
   // New TLS connections so far, not counting the one this reading opens (docs/emulator.md).
   int Connections() {
     auto counters = emulator_->Control("GET", "counters");
-    EXPECT_TRUE(counters.ok()) << counters.status();
+    EXPECT_THAT(counters, IsOk());
     if (!counters.ok()) return -1;
     return (*counters)["tls_connections"].get<int>() - 1;
   }
 
   void Fault(const Json& faults) {
     auto r = emulator_->Control("POST", "faults", faults);
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
   }
 
   SeGroupSpec Spec(const std::string& name, const std::string& cloud = "Default-Cloud") {
@@ -104,10 +108,10 @@ class ClientTest : public ::testing::Test {
 TEST_F(ClientTest, LogsInOnceAndReportsTheControllerVersion) {
   auto client = NewClientOrDie(Config());
   auto v = client->ControllerVersion();
-  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_THAT(v, IsOk());
   EXPECT_EQ(v->controller.ToString(), "22.1.3");
   EXPECT_EQ(v->api.ToString(), "22.1.3");
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   EXPECT_EQ(Count("POST /login"), 1);
 }
 
@@ -116,10 +120,10 @@ TEST_F(ClientTest, ConfiguredOlderApiVersionIsSpoken) {
   config.api_version = "21.1.1";
   auto client = NewClientOrDie(config);
   auto v = client->ControllerVersion();
-  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_THAT(v, IsOk());
   EXPECT_EQ(v->controller.ToString(), "22.1.3");
   EXPECT_EQ(v->api.ToString(), "21.1.1");
-  EXPECT_TRUE(client->ListSeGroups("", "").ok());
+  EXPECT_THAT(client->ListSeGroups("", ""), IsOk());
 }
 
 TEST_F(ClientTest, ConfiguredVersionAboveTheControllersIsFailedPrecondition) {
@@ -127,8 +131,8 @@ TEST_F(ClientTest, ConfiguredVersionAboveTheControllersIsFailedPrecondition) {
   config.api_version = "30.2.1";
   auto client = NewClientOrDie(config);
   auto v = client->ListSeGroups("", "");
-  ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  ASSERT_THAT(v, Not(IsOk()));
+  EXPECT_THAT(v, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("30.2.1"));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("22.1.3"));
   EXPECT_EQ(Count("GET /api/serviceenginegroup"), 0);
@@ -141,8 +145,8 @@ TEST_F(ClientTest, WrongPasswordIsUnauthenticatedAndNeverShown) {
   ::testing::internal::CaptureStderr();
   auto v = client->ControllerVersion();
   std::string logged = ::testing::internal::GetCapturedStderr();
-  ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kUnauthenticated) << v.status();
+  ASSERT_THAT(v, Not(IsOk()));
+  EXPECT_THAT(v, StatusIs(absl::StatusCode::kUnauthenticated));
   EXPECT_EQ(HttpStatusOf(v.status()), 401);
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("Invalid credentials"));
   EXPECT_THAT(std::string(v.status().message()), Not(HasSubstr("Wrong-Secret-Passw0rd")));
@@ -155,12 +159,12 @@ TEST_F(ClientTest, WrongPasswordIsUnauthenticatedAndNeverShown) {
 
 TEST_F(ClientTest, LogsInWithAToken) {
   auto token = emulator_->Control("POST", "tokens", Json{{"username", "admin"}});
-  ASSERT_TRUE(token.ok()) << token.status();
+  ASSERT_THAT(token, IsOk());
   ClientConfig config = Config();
   config.password = "";
   config.auth_token = (*token)["token"].get<std::string>();
   auto client = NewClientOrDie(config);
-  EXPECT_TRUE(client->ControllerVersion().ok());
+  EXPECT_THAT(client->ControllerVersion(), IsOk());
 }
 
 TEST_F(ClientTest, CreateGetFindUpdateDelete) {
@@ -168,53 +172,53 @@ TEST_F(ClientTest, CreateGetFindUpdateDelete) {
   SeGroupSpec spec = Spec("seg-crud");
   spec.fields["se_probe_port"] = 8;  // a field the provider does not manage
   auto created = client->CreateSeGroup(spec);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->name, "seg-crud");
   EXPECT_THAT(created->uuid, ::testing::StartsWith("serviceenginegroup-"));
   EXPECT_THAT(created->url, HasSubstr("/api/serviceenginegroup/" + created->uuid));
   auto cloud = client->ResolveCloud("Default-Cloud");
-  ASSERT_TRUE(cloud.ok());
+  ASSERT_THAT(cloud, IsOk());
   EXPECT_THAT(created->cloud_ref, HasSubstr(cloud->uuid));
   EXPECT_EQ(created->body["memory_per_se"], 4096);
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
 
   auto got = client->GetSeGroup(created->uuid, "");
-  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_THAT(got, IsOk());
   EXPECT_EQ(got->name, "seg-crud");
   EXPECT_EQ(got->body["vcpus_per_se"], 2);
   auto by_ref = client->GetSeGroup(created->url, "admin");
-  ASSERT_TRUE(by_ref.ok()) << by_ref.status();
+  ASSERT_THAT(by_ref, IsOk());
   EXPECT_EQ(by_ref->uuid, created->uuid);
 
   auto found = client->FindSeGroup("seg-crud", "", "Default-Cloud");
-  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_THAT(found, IsOk());
   ASSERT_TRUE(found->has_value());
   EXPECT_EQ((*found)->uuid, created->uuid);
   auto elsewhere = client->FindSeGroup("seg-crud", "admin", "nsxt-cloud");
-  ASSERT_TRUE(elsewhere.ok()) << elsewhere.status();
+  ASSERT_THAT(elsewhere, IsOk());
   EXPECT_FALSE(elsewhere->has_value());
   auto absent = client->FindSeGroup("no-such-group", "", "");
-  ASSERT_TRUE(absent.ok()) << absent.status();
+  ASSERT_THAT(absent, IsOk());
   EXPECT_FALSE(absent->has_value());
 
   SeGroupSpec update;
   update.name = "seg-crud";
   update.fields = {{"memory_per_se", 8192}, {"max_se", nullptr}};
   auto updated = client->UpdateSeGroup(created->uuid, update);
-  ASSERT_TRUE(updated.ok()) << updated.status();
+  ASSERT_THAT(updated, IsOk());
   EXPECT_EQ(updated->body["memory_per_se"], 8192);
   EXPECT_EQ(updated->body["vcpus_per_se"], 2);      // managed, not in this update: kept
   EXPECT_EQ(updated->body["se_probe_port"], 8);     // unmanaged: kept
   EXPECT_NE(updated->body.value("max_se", -1), 4);  // removed: back to the default
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
 
-  ASSERT_TRUE(client->DeleteSeGroup(created->uuid, "").ok());
+  ASSERT_THAT(client->DeleteSeGroup(created->uuid, ""), IsOk());
   auto gone = client->GetSeGroup(created->uuid, "");
-  ASSERT_FALSE(gone.ok());
-  EXPECT_EQ(gone.status().code(), absl::StatusCode::kNotFound);
+  ASSERT_THAT(gone, Not(IsOk()));
+  EXPECT_THAT(gone, StatusIs(absl::StatusCode::kNotFound));
   EXPECT_EQ(HttpStatusOf(gone.status()), 404);
   // Deleting what is already gone succeeds.
-  EXPECT_TRUE(client->DeleteSeGroup(created->uuid, "").ok());
+  EXPECT_THAT(client->DeleteSeGroup(created->uuid, ""), IsOk());
   EXPECT_EQ(Count("DELETE /api/serviceenginegroup/{uuid}"), 2);
   EXPECT_EQ(Count("POST /login"), 1);
 }
@@ -222,7 +226,7 @@ TEST_F(ClientTest, CreateGetFindUpdateDelete) {
 TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
   auto client = NewClientOrDie(Config());
   auto created = client->CreateSeGroup(Spec("seg-same"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   const Json vcpus = created->body["vcpus_per_se"];
   const Json delay = created->body["se_deprovision_delay"];
   ASSERT_TRUE(vcpus.is_number_integer()) << created->body.dump();
@@ -232,7 +236,7 @@ TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
   same.name = "seg-same";
   same.fields = {{"vcpus_per_se", vcpus}, {"se_deprovision_delay", delay}};
   auto unchanged = client->UpdateSeGroup(created->uuid, same);
-  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  ASSERT_THAT(unchanged, IsOk());
   EXPECT_EQ(unchanged->uuid, created->uuid);
   EXPECT_EQ(unchanged->body["vcpus_per_se"], vcpus);
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 0);
@@ -240,7 +244,7 @@ TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
   // One value that differs: one PUT.
   same.fields["se_deprovision_delay"] = delay.get<int>() + 1;
   auto changed = client->UpdateSeGroup(created->uuid, same);
-  ASSERT_TRUE(changed.ok()) << changed.status();
+  ASSERT_THAT(changed, IsOk());
   EXPECT_EQ(changed->body["se_deprovision_delay"], delay.get<int>() + 1);
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 1);
 }
@@ -251,8 +255,8 @@ TEST_F(ClientTest, UpdateThatChangesNothingSendsNoPut) {
 TEST_F(ClientTest, UpdateRacingAnotherWriterReReadsAndKeepsTheirField) {
   auto client = NewClientOrDie(Config());
   auto created = client->CreateSeGroup(Spec("seg-race"));
-  ASSERT_TRUE(created.ok()) << created.status();
-  ASSERT_TRUE(emulator_->Control("POST", "counters/reset", Json::object()).ok());
+  ASSERT_THAT(created, IsOk());
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset", Json::object()), IsOk());
   Fault({{"other_writer_next", 1},
          {"other_writer_field", "connection_memory_percentage"},
          {"other_writer_value", 70}});
@@ -260,14 +264,14 @@ TEST_F(ClientTest, UpdateRacingAnotherWriterReReadsAndKeepsTheirField) {
   change.name = "seg-race";
   change.fields = {{"vcpus_per_se", 3}};
   auto updated = client->UpdateSeGroup(created->uuid, change);
-  ASSERT_TRUE(updated.ok()) << updated.status();
+  ASSERT_THAT(updated, IsOk());
   EXPECT_EQ(updated->body["vcpus_per_se"], 3);
   EXPECT_EQ(updated->body["connection_memory_percentage"], 70);
   // GET, PUT (412), GET, PUT.
   EXPECT_EQ(Count("GET /api/serviceenginegroup/{uuid}"), 2);
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 2);
   auto read = client->GetSeGroup(created->uuid, "");
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(read->body["connection_memory_percentage"], 70);
   EXPECT_EQ(read->body["vcpus_per_se"], 3);
 }
@@ -276,7 +280,7 @@ TEST_F(ClientTest, UpdateRacingAnotherWriterReReadsAndKeepsTheirField) {
 TEST_F(ClientTest, UpdateRacingAnotherWriterOverwritesAManagedField) {
   auto client = NewClientOrDie(Config());
   auto created = client->CreateSeGroup(Spec("seg-race-managed"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   Fault({{"other_writer_next", 1},
          {"other_writer_field", "vcpus_per_se"},
          {"other_writer_value", 5}});
@@ -284,7 +288,7 @@ TEST_F(ClientTest, UpdateRacingAnotherWriterOverwritesAManagedField) {
   change.name = "seg-race-managed";
   change.fields = {{"vcpus_per_se", 3}};
   auto updated = client->UpdateSeGroup(created->uuid, change);
-  ASSERT_TRUE(updated.ok()) << updated.status();
+  ASSERT_THAT(updated, IsOk());
   EXPECT_EQ(updated->body["vcpus_per_se"], 3);
 }
 
@@ -293,15 +297,15 @@ TEST_F(ClientTest, UpdateRacingAnotherWriterOverwritesAManagedField) {
 TEST_F(ClientTest, UpdateGivesUpAfterTheBoundedRetriesOn412) {
   auto client = NewClientOrDie(Config());
   auto created = client->CreateSeGroup(Spec("seg-race-forever"));
-  ASSERT_TRUE(created.ok()) << created.status();
-  ASSERT_TRUE(emulator_->Control("POST", "counters/reset", Json::object()).ok());
+  ASSERT_THAT(created, IsOk());
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset", Json::object()), IsOk());
   Fault({{"other_writer_next", 100}});
   SeGroupSpec change;
   change.name = "seg-race-forever";
   change.fields = {{"vcpus_per_se", 3}};
   auto updated = client->UpdateSeGroup(created->uuid, change);
-  ASSERT_FALSE(updated.ok());
-  EXPECT_EQ(updated.status().code(), absl::StatusCode::kAborted);
+  ASSERT_THAT(updated, Not(IsOk()));
+  EXPECT_THAT(updated, StatusIs(absl::StatusCode::kAborted));
   EXPECT_THAT(std::string(updated.status().message()),
               ::testing::AllOf(::testing::HasSubstr("seg-race-forever"),
                                ::testing::HasSubstr("another writer"), ::testing::HasSubstr("412"),
@@ -310,16 +314,16 @@ TEST_F(ClientTest, UpdateGivesUpAfterTheBoundedRetriesOn412) {
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), kUpdateAttempts);
   Fault({{"other_writer_next", 0}});
   auto read = client->GetSeGroup(created->uuid, "");
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(read->body["vcpus_per_se"], 2);
 }
 
 TEST_F(ClientTest, DuplicateCreateIsAlreadyExistsWithTheControllersText) {
   auto client = NewClientOrDie(Config());
-  ASSERT_TRUE(client->CreateSeGroup(Spec("seg-dup")).ok());
+  ASSERT_THAT(client->CreateSeGroup(Spec("seg-dup")), IsOk());
   auto again = client->CreateSeGroup(Spec("seg-dup"));
-  ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.status().code(), absl::StatusCode::kAlreadyExists) << again.status();
+  ASSERT_THAT(again, Not(IsOk()));
+  EXPECT_THAT(again, StatusIs(absl::StatusCode::kAlreadyExists));
   EXPECT_EQ(HttpStatusOf(again.status()), 409);
   EXPECT_THAT(std::string(again.status().message()), HasSubstr("seg-dup"));
 }
@@ -328,43 +332,43 @@ TEST_F(ClientTest, ErrorMappings) {
   auto client = NewClientOrDie(Config());
   // 403: the Controller refuses to delete its default group.
   auto defaults = client->FindSeGroup("Default-Group", "", "Default-Cloud");
-  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  ASSERT_THAT(defaults, IsOk());
   ASSERT_TRUE(defaults->has_value());
   absl::Status denied = client->DeleteSeGroup((*defaults)->uuid, "");
-  EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied) << denied;
+  EXPECT_THAT(denied, StatusIs(absl::StatusCode::kPermissionDenied));
   EXPECT_EQ(HttpStatusOf(denied), 403);
   EXPECT_THAT(std::string(denied.message()), HasSubstr("Cannot delete system default object"));
 
   // 400: the cloud of an existing group cannot change.
   auto created = client->CreateSeGroup(Spec("seg-errors"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   SeGroupSpec move = Spec("seg-errors", "nsxt-cloud");
   auto moved = client->UpdateSeGroup(created->uuid, move);
-  ASSERT_FALSE(moved.ok());
-  EXPECT_EQ(moved.status().code(), absl::StatusCode::kInvalidArgument) << moved.status();
+  ASSERT_THAT(moved, Not(IsOk()));
+  EXPECT_THAT(moved, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(HttpStatusOf(moved.status()), 400);
 
   // Several groups match a name when no cloud is given.
   auto ambiguous = client->FindSeGroup("Default-Group", "", "");
-  ASSERT_FALSE(ambiguous.ok());
-  EXPECT_EQ(ambiguous.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(ambiguous, Not(IsOk()));
+  EXPECT_THAT(ambiguous, StatusIs(absl::StatusCode::kFailedPrecondition));
 
   // 404 on an update target.
   auto missing =
       client->UpdateSeGroup("serviceenginegroup-00000000-0000-4000-8000-000000000000", Spec("x"));
-  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+  EXPECT_THAT(missing, StatusIs(absl::StatusCode::kNotFound));
 
   // Bad values never reach the Controller.
   SeGroupSpec bad = Spec("seg-bad");
   bad.fields["memory_per_se"] = 1024;
   auto rejected = client->CreateSeGroup(bad);
-  EXPECT_EQ(rejected.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(rejected, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_THAT(std::string(rejected.status().message()), HasSubstr("memory_per_se"));
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
 
   // An unknown tenant is the Controller's 400.
   auto tenant = client->ListSeGroups("no-such-tenant", "");
-  EXPECT_FALSE(tenant.ok());
+  EXPECT_THAT(tenant, Not(IsOk()));
   EXPECT_EQ(HttpStatusOf(tenant.status()), 400) << tenant.status();
 }
 
@@ -375,11 +379,11 @@ TEST_F(ClientTest, ListFollowsNextAcrossPages) {
   std::set<std::string> mine;
   for (int i = 0; i < 5; ++i) {
     std::string name = "seg-page-" + std::to_string(i);
-    ASSERT_TRUE(client->CreateSeGroup(Spec(name)).ok());
+    ASSERT_THAT(client->CreateSeGroup(Spec(name)), IsOk());
     mine.insert(name);
   }
   auto all = client->ListSeGroups("", "");
-  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_THAT(all, IsOk());
   std::set<std::string> uuids;
   int found = 0;
   for (const SeGroup& g : *all) {
@@ -392,7 +396,7 @@ TEST_F(ClientTest, ListFollowsNextAcrossPages) {
   EXPECT_EQ(Count("GET /api/serviceenginegroup"), 4);  // ceil(7 / 2) pages
 
   auto nsxt = client->ListSeGroups("admin", "nsxt-cloud");
-  ASSERT_TRUE(nsxt.ok()) << nsxt.status();
+  ASSERT_THAT(nsxt, IsOk());
   ASSERT_EQ(nsxt->size(), 1u);
   EXPECT_EQ(nsxt->front().name, "Default-Group");
 }
@@ -402,7 +406,7 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
   config.page_size = 1;
   auto client = NewClientOrDie(config);
   auto clouds = client->ListClouds();
-  ASSERT_TRUE(clouds.ok()) << clouds.status();
+  ASSERT_THAT(clouds, IsOk());
   ASSERT_EQ(clouds->size(), 2u);
   EXPECT_EQ(Count("GET /api/cloud"), 2);  // one cloud a page
   std::map<std::string, CloudInfo> by_name;
@@ -416,11 +420,11 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
     EXPECT_THAT(c.ref, ::testing::StartsWith(emulator_->url() + "/api/cloud/" + c.uuid));
     // The listed ref names the same cloud ResolveCloud finds by name.
     auto resolved = client->ResolveCloud(c.ref);
-    ASSERT_TRUE(resolved.ok()) << resolved.status();
+    ASSERT_THAT(resolved, IsOk());
     EXPECT_EQ(resolved->uuid, c.uuid);
     EXPECT_EQ(resolved->name, c.name);
     auto by_cloud_name = client->ResolveCloud(c.name);
-    ASSERT_TRUE(by_cloud_name.ok()) << by_cloud_name.status();
+    ASSERT_THAT(by_cloud_name, IsOk());
     EXPECT_EQ(by_cloud_name->uuid, c.uuid);
   }
   EXPECT_NE(by_name["Default-Cloud"].uuid, by_name["nsxt-cloud"].uuid);
@@ -428,7 +432,7 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
   // The default page size lists both clouds with one GET.
   const int gets_before = Count("GET /api/cloud");
   auto one_page = NewClientOrDie(Config())->ListClouds();
-  ASSERT_TRUE(one_page.ok()) << one_page.status();
+  ASSERT_THAT(one_page, IsOk());
   EXPECT_EQ(one_page->size(), 2u);
   EXPECT_EQ(Count("GET /api/cloud") - gets_before, 1);
 }
@@ -438,7 +442,7 @@ TEST_F(ClientTest, ListsCloudsAcrossPages) {
 TEST_F(ClientTest, ConcurrentFirstLookupsOfACloudAskOnce) {
   ClientConfig config = Config();
   auto client = NewClientOrDie(config);
-  ASSERT_TRUE(client->ControllerVersion().ok());  // logged in: only lookups below
+  ASSERT_THAT(client->ControllerVersion(), IsOk());  // logged in: only lookups below
   Fault({{"latency_ms", 50}});  // keeps the first lookup in flight while the others arrive
   const int gets_before = Count("GET /api/cloud");
   std::vector<std::thread> threads;
@@ -461,56 +465,56 @@ TEST_F(ClientTest, ConcurrentFirstLookupsOfACloudAskOnce) {
 TEST_F(ClientTest, ResolvesCloudsAndTenants) {
   auto client = NewClientOrDie(Config());
   auto vcenter = client->ResolveCloud("Default-Cloud");
-  ASSERT_TRUE(vcenter.ok()) << vcenter.status();
+  ASSERT_THAT(vcenter, IsOk());
   EXPECT_EQ(vcenter->vtype, "CLOUD_VCENTER");
   EXPECT_EQ(vcenter->name, "Default-Cloud");
   EXPECT_THAT(vcenter->uuid, ::testing::StartsWith("cloud-"));
   EXPECT_THAT(vcenter->ref, HasSubstr("/api/cloud/" + vcenter->uuid));
   auto nsxt = client->ResolveCloud("/api/cloud/?name=nsxt-cloud");
-  ASSERT_TRUE(nsxt.ok()) << nsxt.status();
+  ASSERT_THAT(nsxt, IsOk());
   EXPECT_EQ(nsxt->vtype, "CLOUD_NSXT");
   auto by_uuid = client->ResolveCloud(nsxt->uuid);
-  ASSERT_TRUE(by_uuid.ok()) << by_uuid.status();
+  ASSERT_THAT(by_uuid, IsOk());
   EXPECT_EQ(by_uuid->name, "nsxt-cloud");
   auto by_url =
       client->ResolveCloud(emulator_->url() + "/api/cloud/" + vcenter->uuid + "#Default-Cloud");
-  ASSERT_TRUE(by_url.ok()) << by_url.status();
+  ASSERT_THAT(by_url, IsOk());
   EXPECT_EQ(by_url->vtype, "CLOUD_VCENTER");
   auto missing = client->ResolveCloud("no-such-cloud");
-  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+  EXPECT_THAT(missing, StatusIs(absl::StatusCode::kNotFound));
   auto missing_uuid = client->ResolveCloud("cloud-00000000-0000-4000-8000-000000000000");
-  EXPECT_EQ(missing_uuid.status().code(), absl::StatusCode::kNotFound) << missing_uuid.status();
+  EXPECT_THAT(missing_uuid, StatusIs(absl::StatusCode::kNotFound));
   auto wrong_type = client->ResolveCloud("/api/tenant/admin");
-  EXPECT_EQ(wrong_type.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(wrong_type, StatusIs(absl::StatusCode::kInvalidArgument));
 
   auto admin = client->ResolveTenant("admin");
-  ASSERT_TRUE(admin.ok()) << admin.status();
+  ASSERT_THAT(admin, IsOk());
   EXPECT_EQ(admin->uuid, "admin");
   auto admin_ref = client->ResolveTenant("/api/tenant/admin");
-  ASSERT_TRUE(admin_ref.ok()) << admin_ref.status();
+  ASSERT_THAT(admin_ref, IsOk());
   EXPECT_EQ(admin_ref->name, "admin");
   EXPECT_EQ(client->ResolveTenant("nobody").status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST_F(ClientTest, LogsInAgainAfterTheSessionExpires) {
   auto client = NewClientOrDie(Config());
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_EQ(Count("POST /login"), 1);
   Fault({{"expire_sessions", true}});
   auto after = client->ListSeGroups("", "");
-  ASSERT_TRUE(after.ok()) << after.status();
+  ASSERT_THAT(after, IsOk());
   EXPECT_EQ(Count("POST /login"), 2);
-  ASSERT_TRUE(client->CreateSeGroup(Spec("seg-after-relogin")).ok());
+  ASSERT_THAT(client->CreateSeGroup(Spec("seg-after-relogin")), IsOk());
   EXPECT_EQ(Count("POST /login"), 2);
 }
 
 TEST_F(ClientTest, HonoursRetryAfterOn429) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   Fault({{"throttle_next", 1}, {"retry_after_seconds", 3}});
   auto list = client->ListSeGroups("", "");
-  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_THAT(list, IsOk());
   ASSERT_EQ(clock.sleeps().size(), 1u);
   EXPECT_EQ(clock.sleeps()[0], absl::Seconds(3));
   EXPECT_EQ(Count("GET /api/serviceenginegroup"), 2);
@@ -521,8 +525,8 @@ TEST_F(ClientTest, TlsFailsWithoutTheCa) {
   config.ca_file = "";
   auto client = NewClientOrDie(config);
   auto v = client->ControllerVersion();
-  ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  ASSERT_THAT(v, Not(IsOk()));
+  EXPECT_THAT(v, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(std::string(v.status().message()), HasSubstr("TLS verification"));
   // What to do travels with the status, once (every place that shows the error adds it).
   EXPECT_EQ(SetupProblemOf(v.status()), SetupProblem::kUntrustedCertificate);
@@ -540,7 +544,7 @@ TEST_F(ClientTest, TlsSucceedsWithCaPemAndWithInsecure) {
   with_pem.ca_pem = pem.str();
   auto client = NewClientOrDie(with_pem);
   auto v = client->ControllerVersion();
-  EXPECT_TRUE(v.ok()) << v.status();
+  EXPECT_THAT(v, IsOk());
 
   ClientConfig insecure = Config();
   insecure.ca_file = "";
@@ -550,7 +554,7 @@ TEST_F(ClientTest, TlsSucceedsWithCaPemAndWithInsecure) {
   std::string logged = ::testing::internal::GetCapturedStderr();
   EXPECT_THAT(logged, HasSubstr("[WARN]"));
   EXPECT_THAT(logged, HasSubstr("insecure"));
-  EXPECT_TRUE(insecure_client->ControllerVersion().ok());
+  EXPECT_THAT(insecure_client->ControllerVersion(), IsOk());
 }
 
 TEST_F(ClientTest, SixteenThreadsShareOneLogin) {
@@ -578,14 +582,14 @@ TEST_F(ClientTest, SixteenThreadsShareOneLogin) {
     });
   }
   for (std::thread& t : threads) t.join();
-  for (int i = 0; i < kThreads; ++i) EXPECT_TRUE(results[i].ok()) << i << ": " << results[i];
+  for (int i = 0; i < kThreads; ++i) EXPECT_THAT(results[i], IsOk()) << i << ": " << results[i];
   EXPECT_EQ(Count("POST /login"), 1);
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 4);
 }
 
 TEST_F(ClientTest, CancelStopsAnInFlightCall) {
   auto client = NewClientOrDie(Config());
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   Fault({{"latency_ms", 5000}});
   absl::Status result;
   std::thread call([&] { result = client->ListSeGroups("", "").status(); });
@@ -595,7 +599,7 @@ TEST_F(ClientTest, CancelStopsAnInFlightCall) {
   call.join();
   // Informational only (no wall-clock assertion): how long the abort took.
   std::cerr << "cancel took " << absl::FormatDuration(absl::Now() - cancelled_at) << "\n";
-  EXPECT_EQ(result.code(), absl::StatusCode::kCancelled) << result;
+  EXPECT_THAT(result, StatusIs(absl::StatusCode::kCancelled));
   // Later calls fail at once without reaching the Controller.
   int before = Count("GET /api/serviceenginegroup");
   EXPECT_EQ(client->ListSeGroups("", "").status().code(), absl::StatusCode::kCancelled);
@@ -608,14 +612,14 @@ TEST_F(ClientTest, CancelInterruptsABackoffSleep) {
   config.backoff_max = absl::Seconds(60);
   config.total_timeout = absl::Minutes(10);
   auto client = NewClientOrDie(config);
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   Fault({{"fail_next", 100}, {"fail_status", 503}});
   absl::Status result;
   std::thread call([&] { result = client->ListSeGroups("", "").status(); });
   while (Count("GET /api/serviceenginegroup") < 1) absl::SleepFor(absl::Milliseconds(20));
   client->Cancel();
   call.join();
-  EXPECT_EQ(result.code(), absl::StatusCode::kCancelled) << result;
+  EXPECT_THAT(result, StatusIs(absl::StatusCode::kCancelled));
 }
 
 // Creates reuse the kept-alive connection like every other call: one connection for a login, a
@@ -623,10 +627,10 @@ TEST_F(ClientTest, CancelInterruptsABackoffSleep) {
 TEST_F(ClientTest, CreatesReuseTheKeptAliveConnection) {
   auto client = NewClientOrDie(Config());
   const int before = Connections();
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   for (int i = 0; i < 3; ++i) {
     auto created = client->CreateSeGroup(Spec("seg-reuse-" + std::to_string(i)));
-    ASSERT_TRUE(created.ok()) << created.status();
+    ASSERT_THAT(created, IsOk());
   }
   EXPECT_EQ(Connections() - before - 1, 1);  // the previous reading's connection, and ours
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 3);
@@ -639,14 +643,14 @@ TEST_F(ClientTest, CreatesReuseTheKeptAliveConnection) {
 TEST_F(ClientTest, DroppedConnectionAfterCreateDoesNotDuplicate) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   Fault({{"drop_after_create", 1}});
   auto created = client->CreateSeGroup(Spec("seg-dropped"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->name, "seg-dropped");
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
   auto all = client->ListSeGroups("", "");
-  ASSERT_TRUE(all.ok());
+  ASSERT_THAT(all, IsOk());
   int named = 0;
   for (const SeGroup& g : *all) named += g.name == "seg-dropped";
   EXPECT_EQ(named, 1);
@@ -660,29 +664,29 @@ TEST_F(ClientTest, FindSeGroupSeesMatchesBeyondTheFirstPage) {
   config.page_size = 1;
   auto client = NewClientOrDie(config);
   auto in_nsxt = client->CreateSeGroup(Spec("seg-shared", "nsxt-cloud"));
-  ASSERT_TRUE(in_nsxt.ok()) << in_nsxt.status();
+  ASSERT_THAT(in_nsxt, IsOk());
   auto in_default = client->CreateSeGroup(Spec("seg-shared", "Default-Cloud"));
-  ASSERT_TRUE(in_default.ok()) << in_default.status();
+  ASSERT_THAT(in_default, IsOk());
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(client->CreateSeGroup(Spec("seg-other-" + std::to_string(i))).ok());
+    ASSERT_THAT(client->CreateSeGroup(Spec("seg-other-" + std::to_string(i))), IsOk());
   }
 
   const int gets_before = Count("GET /api/serviceenginegroup");
   auto ambiguous = client->FindSeGroup("seg-shared", "", "");
-  ASSERT_FALSE(ambiguous.ok());
-  EXPECT_EQ(ambiguous.status().code(), absl::StatusCode::kFailedPrecondition) << ambiguous.status();
+  ASSERT_THAT(ambiguous, Not(IsOk()));
+  EXPECT_THAT(ambiguous, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(std::string(ambiguous.status().message()), HasSubstr("2 SE groups"));
   EXPECT_EQ(Count("GET /api/serviceenginegroup") - gets_before, 2);  // one match a page
 
   auto defaults = client->FindSeGroup("Default-Group", "", "");
-  EXPECT_EQ(defaults.status().code(), absl::StatusCode::kFailedPrecondition) << defaults.status();
+  EXPECT_THAT(defaults, StatusIs(absl::StatusCode::kFailedPrecondition));
 
   auto by_cloud = client->FindSeGroup("seg-shared", "", "Default-Cloud");
-  ASSERT_TRUE(by_cloud.ok()) << by_cloud.status();
+  ASSERT_THAT(by_cloud, IsOk());
   ASSERT_TRUE(by_cloud->has_value());
   EXPECT_EQ((*by_cloud)->uuid, in_default->uuid);
   auto unique = client->FindSeGroup("seg-other-2", "", "");
-  ASSERT_TRUE(unique.ok()) << unique.status();
+  ASSERT_THAT(unique, IsOk());
   ASSERT_TRUE(unique->has_value());
   EXPECT_EQ((*unique)->name, "seg-other-2");
 }
@@ -697,19 +701,19 @@ TEST_F(ClientTest, LostCreateAnswerFindsTheGroupBeyondPageOneOfItsName) {
   config.page_size = 1;
   auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
   auto namesake = client->CreateSeGroup(Spec("seg-lost", "nsxt-cloud"));
-  ASSERT_TRUE(namesake.ok()) << namesake.status();
+  ASSERT_THAT(namesake, IsOk());
   auto default_cloud = client->ResolveCloud("Default-Cloud");
-  ASSERT_TRUE(default_cloud.ok()) << default_cloud.status();
+  ASSERT_THAT(default_cloud, IsOk());
 
   Fault({{"drop_after_create", 1}});
   auto created = client->CreateSeGroup(Spec("seg-lost", ""));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_NE(created->uuid, namesake->uuid);
   EXPECT_THAT(created->cloud_ref, HasSubstr(default_cloud->uuid));
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 2);  // the namesake's, and one for this group
 
   auto all = client->ListSeGroups("", "");
-  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_THAT(all, IsOk());
   std::set<std::string> lost;
   for (const SeGroup& g : *all) {
     if (g.name == "seg-lost") lost.insert(g.uuid);
@@ -720,10 +724,10 @@ TEST_F(ClientTest, LostCreateAnswerFindsTheGroupBeyondPageOneOfItsName) {
 TEST_F(ClientTest, ServerErrorBeforeCreateIsRetriedOnce) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   Fault({{"fail_next", 1}, {"fail_status", 503}});
   auto created = client->CreateSeGroup(Spec("seg-503"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   // The 503 made the outcome unknown: the client looked the name up, found nothing, retried.
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 2);
   auto found = client->FindSeGroup("seg-503", "", "Default-Cloud");
@@ -734,13 +738,13 @@ TEST_F(ClientTest, ServerErrorBeforeCreateIsRetriedOnce) {
 TEST_F(ClientTest, ServerErrorAfterACommittedCreateAdoptsTheGroup) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   Fault({{"fail_next", 1},
          {"fail_status", 503},
          {"fail_after_commit", true},
          {"match", "POST /api/serviceenginegroup"}});
   auto created = client->CreateSeGroup(Spec("seg-503-after"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->name, "seg-503-after");
   EXPECT_EQ(Count("POST /api/serviceenginegroup"), 1);
 }
@@ -749,14 +753,14 @@ TEST_F(ClientTest, ServerErrorAfterACommittedCreateAdoptsTheGroup) {
 TEST_F(ClientTest, UnusableAnswerToACommittedCreateIsReadBack) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   for (const char* kind : {"malformed_json", "html", "truncated", "oversize"}) {
     SCOPED_TRACE(kind);
     const std::string name = absl::StrCat("seg-bad-", kind);
     const int posts = Count("POST /api/serviceenginegroup");
     Fault({{"bad_body_next", 1}, {"bad_body", kind}, {"match", "POST /api/serviceenginegroup"}});
     auto created = client->CreateSeGroup(Spec(name));
-    ASSERT_TRUE(created.ok()) << created.status();
+    ASSERT_THAT(created, IsOk());
     EXPECT_EQ(created->name, name);
     EXPECT_FALSE(created->uuid.empty());
     EXPECT_EQ(Count("POST /api/serviceenginegroup"), posts + 1);
@@ -768,13 +772,13 @@ TEST_F(ClientTest, UnusableAnswerToACommittedCreateIsReadBack) {
 TEST_F(ClientTest, CreatedButUnreadableGroupCarriesItsUuid) {
   FakeClock clock;
   auto client = NewClientOrDie(Config(), {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   Fault({{"bad_body_next", 1},
          {"bad_body", "malformed_json"},
          {"match", "POST /api/serviceenginegroup"}});
   Fault({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/serviceenginegroup/{uuid}"}});
   auto created = client->CreateSeGroup(Spec("seg-unreadable"));
-  ASSERT_FALSE(created.ok());
+  ASSERT_THAT(created, Not(IsOk()));
   auto found = client->FindSeGroup("seg-unreadable", "", "Default-Cloud");
   ASSERT_TRUE(found.ok() && found->has_value()) << found.status();
   EXPECT_EQ(CreatedSeGroupUuid(created.status()), (*found)->uuid);
@@ -791,17 +795,17 @@ TEST_F(ClientTest, MayHaveTakenEffectOnlyWhenTheOutcomeIsUnknown) {
   ClientConfig config = Config();
   config.max_retries = 2;
   auto client = NewClientOrDie(config, {&clock, [] { return 0.0; }});
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   Fault({{"drop_after_create", 1}});
   Fault({{"fail_next", 1}, {"fail_status", 500}, {"match", "GET /api/serviceenginegroup"}});
   auto dropped = client->CreateSeGroup(Spec("seg-unknown"));
-  ASSERT_FALSE(dropped.ok());
+  ASSERT_THAT(dropped, Not(IsOk()));
   EXPECT_TRUE(MayHaveTakenEffect(dropped.status())) << dropped.status();
   EXPECT_THAT(std::string(dropped.status().message()), HasSubstr("while checking whether"));
 
   Fault({{"throttle_next", 10}, {"retry_after_seconds", 0}});
   auto throttled = client->CreateSeGroup(Spec("seg-throttled"));
-  ASSERT_FALSE(throttled.ok());
+  ASSERT_THAT(throttled, Not(IsOk()));
   EXPECT_EQ(HttpStatusOf(throttled.status()), 429);
   EXPECT_FALSE(MayHaveTakenEffect(throttled.status())) << throttled.status();
 }
@@ -813,18 +817,18 @@ TEST_F(ClientTest, TotalTimeoutBoundsAWholeCreate) {
   config.total_timeout = absl::Seconds(2);
   config.request_timeout = absl::Seconds(2);
   auto client = NewClientOrDie(config);
-  ASSERT_TRUE(client->ResolveCloud("Default-Cloud").ok());
+  ASSERT_THAT(client->ResolveCloud("Default-Cloud"), IsOk());
   Fault({{"hang_next", 100}, {"match", "* /api/serviceenginegroup*"}});
   const absl::Time start = absl::Now();
   auto created = client->CreateSeGroup(Spec("seg-hang"));
   const absl::Duration took = absl::Now() - start;
-  ASSERT_FALSE(created.ok());
-  EXPECT_EQ(created.status().code(), absl::StatusCode::kDeadlineExceeded) << created.status();
+  ASSERT_THAT(created, Not(IsOk()));
+  EXPECT_THAT(created, StatusIs(absl::StatusCode::kDeadlineExceeded));
   EXPECT_TRUE(MayHaveTakenEffect(created.status()));
   EXPECT_LT(took, absl::Milliseconds(3500)) << "the create took " << took;
-  ASSERT_TRUE(emulator_->Control("DELETE", "faults").ok());
+  ASSERT_THAT(emulator_->Control("DELETE", "faults"), IsOk());
   // A later operation has a budget of its own.
-  EXPECT_TRUE(client->ListSeGroups("", "").ok());
+  EXPECT_THAT(client->ListSeGroups("", ""), IsOk());
 }
 
 TEST_F(ClientTest, VersionGateRefusesFieldsTheControllerIsTooOldFor) {
@@ -833,8 +837,8 @@ TEST_F(ClientTest, VersionGateRefusesFieldsTheControllerIsTooOldFor) {
   SeGroupSpec spec = Spec("seg-gate");
   spec.fields["hybrid_rss_mode"] = true;
   auto created = client->CreateSeGroup(spec);
-  ASSERT_FALSE(created.ok());
-  EXPECT_EQ(created.status().code(), absl::StatusCode::kFailedPrecondition) << created.status();
+  ASSERT_THAT(created, Not(IsOk()));
+  EXPECT_THAT(created, StatusIs(absl::StatusCode::kFailedPrecondition));
   std::string msg(created.status().message());
   EXPECT_THAT(msg, HasSubstr("hybrid_rss_mode"));
   EXPECT_THAT(msg, HasSubstr("21.1.3"));
@@ -843,11 +847,11 @@ TEST_F(ClientTest, VersionGateRefusesFieldsTheControllerIsTooOldFor) {
 
   spec.fields.erase("hybrid_rss_mode");
   auto ok = client->CreateSeGroup(spec);
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   SeGroupSpec update = spec;
   update.fields = {{"use_dp_util_for_scaleout", true}};  // 22.1.3
   auto updated = client->UpdateSeGroup(ok->uuid, update);
-  EXPECT_EQ(updated.status().code(), absl::StatusCode::kFailedPrecondition) << updated.status();
+  EXPECT_THAT(updated, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_EQ(Count("PUT /api/serviceenginegroup/{uuid}"), 0);
 }
 
@@ -858,10 +862,10 @@ TEST_F(ClientTest, VersionGateUsesTheConfiguredApiVersion) {
   SeGroupSpec spec = Spec("seg-gate-configured");
   spec.fields["hybrid_rss_mode"] = true;
   auto refused = client->CreateSeGroup(spec);
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition) << refused.status();
+  EXPECT_THAT(refused, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(std::string(refused.status().message()), HasSubstr("20.1.1"));
   spec.fields.erase("hybrid_rss_mode");
-  EXPECT_TRUE(client->CreateSeGroup(spec).ok());
+  EXPECT_THAT(client->CreateSeGroup(spec), IsOk());
 }
 
 TEST_F(ClientTest, WorksOverIpv6Loopback) {
@@ -874,8 +878,8 @@ TEST_F(ClientTest, WorksOverIpv6Loopback) {
   config.ca_file = (*v6)->ca_file();
   auto client = NewClientOrDie(config);
   auto version = client->ControllerVersion();
-  ASSERT_TRUE(version.ok()) << version.status();
-  EXPECT_TRUE(client->CreateSeGroup(Spec("seg-v6")).ok());
+  ASSERT_THAT(version, IsOk());
+  EXPECT_THAT(client->CreateSeGroup(Spec("seg-v6")), IsOk());
 }
 
 }  // namespace

@@ -19,9 +19,13 @@
 #include "plugin/controller/errors.h"
 #include "tests/controller/fake_clock.h"
 #include "tests/controller/fake_transport.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -91,7 +95,7 @@ class ClientTransportTest : public ::testing::Test {
     hooks.jitter = [jitter] { return jitter; };
     hooks.transport = fake_.Factory();
     auto client = NewClient(config, std::move(hooks));
-    EXPECT_TRUE(client.ok()) << client.status();
+    EXPECT_THAT(client, IsOk());
     return client.ok() ? *std::move(client) : nullptr;
   }
 
@@ -113,16 +117,16 @@ TEST_F(ClientTransportTest, LogsInOnceThenSendsTheSessionOnEveryRequest) {
   {
     auto client = NewClientOrDie();
     auto listed = client->ListSeGroups("", "");
-    ASSERT_TRUE(listed.ok()) << listed.status();
+    ASSERT_THAT(listed, IsOk());
     ASSERT_EQ(listed->size(), 1u);
     EXPECT_EQ(listed->front().name, "seg-a");
     SeGroupSpec spec;
     spec.name = "seg-b";
     spec.fields = {{"vcpus_per_se", 2}};
     auto created = client->CreateSeGroup(spec);
-    ASSERT_TRUE(created.ok()) << created.status();
+    ASSERT_THAT(created, IsOk());
     EXPECT_EQ(created->uuid, "serviceenginegroup-2");
-    ASSERT_TRUE(client->DeleteSeGroup("serviceenginegroup-1", "").ok());
+    ASSERT_THAT(client->DeleteSeGroup("serviceenginegroup-1", ""), IsOk());
   }
   const std::vector<Request> sent = fake_.requests();
   ASSERT_THAT(Lines(sent), ElementsAre("POST /login", absl::StrCat("GET ", kGroups),
@@ -167,11 +171,11 @@ TEST_F(ClientTransportTest, SendsTheConfiguredApiVersionAndTheCallsTenant) {
   fake_.Always("GET", kGroups, Page({}));
   auto client = NewClientOrDie(config);
   auto version = client->ControllerVersion();
-  ASSERT_TRUE(version.ok()) << version.status();
+  ASSERT_THAT(version, IsOk());
   EXPECT_EQ(version->controller.ToString(), "22.1.3");
   EXPECT_EQ(version->api.ToString(), "21.1.1");
-  ASSERT_TRUE(client->ListSeGroups("team-a", "").ok());
-  ASSERT_TRUE(client->ListSeGroups("/api/tenant/tenant-42", "").ok());
+  ASSERT_THAT(client->ListSeGroups("team-a", ""), IsOk());
+  ASSERT_THAT(client->ListSeGroups("/api/tenant/tenant-42", ""), IsOk());
   const std::vector<Request> gets = fake_.requests("GET", kGroups);
   ASSERT_EQ(gets.size(), 2u);
   EXPECT_THAT(gets[0].Header("X-Avi-Version"), Optional(std::string("21.1.1")));
@@ -189,9 +193,9 @@ TEST_F(ClientTransportTest, SessionExpiredLogsInAgainAndRetries) {
   fake_.Queue("GET", kGroups, FakeTransport::Http(419, R"({"error":"session expired"})"));
   fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
   auto client = NewClientOrDie();
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   auto after = client->ListSeGroups("", "");
-  ASSERT_TRUE(after.ok()) << after.status();
+  ASSERT_THAT(after, IsOk());
   ASSERT_EQ(after->size(), 1u);
   EXPECT_EQ(Logins(), 2);
   const std::vector<Request> gets = fake_.requests("GET", kGroups);
@@ -204,7 +208,7 @@ TEST_F(ClientTransportTest, SessionExpiredLogsInAgainAndRetries) {
 
   // The next call keeps the new session.
   fake_.Queue("GET", kGroups, Page({}));
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_EQ(Logins(), 2);
 }
 
@@ -225,7 +229,7 @@ TEST_F(ClientTransportTest, RejectedSessionLogsInAgainAndRetriesTheWrite) {
   spec.name = "seg-a";
   spec.fields = {{"vcpus_per_se", 4}};
   auto result = client->UpdateSeGroup("serviceenginegroup-1", spec);
-  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_THAT(result, IsOk());
   EXPECT_EQ(result->body["vcpus_per_se"], 4);
   EXPECT_EQ(Logins(), 2);
   const std::vector<Request> puts = fake_.requests("PUT", kGroup);
@@ -241,8 +245,8 @@ TEST_F(ClientTransportTest, SecondRejectionAfterTheReloginIsUnauthenticated) {
   fake_.Always("GET", kGroups, FakeTransport::Http(401, R"({"detail":"not allowed"})"));
   auto client = NewClientOrDie();
   auto listed = client->ListSeGroups("", "");
-  ASSERT_FALSE(listed.ok());
-  EXPECT_EQ(listed.status().code(), absl::StatusCode::kUnauthenticated) << listed.status();
+  ASSERT_THAT(listed, Not(IsOk()));
+  EXPECT_THAT(listed, StatusIs(absl::StatusCode::kUnauthenticated));
   EXPECT_EQ(HttpStatusOf(listed.status()), 401);
   EXPECT_EQ(Logins(), 2);
   EXPECT_EQ(fake_.requests("GET", kGroups).size(), 2u);
@@ -253,8 +257,8 @@ TEST_F(ClientTransportTest, RejectedLoginIsASetupProblem) {
   fake_.Always("POST", "/login", FakeTransport::Http(401, R"({"error":"Invalid credentials"})"));
   auto client = NewClientOrDie();
   auto version = client->ControllerVersion();
-  ASSERT_FALSE(version.ok());
-  EXPECT_EQ(version.status().code(), absl::StatusCode::kUnauthenticated) << version.status();
+  ASSERT_THAT(version, Not(IsOk()));
+  EXPECT_THAT(version, StatusIs(absl::StatusCode::kUnauthenticated));
   EXPECT_EQ(SetupProblemOf(version.status()), SetupProblem::kLoginRejected);
   EXPECT_THAT(std::string(version.status().message()), Not(HasSubstr(kPassword)));
   EXPECT_EQ(Logins(), 1);
@@ -267,7 +271,7 @@ TEST_F(ClientTransportTest, HonoursRetryAfterSecondsOn503) {
   fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
   auto client = NewClientOrDie();
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_THAT(clock_.sleeps(), ElementsAre(absl::Seconds(7)));
   EXPECT_EQ(fake_.requests("GET", kGroups).size(), 2u);
 }
@@ -280,7 +284,7 @@ TEST_F(ClientTransportTest, HonoursRetryAfterDateOn503) {
   fake_.Queue("GET", kGroups, FakeTransport::Http(503, "", {{"retry-after", in_30s}}));
   fake_.Queue("GET", kGroups, Page({}));
   auto client = NewClientOrDie();
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_THAT(clock_.sleeps(), ElementsAre(absl::Seconds(30)));
 }
 
@@ -293,7 +297,7 @@ TEST_F(ClientTransportTest, RetriesWithBackoffThenSucceeds) {
   fake_.Queue("GET", kGroups, Page({}));
   auto client = NewClientOrDie(Config(), 0.5);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(fake_.requests("GET", kGroups).size(), 3u);
   EXPECT_THAT(clock_.sleeps(), ElementsAre(absl::Microseconds(7500), absl::Microseconds(15000)));
 }
@@ -306,8 +310,8 @@ TEST_F(ClientTransportTest, GivesUpAfterMaxRetries) {
   fake_.Always("GET", kGroups, FakeTransport::Http(502, R"({"error":"bad gateway"})"));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_FALSE(listed.ok());
-  EXPECT_EQ(listed.status().code(), absl::StatusCode::kUnavailable) << listed.status();
+  ASSERT_THAT(listed, Not(IsOk()));
+  EXPECT_THAT(listed, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_EQ(HttpStatusOf(listed.status()), 502);
   EXPECT_THAT(std::string(listed.status().message()), HasSubstr("gave up after 4 attempts"));
   EXPECT_EQ(fake_.requests("GET", kGroups).size(), 4u);
@@ -325,8 +329,8 @@ TEST_F(ClientTransportTest, TotalTimeoutBoundsRetries) {
   fake_.Always("GET", kGroups, FakeTransport::Http(504));
   auto client = NewClientOrDie(config, 0.999);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_FALSE(listed.ok());
-  EXPECT_EQ(listed.status().code(), absl::StatusCode::kDeadlineExceeded) << listed.status();
+  ASSERT_THAT(listed, Not(IsOk()));
+  EXPECT_THAT(listed, StatusIs(absl::StatusCode::kDeadlineExceeded));
   EXPECT_EQ(HttpStatusOf(listed.status()), 504);
   EXPECT_THAT(std::string(listed.status().message()),
               HasSubstr("no time left to retry within total_timeout 10s"));
@@ -348,10 +352,10 @@ TEST_F(ClientTransportTest, RetriesConnectionFailuresButNotTlsFailures) {
               FakeTransport::Failure(absl::FailedPreconditionError("TLS verification failed"),
                                      false, false));
   auto client = NewClientOrDie();
-  ASSERT_TRUE(client->ListSeGroups("", "").ok());
+  ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_EQ(clock_.sleeps().size(), 1u);
   auto tls = client->ListSeGroups("", "");
-  EXPECT_EQ(tls.status().code(), absl::StatusCode::kFailedPrecondition) << tls.status();
+  EXPECT_THAT(tls, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_EQ(fake_.requests("GET", kGroups).size(), 3u);
   EXPECT_EQ(clock_.sleeps().size(), 1u);
 }
@@ -373,7 +377,7 @@ TEST_F(ClientTransportTest, GathersAThreePageListing) {
   fake_.Queue("GET", third, Page({Group("serviceenginegroup-5", "g5")}));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   std::vector<std::string> names;
   for (const SeGroup& g : *listed) names.push_back(g.name);
   EXPECT_THAT(names, ElementsAre("g1", "g2", "g3", "g4", "g5"));
@@ -392,8 +396,8 @@ TEST_F(ClientTransportTest, ListingWhoseNextRepeatsAPageFails) {
   fake_.Queue("GET", second, Page({Group("serviceenginegroup-2", "g2")}, first));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_FALSE(listed.ok());
-  EXPECT_EQ(listed.status().code(), absl::StatusCode::kInternal) << listed.status();
+  ASSERT_THAT(listed, Not(IsOk()));
+  EXPECT_THAT(listed, StatusIs(absl::StatusCode::kInternal));
   EXPECT_THAT(std::string(listed.status().message()), HasSubstr("repeats a page"));
 }
 
@@ -409,7 +413,7 @@ TEST_F(ClientTransportTest, ListingRetriesAFailedPage) {
   fake_.Queue("GET", second, Page({Group("serviceenginegroup-2", "g2")}));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   EXPECT_EQ(listed->size(), 2u);
   EXPECT_EQ(fake_.requests("GET", first).size(), 1u);
   EXPECT_EQ(fake_.requests("GET", second).size(), 2u);
@@ -438,7 +442,7 @@ TEST_F(ClientTransportTest, UpdateAnswered412ReReadsAndRetries) {
   spec.name = "seg-a";
   spec.fields = {{"vcpus_per_se", 3}};
   auto updated = client->UpdateSeGroup("serviceenginegroup-1", spec);
-  ASSERT_TRUE(updated.ok()) << updated.status();
+  ASSERT_THAT(updated, IsOk());
   EXPECT_EQ(updated->body["_last_modified"], "300");
   EXPECT_THAT(Lines(fake_.requests()),
               ElementsAre("POST /login", absl::StrCat("GET ", kGroup), absl::StrCat("PUT ", kGroup),
@@ -466,8 +470,8 @@ TEST_F(ClientTransportTest, UpdateGivesUpAfterBounded412s) {
   spec.name = "seg-a";
   spec.fields = {{"vcpus_per_se", 3}};
   auto updated = client->UpdateSeGroup("serviceenginegroup-1", spec);
-  ASSERT_FALSE(updated.ok());
-  EXPECT_EQ(updated.status().code(), absl::StatusCode::kAborted) << updated.status();
+  ASSERT_THAT(updated, Not(IsOk()));
+  EXPECT_THAT(updated, StatusIs(absl::StatusCode::kAborted));
   EXPECT_THAT(std::string(updated.status().message()),
               ::testing::AllOf(HasSubstr("seg-a"), HasSubstr("412"),
                                HasSubstr(absl::StrCat(kUpdateAttempts))));
@@ -492,7 +496,7 @@ TEST_F(ClientTransportTest, CreateAnswered503LooksForTheGroupBeforeRetrying) {
   SeGroupSpec spec;
   spec.name = "seg-new";
   auto created = client->CreateSeGroup(spec);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->uuid, "serviceenginegroup-9");
   EXPECT_THAT(Lines(fake_.requests()),
               ElementsAre("POST /login", "POST /api/serviceenginegroup", "GET " + cloud,
@@ -510,8 +514,8 @@ TEST_F(ClientTransportTest, MakesTheTransportOnceWithTheTlsSettings) {
   {
     auto client = NewClientOrDie(config);
     EXPECT_EQ(fake_.transports_made(), 0);  // no traffic before the first call
-    ASSERT_TRUE(client->ListSeGroups("", "").ok());
-    ASSERT_TRUE(client->ListSeGroups("", "").ok());
+    ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
+    ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   }
   EXPECT_EQ(fake_.transports_made(), 1);
   EXPECT_EQ(fake_.tls().ca_pem, config.ca_pem);
@@ -527,10 +531,10 @@ TEST_F(ClientTransportTest, MakesTheTransportOnceWithTheTlsSettings) {
     return absl::FailedPreconditionError("controller: libcurl.so.4 could not be loaded");
   };
   auto broken = NewClient(Config(), std::move(hooks));
-  ASSERT_TRUE(broken.ok()) << broken.status();
+  ASSERT_THAT(broken, IsOk());
   for (int i = 0; i < 2; ++i) {
     auto version = (*broken)->ControllerVersion();
-    EXPECT_EQ(version.status().code(), absl::StatusCode::kFailedPrecondition) << version.status();
+    EXPECT_THAT(version, StatusIs(absl::StatusCode::kFailedPrecondition));
     EXPECT_THAT(std::string(version.status().message()), HasSubstr("libcurl.so.4"));
   }
   EXPECT_EQ(attempts, 1);
@@ -541,7 +545,7 @@ TEST_F(ClientTransportTest, MakesTheTransportOnceWithTheTlsSettings) {
 TEST_F(ClientTransportTest, CancelledClientSendsNothing) {
   fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
   auto client = NewClientOrDie();
-  ASSERT_TRUE(client->ControllerVersion().ok());
+  ASSERT_THAT(client->ControllerVersion(), IsOk());
   client->Cancel();
   EXPECT_EQ(client->ListSeGroups("", "").status().code(), absl::StatusCode::kCancelled);
   client.reset();  // no logout either: a cancelled client leaves at once

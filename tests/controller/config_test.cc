@@ -6,9 +6,14 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 ClientConfig Good() {
   ClientConfig c;
@@ -20,8 +25,8 @@ ClientConfig Good() {
 
 void ExpectInvalid(const ClientConfig& c, const std::string& setting) {
   auto r = ValidateConfig(c);
-  ASSERT_FALSE(r.ok()) << setting;
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_THAT(r, Not(IsOk())) << setting;
+  EXPECT_THAT(r, StatusIs(absl::StatusCode::kInvalidArgument));
   std::string msg(r.status().message());
   EXPECT_EQ(msg.rfind("controller: ", 0), 0u) << msg;
   EXPECT_NE(msg.find(setting), std::string::npos) << msg;
@@ -50,7 +55,7 @@ TEST(EndpointTest, Forms) {
   };
   for (const Case& c : cases) {
     auto ep = ParseEndpoint(c.in);
-    ASSERT_TRUE(ep.ok()) << c.in << ": " << ep.status();
+    ASSERT_THAT(ep, IsOk()) << c.in << ": " << ep.status();
     EXPECT_EQ(ep->host, c.host) << c.in;
     EXPECT_EQ(ep->port, c.port) << c.in;
     EXPECT_EQ(ep->ipv6, c.ipv6) << c.in;
@@ -63,7 +68,7 @@ TEST(EndpointTest, Rejects) {
        {"", "http://ctrl", "ftp://ctrl", "ctrl:0", "ctrl:65536", "ctrl:x", "https://ctrl/api",
         "[::1", "[::1]x", "ctrl name", "https://", "[zz::1]", "ctrl:"}) {
     auto ep = ParseEndpoint(bad);
-    EXPECT_FALSE(ep.ok()) << bad;
+    EXPECT_THAT(ep, Not(IsOk())) << bad;
     if (!ep.ok()) {
       EXPECT_NE(ep.status().message().find("controller"), absl::string_view::npos);
     }
@@ -72,7 +77,7 @@ TEST(EndpointTest, Rejects) {
 
 TEST(EndpointTest, UserInfoIsRejectedWithoutEchoingIt) {
   auto ep = ParseEndpoint("https://admin:s3cret-Passw0rd@ctrl");
-  ASSERT_FALSE(ep.ok());
+  ASSERT_THAT(ep, Not(IsOk()));
   EXPECT_EQ(ep.status().message().find("s3cret-Passw0rd"), absl::string_view::npos);
 }
 
@@ -81,7 +86,7 @@ TEST(ConfigTest, DefaultsAreValid) {
   EXPECT_EQ(c.tenant, "admin");
   EXPECT_FALSE(c.insecure);
   EXPECT_TRUE(c.api_version.empty());
-  EXPECT_TRUE(ValidateConfig(c).ok());
+  EXPECT_THAT(ValidateConfig(c), IsOk());
 }
 
 TEST(ConfigTest, ErrorsNameTheSetting) {
@@ -137,7 +142,7 @@ TEST(ConfigTest, TokenInsteadOfPassword) {
   ClientConfig c = Good();
   c.password = "";
   c.auth_token = "t0ken-value";
-  EXPECT_TRUE(ValidateConfig(c).ok());
+  EXPECT_THAT(ValidateConfig(c), IsOk());
 }
 
 TEST(ConfigTest, ReadableCaFileIsAccepted) {
@@ -148,7 +153,7 @@ TEST(ConfigTest, ReadableCaFileIsAccepted) {
   }
   ClientConfig c = Good();
   c.ca_file = path;
-  EXPECT_TRUE(ValidateConfig(c).ok());
+  EXPECT_THAT(ValidateConfig(c), IsOk());
   std::remove(path.c_str());
 }
 

@@ -7,15 +7,20 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
 TEST(CurlLibraryTest, LoadsEveryFunctionFromLibcurl4) {
   auto lib = LoadCurlLibrary(kCurlLibraryName);
-  ASSERT_TRUE(lib.ok()) << lib.status();
+  ASSERT_THAT(lib, IsOk());
   EXPECT_NE(lib->global_init, nullptr);
   EXPECT_NE(lib->easy_init, nullptr);
   EXPECT_NE(lib->easy_cleanup, nullptr);
@@ -33,9 +38,9 @@ TEST(CurlLibraryTest, LoadsEveryFunctionFromLibcurl4) {
 
 TEST(CurlLibraryTest, ProcessTableIsLoadedOnceAndCallable) {
   auto first = LoadCurl();
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   auto second = LoadCurl();
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(*first, *second);
   const CurlLibrary& curl = **first;
 
@@ -65,8 +70,8 @@ TEST(CurlLibraryTest, ProcessTableIsLoadedOnceAndCallable) {
 
 TEST(CurlLibraryTest, MissingLibraryIsAClearError) {
   auto lib = LoadCurlLibrary("libnsxalb-no-such-curl.so.4");
-  ASSERT_FALSE(lib.ok());
-  EXPECT_EQ(lib.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(lib, Not(IsOk()));
+  EXPECT_THAT(lib, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(lib.status().message(),
               HasSubstr("libnsxalb-no-such-curl.so.4 could not be loaded ("));
   EXPECT_THAT(lib.status().message(), HasSubstr("install Debian's libcurl4 package"));
@@ -75,8 +80,8 @@ TEST(CurlLibraryTest, MissingLibraryIsAClearError) {
 TEST(CurlLibraryTest, LibraryWithoutCurlFunctionsIsAClearError) {
   // libm exists on every glibc system but has none of libcurl's functions.
   auto lib = LoadCurlLibrary("libm.so.6");
-  ASSERT_FALSE(lib.ok());
-  EXPECT_EQ(lib.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(lib, Not(IsOk()));
+  EXPECT_THAT(lib, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_THAT(lib.status().message(), HasSubstr("libm.so.6 could not be loaded ("));
   EXPECT_THAT(lib.status().message(), HasSubstr("no function curl_global_init"));
   EXPECT_THAT(lib.status().message(), HasSubstr("install Debian's libcurl4 package"));

@@ -5,9 +5,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::StatusIs;
 
 TEST(ErrorsTest, CodesSayWhatToDo) {
   EXPECT_EQ(CodeForHttpStatus(400), absl::StatusCode::kInvalidArgument);
@@ -38,14 +41,14 @@ TEST(ErrorsTest, ControllerErrorText) {
 TEST(ErrorsTest, HttpErrorCarriesStatusAndText) {
   absl::Status st = HttpError(409, "POST /api/serviceenginegroup",
                               R"({"error":"Service Engine Group with this Name already exists."})");
-  EXPECT_EQ(st.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_THAT(st, StatusIs(absl::StatusCode::kAlreadyExists));
   EXPECT_EQ(st.message(),
             "controller: POST /api/serviceenginegroup: HTTP 409: Service Engine Group with this "
             "Name already exists.");
   EXPECT_EQ(HttpStatusOf(st), 409);
   EXPECT_FALSE(HttpStatusOf(absl::InternalError("x")).has_value());
   absl::Status renamed = WithMessage(st, "other");
-  EXPECT_EQ(renamed.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_THAT(renamed, StatusIs(absl::StatusCode::kAlreadyExists));
   EXPECT_EQ(HttpStatusOf(renamed), 409);
 }
 
@@ -63,7 +66,7 @@ TEST(SetupProblemTest, MarkSurvivesNewMessagesAndUnmarkedIsNone) {
   EXPECT_EQ(SetupProblemOf(s), SetupProblem::kUnreachable);
   EXPECT_EQ(SetupProblemOf(WithMessage(s, "refused (gave up after 6 attempts)")),
             SetupProblem::kUnreachable);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(s, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_EQ(s.message(), "refused");
 }
 

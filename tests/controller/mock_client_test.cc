@@ -4,9 +4,12 @@
 #include <memory>
 
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::Return;
 
@@ -20,7 +23,7 @@ TEST(MockClientTest, StandsInForTheClient) {
   EXPECT_CALL(*mock, DeleteSeGroup).WillOnce(Return(absl::NotFoundError("gone")));
   std::unique_ptr<Client> client = std::move(mock);
   auto got = client->GetSeGroup("serviceenginegroup-1", "");
-  ASSERT_TRUE(got.ok());
+  ASSERT_THAT(got, IsOk());
   EXPECT_EQ(got->name, "g");
   EXPECT_EQ(client->DeleteSeGroup("x", "").code(), absl::StatusCode::kNotFound);
 }

@@ -4,9 +4,14 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using Json = nlohmann::json;
 
@@ -19,7 +24,7 @@ TEST(SeGroupFieldsTest, CatalogIsSortedUniqueAndParsable) {
     if (i > 0) {
       EXPECT_LT(all[i - 1].name, all[i].name);
     }
-    EXPECT_TRUE(IntroducedIn::Parse(all[i].introduced).ok()) << all[i].name;
+    EXPECT_THAT(IntroducedIn::Parse(all[i].introduced), IsOk()) << all[i].name;
     EXPECT_TRUE(all[i].allowed_since.empty() || ApiVersion::Parse(all[i].allowed_since).ok())
         << all[i].name;
     if (!all[i].default_json.empty()) {
@@ -91,17 +96,17 @@ TEST(SeGroupFieldsTest, SpecialValuesAreAcceptedOutsideTheRange) {
   EXPECT_FALSE(IntegerAllowed(pcap, 1));
   EXPECT_FALSE(IntegerAllowed(pcap, 899));
   EXPECT_EQ(DescribeAllowed(pcap), "900-43200 SEC, or the special value 0");
-  EXPECT_TRUE(ValidateFieldValues(Json{{"se_pcap_reinit_frequency", 0}}).ok());
+  EXPECT_THAT(ValidateFieldValues(Json{{"se_pcap_reinit_frequency", 0}}), IsOk());
   absl::Status st = ValidateFieldValues(Json{{"se_pcap_reinit_frequency", 1}});
-  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(st.message(),
             "controller: se_pcap_reinit_frequency is 1; allowed: 900-43200 SEC, or the special "
             "value 0");
   // A special value outside a 0-1 range; "0 = auto" below a 1-8 range.
-  EXPECT_TRUE(ValidateFieldValues(Json{{"metrics_collection_mode", 9}}).ok());
-  EXPECT_FALSE(ValidateFieldValues(Json{{"metrics_collection_mode", 2}}).ok());
-  EXPECT_TRUE(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 0}}).ok());
-  EXPECT_FALSE(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 9}}).ok());
+  EXPECT_THAT(ValidateFieldValues(Json{{"metrics_collection_mode", 9}}), IsOk());
+  EXPECT_THAT(ValidateFieldValues(Json{{"metrics_collection_mode", 2}}), Not(IsOk()));
+  EXPECT_THAT(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 0}}), IsOk());
+  EXPECT_THAT(ValidateFieldValues(Json{{"se_dp_isolation_num_non_dp_cpus", 9}}), Not(IsOk()));
   // Special values of a field without a range change nothing.
   EXPECT_TRUE(IntegerAllowed(*FindSeGroupField("max_concurrent_external_hm"), 7));
   EXPECT_FALSE(IsSpecialValue(*FindSeGroupField("max_cpu_usage"), 0));
@@ -112,27 +117,27 @@ TEST(SeGroupFieldsTest, SpecialValuesAreAcceptedOutsideTheRange) {
 TEST(SeGroupFieldsTest, VersionGateNamesFieldAndVersions) {
   Json fields = {{"vcpus_per_se", 2}, {"hybrid_rss_mode", true}};
   absl::Status st = CheckFieldsAvailable(fields, V("20.1.6"));
-  ASSERT_EQ(st.code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(st, StatusIs(absl::StatusCode::kFailedPrecondition));
   std::string msg(st.message());
   EXPECT_NE(msg.find("hybrid_rss_mode"), std::string::npos) << msg;
   EXPECT_NE(msg.find("21.1.3"), std::string::npos) << msg;
   EXPECT_NE(msg.find("20.1.6"), std::string::npos) << msg;
-  EXPECT_TRUE(CheckFieldsAvailable(fields, V("21.1.3")).ok());
-  EXPECT_TRUE(CheckFieldsAvailable(fields, V("30.2.1")).ok());
+  EXPECT_THAT(CheckFieldsAvailable(fields, V("21.1.3")), IsOk());
+  EXPECT_THAT(CheckFieldsAvailable(fields, V("30.2.1")), IsOk());
   // Null means unset: not sent, so not gated.
-  EXPECT_TRUE(CheckFieldsAvailable(Json{{"hybrid_rss_mode", nullptr}}, V("18.2.8")).ok());
+  EXPECT_THAT(CheckFieldsAvailable(Json{{"hybrid_rss_mode", nullptr}}, V("18.2.8")), IsOk());
   // Unknown fields pass through.
-  EXPECT_TRUE(CheckFieldsAvailable(Json{{"future_field", 1}}, V("18.2.8")).ok());
+  EXPECT_THAT(CheckFieldsAvailable(Json{{"future_field", 1}}, V("18.2.8")), IsOk());
 }
 
 TEST(SeGroupFieldsTest, VersionGateHonoursBackports) {
   Json fields = {{"num_dispatcher_cores", 2}};
-  EXPECT_TRUE(CheckFieldsAvailable(fields, V("18.1.3")).ok());
-  EXPECT_FALSE(CheckFieldsAvailable(fields, V("18.1.2")).ok());
-  EXPECT_TRUE(CheckFieldsAvailable(fields, V("17.2.12")).ok());
+  EXPECT_THAT(CheckFieldsAvailable(fields, V("18.1.3")), IsOk());
+  EXPECT_THAT(CheckFieldsAvailable(fields, V("18.1.2")), Not(IsOk()));
+  EXPECT_THAT(CheckFieldsAvailable(fields, V("17.2.12")), IsOk());
   Json queues = {{"max_queues_per_vnic", 4}};
-  EXPECT_TRUE(CheckFieldsAvailable(queues, V("18.2.7")).ok());
-  EXPECT_FALSE(CheckFieldsAvailable(queues, V("18.2.6")).ok());
+  EXPECT_THAT(CheckFieldsAvailable(queues, V("18.2.7")), IsOk());
+  EXPECT_THAT(CheckFieldsAvailable(queues, V("18.2.6")), Not(IsOk()));
   absl::Status st = CheckFieldsAvailable(queues, V("18.2.6"));
   EXPECT_NE(st.message().find("18.2.7 on the 18.2 train, or 20.1.1 and later"),
             absl::string_view::npos)
@@ -140,10 +145,10 @@ TEST(SeGroupFieldsTest, VersionGateHonoursBackports) {
 }
 
 TEST(SeGroupFieldsTest, ValuesAreChecked) {
-  EXPECT_TRUE(ValidateFieldValues(Json{{"memory_per_se", 4096},
+  EXPECT_THAT(ValidateFieldValues(Json{{"memory_per_se", 4096},
                                        {"num_dispatcher_cores", 4},
-                                       {"ha_mode", "HA_MODE_SHARED_PAIR"}})
-                  .ok());
+                                       {"ha_mode", "HA_MODE_SHARED_PAIR"}}),
+              IsOk());
   struct Case {
     Json fields;
     const char* field;
@@ -158,10 +163,10 @@ TEST(SeGroupFieldsTest, ValuesAreChecked) {
   };
   for (const Case& c : cases) {
     absl::Status st = ValidateFieldValues(c.fields);
-    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << c.fields.dump();
+    EXPECT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument)) << c.fields.dump();
     EXPECT_NE(st.message().find(c.field), absl::string_view::npos) << st;
   }
-  EXPECT_FALSE(ValidateFieldValues(Json::array()).ok());
+  EXPECT_THAT(ValidateFieldValues(Json::array()), Not(IsOk()));
 }
 
 }  // namespace

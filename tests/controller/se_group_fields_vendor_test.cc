@@ -10,9 +10,12 @@
 #include "gtest/gtest.h"
 #include "plugin/controller/se_group_fields.h"
 #include "tests/controller/vendor_se_group_facts.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using Json = nlohmann::json;
 using ::nsxalb::testing::ProviderTypedFields;
@@ -101,11 +104,11 @@ TEST(SeGroupFieldsVendorTest, TheVendorsDefaultsPassThePreSendCheck) {
   EXPECT_GT(body.size(), 150u);
   EXPECT_EQ(body["se_pcap_reinit_frequency"], 0);
   absl::Status st = ValidateFieldValues(body);
-  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_THAT(st, IsOk());
   // And field by field, so a failure names every field at once.
   for (auto it = body.begin(); it != body.end(); ++it) {
     absl::Status one = ValidateFieldValues(Json{{it.key(), it.value()}});
-    EXPECT_TRUE(one.ok()) << one;
+    EXPECT_THAT(one, IsOk());
   }
 }
 

@@ -5,13 +5,18 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
 namespace {
 
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
+
 ApiVersion V(const char* text) {
   auto v = ApiVersion::Parse(text);
-  EXPECT_TRUE(v.ok()) << text << ": " << v.status();
+  EXPECT_THAT(v, IsOk()) << text << ": " << v.status();
   return v.ok() ? *v : ApiVersion();
 }
 
@@ -27,9 +32,9 @@ TEST(ApiVersionTest, ParsesDottedNumbers) {
 TEST(ApiVersionTest, RejectsNonVersions) {
   for (const char* bad : {"", "22", "abc", "22.", ".1.2", "x22.1.3", "1234567890.1"}) {
     auto v = ApiVersion::Parse(bad);
-    EXPECT_FALSE(v.ok()) << bad;
+    EXPECT_THAT(v, Not(IsOk())) << bad;
     if (!v.ok()) {
-      EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(v, StatusIs(absl::StatusCode::kInvalidArgument));
     }
   }
 }
@@ -37,7 +42,7 @@ TEST(ApiVersionTest, RejectsNonVersions) {
 TEST(ApiVersionTest, ParsesExactlyAsTheControllerReadsXAviVersion) {
   auto exact = [](const char* text) {
     auto v = ApiVersion::ParseExact(text);
-    EXPECT_TRUE(v.ok()) << text << ": " << v.status();
+    EXPECT_THAT(v, IsOk()) << text << ": " << v.status();
     return v.ok() ? *v : ApiVersion();
   };
   EXPECT_EQ(exact("22.1.3").ToString(), "22.1.3");
@@ -46,9 +51,9 @@ TEST(ApiVersionTest, ParsesExactlyAsTheControllerReadsXAviVersion) {
   for (const char* bad :
        {"", "22", "22.1.3.4", "a.b.c", "22.-1.3", "22..3", "v22_1_3", "22.1.3-9096", "22.1."}) {
     auto v = ApiVersion::ParseExact(bad);
-    EXPECT_FALSE(v.ok()) << bad;
+    EXPECT_THAT(v, Not(IsOk())) << bad;
     if (!v.ok()) {
-      EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(v, StatusIs(absl::StatusCode::kInvalidArgument));
     }
   }
   EXPECT_NE(std::string(ApiVersion::ParseExact("x.y").status().message()).find("\"x.y\""),
@@ -73,7 +78,7 @@ TEST(ApiVersionTest, ComparesNumericallyNotLexically) {
 
 TEST(IntroducedInTest, SingleVersion) {
   auto in = IntroducedIn::Parse("21.1.3");
-  ASSERT_TRUE(in.ok());
+  ASSERT_THAT(in, IsOk());
   EXPECT_FALSE(in->AvailableIn(V("21.1.2")));
   EXPECT_TRUE(in->AvailableIn(V("21.1.3")));
   EXPECT_TRUE(in->AvailableIn(V("22.1.3")));
@@ -83,13 +88,13 @@ TEST(IntroducedInTest, SingleVersion) {
 
 TEST(IntroducedInTest, EmptyMeansAlways) {
   auto in = IntroducedIn::Parse("");
-  ASSERT_TRUE(in.ok());
+  ASSERT_THAT(in, IsOk());
   EXPECT_TRUE(in->AvailableIn(V("16.1.1")));
 }
 
 TEST(IntroducedInTest, BackportsApplyPerTrain) {
   auto in = IntroducedIn::Parse("17.2.12,18.1.3,18.2.1");
-  ASSERT_TRUE(in.ok());
+  ASSERT_THAT(in, IsOk());
   EXPECT_TRUE(in->AvailableIn(V("17.2.12")));
   EXPECT_TRUE(in->AvailableIn(V("17.2.14")));
   EXPECT_FALSE(in->AvailableIn(V("17.2.11")));
@@ -105,7 +110,7 @@ TEST(IntroducedInTest, BackportsApplyPerTrain) {
 
 TEST(IntroducedInTest, FirstMissingNamesTheVersionToAskFor) {
   auto in = IntroducedIn::Parse("17.2.12,18.1.3,18.2.1");
-  ASSERT_TRUE(in.ok());
+  ASSERT_THAT(in, IsOk());
   EXPECT_FALSE(in->FirstMissing(V("17.2.12")).has_value());
   EXPECT_FALSE(in->FirstMissing(V("18.1.3")).has_value());
   EXPECT_FALSE(in->FirstMissing(V("18.2.1")).has_value());
@@ -117,14 +122,14 @@ TEST(IntroducedInTest, FirstMissingNamesTheVersionToAskFor) {
   EXPECT_EQ(in->FirstMissing(V("18.0.5")).value(), V("18.1.3"));
   EXPECT_FALSE(IntroducedIn().FirstMissing(V("10.1.1")).has_value());
   auto single = IntroducedIn::Parse("21.1.3");
-  ASSERT_TRUE(single.ok());
+  ASSERT_THAT(single, IsOk());
   EXPECT_EQ(single->FirstMissing(V("21.1.2")).value(), V("21.1.3"));
   EXPECT_FALSE(single->FirstMissing(V("21.1.3")).has_value());
 }
 
 TEST(IntroducedInTest, UnsortedListIsSorted) {
   auto in = IntroducedIn::Parse("20.1.1, 18.2.7");
-  ASSERT_TRUE(in.ok());
+  ASSERT_THAT(in, IsOk());
   EXPECT_TRUE(in->AvailableIn(V("18.2.8")));
   EXPECT_FALSE(in->AvailableIn(V("18.2.6")));
   EXPECT_FALSE(in->AvailableIn(V("20.1.0")));
@@ -132,7 +137,7 @@ TEST(IntroducedInTest, UnsortedListIsSorted) {
 }
 
 TEST(IntroducedInTest, BadListIsAnError) {
-  EXPECT_FALSE(IntroducedIn::Parse("18.2.7,banana").ok());
+  EXPECT_THAT(IntroducedIn::Parse("18.2.7,banana"), Not(IsOk()));
 }
 
 }  // namespace
