@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/shape_warnings.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -539,32 +541,11 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
   }
 
   // Warnings about the plan.
-  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
-  if (w.platform == Platform::kVcenter && rps.has_value() && *rps / count > kEsxiMaxRpsPerSe) {
-    const int needed = static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe));
-    r.findings.push_back(
-        {Severity::kWarning, "workload.l7_rps", rules::kRps160k,
-         absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / count)),
-                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
-                      FormatInt(kEsxiMaxRpsPerSe)),
-         absl::StrCat(count, count == 1 ? " SE of " : " SEs of ", vcpus,
-                      count == 1 ? " vCPUs carries " : " vCPUs carry ",
-                      FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                      " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
-                      FormatInt(kEsxiMaxRpsPerSe), " RPS (about ", FormatInt(kRpsPerCoreIntelV3),
-                      " per core). Run at least ", needed, " SEs so that each carries at most ",
-                      FormatInt(kEsxiMaxRpsPerSe), ".")});
+  if (std::optional<Finding> f = EsxiRpsPerSeWarning(w, vcpus, count, "workload.l7_rps")) {
+    r.findings.push_back(*std::move(f));
   }
-  if (per_vs > w.max_scaleout_per_vs) {
-    r.findings.push_back(
-        {Severity::kWarning, "max_scaleout_per_vs", rules::kScaleoutLimit,
-         absl::StrCat("One virtual service would need ", per_vs, " SEs; max_scaleout_per_vs is ",
-                      w.max_scaleout_per_vs),
-         absl::StrCat("If this workload is one virtual service, it needs ", per_vs, " SEs of ",
-                      vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
-                      ". Set max_scaleout_per_vs = ", per_vs, " (at most ", kMaxScaleoutPerVs,
-                      "), raise workload.max_vcpus_per_se, or split the workload "
-                      "across virtual services.")});
+  if (std::optional<Finding> f = ScaleoutPerVsWarning(w, vcpus, per_vs, "max_scaleout_per_vs")) {
+    r.findings.push_back(*std::move(f));
   }
   return absl::OkStatus();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/shape_warnings.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -609,29 +611,16 @@ Validation Validate(const Workload& w, const Settings& s) {
   }
   if (workload_ok) CheckHaMode(w, s, v);
   const bool shape_given = s.vcpus_per_se || s.se_count;
-  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
-  if (shape_given && w.platform == Platform::kVcenter && rps &&
-      *rps / v.se_count > kEsxiMaxRpsPerSe) {
-    v.findings.push_back(Warning(
-        s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
-        absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
-                     " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
-                     FormatInt(kEsxiMaxRpsPerSe)),
-        absl::StrCat(
-            Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
-            FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-            " L7 RPS (vcenter); an SE VM on ESXi reaches about ", FormatInt(kEsxiMaxRpsPerSe),
-            " RPS (about ", FormatInt(kRpsPerCoreIntelV3), " per core). Run at least ",
-            Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
+  if (shape_given) {
+    if (std::optional<Finding> f = EsxiRpsPerSeWarning(
+            w, v.vcpus, v.se_count, s.vcpus_per_se ? "vcpus_per_se" : "se_count")) {
+      v.findings.push_back(*std::move(f));
+    }
   }
-  if (s.se_count && *s.se_count > w.max_scaleout_per_vs) {
-    v.findings.push_back(
-        Warning("se_count", rules::kScaleoutLimit,
-                absl::StrCat("se_count = ", *s.se_count,
-                             " exceeds max_scaleout_per_vs = ", w.max_scaleout_per_vs),
-                absl::StrCat("One virtual service can scale out to ", w.max_scaleout_per_vs,
-                             " SEs only. Set max_scaleout_per_vs = ", *s.se_count,
-                             " or split the workload across virtual services.")));
+  if (s.se_count) {
+    if (std::optional<Finding> f = ScaleoutPerVsWarning(w, v.vcpus, *s.se_count, "se_count")) {
+      v.findings.push_back(*std::move(f));
+    }
   }
   if (shape_given && rec && !w.demand.Empty()) {
     const int64_t given = static_cast<int64_t>(v.vcpus) * v.se_count;
