@@ -246,16 +246,11 @@ std::optional<Json> ControllerDefault(std::string_view field) {
 
 double RoundToTenth(double x) { return std::round(x * 10) / 10; }
 
-std::string Shape(int se_count, int vcpus) {
-  return absl::StrCat(se_count, se_count == 1 ? " SE of " : " SEs of ", vcpus,
-                      vcpus == 1 ? " vCPU" : " vCPUs");
-}
-
 // "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)", or with a CPU budget of several
 // metrics "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)".
 std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
   const int count = shape.se_count.value;
-  const std::string who = Shape(count, shape.vcpus_per_se.value);
+  const std::string who = sz::FormatShape(count, shape.vcpus_per_se.value);
   if (shape.cpu_binds) {
     std::vector<std::string> amounts;
     for (const sz::CpuPart& part : shape.cpu.parts) {
@@ -267,8 +262,8 @@ std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
     const std::string amount = absl::StrJoin(amounts, " + ");
     const std::string at = sz::FormatPercent(RoundToTenth(shape.cpu.utilization_pct));
     if (shape.carried) {
-      return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " CPU (",
-                          sz::BasisName(basis), ")");
+      return absl::StrCat(who, sz::Agree(count, " carries ", " carry "), amount, " at ", at,
+                          " CPU (", sz::BasisName(basis), ")");
     }
     return absl::StrCat(who, " would run ", amount, " at ", at, " CPU, over the ",
                         shape.target_utilization_pct, "% target (", sz::BasisName(basis), ")");
@@ -279,7 +274,7 @@ std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
     // Rounded as utilization_pct is, so that the two never disagree.
     const std::string at = sz::FormatPercent(RoundToTenth(load.utilization_pct));
     if (shape.carried) {
-      return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " (",
+      return absl::StrCat(who, sz::Agree(count, " carries ", " carry "), amount, " at ", at, " (",
                           sz::BasisName(basis), ")");
     }
     return absl::StrCat(who, " would run ", amount, " at ", at, ", over the ",

@@ -83,6 +83,11 @@ bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
   return true;
 }
 
+// "table memory for 6 vCPUs on nsxt": the reason of a memory_per_se that is the table's.
+std::string TableMemoryReason(Platform platform, int vcpus) {
+  return absl::StrCat("table memory for ", FormatVcpus(vcpus), " on ", ProfileOf(platform).name);
+}
+
 int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDownToAllowedCoreCount(vcpus / 3); }
 
 // Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
@@ -222,7 +227,7 @@ absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
 
 DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_binds) {
   DispatcherPlan plan;
-  const std::string where = absl::StrCat(PlatformName(platform), " ", vcpus, " vCPUs");
+  const std::string where = absl::StrCat(PlatformName(platform), " ", FormatVcpus(vcpus));
   if (vcpus <= 2) {
     plan.cores = 0;
     plan.basis = Basis::kMeasured;
@@ -268,7 +273,6 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   if (!errors.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(errors[0].attribute, ": ", errors[0].detail));
   }
-  const Profile& profile = ProfileOf(w.platform);
   Recommendation r;
   r.platform = w.platform;
   r.target_utilization_pct = w.target_utilization_pct;
@@ -299,22 +303,23 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   const std::string least_reason = LeastActiveReason(w);
   if (vcpus > 0 && least == 1) {
     r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestSingleSe,
-                      absl::StrCat("the smallest single SE (up to ", top,
-                                   " vCPUs) that carries the workload at ", at)};
+                      absl::StrCat("the smallest single SE (up to ", FormatVcpus(top),
+                                   ") that carries the workload at ", at)};
   } else if (vcpus > 0) {
-    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestAtLeastCount,
-                      absl::StrCat("the smallest SE (up to ", top, " vCPUs) with which ", least,
-                                   " active SEs (", least_reason, ") carry the workload at ", at)};
+    r.vcpus_per_se = {
+        vcpus, Basis::kRule, rules::kSmallestAtLeastCount,
+        absl::StrCat("the smallest SE (up to ", FormatVcpus(top), ") with which ", least,
+                     " active SEs (", least_reason, ") carry the workload at ", at)};
   } else if (!ScalesOut(w.ha_mode)) {
     // Legacy active/standby: one active SE, no scale-out. The largest SE is planned; validation
     // reports that it does not carry the workload.
     vcpus = top;
     memory = MemoryFor(w, top, 1).value_or(MaxRecommendedMemoryMb(w.platform, top));
-    r.vcpus_per_se = {
-        vcpus, Basis::kRule, rules::kLegacyOneActive,
-        absl::StrCat("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
-                     "scale-out; no SE of up to ",
-                     top, " vCPUs carries the workload at ", at, ", so the largest is planned")};
+    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kLegacyOneActive,
+                      absl::StrCat("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
+                                   "scale-out; no SE of up to ",
+                                   FormatVcpus(top), " carries the workload at ", at,
+                                   ", so the largest is planned")};
   } else {
     // Fewest SEs of max_vcpus_per_se: start from a lower bound, then settle exactly.
     double cpu_estimate = 0;  // the CPU budget in SEs at the target
@@ -342,10 +347,9 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
     while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
     if (count > kMaxSeCount) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("workload: needs more than ", kMaxSeCount, " SEs of ", top,
-                       " vCPUs (Avi max_se is at most ", kMaxSeCount,
-                       "); raise workload.max_vcpus_per_se or split it"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "workload: needs more than ", FormatShape(kMaxSeCount, top), " (Avi max_se is at most ",
+          kMaxSeCount, "); raise workload.max_vcpus_per_se or split it"));
     }
     while (count > least + 1 && Feasible(w, top, count - 1, nullptr)) --count;
     for (int v = 1; v <= top; ++v) {
@@ -356,9 +360,10 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     }
     r.vcpus_per_se = {
         vcpus, Basis::kRule, rules::kFewestSes,
-        absl::StrCat(least == 1 ? "no single SE" : absl::StrCat("no ", least, " SEs"), " of up to ",
-                     top, least == 1 ? " vCPUs carries" : " vCPUs carry", " the workload at ", at,
-                     "; ", count, " SEs of ", top, " do, and so do ", count, " of ", vcpus)};
+        absl::StrCat(least == 1 ? "no single SE" : absl::StrCat("no ", FormatSeCount(least)),
+                     " of up to ", FormatVcpus(top), Agree(least, " carries", " carry"),
+                     " the workload at ", at, "; ", count, " SEs of ", top, " do, and so do ",
+                     count, " of ", vcpus)};
   }
   // Say so when it is the memory cap that keeps a smaller shape out.
   if (w.demand.Get(Metric::kL4OpenConns).has_value() &&
@@ -385,7 +390,7 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   const Figure table_memory = TableMemoryMb(w.platform, vcpus);
   if (memory == static_cast<int64_t>(table_memory.value)) {
     r.memory_per_se = {memory, table_memory.basis, rules::kTableMemory,
-                       absl::StrCat("table memory for ", vcpus, " vCPUs on ", profile.name)};
+                       TableMemoryReason(w.platform, vcpus)};
   } else {
     // Chosen from the open-connection figure at that memory, so labelled as that figure is.
     const Figure conns = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
@@ -421,9 +426,8 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, i
   r.se_count = {se_count, Basis::kRule, "", "given"};
   const Figure table_memory = TableMemoryMb(w.platform, vcpus);
   if (memory_mb == static_cast<int64_t>(table_memory.value)) {
-    r.memory_per_se = {
-        memory_mb, table_memory.basis, rules::kTableMemory,
-        absl::StrCat("table memory for ", vcpus, " vCPUs on ", ProfileOf(w.platform).name)};
+    r.memory_per_se = {memory_mb, table_memory.basis, rules::kTableMemory,
+                       TableMemoryReason(w.platform, vcpus)};
   } else {
     r.memory_per_se = {memory_mb, Basis::kRule, "", "given"};
   }

@@ -23,13 +23,12 @@ std::optional<Finding> EsxiRpsPerSeWarning(const Workload& w, int vcpus, int se_
       absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / se_count)),
                    " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
                    FormatInt(kEsxiMaxRpsPerSe)),
-      absl::StrCat(se_count, se_count == 1 ? " SE of " : " SEs of ", vcpus,
-                   se_count == 1 ? " vCPUs carries " : " vCPUs carry ",
+      absl::StrCat(FormatShape(se_count, vcpus), Agree(se_count, " carries ", " carry "),
                    FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
                    " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
                    FormatInt(kEsxiMaxRpsPerSe), " RPS (about ", FormatInt(kRpsPerCoreIntelV3),
-                   " per core). Run at least ", needed, " SEs so that each carries at most ",
-                   FormatInt(kEsxiMaxRpsPerSe), ".")};
+                   " per core). Run at least ", FormatSeCount(needed),
+                   " so that each carries at most ", FormatInt(kEsxiMaxRpsPerSe), ".")};
 }
 
 std::optional<Finding> ScaleoutPerVsWarning(const Workload& w, int vcpus, int scaleout,
@@ -37,11 +36,12 @@ std::optional<Finding> ScaleoutPerVsWarning(const Workload& w, int vcpus, int sc
   if (scaleout <= w.max_scaleout_per_vs) return std::nullopt;
   return Finding{
       Severity::kWarning, std::move(attribute), rules::kScaleoutLimit,
-      absl::StrCat("One virtual service would need ", scaleout, " SEs; max_scaleout_per_vs is ",
-                   w.max_scaleout_per_vs),
-      absl::StrCat("If this workload is one virtual service, it would span ", scaleout, " SEs of ",
-                   vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
-                   ". Set max_scaleout_per_vs = ", scaleout, " (at most ", kMaxScaleoutPerVs,
+      absl::StrCat("One virtual service would need ", FormatSeCount(scaleout),
+                   "; max_scaleout_per_vs is ", w.max_scaleout_per_vs),
+      absl::StrCat("If this workload is one virtual service, it would span ",
+                   FormatShape(scaleout, vcpus), " but can scale out to only ",
+                   w.max_scaleout_per_vs, ". Set max_scaleout_per_vs = ", scaleout, " (at most ",
+                   kMaxScaleoutPerVs,
                    "), use fewer, larger SEs (vcpus_per_se, or workload.max_vcpus_per_se for the "
                    "recommended size), or split the workload across virtual services.")};
 }

@@ -26,19 +26,6 @@ Finding Warning(std::string attribute, const char* rule, std::string summary, st
                  std::move(detail)};
 }
 
-std::string Ses(int count) { return absl::StrCat(count, count == 1 ? " SE" : " SEs"); }
-
-std::string Vcpus(int vcpus) { return absl::StrCat(vcpus, vcpus == 1 ? " vCPU" : " vCPUs"); }
-
-std::string Shape(int count, int vcpus) {
-  return count == 1 ? Vcpus(vcpus) : absl::StrCat(count, " SEs of ", Vcpus(vcpus));
-}
-
-// "delivers" after "1 vCPU", else "deliver".
-const char* Deliver(int count, int vcpus) {
-  return count == 1 && vcpus == 1 ? " delivers " : " deliver ";
-}
-
 void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
   if (s.vcpus_per_se && (*s.vcpus_per_se < kMinVcpus || *s.vcpus_per_se > kMaxVcpus)) {
     out.push_back(
@@ -133,13 +120,13 @@ std::string LegacyLimit(const Workload& w, int vcpus) {
   std::string out = absl::StrCat(
       "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no scale-out, so the group carries at "
       "most what one SE of up to ",
-      std::max(w.max_vcpus_per_se, vcpus), " vCPUs (workload.max_vcpus_per_se) carries.");
+      FormatVcpus(std::max(w.max_vcpus_per_se, vcpus)), " (workload.max_vcpus_per_se) carries.");
   Workload shared = w;
   shared.ha_mode = HaMode::kShared;
   absl::StatusOr<Recommendation> elsewhere = Recommend(shared);
   if (elsewhere.ok()) {
     absl::StrAppend(&out, " In HA_MODE_SHARED (N+M) it needs ",
-                    Shape(elsewhere->se_count.value, elsewhere->vcpus_per_se.value),
+                    FormatShape(elsewhere->se_count.value, elsewhere->vcpus_per_se.value),
                     elsewhere->se_count.value == 1 ? "" : " each", " (max_se ",
                     elsewhere->max_se.value, ").");
   }
@@ -156,7 +143,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
   const Metric m = load.metric;
   const Profile& p = ProfileOf(w.platform);
   const std::string delivered =
-      absl::StrCat(Shape(v.se_count, v.vcpus), Deliver(v.se_count, v.vcpus),
+      absl::StrCat(FormatShape(v.se_count, v.vcpus), Agree(v.se_count, " delivers ", " deliver "),
                    FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
                    BasisName(load.per_se.basis), ")");
   std::string detail =
@@ -206,7 +193,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
            (count - 1) * load.per_se.value * w.target_utilization_pct >= load.demand * 100) {
       --count;
     }
-    if (count <= kMaxSeCount) remedies.push_back(absl::StrCat("run ", Ses(count)));
+    if (count <= kMaxSeCount) remedies.push_back(absl::StrCat("run ", FormatSeCount(count)));
   }
   if (!remedies.empty()) {
     remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
@@ -258,7 +245,7 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
   const std::string last = labels.back();
   labels.pop_back();
   std::string detail = absl::StrCat(
-      Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " runs at " : " run at ",
+      FormatShape(v.se_count, v.vcpus), Agree(v.se_count, " runs at ", " run at "),
       CpuLoadText(v.cpu), " (", p.name, ", ", BasisName(basis), "). ", absl::StrJoin(labels, ", "),
       " and ", last, " share the SE's cores, so their utilizations add up (rule ",
       rules::kCpuBudget, "); the sum must stay within ", w.target_utilization_pct, "%.");
@@ -276,7 +263,7 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
     if (absl::optional<int> count =
             FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, v.cpu.utilization_pct)) {
       if (absl::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
-        remedies.push_back(absl::StrCat("run ", Ses(*count), " (CPU ",
+        remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (CPU ",
                                         FormatPercent(at->cpu.utilization_pct), ")"));
       }
     }
@@ -310,8 +297,8 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
     }
   }
   std::string detail = absl::StrCat("HA_MODE_SHARED_PAIR has no buffer SE: when one of ",
-                                    Ses(v.se_count), " of ", Vcpus(v.vcpus), " fails, the other ",
-                                    v.se_count - 1 == 1 ? "one carries" : "ones carry",
+                                    FormatShape(v.se_count, v.vcpus), " fails, the other ",
+                                    Agree(v.se_count - 1, "one carries", "ones carry"),
                                     " its virtual services and would run at ", over,
                                     ", over 100% (rule ", rules::kActiveActive, ").");
   std::vector<std::string> remedies;
@@ -322,18 +309,19 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
     }
   }
   if (absl::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
-    remedies.push_back(absl::StrCat("run ", Ses(*count), " (max_se ", *count, ")"));
+    remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (max_se ", *count, ")"));
   }
   if (!remedies.empty()) {
     remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
     absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
   }
-  return Warning(s.se_count       ? "se_count"
-                 : s.vcpus_per_se ? "vcpus_per_se"
-                                  : "max_se",
-                 rules::kActiveActive,
-                 absl::StrCat("Losing one of ", Ses(v.se_count), " would put the rest at ", over),
-                 detail);
+  return Warning(
+      s.se_count       ? "se_count"
+      : s.vcpus_per_se ? "vcpus_per_se"
+                       : "max_se",
+      rules::kActiveActive,
+      absl::StrCat("Losing one of ", FormatSeCount(v.se_count), " would put the rest at ", over),
+      detail);
 }
 
 // Settings that contradict the HA mode, and virtual-service slots a given max_se lacks.
@@ -409,8 +397,8 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
           absl::StrCat(
               FormatInt(*w.virtual_services), " virtual services",
               scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
-              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active SE",
-              least == 1 ? "" : "s", " (", mode,
+              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active ",
+              Agree(least, "SE", "SEs"), " (", mode,
               w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
               ScalesOut(w.ha_mode)
                   ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
@@ -424,14 +412,14 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
   const Platform p = w.platform;
   const std::vector<int> accepted = AcceptedDispatcherCores(p, v.vcpus);
   const DispatcherPlan plan = PlanDispatchers(p, v.vcpus, false);
-  const std::string where = absl::StrCat(PlatformName(p), " at ", v.vcpus, " vCPUs");
+  const std::string where = absl::StrCat(PlatformName(p), " at ", FormatVcpus(v.vcpus));
   if (s.num_dispatcher_cores && IsAllowedCoreCount(*s.num_dispatcher_cores)) {
     if (*s.num_dispatcher_cores > 0 && *s.num_dispatcher_cores >= v.vcpus) {
       out.push_back(
           Error("num_dispatcher_cores", rules::kDispatchersFewer,
                 absl::StrCat("num_dispatcher_cores (", *s.num_dispatcher_cores,
                              ") must be fewer than vcpus_per_se (", v.vcpus, ")"),
-                absl::StrCat("An SE of ", v.vcpus, " vCPUs with ", *s.num_dispatcher_cores,
+                absl::StrCat("An SE of ", FormatVcpus(v.vcpus), " with ", *s.num_dispatcher_cores,
                              " dispatcher cores has no proxy core. Set num_dispatcher_cores = ",
                              plan.cores, " (", plan.reason, ").")));
     } else if (std::find(accepted.begin(), accepted.end(), *s.num_dispatcher_cores) ==
@@ -542,7 +530,7 @@ Validation Validate(const Workload& w, const Settings& s) {
         absl::StrCat("Controllers from 30.1 on accept memory_per_se ", kControllerMinMemoryMb, "-",
                      kMaxMemoryMb, " MB and reject ", *s.memory_per_se, " MB. Set memory_per_se = ",
                      static_cast<int64_t>(v.capacity->table_memory_mb.value),
-                     " (the table memory for ", v.vcpus, " vCPUs).")));
+                     " (the table memory for ", FormatVcpus(v.vcpus), ").")));
   }
   if (s.disk_per_se && *s.disk_per_se >= 1 && *s.disk_per_se < MinimumDiskGb(v.memory_mb)) {
     const int64_t minimum = MinimumDiskGb(v.memory_mb);
@@ -577,7 +565,7 @@ Validation Validate(const Workload& w, const Settings& s) {
     const int recommended = nsxt && v.vcpus >= 6 ? 2 : 0;
     v.findings.push_back(Warning(
         "max_queues_per_vnic", rules::kQueuesNotOne,
-        absl::StrCat("max_queues_per_vnic = 1 at ", v.vcpus, " vCPUs"),
+        absl::StrCat("max_queues_per_vnic = 1 at ", FormatVcpus(v.vcpus)),
         absl::StrCat(nsxt ? "Seed 001 (note 11)"
                           : "Seed 001 (note 11; an NSX-T note, cross-profile on vcenter: seed 000 "
                             "says nothing about queues)",
@@ -628,17 +616,20 @@ Validation Validate(const Workload& w, const Settings& s) {
     if (given >= 2 * needed) {
       v.findings.push_back(Warning(
           s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kOverProvisioning,
-          absl::StrCat(given, " vCPUs is at least twice the ", needed, " the workload needs"),
-          absl::StrCat(
-              Ses(v.se_count), " of ", Vcpus(v.vcpus), " = ", given,
-              " vCPUs in total; the workload needs ", Ses(rec->se_count.value), " of ",
-              Vcpus(rec->vcpus_per_se.value), " = ", needed, " at ", w.target_utilization_pct,
-              "% utilization",
-              rec->binding ? absl::StrCat(" (binding metric ", InfoOf(*rec->binding).label, ")")
+          absl::StrCat(FormatVcpus(given), " is at least twice the ", needed,
+                       " the workload needs"),
+          absl::StrCat(FormatShape(v.se_count, v.vcpus), " = ", FormatVcpus(given),
+                       " in total; the workload needs ",
+                       FormatShape(rec->se_count.value, rec->vcpus_per_se.value), " = ", needed,
+                       " at ", w.target_utilization_pct, "% utilization",
+                       rec->binding
+                           ? absl::StrCat(" (binding metric ", InfoOf(*rec->binding).label, ")")
                            : "",
-              ". Licences are per core: set vcpus_per_se = ", rec->vcpus_per_se.value,
-              rec->se_count.value > 1 ? absl::StrCat(" and run ", Ses(rec->se_count.value)) : "",
-              ".")));
+                       ". Licences are per core: set vcpus_per_se = ", rec->vcpus_per_se.value,
+                       rec->se_count.value > 1
+                           ? absl::StrCat(" and run ", FormatSeCount(rec->se_count.value))
+                           : "",
+                       ".")));
     }
   }
   return v;
