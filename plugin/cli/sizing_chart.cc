@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
@@ -219,7 +219,7 @@ std::string SizingChartSvg(const ChartInput& input) {
     }
     curves.emplace_back(p, std::move(points));
   }
-  const absl::optional<double>& demand = w.demand.Get(metric);
+  const std::optional<double>& demand = w.demand.Get(metric);
   const int se_count = std::max(1, input.recommended.se_count);
   double needed_per_se = 0;
   if (demand) {

@@ -15,7 +15,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/optional.h"
 #include "plugin/controller/se_group_fields.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/format.h"
@@ -164,11 +163,6 @@ class Reader {
   std::vector<InputError>& errors_;
 };
 
-template <typename T>
-absl::optional<T> Opt(const std::optional<T>& v) {
-  return v.has_value() ? absl::optional<T>(*v) : absl::nullopt;
-}
-
 Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   Inputs in;
   in.workload.platform = platform;
@@ -188,30 +182,30 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
 
   Reader r(input.settings, "", in.errors);
   sz::Settings& s = in.settings;
-  s.vcpus_per_se = Opt(r.Int32("vcpus_per_se"));
-  s.memory_per_se = Opt(r.Int("memory_per_se", -kMaxSize, kMaxSize));
-  s.disk_per_se = Opt(r.Int("disk_per_se", -kMaxSize, kMaxSize));
-  s.cpu_reserve = Opt(r.Bool("cpu_reserve"));
-  s.mem_reserve = Opt(r.Bool("mem_reserve"));
-  s.dedicated_dispatcher_core = Opt(r.Bool("dedicated_dispatcher_core"));
-  s.num_dispatcher_cores = Opt(r.Int32("num_dispatcher_cores"));
-  s.max_queues_per_vnic = Opt(r.Int32("max_queues_per_vnic"));
-  s.hybrid_rss_mode = Opt(r.Bool("hybrid_rss_mode"));
+  s.vcpus_per_se = r.Int32("vcpus_per_se");
+  s.memory_per_se = r.Int("memory_per_se", -kMaxSize, kMaxSize);
+  s.disk_per_se = r.Int("disk_per_se", -kMaxSize, kMaxSize);
+  s.cpu_reserve = r.Bool("cpu_reserve");
+  s.mem_reserve = r.Bool("mem_reserve");
+  s.dedicated_dispatcher_core = r.Bool("dedicated_dispatcher_core");
+  s.num_dispatcher_cores = r.Int32("num_dispatcher_cores");
+  s.max_queues_per_vnic = r.Int32("max_queues_per_vnic");
+  s.hybrid_rss_mode = r.Bool("hybrid_rss_mode");
   // One virtual service is placed on min_scaleout_per_vs SEs: they are the SEs its workload is
   // spread over. Several are spread by placement, so the model chooses the active SEs then, and
   // checks the given value against the HA mode and the virtual-service slots.
   const std::optional<int> min_scaleout = r.Int32(kMinScaleoutPerVs);
   if (!in.workload.virtual_services.has_value() || *in.workload.virtual_services <= 1) {
-    s.se_count = Opt(min_scaleout);
+    s.se_count = min_scaleout;
   } else {
-    s.min_scaleout_per_vs = Opt(min_scaleout);
+    s.min_scaleout_per_vs = min_scaleout;
   }
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);
   in.workload.max_vs_per_se = r.Int32(kMaxVsPerSe).value_or(sz::kDefaultMaxVsPerSe);
   // The target utilization follows the group's max_cpu_usage when the workload sets none (rule
   // target-within-max-cpu-usage): the group scales out there.
-  s.max_cpu_usage = Opt(r.Int32(kMaxCpuUsage));
+  s.max_cpu_usage = r.Int32(kMaxCpuUsage);
   if (target.has_value()) {
     in.workload.target_utilization_pct = *target;
   } else if (s.max_cpu_usage.has_value()) {

@@ -487,7 +487,7 @@ constexpr const char* kKeptSettings[] = {"ha_mode", "buffer_se", "max_vs_per_se"
 constexpr const char* kKeptWorkload[] = {"max_vcpus_per_se", "virtual_services"};
 // Metric keys of the CPU-bound demand (sizing::SharesCpuBudget).
 bool IsCpuBoundKey(const std::string& key) {
-  const absl::optional<sz::Metric> m = sz::MetricFromKey(key);
+  const std::optional<sz::Metric> m = sz::MetricFromKey(key);
   return m.has_value() && sz::SharesCpuBudget(*m);
 }
 
@@ -985,7 +985,7 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
   compare(report.Observed(ObservedKey::kL4OpenConns), sz::Metric::kL4OpenConns,
           demand(sz::Metric::kL4OpenConns), sz::InfoOf(sz::Metric::kL4OpenConns).label,
           key_of(sz::Metric::kL4OpenConns));
-  if (const absl::optional<sz::Metric> t = sz::MetricFromKey(report.throughput_key)) {
+  if (const std::optional<sz::Metric> t = sz::MetricFromKey(report.throughput_key)) {
     compare(report.Observed(ObservedKey::kThroughputGbps), *t, demand(*t), sz::InfoOf(*t).label,
             key_of(*t));
   }

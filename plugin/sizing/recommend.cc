@@ -47,7 +47,7 @@ bool CarriesWithin(const Workload& w, int vcpus, int64_t memory_mb, int se_count
   if (se_count < 1) return false;
   CpuBudgetSum cpu;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     const double capacity = MetricCapacity(w.platform, m, vcpus, memory_mb).value;
     const bool carried = CarriesOne(capacity, se_count, *d, util_pct);
@@ -76,7 +76,7 @@ std::string LeastActiveReason(const Workload& w) {
 }
 
 bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
-  const absl::optional<int64_t> memory = MemoryFor(w, vcpus, se_count);
+  const std::optional<int64_t> memory = MemoryFor(w, vcpus, se_count);
   if (!memory.has_value()) return false;
   if (!Carries(w, vcpus, *memory, se_count)) return false;
   if (memory_mb != nullptr) *memory_mb = *memory;
@@ -98,7 +98,7 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r);
 }  // namespace
 
 bool Demand::Empty() const {
-  for (const absl::optional<double>& v : values) {
+  for (const std::optional<double>& v : values) {
     if (v.has_value()) return false;
   }
   return true;
@@ -107,7 +107,7 @@ bool Demand::Empty() const {
 std::vector<Finding> CheckWorkload(const Workload& w) {
   std::vector<Finding> out;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     if (!std::isfinite(*d) || *d < 0) {
       const std::string attribute = absl::StrCat("workload.", InfoOf(m).key);
@@ -134,7 +134,7 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
 std::vector<MetricLoad> LoadsOn(const Workload& w, const SeCapacity& capacity, int se_count) {
   std::vector<MetricLoad> loads;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     MetricLoad load;
     load.metric = m;
@@ -179,7 +179,7 @@ int ScaleoutPerVs(const Workload& w, int active) {
   return std::max(least, (active + *w.virtual_services - 1) / *w.virtual_services);
 }
 
-int LeastActiveSes(const Workload& w, absl::optional<int> given_scaleout_per_vs) {
+int LeastActiveSes(const Workload& w, std::optional<int> given_scaleout_per_vs) {
   if (!ScalesOut(w.ha_mode)) return 1;
   int active = std::max(MinActiveSes(w.ha_mode), given_scaleout_per_vs.value_or(0));
   if (!w.virtual_services.has_value()) return active;
@@ -210,9 +210,9 @@ int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus) {
   return std::min(2 * TableMemory(platform, vcpus), kMaxMemoryMb);
 }
 
-absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
+std::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
   const int64_t table = TableMemory(w.platform, vcpus);
-  const absl::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
+  const std::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
   if (!conns.has_value()) return table;
   const int64_t most = MaxRecommendedMemoryMb(w.platform, vcpus);
   const bool pair = w.ha_mode == HaMode::kSharedPair;
@@ -222,7 +222,7 @@ absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
     if (pair && (se_count < 2 || !CarriesOne(cap.value, se_count - 1, *conns, 100))) continue;
     return memory;
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_binds) {
@@ -326,7 +326,7 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
     double cpu_whole = 0;     // the same at 100% (active/active: one SE may be lost)
     double estimate = least + 1;
     for (Metric m : kAllMetrics) {
-      const absl::optional<double>& d = w.demand.Get(m);
+      const std::optional<double>& d = w.demand.Get(m);
       if (!d.has_value()) continue;
       const int64_t mem = m == Metric::kL4OpenConns ? MaxRecommendedMemoryMb(w.platform, top)
                                                     : TableMemory(w.platform, top);

@@ -13,7 +13,7 @@ namespace nsxalb::sizing {
 
 std::optional<Finding> EsxiRpsPerSeWarning(const Workload& w, int vcpus, int se_count,
                                            std::string attribute) {
-  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
+  const std::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
   if (w.platform != Platform::kVcenter || !rps.has_value() || *rps / se_count <= kEsxiMaxRpsPerSe) {
     return std::nullopt;
   }

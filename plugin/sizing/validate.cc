@@ -98,10 +98,10 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
 }
 
 // The hand-set min_scaleout_per_vs, when within Avi's range (out of range is an input error).
-absl::optional<int> GivenScaleoutPerVs(const Settings& s) {
+std::optional<int> GivenScaleoutPerVs(const Settings& s) {
   if (!s.min_scaleout_per_vs || *s.min_scaleout_per_vs < 1 ||
       *s.min_scaleout_per_vs > kMaxScaleoutPerVs) {
-    return absl::nullopt;
+    return std::nullopt;
   }
   return s.min_scaleout_per_vs;
 }
@@ -154,7 +154,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
   if (m == Metric::kL4OpenConns) {
     // Memory up to twice the table memory of the size (memory-at-most-2x-table), else a larger
     // size with its memory.
-    const absl::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
+    const std::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
     if (memory.has_value()) {
       const Figure cap = MetricCapacity(w.platform, m, v.vcpus, *memory);
       remedies.push_back(absl::StrCat("Set memory_per_se = ", *memory, " (",
@@ -162,7 +162,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
                                       BasisName(cap.basis), ")"));
     } else {
       for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
-        const absl::optional<int64_t> larger = MemoryFor(w, vcpus, v.se_count);
+        const std::optional<int64_t> larger = MemoryFor(w, vcpus, v.se_count);
         if (!larger.has_value()) continue;
         const Figure cap = MetricCapacity(w.platform, m, vcpus, *larger);
         remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus,
@@ -213,9 +213,9 @@ struct CpuAtShape {
   CpuLoad cpu;
   Basis basis = Basis::kMeasured;
 };
-absl::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+std::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory_mb);
-  if (!capacity.ok()) return absl::nullopt;
+  if (!capacity.ok()) return std::nullopt;
   const std::vector<MetricLoad> loads = LoadsOn(w, *capacity, se_count);
   std::vector<Basis> bases;
   for (const MetricLoad& load : loads) {
@@ -226,15 +226,15 @@ absl::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb
 
 // The fewest SEs, more than `from`, of `vcpus` and `memory_mb` that carry the workload in its HA
 // mode; nullopt above kMaxSeCount.
-absl::optional<int> FewestSesFrom(const Workload& w, int vcpus, int64_t memory_mb, int from,
-                                  double cpu_pct_at_from) {
+std::optional<int> FewestSesFrom(const Workload& w, int vcpus, int64_t memory_mb, int from,
+                                 double cpu_pct_at_from) {
   // The CPU budget falls as 1 / SEs: start where it would first fit.
   const double start = std::floor(cpu_pct_at_from * from / w.target_utilization_pct);
   int count = std::max(from + 1, static_cast<int>(std::min<double>(start, kMaxSeCount + 1)));
   for (; count <= kMaxSeCount; ++count) {
     if (Carries(w, vcpus, memory_mb, count)) return count;
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 // The CPU budget is over the target with two or more parts (rule one-cpu-budget-per-se).
@@ -252,7 +252,7 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
   std::vector<std::string> remedies;
   for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
     if (!Carries(w, vcpus, v.memory_mb, v.se_count)) continue;
-    if (absl::optional<CpuAtShape> at = CpuAt(w, vcpus, v.memory_mb, v.se_count)) {
+    if (std::optional<CpuAtShape> at = CpuAt(w, vcpus, v.memory_mb, v.se_count)) {
       remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus, " (CPU ",
                                       FormatPercent(at->cpu.utilization_pct), ", ",
                                       BasisName(at->basis), ")"));
@@ -260,9 +260,9 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
     break;
   }
   if (ScalesOut(w.ha_mode)) {
-    if (absl::optional<int> count =
+    if (std::optional<int> count =
             FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, v.cpu.utilization_pct)) {
-      if (absl::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
+      if (std::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
         remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (CPU ",
                                         FormatPercent(at->cpu.utilization_pct), ")"));
       }
@@ -285,7 +285,7 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
   Workload whole = w;
   whole.target_utilization_pct = 100;
   std::string over;
-  if (absl::optional<CpuAtShape> rest = CpuAt(whole, v.vcpus, v.memory_mb, v.se_count - 1);
+  if (std::optional<CpuAtShape> rest = CpuAt(whole, v.vcpus, v.memory_mb, v.se_count - 1);
       rest && !rest->cpu.Empty() && !rest->cpu.carried) {
     over = CpuLoadText(rest->cpu);
   }
@@ -308,7 +308,7 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
       break;
     }
   }
-  if (absl::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
+  if (std::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
     remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (max_se ", *count, ")"));
   }
   if (!remedies.empty()) {
@@ -357,7 +357,7 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                 absl::StrCat("max_se = ", *s.max_se, " under ", mode, ": the group is 2 SEs"),
                 absl::StrCat(mode, " runs one active and one standby SE. Set max_se = 2.")));
   }
-  const absl::optional<int> per_vs = GivenScaleoutPerVs(s);
+  const std::optional<int> per_vs = GivenScaleoutPerVs(s);
   if (per_vs && w.ha_mode == HaMode::kSharedPair && *per_vs < 2) {
     v.under_sized = true;
     v.findings.push_back(Warning(
