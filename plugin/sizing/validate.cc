@@ -468,45 +468,28 @@ void CheckTargetWithinMaxCpuUsage(const Workload& w, const Settings& s, std::vec
                    "max_cpu_usage.")));
 }
 
-}  // namespace
-
-bool Settings::Empty() const {
-  return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
-         !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
-         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs && !max_cpu_usage;
+// The recommendation for the workload into v, or the error that it cannot be sized.
+void RecommendInto(const Workload& w, Validation& v) {
+  absl::StatusOr<Recommendation> rec = Recommend(w);
+  if (rec.ok()) {
+    v.recommendation = *std::move(rec);
+  } else {
+    v.findings.push_back(Error("workload", rules::kInputRange, "The workload cannot be sized",
+                               std::string(rec.status().message())));
+  }
 }
 
-bool Validation::HasErrors() const {
-  for (const Finding& f : findings) {
-    if (f.severity == Severity::kError) return true;
-  }
-  return false;
-}
-
-Validation Validate(const Workload& w, const Settings& s) {
-  Validation v;
-  v.findings = CheckWorkload(w);
-  const bool workload_ok = v.findings.empty();
-  CheckSettingRanges(s, v.findings);
-  if (workload_ok) {
-    absl::StatusOr<Recommendation> rec = Recommend(w);
-    if (rec.ok()) {
-      v.recommendation = *std::move(rec);
-    } else {
-      v.findings.push_back(Error("workload", rules::kInputRange, "The workload cannot be sized",
-                                 std::string(rec.status().message())));
-    }
-  }
+// The effective shape into v: what the settings give, the rest from the recommendation (or the
+// table memory and the least active count), and its capacity. False when the settings make no
+// shape (their range errors are reported already) or its capacity cannot be computed.
+bool SetEffectiveShape(const Workload& w, const Settings& s, Validation& v) {
   const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
-  CheckTargetWithinMaxCpuUsage(w, s, v.findings);
-
-  // The effective shape.
   v.vcpus = s.vcpus_per_se.value_or(rec ? rec->vcpus_per_se.value : 1);
   const bool shape_ok = v.vcpus >= kMinVcpus && v.vcpus <= kMaxVcpus &&
                         (!s.memory_per_se ||
                          (*s.memory_per_se >= kMinMemoryMb && *s.memory_per_se <= kMaxMemoryMb)) &&
                         (!s.se_count || (*s.se_count >= 1 && *s.se_count <= kMaxSeCount));
-  if (!shape_ok) return v;
+  if (!shape_ok) return false;
   if (s.memory_per_se) {
     v.memory_mb = *s.memory_per_se;
   } else if (!s.vcpus_per_se && rec) {
@@ -518,10 +501,14 @@ Validation Validate(const Workload& w, const Settings& s) {
   v.se_count =
       s.se_count.value_or(!s.vcpus_per_se && rec ? std::max(rec->se_count.value, least) : least);
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, v.vcpus, v.memory_mb);
-  if (!capacity.ok()) return v;
+  if (!capacity.ok()) return false;
   v.capacity = *std::move(capacity);
+  return true;
+}
 
-  // Platform settings.
+// Hand-set platform settings against the seeds and the Controller: memory under the Controller's
+// minimum, disk below the seed rule, reservations off, one queue per vNIC, the dispatchers.
+void CheckPlatformSettings(const Workload& w, const Settings& s, Validation& v) {
   if (s.memory_per_se && *s.memory_per_se < kControllerMinMemoryMb) {
     v.findings.push_back(Warning(
         "memory_per_se", rules::kMemoryMin2048,
@@ -574,8 +561,11 @@ Validation Validate(const Workload& w, const Settings& s) {
                      recommended == 2 ? " (as measured for the 6-vCPU nsxt SE)." : " (auto).")));
   }
   CheckDispatchers(w, s, v, v.findings);
+}
 
-  // Against the workload.
+// Whether the effective shape carries the workload: each metric judged alone, the CPU budget of
+// the CPU-bound metrics, and in active/active the loss of one SE.
+void CheckAgainstWorkload(const Workload& w, const Settings& s, Validation& v) {
   v.loads = LoadsOn(w, *v.capacity, v.se_count);
   v.cpu = CpuLoadOf(v.loads, w.target_utilization_pct);
   const bool budget_of_many = v.cpu.parts.size() >= 2;
@@ -597,7 +587,12 @@ Validation Validate(const Workload& w, const Settings& s) {
     v.under_sized = true;
     v.findings.push_back(FailoverOverload(w, s, v));
   }
-  if (workload_ok) CheckHaMode(w, s, v);
+}
+
+// A hand-set shape (vcpus_per_se or se_count) against the ESXi RPS limit, max_scaleout_per_vs and
+// the vCPUs the workload needs (over-provisioning).
+void CheckGivenShape(const Workload& w, const Settings& s, Validation& v) {
+  const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
   const bool shape_given = s.vcpus_per_se || s.se_count;
   if (shape_given) {
     if (std::optional<Finding> f = EsxiRpsPerSeWarning(
@@ -632,6 +627,35 @@ Validation Validate(const Workload& w, const Settings& s) {
                        ".")));
     }
   }
+}
+
+}  // namespace
+
+bool Settings::Empty() const {
+  return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
+         !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
+         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs && !max_cpu_usage;
+}
+
+bool Validation::HasErrors() const {
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+Validation Validate(const Workload& w, const Settings& s) {
+  Validation v;
+  v.findings = CheckWorkload(w);
+  const bool workload_ok = v.findings.empty();
+  CheckSettingRanges(s, v.findings);
+  if (workload_ok) RecommendInto(w, v);
+  CheckTargetWithinMaxCpuUsage(w, s, v.findings);
+  if (!SetEffectiveShape(w, s, v)) return v;
+  CheckPlatformSettings(w, s, v);
+  CheckAgainstWorkload(w, s, v);
+  if (workload_ok) CheckHaMode(w, s, v);
+  CheckGivenShape(w, s, v);
   return v;
 }
 
