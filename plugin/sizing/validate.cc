@@ -324,7 +324,42 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
       detail);
 }
 
-// Settings that contradict the HA mode, and virtual-service slots a given max_se lacks.
+// The virtual-service slots a given max_se lacks (rule vs-slots-per-se).
+void CheckVsSlots(const Workload& w, const Settings& s, Validation& v) {
+  const char* mode = HaModeName(w.ha_mode);
+  const std::optional<int> per_vs = GivenScaleoutPerVs(s);
+  if (w.virtual_services && s.max_se && *s.max_se >= 0) {
+    const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
+                           : w.ha_mode == HaMode::kSharedPair ? *s.max_se
+                                                              : std::min(*s.max_se, 1);
+    const int scaleout =
+        per_vs ? GivenScaleoutInMode(w.ha_mode, *per_vs) : MinScaleoutOfMode(w.ha_mode);
+    const int64_t placements = int64_t{*w.virtual_services} * scaleout;
+    if (active * w.max_vs_per_se < placements || active < scaleout) {
+      const int least = LeastActiveSes(w, per_vs);
+      const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
+                         : w.ha_mode == HaMode::kSharedPair ? least
+                                                            : 2;
+      v.under_sized = true;
+      v.findings.push_back(Warning(
+          "max_se", rules::kVsSlots,
+          absl::StrCat("max_se = ", *s.max_se, " leaves slots for ",
+                       FormatInt(std::max<int64_t>(active, 0) * w.max_vs_per_se), " of ",
+                       FormatInt(placements), " virtual-service placements"),
+          absl::StrCat(
+              FormatInt(*w.virtual_services), " virtual services",
+              scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
+              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active ",
+              Agree(least, "SE", "SEs"), " (", mode,
+              w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
+              ScalesOut(w.ha_mode)
+                  ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
+                  : "Raise max_vs_per_se, or set ha_mode = HA_MODE_SHARED.")));
+    }
+  }
+}
+
+// Settings that contradict the HA mode, then CheckVsSlots.
 void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
   const char* mode = HaModeName(w.ha_mode);
   if (w.ha_mode == HaMode::kSharedPair && s.se_count && *s.se_count < 2) {
@@ -376,35 +411,7 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                      " places a virtual service on its one active SE and does not scale out. Set "
                      "it to 1, or set ha_mode = HA_MODE_SHARED to scale out.")));
   }
-  if (w.virtual_services && s.max_se && *s.max_se >= 0) {
-    const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
-                           : w.ha_mode == HaMode::kSharedPair ? *s.max_se
-                                                              : std::min(*s.max_se, 1);
-    const int scaleout =
-        per_vs ? GivenScaleoutInMode(w.ha_mode, *per_vs) : MinScaleoutOfMode(w.ha_mode);
-    const int64_t placements = int64_t{*w.virtual_services} * scaleout;
-    if (active * w.max_vs_per_se < placements || active < scaleout) {
-      const int least = LeastActiveSes(w, per_vs);
-      const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
-                         : w.ha_mode == HaMode::kSharedPair ? least
-                                                            : 2;
-      v.under_sized = true;
-      v.findings.push_back(Warning(
-          "max_se", rules::kVsSlots,
-          absl::StrCat("max_se = ", *s.max_se, " leaves slots for ",
-                       FormatInt(std::max<int64_t>(active, 0) * w.max_vs_per_se), " of ",
-                       FormatInt(placements), " virtual-service placements"),
-          absl::StrCat(
-              FormatInt(*w.virtual_services), " virtual services",
-              scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
-              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active ",
-              Agree(least, "SE", "SEs"), " (", mode,
-              w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
-              ScalesOut(w.ha_mode)
-                  ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
-                  : "Raise max_vs_per_se, or set ha_mode = HA_MODE_SHARED.")));
-    }
-  }
+  CheckVsSlots(w, s, v);
 }
 
 void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
