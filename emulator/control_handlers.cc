@@ -1,6 +1,7 @@
 // The /_emulator/ control endpoint: counters, faults, state dump, auth tokens, the secrets
 // issued so far, and the Service Engines and metric series the analytics API serves, for tests.
 // It needs no session, is not counted and is not subject to faults.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,7 +78,7 @@ void Server::ControlRoutes() {
                         absl::StrCat("count: must be an integer from 1 to ",
                                      kMaxServiceEnginesPerLoad, ", not ", count.dump()));
     }
-    absl::optional<int> vcpus;
+    std::optional<int> vcpus;
     if (body.contains("vcpus") && !body["vcpus"].is_null()) {
       const json& v = body["vcpus"];
       if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 256) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -403,7 +404,7 @@ absl::StatusOr<std::vector<std::string>> Store::DeleteSeGroup(const std::string&
 
 absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(const std::string& group_uuid,
                                                                      int count,
-                                                                     absl::optional<int> vcpus,
+                                                                     std::optional<int> vcpus,
                                                                      const json& defaults) {
   absl::MutexLock lock(&mu_);
   json* group = FindLocked(kSeGroup, group_uuid);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +23,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/types/optional.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/version.h"
 
@@ -52,11 +52,11 @@ struct RenderOptions {
 struct ListFilter {
   // Tenant uuid, or "*" for every tenant. Tenants and clouds ignore it for "admin".
   std::string tenant_uuid = "admin";
-  absl::optional<std::string> name;
-  absl::optional<std::string> name_contains;
-  absl::optional<std::string> cloud_uuid;
+  std::optional<std::string> name;
+  std::optional<std::string> name_contains;
+  std::optional<std::string> cloud_uuid;
   // refers_to=<type>:<uuid>: only objects with a *_ref to that object (e.g. the SEs of a group).
-  absl::optional<std::pair<std::string, std::string>> refers_to;
+  std::optional<std::pair<std::string, std::string>> refers_to;
 };
 
 // The object database.
@@ -117,8 +117,7 @@ class Store {
   // from `defaults` (the field catalog's); `vcpus`, when set, overrides num_vcpus. NotFound for
   // an unknown group.
   absl::StatusOr<std::vector<std::string>> CreateServiceEngines(const std::string& group_uuid,
-                                                                int count,
-                                                                absl::optional<int> vcpus,
+                                                                int count, std::optional<int> vcpus,
                                                                 const nlohmann::json& defaults);
 
   // Renders a stored object for a response.

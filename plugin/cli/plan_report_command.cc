@@ -189,18 +189,14 @@ bool InputOf(const Json& after, const Json& after_unknown, const Json* expressio
   return known;
 }
 
-std::string Plural(int n, const char* one, const char* many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
-}
-
 std::string MemoryText(int64_t mb) {
   return mb % 1024 == 0 ? absl::StrCat(mb / 1024, " GB") : absl::StrCat(mb, " MB");
 }
 
 // "1 SE of 6 vCPUs, 12 GB, 29 GB disk".
 std::string ShapeText(int se_count, int vcpus, int64_t memory_mb, int64_t disk_gb) {
-  return absl::StrCat(Plural(se_count, "SE", "SEs"), " of ", Plural(vcpus, "vCPU", "vCPUs"), ", ",
-                      MemoryText(memory_mb), " memory, ", disk_gb, " GB disk");
+  return absl::StrCat(sz::FormatShape(se_count, vcpus), ", ", MemoryText(memory_mb), " memory, ",
+                      disk_gb, " GB disk");
 }
 
 std::string RecommendationShape(const sz::Recommendation& r) {
@@ -340,7 +336,7 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
     const sz::Workload& w = *g.sizing->workload;
     if (g.sizing->summary) out << "> " << g.sizing->summary->summary << "\n\n";
     out << "| metric | demand | needed at " << w.target_utilization_pct << "% | capacity of "
-        << Plural(p.se_count.value, "SE", "SEs") << " | utilization | basis |\n"
+        << sz::FormatSeCount(p.se_count.value) << " | utilization | basis |\n"
         << "|---|--:|--:|--:|--:|---|\n";
     const bool budget_of_many = p.cpu.parts.size() >= 2;
     for (const sz::MetricLoad& l : p.loads) {
@@ -398,7 +394,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
     out << "The plan has no nsxalb_se_group.\n";
     return;
   }
-  out << "Plan: " << Plural(create, "SE group", "SE groups") << " to create, " << update
+  out << "Plan: " << sz::FormatCount(create, "SE group", "SE groups") << " to create, " << update
       << " to update, " << replace << " to replace, " << destroy << " to destroy. ";
   if (sized == 0) {
     out << "No SE group in the plan declares a workload.\n";
@@ -408,7 +404,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
                          : absl::StrCat("All ", sized, " sized SE groups carry their workloads"))
         << " at the target utilization.\n";
   } else {
-    out << "**" << under << " of " << Plural(sized, "sized SE group", "sized SE groups")
+    out << "**" << under << " of " << sz::FormatCount(sized, "sized SE group", "sized SE groups")
         << (under == 1 ? " does" : " do") << " not carry " << (under == 1 ? "its" : "their")
         << " workload at the target utilization.**\n";
   }
@@ -420,7 +416,8 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
       out << Cell(g.not_sized) << " | " << (g.after.is_object() ? Cell(PlannedShape(g)) : "-")
           << " | - | - | - | ";
       const size_t n = g.sizing ? g.sizing->findings.size() + g.sizing->input_errors.size() : 0;
-      out << (n == 0 ? "none" : Plural(static_cast<int>(n), "finding", "findings")) << " |\n";
+      out << (n == 0 ? "none" : sz::FormatCount(static_cast<int>(n), "finding", "findings"))
+          << " |\n";
       continue;
     }
     const sz::Recommendation& p = *g.sizing->planned_shape;
@@ -439,8 +436,8 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
       (f.finding.severity == sz::Severity::kError ? errors : warnings)++;
     }
     std::vector<std::string> counts;
-    if (errors > 0) counts.push_back(Plural(errors, "error", "errors"));
-    if (warnings > 0) counts.push_back(Plural(warnings, "warning", "warnings"));
+    if (errors > 0) counts.push_back(sz::FormatCount(errors, "error", "errors"));
+    if (warnings > 0) counts.push_back(sz::FormatCount(warnings, "warning", "warnings"));
     out << Cell(WorkloadText(*g.sizing->workload)) << " | " << Cell(planned) << " | "
         << Cell(recommended) << " | " << Cell(utilization) << " | "
         << (g.sizing->summary ? g.sizing->summary->basis : "") << " | "

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/substitute.h"
-#include "absl/types/optional.h"
 #include "nlohmann/json.hpp"
 #include "plugin/cli/size_report_json.h"
 #include "plugin/cli/size_report_text.h"
@@ -145,7 +145,7 @@ std::string FlagFor(const std::string& attribute) {
 }
 
 struct Options {
-  absl::optional<sz::Platform> platform;
+  std::optional<sz::Platform> platform;
   sz::Workload workload;
   sz::Settings settings;
   bool json = false;
@@ -155,10 +155,10 @@ struct Options {
   // --min-scaleout-per-vs: settings.se_count with one virtual service, else
   // settings.min_scaleout_per_vs (as nsxalb_se_group reads the attribute); resolved after parsing,
   // since --virtual-services may come later.
-  absl::optional<int> min_scaleout_per_vs;
-  std::string svg_file;                     // --svg: write the sizing chart here
-  absl::optional<sz::Metric> chart_metric;  // --chart-metric: else the binding metric
-  absl::optional<double> observed_peak;     // --observed-peak: display units of the chart metric
+  std::optional<int> min_scaleout_per_vs;
+  std::string svg_file;                    // --svg: write the sizing chart here
+  std::optional<sz::Metric> chart_metric;  // --chart-metric: else the binding metric
+  std::optional<double> observed_peak;     // --observed-peak: display units of the chart metric
 };
 
 // A parse error: the message names the flag.
@@ -168,8 +168,8 @@ struct ParseError {
 
 bool ParseInt(const std::string& text, int64_t* out) { return absl::SimpleAtoi(text, out); }
 
-absl::optional<ParseError> ParseIntFlag(const std::string& flag, const std::string& text,
-                                        int64_t lo, int64_t hi, int64_t* out) {
+std::optional<ParseError> ParseIntFlag(const std::string& flag, const std::string& text, int64_t lo,
+                                       int64_t hi, int64_t* out) {
   if (!ParseInt(text, out)) {
     return ParseError{absl::StrCat(flag, ": \"", text, "\" is not a whole number")};
   }
@@ -177,11 +177,11 @@ absl::optional<ParseError> ParseIntFlag(const std::string& flag, const std::stri
   if (*out < lo || *out > hi) {
     return ParseError{absl::StrCat(flag, ": ", text, " is out of range")};
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
-absl::optional<ParseError> ParseBoolFlag(const std::string& flag, const std::string& text,
-                                         absl::optional<bool>* out) {
+std::optional<ParseError> ParseBoolFlag(const std::string& flag, const std::string& text,
+                                        std::optional<bool>* out) {
   const std::string lower = absl::AsciiStrToLower(text);
   if (lower == "true") {
     *out = true;
@@ -190,40 +190,40 @@ absl::optional<ParseError> ParseBoolFlag(const std::string& flag, const std::str
   } else {
     return ParseError{absl::StrCat(flag, ": \"", text, "\" must be true or false")};
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
-using ValueHandler = std::function<absl::optional<ParseError>(Options&, const std::string& flag,
-                                                              const std::string& value)>;
+using ValueHandler = std::function<std::optional<ParseError>(Options&, const std::string& flag,
+                                                             const std::string& value)>;
 
 ValueHandler IntInto(int sz::Workload::*field) {
   return [field](Options& o, const std::string& flag, const std::string& value) {
     int64_t n = 0;
     if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
     o.workload.*field = static_cast<int>(n);
-    return absl::optional<ParseError>();
+    return std::optional<ParseError>();
   };
 }
 
-ValueHandler IntSetting(absl::optional<int> sz::Settings::*field) {
+ValueHandler IntSetting(std::optional<int> sz::Settings::*field) {
   return [field](Options& o, const std::string& flag, const std::string& value) {
     int64_t n = 0;
     if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
     o.settings.*field = static_cast<int>(n);
-    return absl::optional<ParseError>();
+    return std::optional<ParseError>();
   };
 }
 
-ValueHandler Int64Setting(absl::optional<int64_t> sz::Settings::*field) {
+ValueHandler Int64Setting(std::optional<int64_t> sz::Settings::*field) {
   return [field](Options& o, const std::string& flag, const std::string& value) {
     int64_t n = 0;
     if (auto e = ParseIntFlag(flag, value, -(int64_t{1} << 40), int64_t{1} << 40, &n)) return e;
     o.settings.*field = n;
-    return absl::optional<ParseError>();
+    return std::optional<ParseError>();
   };
 }
 
-ValueHandler BoolSetting(absl::optional<bool> sz::Settings::*field) {
+ValueHandler BoolSetting(std::optional<bool> sz::Settings::*field) {
   return [field](Options& o, const std::string& flag, const std::string& value) {
     return ParseBoolFlag(flag, value, &(o.settings.*field));
   };
@@ -233,15 +233,15 @@ ValueHandler DemandFor(sz::Metric metric) {
   return [metric](Options& o, const std::string& flag, const std::string& value) {
     double x = 0;
     if (!absl::SimpleAtod(value, &x) || !std::isfinite(x)) {
-      return absl::optional<ParseError>(
+      return std::optional<ParseError>(
           ParseError{absl::StrCat(flag, ": \"", value, "\" is not a number")});
     }
     if (x < 0) {
-      return absl::optional<ParseError>(
+      return std::optional<ParseError>(
           ParseError{absl::StrCat(flag, ": ", value, " must be 0 or more")});
     }
     o.workload.demand.Set(metric, sz::BaseFromDisplay(metric, x));
-    return absl::optional<ParseError>();
+    return std::optional<ParseError>();
   };
 }
 
@@ -251,11 +251,11 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
     m["--platform"] = [](Options& o, const std::string& flag, const std::string& value) {
       absl::StatusOr<sz::Platform> p = sz::ParsePlatform(value);
       if (!p.ok()) {
-        return absl::optional<ParseError>(
+        return std::optional<ParseError>(
             ParseError{absl::StrCat(flag, ": \"", value, "\" must be vcenter or nsxt")});
       }
       o.platform = *p;
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     for (sz::Metric metric : sz::kAllMetrics) {
       std::string name = sz::InfoOf(metric).key;
@@ -268,7 +268,7 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       int64_t n = 0;
       if (auto e = ParseIntFlag(flag, v, -1000, 1000, &n)) return e;
       o.workload.target_utilization_pct = static_cast<int>(n);
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--max-vcpus-per-se"] = IntInto(&sz::Workload::max_vcpus_per_se);
     m["--buffer-se"] = IntInto(&sz::Workload::buffer_se);
@@ -278,16 +278,16 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       int64_t n = 0;
       if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
       o.workload.virtual_services = static_cast<int>(n);
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--ha-mode"] = [](Options& o, const std::string& flag, const std::string& value) {
       absl::StatusOr<sz::HaMode> mode = sz::ParseHaMode(value);
       if (!mode.ok()) {
-        return absl::optional<ParseError>(
+        return std::optional<ParseError>(
             ParseError{absl::StrCat(flag, ": ", mode.status().message())});
       }
       o.workload.ha_mode = *mode;
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--vcpus-per-se"] = IntSetting(&sz::Settings::vcpus_per_se);
     m["--memory-per-se"] = Int64Setting(&sz::Settings::memory_per_se);
@@ -302,44 +302,44 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       int64_t n = 0;
       if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
       o.min_scaleout_per_vs = static_cast<int>(n);
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--max-se"] = IntSetting(&sz::Settings::max_se);
     m["--svg"] = [](Options& o, const std::string& flag, const std::string& value) {
-      if (value.empty()) return absl::optional<ParseError>(ParseError{flag + ": needs a file"});
+      if (value.empty()) return std::optional<ParseError>(ParseError{flag + ": needs a file"});
       o.svg_file = value;
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--chart-metric"] = [](Options& o, const std::string& flag, const std::string& value) {
       std::string key = value;
       for (char& c : key) c = c == '-' ? '_' : c;
       o.chart_metric = sz::MetricFromKey(key);
       if (!o.chart_metric) {
-        return absl::optional<ParseError>(ParseError{absl::StrCat(
+        return std::optional<ParseError>(ParseError{absl::StrCat(
             flag, ": \"", value, "\" is not a metric (ssl-tps-ecc, ssl-tps-rsa, l7-rps, l4-cps, ",
             "l4-open-conns, l4-gbps, l7-gbps, l7-ssl-gbps)")});
       }
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     m["--observed-peak"] = [](Options& o, const std::string& flag, const std::string& value) {
       double peak = 0;
       if (!absl::SimpleAtod(value, &peak) || !std::isfinite(peak) || peak < 0) {
-        return absl::optional<ParseError>(
+        return std::optional<ParseError>(
             ParseError{absl::StrCat(flag, ": \"", value, "\" is not a number >= 0")});
       }
       o.observed_peak = peak;
-      return absl::optional<ParseError>();
+      return std::optional<ParseError>();
     };
     return m;
   }();
   return kFlags;
 }
 
-absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& o) {
+std::optional<ParseError> Parse(const std::vector<std::string>& args, Options& o) {
   std::map<std::string, bool> seen;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
-    absl::optional<std::string> value;
+    std::optional<std::string> value;
     const size_t eq = flag.find('=');
     if (flag.rfind("--", 0) == 0 && eq != std::string::npos) {
       value = flag.substr(eq + 1);
@@ -378,7 +378,7 @@ absl::optional<ParseError> Parse(const std::vector<std::string>& args, Options& 
       o.settings.min_scaleout_per_vs = o.min_scaleout_per_vs;
     }
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 int UsageError(const std::string& message, std::ostream& err) {
@@ -396,7 +396,7 @@ int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std
   ChartInput input;
   input.workload = o.workload;
   input.recommended = ChartShape{r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value};
-  absl::optional<sz::Metric> metric = o.chart_metric;
+  std::optional<sz::Metric> metric = o.chart_metric;
   if (has_settings && v.capacity) {
     input.given = ChartShape{v.vcpus, v.memory_mb, v.se_count};
     double highest = -1;
@@ -424,7 +424,7 @@ int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std
 
 int RunSizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Options o;
-  if (absl::optional<ParseError> e = Parse(args, o)) return UsageError(e->message, err);
+  if (std::optional<ParseError> e = Parse(args, o)) return UsageError(e->message, err);
   if (o.help) {
     out << absl::Substitute(kUsage, sz::VcpuRangeText());
     return 0;

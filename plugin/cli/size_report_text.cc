@@ -39,8 +39,6 @@ void PrintChoice(const char* name, const sz::Choice<T>& c, const std::string& va
 
 std::string Bool(bool b) { return b ? "true" : "false"; }
 
-std::string Vcpus(int n) { return absl::StrCat(n, n == 1 ? " vCPU" : " vCPUs"); }
-
 // The capacity table with the demand and utilization of each demanded metric, then the CPU budget
 // as one line. A "!" marks what is not carried: a metric judged alone, or the budget (its parts are
 // not marked one by one when there are several).
@@ -137,8 +135,8 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
   }
   if (has_demand && v.recommendation) {
     const sz::Recommendation& r = *v.recommendation;
-    out << "\nRecommendation: " << r.se_count.value << " active SE"
-        << (r.se_count.value == 1 ? "" : "s");
+    out << "\nRecommendation: " << r.se_count.value << " active "
+        << sz::Agree(r.se_count.value, "SE", "SEs");
     switch (r.ha_mode) {
       case sz::HaMode::kShared:
         out << " + " << r.buffer_se << " buffer";
@@ -150,7 +148,8 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
         out << " + 1 standby (active/standby)";
         break;
     }
-    out << ", " << Vcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value << " MB each\n";
+    out << ", " << sz::FormatVcpus(r.vcpus_per_se.value) << " / " << r.memory_per_se.value
+        << " MB each\n";
     PrintChoice("vcpus_per_se", r.vcpus_per_se, absl::StrCat(r.vcpus_per_se.value), out);
     PrintChoice("memory_per_se", r.memory_per_se, absl::StrCat(r.memory_per_se.value), out);
     PrintChoice("disk_per_se", r.disk_per_se, absl::StrCat(r.disk_per_se.value), out);
@@ -167,7 +166,7 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
                 absl::StrCat(r.min_scaleout_per_vs.value), out);
     PrintChoice("max_se", r.max_se, absl::StrCat(r.max_se.value), out);
     out << "  " << Pad("buffer_se", 27) << r.buffer_se << "\n";
-    out << "\nCapacity and utilization (" << Vcpus(r.vcpus_per_se.value) << ", "
+    out << "\nCapacity and utilization (" << sz::FormatVcpus(r.vcpus_per_se.value) << ", "
         << r.memory_per_se.value << " MB per SE):\n";
     PrintCapacity(r.capacity, r.loads, r.cpu, r.se_count.value, out);
     if (r.cpu_binds) {
@@ -179,8 +178,8 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
     PrintFindings("Warnings about the recommendation", r.findings, out);
   }
   if (has_settings && v.capacity) {
-    out << "\nYour settings: " << v.se_count << " active SE" << (v.se_count == 1 ? "" : "s")
-        << " of " << Vcpus(v.vcpus) << " / " << v.memory_mb << " MB\n";
+    out << "\nYour settings: " << v.se_count << " active " << sz::Agree(v.se_count, "SE", "SEs")
+        << " of " << sz::FormatVcpus(v.vcpus) << " / " << v.memory_mb << " MB\n";
     PrintCapacity(*v.capacity, v.loads, v.cpu, v.se_count, out);
   }
   bool only_errors = true;

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
@@ -189,8 +189,7 @@ void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& 
 }
 
 std::string ShapeLabel(const ChartShape& shape) {
-  return absl::StrCat(shape.se_count, shape.se_count == 1 ? " SE of " : " SEs of ", shape.vcpus,
-                      shape.vcpus == 1 ? " vCPU" : " vCPUs");
+  return sz::FormatShape(shape.se_count, shape.vcpus);
 }
 
 }  // namespace
@@ -220,7 +219,7 @@ std::string SizingChartSvg(const ChartInput& input) {
     }
     curves.emplace_back(p, std::move(points));
   }
-  const absl::optional<double>& demand = w.demand.Get(metric);
+  const std::optional<double>& demand = w.demand.Get(metric);
   const int se_count = std::max(1, input.recommended.se_count);
   double needed_per_se = 0;
   if (demand) {
@@ -254,8 +253,8 @@ std::string SizingChartSvg(const ChartInput& input) {
   std::string subtitle = "No demand for this metric in the workload.";
   if (demand) {
     subtitle = absl::StrCat("Demand ", sz::FormatAmount(metric, *demand, sz::Rounding::kUp), " at ",
-                            w.target_utilization_pct, "% target utilization on ", se_count,
-                            se_count == 1 ? " SE" : " SEs", ": each SE needs ",
+                            w.target_utilization_pct, "% target utilization on ",
+                            sz::FormatSeCount(se_count), ": each SE needs ",
                             sz::FormatValue(metric, needed_per_se, sz::Rounding::kUp), ".");
   }
   // With two or more CPU-bound metrics the demand line is one part of a shared budget; the bars
@@ -364,8 +363,7 @@ std::string SizingChartSvg(const ChartInput& input) {
     const bool left = input.recommended.vcpus > (max_vcpus + 1) / 2;
     // Above the ring: a size that carries the demand sits above the demand line.
     svg.Text(cx + (left ? 6 : -6), cy - 16,
-             absl::StrCat("recommended: ", input.recommended.vcpus,
-                          input.recommended.vcpus == 1 ? " vCPU (" : " vCPUs (",
+             absl::StrCat("recommended: ", sz::FormatVcpus(input.recommended.vcpus), " (",
                           sz::FormatValue(metric, rec->value, sz::Rounding::kDown), ", ",
                           sz::BasisName(rec->basis), ")"),
              absl::StrCat("text-anchor=\"", left ? "end" : "start", "\" fill=\"", kMarkColor,
@@ -381,8 +379,7 @@ std::string SizingChartSvg(const ChartInput& input) {
                          Num(cx - 7), " ", Num(cy + 7), " L", Num(cx + 7), " ", Num(cy - 7),
                          "\" stroke=\"", kDemandColor, "\" stroke-width=\"2.5\"/>"));
     svg.Text(cx + 12, cy - 10,
-             absl::StrCat("your settings: ", input.given->vcpus,
-                          input.given->vcpus == 1 ? " vCPU (" : " vCPUs (",
+             absl::StrCat("your settings: ", sz::FormatVcpus(input.given->vcpus), " (",
                           sz::FormatValue(metric, given->value, sz::Rounding::kDown), ")"),
              absl::StrCat("fill=\"", kDemandColor, "\" font-weight=\"bold\""));
   }

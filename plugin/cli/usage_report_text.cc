@@ -53,7 +53,7 @@ std::string AtText(const std::optional<absl::Time>& at) {
 
 std::string UsageReportText(const std::string& group, const segroup::UsageReport& r) {
   std::string out =
-      absl::StrCat("SE group ", group, ": ", r.se_count, r.se_count == 1 ? " SE" : " SEs", ", ",
+      absl::StrCat("SE group ", group, ": ", sizing::FormatSeCount(r.se_count), ", ",
                    segroup::UsageStatisticName(r.statistic), " over ",
                    segroup::UsageWindowProse(r.window), " at ", r.step_seconds, " s steps, ",
                    r.samples, " of ", r.expected_samples, " samples\n\nObserved (basis ", r.basis,
@@ -65,9 +65,9 @@ std::string UsageReportText(const std::string& group, const segroup::UsageReport
   }
   if (!r.service_engines.empty()) absl::StrAppend(&out, "\nService Engines:\n");
   for (const segroup::SeUsage& se : r.service_engines) {
-    absl::StrAppend(&out, "  ", se.name.empty() ? se.uuid : se.name, " (", se.uuid, "): ", se.vcpus,
-                    " vCPUs, ", sizing::FormatInt(se.memory_mb), " MB, CPU peak ",
-                    FigureText(ObservedKey::kCpuPct, se.cpu.value),
+    absl::StrAppend(&out, "  ", se.name.empty() ? se.uuid : se.name, " (", se.uuid,
+                    "): ", sizing::FormatVcpus(se.vcpus), ", ", sizing::FormatInt(se.memory_mb),
+                    " MB, CPU peak ", FigureText(ObservedKey::kCpuPct, se.cpu.value),
                     se.cpu.at.has_value() ? absl::StrCat(" at ", AtText(se.cpu.at)) : "", ", ",
                     se.samples, " samples\n");
   }

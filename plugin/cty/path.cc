@@ -123,7 +123,8 @@ absl::Status PathError(const AttributePath& path, std::string_view message) {
 }
 
 std::optional<AttributePath> ErrorPath(const absl::Status& status) {
-  absl::optional<absl::Cord> payload = status.GetPayload(kPathPayloadUrl);
+  // GetPayload answers in Abseil's own optional (not std::optional with Debian's Abseil).
+  const auto payload = status.GetPayload(kPathPayloadUrl);
   if (!payload.has_value()) return std::nullopt;
   return ParsePath(std::string(*payload));
 }

@@ -78,41 +78,37 @@ framework::Block WithoutEnv(framework::Block block, std::initializer_list<const 
   return block;
 }
 
-}  // namespace
-
-Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_config,
-                        ConfigPhase phase, const framework::EnvLookup& env, ProviderConfig* out) {
-  Diagnostics diags;
-  const bool configure = phase == ConfigPhase::kConfigure;
-  cty::Value config = raw_config;
-  if (config.IsNull()) config = framework::EmptyObject(schema);
-  if (configure) {
-    // A secret or CA written in the configuration suppresses the environment default of its
-    // alternative, so that a global NSXALB_AUTH_TOKEN does not conflict with a written password.
-    framework::Block block = schema;
-    if (IsSet(Get(config, "password")) || IsSet(Get(config, "auth_token"))) {
-      block = WithoutEnv(block, {"password", "auth_token"});
-    }
-    if (IsSet(Get(config, "ca_file")) || IsSet(Get(config, "ca_pem"))) {
-      block = WithoutEnv(block, {"ca_file", "ca_pem"});
-    }
-    config = framework::ApplyEnvDefaults(block, config, env, diags);
+// In Configure, the configuration with the environment defaults applied. A secret or CA written
+// in the configuration suppresses the environment default of its alternative, so that a global
+// NSXALB_AUTH_TOKEN does not conflict with a written password.
+cty::Value WithEnvDefaults(const framework::Block& schema, const cty::Value& config,
+                           const framework::EnvLookup& env, Diagnostics& diags) {
+  framework::Block block = schema;
+  if (IsSet(Get(config, "password")) || IsSet(Get(config, "auth_token"))) {
+    block = WithoutEnv(block, {"password", "auth_token"});
   }
+  if (IsSet(Get(config, "ca_file")) || IsSet(Get(config, "ca_pem"))) {
+    block = WithoutEnv(block, {"ca_file", "ca_pem"});
+  }
+  return framework::ApplyEnvDefaults(block, config, env, diags);
+}
 
-  ProviderConfig parsed;
-  if (configure) {
-    for (const auto& [name, attr] : schema.attributes) {
-      if (!Get(config, name.c_str()).known) {
-        diags.AddAttributeError(
-            cty::AttributePath().Attribute(name), "Unknown provider configuration value",
-            absl::StrCat("The provider cannot be configured because \"", name,
-                         "\" depends on a value that is not known until apply. Use a value that "
-                         "is known during plan, or set it in the environment."));
-      }
+// In Configure, an error for every attribute whose value is not known until apply.
+void CheckAllKnown(const framework::Block& schema, const cty::Value& config, Diagnostics& diags) {
+  for (const auto& [name, attr] : schema.attributes) {
+    if (!Get(config, name.c_str()).known) {
+      diags.AddAttributeError(
+          cty::AttributePath().Attribute(name), "Unknown provider configuration value",
+          absl::StrCat("The provider cannot be configured because \"", name,
+                       "\" depends on a value that is not known until apply. Use a value that "
+                       "is known during plan, or set it in the environment."));
     }
   }
+}
 
-  std::vector<std::string> missing;  // Controller settings Configure found unset
+// The Controller's address and the user name. `missing` collects what Configure found unset.
+void CheckControllerAndUser(const cty::Value& config, bool configure, ProviderConfig& parsed,
+                            std::vector<std::string>& missing, Diagnostics& diags) {
   const Field controller = Get(config, "controller");
   if (controller.value.has_value()) {
     // The client's own address parser, so that what validates here is what the client accepts.
@@ -138,7 +134,12 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
   } else if (configure && username.known) {
     missing.push_back("\"username\" (or NSXALB_USERNAME / AVI_USERNAME)");
   }
+}
 
+// password or auth_token: one of them, not both, and not empty. `missing` collects what Configure
+// found unset.
+void CheckCredentials(const cty::Value& config, bool configure, ProviderConfig& parsed,
+                      std::vector<std::string>& missing, Diagnostics& diags) {
   const Field password = Get(config, "password");
   const Field token = Get(config, "auth_token");
   if (password.value.has_value() && token.value.has_value()) {
@@ -164,7 +165,11 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                               "The auth_token must not be empty.");
     }
   }
+}
 
+// tenant and api_version.
+void CheckTenantAndApiVersion(const cty::Value& config, ProviderConfig& parsed,
+                              Diagnostics& diags) {
   const Field tenant = Get(config, "tenant");
   if (tenant.value.has_value()) {
     parsed.client.tenant = Str(tenant);
@@ -184,7 +189,11 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                                            "dots, such as \"22.1.3\"."));
     }
   }
+}
 
+// The TLS settings: ca_file or ca_pem (one of them, holding a PEM certificate), and insecure,
+// which contradicts a CA.
+void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
   const Field ca_file = Get(config, "ca_file");
   const Field ca_pem = Get(config, "ca_pem");
   if (ca_file.value.has_value() && ca_pem.value.has_value()) {
@@ -229,7 +238,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                               "Remove insecure to verify the Controller, or remove the CA.");
     }
   }
+}
 
+// timeout_seconds: 0 (the default) to kMaxTimeoutSeconds; it bounds each request too.
+void CheckTimeout(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
   const Field timeout = Get(config, "timeout_seconds");
   if (timeout.value.has_value() && timeout.value->type().kind() == cty::Type::Kind::kNumber) {
     absl::StatusOr<int64_t> seconds = timeout.value->AsNumber().AsInt64();
@@ -246,7 +258,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
           std::min(parsed.client.request_timeout, absl::Seconds(*seconds));
     }
   }
+}
 
+// sizing_policy.
+void CheckSizingPolicy(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
   const Field policy = Get(config, "sizing_policy");
   if (policy.value.has_value()) {
     absl::StatusOr<segroup::SizingPolicy> parsed_policy = segroup::ParseSizingPolicy(Str(policy));
@@ -257,7 +272,29 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
       parsed.sizing_policy = *parsed_policy;
     }
   }
+}
 
+}  // namespace
+
+Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_config,
+                        ConfigPhase phase, const framework::EnvLookup& env, ProviderConfig* out) {
+  Diagnostics diags;
+  const bool configure = phase == ConfigPhase::kConfigure;
+  cty::Value config = raw_config;
+  if (config.IsNull()) config = framework::EmptyObject(schema);
+  if (configure) {
+    config = WithEnvDefaults(schema, config, env, diags);
+    CheckAllKnown(schema, config, diags);
+  }
+
+  ProviderConfig parsed;
+  std::vector<std::string> missing;  // Controller settings Configure found unset
+  CheckControllerAndUser(config, configure, parsed, missing, diags);
+  CheckCredentials(config, configure, parsed, missing, diags);
+  CheckTenantAndApiVersion(config, parsed, diags);
+  CheckTls(config, parsed, diags);
+  CheckTimeout(config, parsed, diags);
+  CheckSizingPolicy(config, parsed, diags);
   if (!missing.empty()) {
     parsed.missing_controller_settings =
         absl::StrCat("No Controller is configured: set ", absl::StrJoin(missing, ", "),

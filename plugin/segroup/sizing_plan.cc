@@ -15,7 +15,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/optional.h"
 #include "plugin/controller/se_group_fields.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/format.h"
@@ -164,11 +163,6 @@ class Reader {
   std::vector<InputError>& errors_;
 };
 
-template <typename T>
-absl::optional<T> Opt(const std::optional<T>& v) {
-  return v.has_value() ? absl::optional<T>(*v) : absl::nullopt;
-}
-
 Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   Inputs in;
   in.workload.platform = platform;
@@ -188,30 +182,30 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
 
   Reader r(input.settings, "", in.errors);
   sz::Settings& s = in.settings;
-  s.vcpus_per_se = Opt(r.Int32("vcpus_per_se"));
-  s.memory_per_se = Opt(r.Int("memory_per_se", -kMaxSize, kMaxSize));
-  s.disk_per_se = Opt(r.Int("disk_per_se", -kMaxSize, kMaxSize));
-  s.cpu_reserve = Opt(r.Bool("cpu_reserve"));
-  s.mem_reserve = Opt(r.Bool("mem_reserve"));
-  s.dedicated_dispatcher_core = Opt(r.Bool("dedicated_dispatcher_core"));
-  s.num_dispatcher_cores = Opt(r.Int32("num_dispatcher_cores"));
-  s.max_queues_per_vnic = Opt(r.Int32("max_queues_per_vnic"));
-  s.hybrid_rss_mode = Opt(r.Bool("hybrid_rss_mode"));
+  s.vcpus_per_se = r.Int32("vcpus_per_se");
+  s.memory_per_se = r.Int("memory_per_se", -kMaxSize, kMaxSize);
+  s.disk_per_se = r.Int("disk_per_se", -kMaxSize, kMaxSize);
+  s.cpu_reserve = r.Bool("cpu_reserve");
+  s.mem_reserve = r.Bool("mem_reserve");
+  s.dedicated_dispatcher_core = r.Bool("dedicated_dispatcher_core");
+  s.num_dispatcher_cores = r.Int32("num_dispatcher_cores");
+  s.max_queues_per_vnic = r.Int32("max_queues_per_vnic");
+  s.hybrid_rss_mode = r.Bool("hybrid_rss_mode");
   // One virtual service is placed on min_scaleout_per_vs SEs: they are the SEs its workload is
   // spread over. Several are spread by placement, so the model chooses the active SEs then, and
   // checks the given value against the HA mode and the virtual-service slots.
   const std::optional<int> min_scaleout = r.Int32(kMinScaleoutPerVs);
   if (!in.workload.virtual_services.has_value() || *in.workload.virtual_services <= 1) {
-    s.se_count = Opt(min_scaleout);
+    s.se_count = min_scaleout;
   } else {
-    s.min_scaleout_per_vs = Opt(min_scaleout);
+    s.min_scaleout_per_vs = min_scaleout;
   }
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);
   in.workload.max_vs_per_se = r.Int32(kMaxVsPerSe).value_or(sz::kDefaultMaxVsPerSe);
   // The target utilization follows the group's max_cpu_usage when the workload sets none (rule
   // target-within-max-cpu-usage): the group scales out there.
-  s.max_cpu_usage = Opt(r.Int32(kMaxCpuUsage));
+  s.max_cpu_usage = r.Int32(kMaxCpuUsage);
   if (target.has_value()) {
     in.workload.target_utilization_pct = *target;
   } else if (s.max_cpu_usage.has_value()) {
@@ -246,16 +240,11 @@ std::optional<Json> ControllerDefault(std::string_view field) {
 
 double RoundToTenth(double x) { return std::round(x * 10) / 10; }
 
-std::string Shape(int se_count, int vcpus) {
-  return absl::StrCat(se_count, se_count == 1 ? " SE of " : " SEs of ", vcpus,
-                      vcpus == 1 ? " vCPU" : " vCPUs");
-}
-
 // "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)", or with a CPU budget of several
 // metrics "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)".
 std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
   const int count = shape.se_count.value;
-  const std::string who = Shape(count, shape.vcpus_per_se.value);
+  const std::string who = sz::FormatShape(count, shape.vcpus_per_se.value);
   if (shape.cpu_binds) {
     std::vector<std::string> amounts;
     for (const sz::CpuPart& part : shape.cpu.parts) {
@@ -267,8 +256,8 @@ std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
     const std::string amount = absl::StrJoin(amounts, " + ");
     const std::string at = sz::FormatPercent(RoundToTenth(shape.cpu.utilization_pct));
     if (shape.carried) {
-      return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " CPU (",
-                          sz::BasisName(basis), ")");
+      return absl::StrCat(who, sz::Agree(count, " carries ", " carry "), amount, " at ", at,
+                          " CPU (", sz::BasisName(basis), ")");
     }
     return absl::StrCat(who, " would run ", amount, " at ", at, " CPU, over the ",
                         shape.target_utilization_pct, "% target (", sz::BasisName(basis), ")");
@@ -279,7 +268,7 @@ std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
     // Rounded as utilization_pct is, so that the two never disagree.
     const std::string at = sz::FormatPercent(RoundToTenth(load.utilization_pct));
     if (shape.carried) {
-      return absl::StrCat(who, count == 1 ? " carries " : " carry ", amount, " at ", at, " (",
+      return absl::StrCat(who, sz::Agree(count, " carries ", " carry "), amount, " at ", at, " (",
                           sz::BasisName(basis), ")");
     }
     return absl::StrCat(who, " would run ", amount, " at ", at, ", over the ",

@@ -488,7 +488,7 @@ constexpr const char* kKeptSettings[] = {"ha_mode", "buffer_se", "max_vs_per_se"
 constexpr const char* kKeptWorkload[] = {"max_vcpus_per_se", "virtual_services"};
 // Metric keys of the CPU-bound demand (sizing::SharesCpuBudget).
 bool IsCpuBoundKey(const std::string& key) {
-  const absl::optional<sz::Metric> m = sz::MetricFromKey(key);
+  const std::optional<sz::Metric> m = sz::MetricFromKey(key);
   return m.has_value() && sz::SharesCpuBudget(*m);
 }
 
@@ -812,8 +812,8 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
             : (se.memory_mb > 0 ? sz::CapacityOf(in.platform, se.vcpus, se.memory_mb)
                                 : sz::CapacityOf(in.platform, se.vcpus));
     if (!capacity.ok()) {
-      uncalibrated.push_back(absl::StrCat(SeLabel(r.service_engines[i]), " (", se.vcpus, " vCPUs, ",
-                                          se.memory_mb, " MB)"));
+      uncalibrated.push_back(absl::StrCat(SeLabel(r.service_engines[i]), " (",
+                                          sz::FormatVcpus(se.vcpus), ", ", se.memory_mb, " MB)"));
       continue;
     }
     for (const auto& [t, s] : per_se[i]) {
@@ -985,7 +985,7 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
   compare(report.Observed(ObservedKey::kL4OpenConns), sz::Metric::kL4OpenConns,
           demand(sz::Metric::kL4OpenConns), sz::InfoOf(sz::Metric::kL4OpenConns).label,
           key_of(sz::Metric::kL4OpenConns));
-  if (const absl::optional<sz::Metric> t = sz::MetricFromKey(report.throughput_key)) {
+  if (const std::optional<sz::Metric> t = sz::MetricFromKey(report.throughput_key)) {
     compare(report.Observed(ObservedKey::kThroughputGbps), *t, demand(*t), sz::InfoOf(*t).label,
             key_of(*t));
   }
@@ -1031,9 +1031,12 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
       }
       out.push_back(Warning(
           rules::kCalibrationUnderSized, "workload",
-          absl::StrFormat("The SEs used %.2fx the CPU the tables predict; at that rate the "
-                          "planned %d %s of %d vCPUs do not carry the declared workload",
-                          ratio, count, count == 1 ? "SE" : "SEs", vcpus),
+          absl::StrCat(
+              absl::StrFormat("The SEs used %.2fx the CPU the tables predict; at that rate "
+                              "the planned ",
+                              ratio),
+              sz::FormatShape(count, vcpus), sz::Agree(count, " does", " do"),
+              " not carry the declared workload"),
           absl::StrCat("Calibrated over ", report.calibration.samples, " samples in the last ",
                        window, cpu_text,
                        "; the tables were measured on other hardware. Size from the observed "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,7 +129,7 @@ Figure MetricCapacity(Platform platform, Metric metric, int vcpus, int64_t memor
 }
 
 absl::StatusOr<SeCapacity> CapacityOf(Platform platform, int vcpus,
-                                      absl::optional<int64_t> memory_mb) {
+                                      std::optional<int64_t> memory_mb) {
   if (vcpus < kMinVcpus || vcpus > kMaxVcpus) {
     return absl::InvalidArgumentError(
         absl::StrCat("vcpus_per_se: must be ", VcpuRangeText(), ", got ", vcpus));

@@ -12,9 +12,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "absl/status/statusor.h"
-#include "absl/types/optional.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
@@ -45,7 +45,7 @@ Figure MetricCapacity(Platform platform, Metric metric, int vcpus, int64_t memor
 // The capacity of one SE for every metric. Memory defaults to the table memory for `vcpus`.
 // InvalidArgument, naming vcpus_per_se or memory_per_se, when outside 1-64 / 1024-262144 MB.
 absl::StatusOr<SeCapacity> CapacityOf(Platform platform, int vcpus,
-                                      absl::optional<int64_t> memory_mb = absl::nullopt);
+                                      std::optional<int64_t> memory_mb = std::nullopt);
 
 // Seed 000's disk rule: max(10, 2 x RAM + 5, 15) GB, i.e. max(15, 2 x RAM_GB + 5), with RAM in GB
 // rounded up to a whole GB.

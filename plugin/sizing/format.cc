@@ -82,4 +82,20 @@ double DisplayFromBase(Metric metric, double base_value) {
 
 std::string FormatPercent(double percent) { return absl::StrFormat("%.1f%%", percent); }
 
+std::string FormatCount(int64_t count, const char* one, const char* many) {
+  return absl::StrCat(count, " ", Agree(count, one, many));
+}
+
+const char* Agree(int64_t count, const char* one, const char* many) {
+  return count == 1 ? one : many;
+}
+
+std::string FormatSeCount(int64_t se_count) { return FormatCount(se_count, "SE", "SEs"); }
+
+std::string FormatVcpus(int64_t vcpus) { return FormatCount(vcpus, "vCPU", "vCPUs"); }
+
+std::string FormatShape(int64_t se_count, int64_t vcpus) {
+  return absl::StrCat(FormatSeCount(se_count), " of ", FormatVcpus(vcpus));
+}
+
 }  // namespace nsxalb::sizing

@@ -38,6 +38,27 @@ double DisplayFromBase(Metric metric, double base_value);
 // 69.5652 -> "69.6%".
 std::string FormatPercent(double percent);
 
+// How the model, the CLI and the SE-group operations write counts and SE shapes in prose. Every
+// count agrees in number with its noun, and a shape always names its SE count, so a reader never
+// has to guess whether "6 vCPUs" means one SE or a group.
+
+// A count and its noun: FormatCount(1, "finding", "findings") -> "1 finding", (3, ...) -> "3
+// findings".
+std::string FormatCount(int64_t count, const char* one, const char* many);
+
+// `one` when `count` is 1, else `many`: the verb after a count ("1 SE of 6 vCPUs carries", "2 SEs
+// of 6 vCPUs carry").
+const char* Agree(int64_t count, const char* one, const char* many);
+
+// 1 -> "1 SE", 3 -> "3 SEs".
+std::string FormatSeCount(int64_t se_count);
+
+// 1 -> "1 vCPU", 6 -> "6 vCPUs".
+std::string FormatVcpus(int64_t vcpus);
+
+// An SE shape: (1, 6) -> "1 SE of 6 vCPUs", (3, 1) -> "3 SEs of 1 vCPU".
+std::string FormatShape(int64_t se_count, int64_t vcpus);
+
 }  // namespace nsxalb::sizing
 
 #endif  // NSXALB_PLUGIN_SIZING_FORMAT_H_

@@ -1,6 +1,7 @@
 // The seed tables, transcribed cell by cell. Each row cites its heading in the seed documents.
 #include "plugin/sizing/profiles.h"
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -10,7 +11,7 @@
 namespace nsxalb::sizing {
 namespace {
 
-using Values = std::array<absl::optional<int64_t>, kMetricCount>;
+using Values = std::array<std::optional<int64_t>, kMetricCount>;
 
 const std::array<MetricInfo, kMetricCount>& Infos() {
   static const std::array<MetricInfo, kMetricCount> kInfos = {{
@@ -35,7 +36,7 @@ const std::array<MetricInfo, kMetricCount>& Infos() {
 
 // Column order in Values: ECC TPS, RSA TPS, L7 RPS, L4 CPS, L4 open connections, L4 Mbps,
 // L7 Mbps, L7 SSL Mbps.
-Values Row(int64_t ecc, int64_t rsa, int64_t rps, int64_t cps, absl::optional<int64_t> conns,
+Values Row(int64_t ecc, int64_t rsa, int64_t rps, int64_t cps, std::optional<int64_t> conns,
            int64_t l4_mbps, int64_t l7_mbps, int64_t ssl_mbps) {
   return Values{ecc, rsa, rps, cps, conns, l4_mbps, l7_mbps, ssl_mbps};
 }
@@ -72,11 +73,10 @@ const Profile& Nsxt() {
       "Intel Xeon Gold 6130",
       "E810-C NIC limited to 25 Gbps",
       {{
-          {1, 2, absl::nullopt, Row(2950, 1020, 60000, 43000, absl::nullopt, 16500, 12000, 5000)},
-          {2, 4, absl::nullopt, Row(6000, 1950, 94000, 47000, absl::nullopt, 16500, 13000, 5500)},
-          {4, 8, absl::nullopt, Row(8200, 3000, 153000, 86500, absl::nullopt, 16500, 14000, 11000)},
-          {6, 12, absl::nullopt,
-           Row(11500, 3750, 205000, 99000, absl::nullopt, 19000, 17000, 13000)},
+          {1, 2, std::nullopt, Row(2950, 1020, 60000, 43000, std::nullopt, 16500, 12000, 5000)},
+          {2, 4, std::nullopt, Row(6000, 1950, 94000, 47000, std::nullopt, 16500, 13000, 5500)},
+          {4, 8, std::nullopt, Row(8200, 3000, 153000, 86500, std::nullopt, 16500, 14000, 11000)},
+          {6, 12, std::nullopt, Row(11500, 3750, 205000, 99000, std::nullopt, 19000, 17000, 13000)},
       }},
   };
   return kProfile;
@@ -86,11 +86,11 @@ const Profile& Nsxt() {
 
 const MetricInfo& InfoOf(Metric metric) { return Infos()[static_cast<int>(metric)]; }
 
-absl::optional<Metric> MetricFromKey(absl::string_view key) {
+std::optional<Metric> MetricFromKey(absl::string_view key) {
   for (const MetricInfo& info : Infos()) {
     if (key == info.key) return info.metric;
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 const Profile& ProfileOf(Platform platform) {

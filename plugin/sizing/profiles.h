@@ -9,11 +9,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/optional.h"
 
 namespace nsxalb::sizing {
 
@@ -59,14 +59,14 @@ struct MetricInfo {
 const MetricInfo& InfoOf(Metric metric);
 
 // Parses a metric key such as "l7_rps"; nullopt when unknown.
-absl::optional<Metric> MetricFromKey(absl::string_view key);
+std::optional<Metric> MetricFromKey(absl::string_view key);
 
 // One measured column of a seed table: an SE size and what it delivered.
 struct MeasuredSize {
   int vcpus;
   int memory_gb;
-  absl::optional<int> disk_gb;  // "SE Disk" row; published for vcenter only
-  std::array<absl::optional<int64_t>, kMetricCount> values;  // base units; nullopt = not published
+  std::optional<int> disk_gb;  // "SE Disk" row; published for vcenter only
+  std::array<std::optional<int64_t>, kMetricCount> values;  // base units; nullopt = not published
 };
 
 // A seed table with its provenance.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/shape_warnings.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -45,7 +47,7 @@ bool CarriesWithin(const Workload& w, int vcpus, int64_t memory_mb, int se_count
   if (se_count < 1) return false;
   CpuBudgetSum cpu;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     const double capacity = MetricCapacity(w.platform, m, vcpus, memory_mb).value;
     const bool carried = CarriesOne(capacity, se_count, *d, util_pct);
@@ -74,14 +76,168 @@ std::string LeastActiveReason(const Workload& w) {
 }
 
 bool Feasible(const Workload& w, int vcpus, int se_count, int64_t* memory_mb) {
-  const absl::optional<int64_t> memory = MemoryFor(w, vcpus, se_count);
+  const std::optional<int64_t> memory = MemoryFor(w, vcpus, se_count);
   if (!memory.has_value()) return false;
   if (!Carries(w, vcpus, *memory, se_count)) return false;
   if (memory_mb != nullptr) *memory_mb = *memory;
   return true;
 }
 
+// "table memory for 6 vCPUs on nsxt": the reason of a memory_per_se that is the table's.
+std::string TableMemoryReason(Platform platform, int vcpus) {
+  return absl::StrCat("table memory for ", FormatVcpus(vcpus), " on ", ProfileOf(platform).name);
+}
+
 int RatioDispatchers(int vcpus) { return vcpus < 4 ? 0 : SnapDownToAllowedCoreCount(vcpus / 3); }
+
+// A shape the search found: `count` SEs of `vcpus`, with `memory_mb` each.
+struct FoundShape {
+  int vcpus = 0;  // 0: none found
+  int count = 0;
+  int64_t memory_mb = 0;
+};
+
+// The smallest SE, up to max_vcpus_per_se, with which `count` SEs carry the workload, and its
+// memory (MemoryFor); vcpus 0 when none does.
+FoundShape SmallestAt(const Workload& w, int count) {
+  FoundShape found;
+  found.count = count;
+  for (int v = 1; v <= w.max_vcpus_per_se; ++v) {
+    if (Feasible(w, v, count, &found.memory_mb)) {
+      found.vcpus = v;
+      break;
+    }
+  }
+  return found;
+}
+
+// The fewest SEs of max_vcpus_per_se, more than `least`, that carry the workload: a lower bound
+// from the capacities, then settled exactly. kMaxSeCount + 1 when more than kMaxSeCount would.
+int FewestSesOfLargest(const Workload& w, int least) {
+  const int top = w.max_vcpus_per_se;
+  double cpu_estimate = 0;  // the CPU budget in SEs at the target
+  double cpu_whole = 0;     // the same at 100% (active/active: one SE may be lost)
+  double estimate = least + 1;
+  for (Metric m : kAllMetrics) {
+    const std::optional<double>& d = w.demand.Get(m);
+    if (!d.has_value()) continue;
+    const int64_t mem = m == Metric::kL4OpenConns ? MaxRecommendedMemoryMb(w.platform, top)
+                                                  : TableMemory(w.platform, top);
+    const double cap = MetricCapacity(w.platform, m, top, mem).value;
+    if (cap <= 0) continue;
+    const double ses = *d * 100 / (cap * w.target_utilization_pct);
+    if (SharesCpuBudget(m)) {
+      cpu_estimate += ses;
+      cpu_whole += *d / cap;
+    } else {
+      estimate = std::max(estimate, std::ceil(ses));
+    }
+  }
+  // Rounded down a little first, so that floating-point error never overshoots; the loops
+  // below settle the count exactly.
+  estimate = std::max(estimate, std::floor(cpu_estimate));
+  if (w.ha_mode == HaMode::kSharedPair) estimate = std::max(estimate, std::floor(cpu_whole) + 1);
+  int count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
+  while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
+  if (count > kMaxSeCount) return count;
+  while (count > least + 1 && Feasible(w, top, count - 1, nullptr)) --count;
+  return count;
+}
+
+// "80%", and in active/active the failure the SEs must survive.
+std::string TargetText(const Workload& w) {
+  return absl::StrCat(
+      w.target_utilization_pct, "%",
+      w.ha_mode == HaMode::kSharedPair ? " and survive the loss of one within 100%" : "");
+}
+
+// The shape search (see recommend.h): the size into `vcpus_per_se`, with the rule that chose it and
+// why, and the SE count and memory found with it. `least` is LeastActiveSes. InvalidArgument when
+// more than kMaxSeCount SEs of max_vcpus_per_se would be needed.
+absl::StatusOr<FoundShape> ChooseSize(const Workload& w, int least, Choice<int>& vcpus_per_se) {
+  const int top = w.max_vcpus_per_se;
+  const std::string at = TargetText(w);
+  FoundShape found = SmallestAt(w, least);
+  if (found.vcpus > 0 && least == 1) {
+    vcpus_per_se = {found.vcpus, Basis::kRule, rules::kSmallestSingleSe,
+                    absl::StrCat("the smallest single SE (up to ", FormatVcpus(top),
+                                 ") that carries the workload at ", at)};
+    return found;
+  }
+  if (found.vcpus > 0) {
+    vcpus_per_se = {
+        found.vcpus, Basis::kRule, rules::kSmallestAtLeastCount,
+        absl::StrCat("the smallest SE (up to ", FormatVcpus(top), ") with which ", least,
+                     " active SEs (", LeastActiveReason(w), ") carry the workload at ", at)};
+    return found;
+  }
+  if (!ScalesOut(w.ha_mode)) {
+    // Legacy active/standby: one active SE, no scale-out. The largest SE is planned; validation
+    // reports that it does not carry the workload.
+    found.vcpus = top;
+    found.memory_mb = MemoryFor(w, top, 1).value_or(MaxRecommendedMemoryMb(w.platform, top));
+    vcpus_per_se = {found.vcpus, Basis::kRule, rules::kLegacyOneActive,
+                    absl::StrCat("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
+                                 "scale-out; no SE of up to ",
+                                 FormatVcpus(top), " carries the workload at ", at,
+                                 ", so the largest is planned")};
+    return found;
+  }
+  // Fewest SEs of max_vcpus_per_se, then the smallest size with which that many carry it.
+  const int count = FewestSesOfLargest(w, least);
+  if (count > kMaxSeCount) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "workload: needs more than ", FormatShape(kMaxSeCount, top), " (Avi max_se is at most ",
+        kMaxSeCount, "); raise workload.max_vcpus_per_se or split it"));
+  }
+  found = SmallestAt(w, count);
+  vcpus_per_se = {
+      found.vcpus, Basis::kRule, rules::kFewestSes,
+      absl::StrCat(least == 1 ? "no single SE" : absl::StrCat("no ", FormatSeCount(least)),
+                   " of up to ", FormatVcpus(top), Agree(least, " carries", " carry"),
+                   " the workload at ", at, "; ", count, " SEs of ", top, " do, and so do ", count,
+                   " of ", found.vcpus)};
+  return found;
+}
+
+// Appended to the size's reason when it is the memory cap (rule memory-at-most-2x-table) that
+// keeps a smaller shape out: one vCPU fewer, or one SE fewer of max_vcpus_per_se.
+void NoteMemoryCap(const Workload& w, int least, const FoundShape& found, std::string& reason) {
+  if (w.demand.Get(Metric::kL4OpenConns).has_value() &&
+      ((found.vcpus > 1 && Carries(w, found.vcpus - 1, kMaxMemoryMb, found.count)) ||
+       (found.count > least && Carries(w, w.max_vcpus_per_se, kMaxMemoryMb, found.count - 1)))) {
+    absl::StrAppend(&reason,
+                    "; a smaller shape would need more than twice its table memory for the open "
+                    "connections (",
+                    rules::kMemoryAtMostTwice, ")");
+  }
+}
+
+// Why the search settled on `count` active SEs, `least` being LeastActiveSes.
+std::string CountReason(const Workload& w, int least, int count) {
+  if (!ScalesOut(w.ha_mode)) return "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE";
+  if (count > least) return absl::StrCat(count - 1, " SEs would not carry the workload");
+  if (least == 1) return "one SE carries the workload";
+  return absl::StrCat("at least ", least, " active SEs: ", LeastActiveReason(w));
+}
+
+// memory_per_se for the shape found: the table memory, or the memory raised for the open
+// connections, labelled as the open-connection figure it was chosen from.
+Choice<int64_t> MemoryChoice(const Workload& w, const FoundShape& found) {
+  const int vcpus = found.vcpus;
+  const int64_t memory = found.memory_mb;
+  const Figure table_memory = TableMemoryMb(w.platform, vcpus);
+  if (memory == static_cast<int64_t>(table_memory.value)) {
+    return {memory, table_memory.basis, rules::kTableMemory, TableMemoryReason(w.platform, vcpus)};
+  }
+  // Chosen from the open-connection figure at that memory, so labelled as that figure is.
+  const Figure conns = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
+  return {memory, WeakestBasis({Basis::kRule, table_memory.basis, conns.basis}),
+          rules::kMemoryForConns,
+          absl::StrCat("raised from the table's ", static_cast<int64_t>(table_memory.value),
+                       " MB in whole GB to carry the open connections (at most twice the table "
+                       "memory)")};
+}
 
 // Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
 // the caller): disk, capacity, loads, binding metric, the settings that follow the measured
@@ -91,7 +247,7 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r);
 }  // namespace
 
 bool Demand::Empty() const {
-  for (const absl::optional<double>& v : values) {
+  for (const std::optional<double>& v : values) {
     if (v.has_value()) return false;
   }
   return true;
@@ -100,7 +256,7 @@ bool Demand::Empty() const {
 std::vector<Finding> CheckWorkload(const Workload& w) {
   std::vector<Finding> out;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     if (!std::isfinite(*d) || *d < 0) {
       const std::string attribute = absl::StrCat("workload.", InfoOf(m).key);
@@ -127,7 +283,7 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
 std::vector<MetricLoad> LoadsOn(const Workload& w, const SeCapacity& capacity, int se_count) {
   std::vector<MetricLoad> loads;
   for (Metric m : kAllMetrics) {
-    const absl::optional<double>& d = w.demand.Get(m);
+    const std::optional<double>& d = w.demand.Get(m);
     if (!d.has_value()) continue;
     MetricLoad load;
     load.metric = m;
@@ -172,7 +328,7 @@ int ScaleoutPerVs(const Workload& w, int active) {
   return std::max(least, (active + *w.virtual_services - 1) / *w.virtual_services);
 }
 
-int LeastActiveSes(const Workload& w, absl::optional<int> given_scaleout_per_vs) {
+int LeastActiveSes(const Workload& w, std::optional<int> given_scaleout_per_vs) {
   if (!ScalesOut(w.ha_mode)) return 1;
   int active = std::max(MinActiveSes(w.ha_mode), given_scaleout_per_vs.value_or(0));
   if (!w.virtual_services.has_value()) return active;
@@ -203,9 +359,9 @@ int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus) {
   return std::min(2 * TableMemory(platform, vcpus), kMaxMemoryMb);
 }
 
-absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
+std::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
   const int64_t table = TableMemory(w.platform, vcpus);
-  const absl::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
+  const std::optional<double>& conns = w.demand.Get(Metric::kL4OpenConns);
   if (!conns.has_value()) return table;
   const int64_t most = MaxRecommendedMemoryMb(w.platform, vcpus);
   const bool pair = w.ha_mode == HaMode::kSharedPair;
@@ -215,12 +371,12 @@ absl::optional<int64_t> MemoryFor(const Workload& w, int vcpus, int se_count) {
     if (pair && (se_count < 2 || !CarriesOne(cap.value, se_count - 1, *conns, 100))) continue;
     return memory;
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 DispatcherPlan PlanDispatchers(Platform platform, int vcpus, bool l4_throughput_binds) {
   DispatcherPlan plan;
-  const std::string where = absl::StrCat(PlatformName(platform), " ", vcpus, " vCPUs");
+  const std::string where = absl::StrCat(PlatformName(platform), " ", FormatVcpus(vcpus));
   if (vcpus <= 2) {
     plan.cores = 0;
     plan.basis = Basis::kMeasured;
@@ -266,12 +422,11 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
   if (!errors.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(errors[0].attribute, ": ", errors[0].detail));
   }
-  const Profile& profile = ProfileOf(w.platform);
   Recommendation r;
   r.platform = w.platform;
   r.target_utilization_pct = w.target_utilization_pct;
 
-  // The smallest SE at the least active count.
+  // The least active count, then the shape search from it.
   const int least = LeastActiveSes(w);
   if (least > kMaxSeCount) {
     return absl::InvalidArgumentError(
@@ -280,120 +435,12 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                      " SEs at max_vs_per_se = ", w.max_vs_per_se, " (Avi max_se is at most ",
                      kMaxSeCount, "); raise max_vs_per_se or split them"));
   }
-  const int top = w.max_vcpus_per_se;
-  int vcpus = 0;
-  int count = least;
-  int64_t memory = 0;
-  for (int v = 1; v <= top; ++v) {
-    if (Feasible(w, v, least, &memory)) {
-      vcpus = v;
-      break;
-    }
-  }
-  // "80%", and in active/active the failure the SEs must survive.
-  const std::string at = absl::StrCat(
-      w.target_utilization_pct, "%",
-      w.ha_mode == HaMode::kSharedPair ? " and survive the loss of one within 100%" : "");
-  const std::string least_reason = LeastActiveReason(w);
-  if (vcpus > 0 && least == 1) {
-    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestSingleSe,
-                      absl::StrCat("the smallest single SE (up to ", top,
-                                   " vCPUs) that carries the workload at ", at)};
-  } else if (vcpus > 0) {
-    r.vcpus_per_se = {vcpus, Basis::kRule, rules::kSmallestAtLeastCount,
-                      absl::StrCat("the smallest SE (up to ", top, " vCPUs) with which ", least,
-                                   " active SEs (", least_reason, ") carry the workload at ", at)};
-  } else if (!ScalesOut(w.ha_mode)) {
-    // Legacy active/standby: one active SE, no scale-out. The largest SE is planned; validation
-    // reports that it does not carry the workload.
-    vcpus = top;
-    memory = MemoryFor(w, top, 1).value_or(MaxRecommendedMemoryMb(w.platform, top));
-    r.vcpus_per_se = {
-        vcpus, Basis::kRule, rules::kLegacyOneActive,
-        absl::StrCat("HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no "
-                     "scale-out; no SE of up to ",
-                     top, " vCPUs carries the workload at ", at, ", so the largest is planned")};
-  } else {
-    // Fewest SEs of max_vcpus_per_se: start from a lower bound, then settle exactly.
-    double cpu_estimate = 0;  // the CPU budget in SEs at the target
-    double cpu_whole = 0;     // the same at 100% (active/active: one SE may be lost)
-    double estimate = least + 1;
-    for (Metric m : kAllMetrics) {
-      const absl::optional<double>& d = w.demand.Get(m);
-      if (!d.has_value()) continue;
-      const int64_t mem = m == Metric::kL4OpenConns ? MaxRecommendedMemoryMb(w.platform, top)
-                                                    : TableMemory(w.platform, top);
-      const double cap = MetricCapacity(w.platform, m, top, mem).value;
-      if (cap <= 0) continue;
-      const double ses = *d * 100 / (cap * w.target_utilization_pct);
-      if (SharesCpuBudget(m)) {
-        cpu_estimate += ses;
-        cpu_whole += *d / cap;
-      } else {
-        estimate = std::max(estimate, std::ceil(ses));
-      }
-    }
-    // Rounded down a little first, so that floating-point error never overshoots; the loops
-    // below settle the count exactly.
-    estimate = std::max(estimate, std::floor(cpu_estimate));
-    if (w.ha_mode == HaMode::kSharedPair) estimate = std::max(estimate, std::floor(cpu_whole) + 1);
-    count = static_cast<int>(std::min<double>(estimate, kMaxSeCount + 1));
-    while (count <= kMaxSeCount && !Feasible(w, top, count, nullptr)) ++count;
-    if (count > kMaxSeCount) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("workload: needs more than ", kMaxSeCount, " SEs of ", top,
-                       " vCPUs (Avi max_se is at most ", kMaxSeCount,
-                       "); raise workload.max_vcpus_per_se or split it"));
-    }
-    while (count > least + 1 && Feasible(w, top, count - 1, nullptr)) --count;
-    for (int v = 1; v <= top; ++v) {
-      if (Feasible(w, v, count, &memory)) {
-        vcpus = v;
-        break;
-      }
-    }
-    r.vcpus_per_se = {
-        vcpus, Basis::kRule, rules::kFewestSes,
-        absl::StrCat(least == 1 ? "no single SE" : absl::StrCat("no ", least, " SEs"), " of up to ",
-                     top, least == 1 ? " vCPUs carries" : " vCPUs carry", " the workload at ", at,
-                     "; ", count, " SEs of ", top, " do, and so do ", count, " of ", vcpus)};
-  }
-  // Say so when it is the memory cap that keeps a smaller shape out.
-  if (w.demand.Get(Metric::kL4OpenConns).has_value() &&
-      ((vcpus > 1 && Carries(w, vcpus - 1, kMaxMemoryMb, count)) ||
-       (count > least && Carries(w, top, kMaxMemoryMb, count - 1)))) {
-    absl::StrAppend(&r.vcpus_per_se.reason,
-                    "; a smaller shape would need more than twice its table memory for the open "
-                    "connections (",
-                    rules::kMemoryAtMostTwice, ")");
-  }
-  std::string count_reason;
-  if (!ScalesOut(w.ha_mode)) {
-    count_reason = "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE";
-  } else if (count > least) {
-    count_reason = absl::StrCat(count - 1, " SEs would not carry the workload");
-  } else if (least == 1) {
-    count_reason = "one SE carries the workload";
-  } else {
-    count_reason = absl::StrCat("at least ", least, " active SEs: ", least_reason);
-  }
-  r.se_count = {count, Basis::kRule, r.vcpus_per_se.rule, std::move(count_reason)};
-
-  // Memory and disk.
-  const Figure table_memory = TableMemoryMb(w.platform, vcpus);
-  if (memory == static_cast<int64_t>(table_memory.value)) {
-    r.memory_per_se = {memory, table_memory.basis, rules::kTableMemory,
-                       absl::StrCat("table memory for ", vcpus, " vCPUs on ", profile.name)};
-  } else {
-    // Chosen from the open-connection figure at that memory, so labelled as that figure is.
-    const Figure conns = MetricCapacity(w.platform, Metric::kL4OpenConns, vcpus, memory);
-    r.memory_per_se = {
-        memory, WeakestBasis({Basis::kRule, table_memory.basis, conns.basis}),
-        rules::kMemoryForConns,
-        absl::StrCat("raised from the table's ", static_cast<int64_t>(table_memory.value),
-                     " MB in whole GB to carry the open connections (at most twice the table "
-                     "memory)")};
-  }
+  absl::StatusOr<FoundShape> found = ChooseSize(w, least, r.vcpus_per_se);
+  if (!found.ok()) return found.status();
+  NoteMemoryCap(w, least, *found, r.vcpus_per_se.reason);
+  r.se_count = {found->count, Basis::kRule, r.vcpus_per_se.rule,
+                CountReason(w, least, found->count)};
+  r.memory_per_se = MemoryChoice(w, *found);
   if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
   return r;
 }
@@ -419,9 +466,8 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, i
   r.se_count = {se_count, Basis::kRule, "", "given"};
   const Figure table_memory = TableMemoryMb(w.platform, vcpus);
   if (memory_mb == static_cast<int64_t>(table_memory.value)) {
-    r.memory_per_se = {
-        memory_mb, table_memory.basis, rules::kTableMemory,
-        absl::StrCat("table memory for ", vcpus, " vCPUs on ", ProfileOf(w.platform).name)};
+    r.memory_per_se = {memory_mb, table_memory.basis, rules::kTableMemory,
+                       TableMemoryReason(w.platform, vcpus)};
   } else {
     r.memory_per_se = {memory_mb, Basis::kRule, "", "given"};
   }
@@ -431,10 +477,10 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, i
 
 namespace {
 
-absl::Status CompleteShape(const Workload& w, Recommendation& r) {
+// disk_per_se: the seed rule for the memory, or the tested disk of the size when that is more.
+void PlanDisk(const Workload& w, Recommendation& r) {
   const int vcpus = r.vcpus_per_se.value;
   const int64_t memory = r.memory_per_se.value;
-  const int count = r.se_count.value;
   r.disk = RecommendedDiskGb(w.platform, vcpus, memory);
   const bool tested_binds = r.disk.rules.size() > 1;
   r.disk_per_se = {
@@ -445,8 +491,14 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
                    tested_binds ? absl::StrCat("; tested disk for the size is ",
                                                static_cast<int64_t>(r.disk.value), " GB")
                                 : "")};
+}
 
-  // Capacity, loads, binding metric.
+// The capacity of the shape, the loads on its SEs, whether they carry the workload, and what binds:
+// the CPU budget or one metric. The size and the SE count take the weakest basis of the capacities.
+absl::Status PlanLoads(const Workload& w, Recommendation& r) {
+  const int vcpus = r.vcpus_per_se.value;
+  const int64_t memory = r.memory_per_se.value;
+  const int count = r.se_count.value;
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory);
   if (!capacity.ok()) return capacity.status();
   r.capacity = *std::move(capacity);
@@ -474,8 +526,13 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
       r.cpu_binds = false;
     }
   }
+  return absl::OkStatus();
+}
 
-  // Settings that follow the measured configurations.
+// The settings that follow the measured configurations: reservations, dispatchers, queues per
+// vNIC, Hybrid RSS.
+void PlanMeasuredSettings(const Workload& w, Recommendation& r) {
+  const int vcpus = r.vcpus_per_se.value;
   r.cpu_reserve = {true, Basis::kRule, rules::kReserve,
                    "seed 000: vCPU reservation is highly "
                    "recommended"};
@@ -506,6 +563,12 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
     r.hybrid_rss_mode = {false, Basis::kRule, rules::kHybridRss,
                          "Hybrid RSS was measured only on the 2-vCPU nsxt SE"};
   }
+}
+
+// Scale-out and the group's size: min_scaleout_per_vs over the active SEs, then max_se and
+// buffer_se as the HA mode has them.
+void PlanScaleout(const Workload& w, Recommendation& r) {
+  const int count = r.se_count.value;
   const int per_vs = ScaleoutPerVs(w, count);
   r.ha_mode = w.ha_mode;
   r.min_scaleout_per_vs = {
@@ -537,35 +600,27 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
                   "1 active + 1 standby (active/standby)"};
       break;
   }
+}
 
-  // Warnings about the plan.
-  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
-  if (w.platform == Platform::kVcenter && rps.has_value() && *rps / count > kEsxiMaxRpsPerSe) {
-    const int needed = static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe));
-    r.findings.push_back(
-        {Severity::kWarning, "workload.l7_rps", rules::kRps160k,
-         absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / count)),
-                      " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
-                      FormatInt(kEsxiMaxRpsPerSe)),
-         absl::StrCat(count, count == 1 ? " SE of " : " SEs of ", vcpus,
-                      count == 1 ? " vCPUs carries " : " vCPUs carry ",
-                      FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                      " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
-                      FormatInt(kEsxiMaxRpsPerSe), " RPS (about ", FormatInt(kRpsPerCoreIntelV3),
-                      " per core). Run at least ", needed, " SEs so that each carries at most ",
-                      FormatInt(kEsxiMaxRpsPerSe), ".")});
+// The warnings about the plan: the shape rules that validation checks too (shape_warnings.h).
+void WarnAboutPlan(const Workload& w, Recommendation& r) {
+  const int vcpus = r.vcpus_per_se.value;
+  const int count = r.se_count.value;
+  if (std::optional<Finding> f = EsxiRpsPerSeWarning(w, vcpus, count, "workload.l7_rps")) {
+    r.findings.push_back(*std::move(f));
   }
-  if (per_vs > w.max_scaleout_per_vs) {
-    r.findings.push_back(
-        {Severity::kWarning, "max_scaleout_per_vs", rules::kScaleoutLimit,
-         absl::StrCat("One virtual service would need ", per_vs, " SEs; max_scaleout_per_vs is ",
-                      w.max_scaleout_per_vs),
-         absl::StrCat("If this workload is one virtual service, it needs ", per_vs, " SEs of ",
-                      vcpus, " vCPUs but can scale out to only ", w.max_scaleout_per_vs,
-                      ". Set max_scaleout_per_vs = ", per_vs, " (at most ", kMaxScaleoutPerVs,
-                      "), raise workload.max_vcpus_per_se, or split the workload "
-                      "across virtual services.")});
+  if (std::optional<Finding> f =
+          ScaleoutPerVsWarning(w, vcpus, r.min_scaleout_per_vs.value, "max_scaleout_per_vs")) {
+    r.findings.push_back(*std::move(f));
   }
+}
+
+absl::Status CompleteShape(const Workload& w, Recommendation& r) {
+  PlanDisk(w, r);
+  if (absl::Status s = PlanLoads(w, r); !s.ok()) return s;
+  PlanMeasuredSettings(w, r);
+  PlanScaleout(w, r);
+  WarnAboutPlan(w, r);
   return absl::OkStatus();
 }
 

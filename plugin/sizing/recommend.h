@@ -25,11 +25,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/cpu_budget.h"
 #include "plugin/sizing/figure.h"
@@ -50,14 +50,12 @@ inline constexpr int kDefaultMaxScaleoutPerVs = 4;  // Avi max_scaleout_per_vs d
 
 // Demand for any subset of the metrics, in base units (Mbps for throughput).
 struct Demand {
-  std::array<absl::optional<double>, kMetricCount> values;
+  std::array<std::optional<double>, kMetricCount> values;
 
   // Sets the demand for `metric`.
   void Set(Metric metric, double value) { values[static_cast<int>(metric)] = value; }
   // The demand for `metric`, if any.
-  const absl::optional<double>& Get(Metric metric) const {
-    return values[static_cast<int>(metric)];
-  }
+  const std::optional<double>& Get(Metric metric) const { return values[static_cast<int>(metric)]; }
   // True when no metric is demanded.
   bool Empty() const;
 };
@@ -73,7 +71,7 @@ struct Workload {
   HaMode ha_mode = HaMode::kShared;                           // Avi ha_mode
   // How many virtual services the group places (1-kMaxVirtualServices); unset: the workload is
   // one virtual service, scaled out over every active SE.
-  absl::optional<int> virtual_services;
+  std::optional<int> virtual_services;
   int max_vs_per_se = kDefaultMaxVsPerSe;  // Avi max_vs_per_se, 1-kMaxVsPerSe
 };
 
@@ -115,7 +113,7 @@ struct Recommendation {
   // What binds: the CPU budget when two or more CPU-bound metrics are demanded and their sum is
   // the highest utilization (cpu_binds, binding unset); else the demanded metric with the highest
   // utilization (a lone CPU-bound metric is the budget, named by its metric).
-  absl::optional<Metric> binding;
+  std::optional<Metric> binding;
   bool cpu_binds = false;
   std::vector<Finding> findings;  // warnings about the plan
 };
@@ -130,7 +128,7 @@ double BindingUtilizationPct(const Recommendation& recommendation);
 // comment): 1 in legacy active/standby. `given_scaleout_per_vs`, a hand-set min_scaleout_per_vs,
 // places each virtual service on that many SEs instead of ScaleoutPerVs's spread.
 int LeastActiveSes(const Workload& workload,
-                   absl::optional<int> given_scaleout_per_vs = absl::nullopt);
+                   std::optional<int> given_scaleout_per_vs = std::nullopt);
 
 // The SEs each virtual service is placed on when `active` SEs carry the workload: with one
 // virtual service (virtual_services unset or 1) all of them; else ceil(active / virtual_services),
@@ -181,7 +179,7 @@ int64_t MaxRecommendedMemoryMb(Platform platform, int vcpus);
 // The least memory, the table memory raised in whole GB, with which `se_count` SEs of `vcpus`
 // carry the demanded open connections (in active/active, also with one SE lost); nullopt when
 // even MaxRecommendedMemoryMb does not.
-absl::optional<int64_t> MemoryFor(const Workload& workload, int vcpus, int se_count);
+std::optional<int64_t> MemoryFor(const Workload& workload, int vcpus, int se_count);
 
 // How many dedicated dispatcher cores to configure, and why.
 struct DispatcherPlan {

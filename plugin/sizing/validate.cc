@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/shape_warnings.h"
 
 namespace nsxalb::sizing {
 namespace {
@@ -22,19 +24,6 @@ Finding Error(std::string attribute, const char* rule, std::string summary, std:
 Finding Warning(std::string attribute, const char* rule, std::string summary, std::string detail) {
   return Finding{Severity::kWarning, std::move(attribute), rule, std::move(summary),
                  std::move(detail)};
-}
-
-std::string Ses(int count) { return absl::StrCat(count, count == 1 ? " SE" : " SEs"); }
-
-std::string Vcpus(int vcpus) { return absl::StrCat(vcpus, vcpus == 1 ? " vCPU" : " vCPUs"); }
-
-std::string Shape(int count, int vcpus) {
-  return count == 1 ? Vcpus(vcpus) : absl::StrCat(count, " SEs of ", Vcpus(vcpus));
-}
-
-// "delivers" after "1 vCPU", else "deliver".
-const char* Deliver(int count, int vcpus) {
-  return count == 1 && vcpus == 1 ? " delivers " : " deliver ";
 }
 
 void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
@@ -109,10 +98,10 @@ void CheckSettingRanges(const Settings& s, std::vector<Finding>& out) {
 }
 
 // The hand-set min_scaleout_per_vs, when within Avi's range (out of range is an input error).
-absl::optional<int> GivenScaleoutPerVs(const Settings& s) {
+std::optional<int> GivenScaleoutPerVs(const Settings& s) {
   if (!s.min_scaleout_per_vs || *s.min_scaleout_per_vs < 1 ||
       *s.min_scaleout_per_vs > kMaxScaleoutPerVs) {
-    return absl::nullopt;
+    return std::nullopt;
   }
   return s.min_scaleout_per_vs;
 }
@@ -131,13 +120,13 @@ std::string LegacyLimit(const Workload& w, int vcpus) {
   std::string out = absl::StrCat(
       "HA_MODE_LEGACY_ACTIVE_STANDBY has one active SE and no scale-out, so the group carries at "
       "most what one SE of up to ",
-      std::max(w.max_vcpus_per_se, vcpus), " vCPUs (workload.max_vcpus_per_se) carries.");
+      FormatVcpus(std::max(w.max_vcpus_per_se, vcpus)), " (workload.max_vcpus_per_se) carries.");
   Workload shared = w;
   shared.ha_mode = HaMode::kShared;
   absl::StatusOr<Recommendation> elsewhere = Recommend(shared);
   if (elsewhere.ok()) {
     absl::StrAppend(&out, " In HA_MODE_SHARED (N+M) it needs ",
-                    Shape(elsewhere->se_count.value, elsewhere->vcpus_per_se.value),
+                    FormatShape(elsewhere->se_count.value, elsewhere->vcpus_per_se.value),
                     elsewhere->se_count.value == 1 ? "" : " each", " (max_se ",
                     elsewhere->max_se.value, ").");
   }
@@ -154,7 +143,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
   const Metric m = load.metric;
   const Profile& p = ProfileOf(w.platform);
   const std::string delivered =
-      absl::StrCat(Shape(v.se_count, v.vcpus), Deliver(v.se_count, v.vcpus),
+      absl::StrCat(FormatShape(v.se_count, v.vcpus), Agree(v.se_count, " delivers ", " deliver "),
                    FormatAmount(m, load.group_capacity, Rounding::kDown), " (", p.name, ", ",
                    BasisName(load.per_se.basis), ")");
   std::string detail =
@@ -165,7 +154,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
   if (m == Metric::kL4OpenConns) {
     // Memory up to twice the table memory of the size (memory-at-most-2x-table), else a larger
     // size with its memory.
-    const absl::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
+    const std::optional<int64_t> memory = MemoryFor(w, v.vcpus, v.se_count);
     if (memory.has_value()) {
       const Figure cap = MetricCapacity(w.platform, m, v.vcpus, *memory);
       remedies.push_back(absl::StrCat("Set memory_per_se = ", *memory, " (",
@@ -173,7 +162,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
                                       BasisName(cap.basis), ")"));
     } else {
       for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
-        const absl::optional<int64_t> larger = MemoryFor(w, vcpus, v.se_count);
+        const std::optional<int64_t> larger = MemoryFor(w, vcpus, v.se_count);
         if (!larger.has_value()) continue;
         const Figure cap = MetricCapacity(w.platform, m, vcpus, *larger);
         remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus,
@@ -204,7 +193,7 @@ Finding UnderDelivery(const Workload& w, const Settings& s, const Validation& v,
            (count - 1) * load.per_se.value * w.target_utilization_pct >= load.demand * 100) {
       --count;
     }
-    if (count <= kMaxSeCount) remedies.push_back(absl::StrCat("run ", Ses(count)));
+    if (count <= kMaxSeCount) remedies.push_back(absl::StrCat("run ", FormatSeCount(count)));
   }
   if (!remedies.empty()) {
     remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
@@ -224,9 +213,9 @@ struct CpuAtShape {
   CpuLoad cpu;
   Basis basis = Basis::kMeasured;
 };
-absl::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
+std::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb, int se_count) {
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory_mb);
-  if (!capacity.ok()) return absl::nullopt;
+  if (!capacity.ok()) return std::nullopt;
   const std::vector<MetricLoad> loads = LoadsOn(w, *capacity, se_count);
   std::vector<Basis> bases;
   for (const MetricLoad& load : loads) {
@@ -237,15 +226,15 @@ absl::optional<CpuAtShape> CpuAt(const Workload& w, int vcpus, int64_t memory_mb
 
 // The fewest SEs, more than `from`, of `vcpus` and `memory_mb` that carry the workload in its HA
 // mode; nullopt above kMaxSeCount.
-absl::optional<int> FewestSesFrom(const Workload& w, int vcpus, int64_t memory_mb, int from,
-                                  double cpu_pct_at_from) {
+std::optional<int> FewestSesFrom(const Workload& w, int vcpus, int64_t memory_mb, int from,
+                                 double cpu_pct_at_from) {
   // The CPU budget falls as 1 / SEs: start where it would first fit.
   const double start = std::floor(cpu_pct_at_from * from / w.target_utilization_pct);
   int count = std::max(from + 1, static_cast<int>(std::min<double>(start, kMaxSeCount + 1)));
   for (; count <= kMaxSeCount; ++count) {
     if (Carries(w, vcpus, memory_mb, count)) return count;
   }
-  return absl::nullopt;
+  return std::nullopt;
 }
 
 // The CPU budget is over the target with two or more parts (rule one-cpu-budget-per-se).
@@ -256,14 +245,14 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
   const std::string last = labels.back();
   labels.pop_back();
   std::string detail = absl::StrCat(
-      Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " runs at " : " run at ",
+      FormatShape(v.se_count, v.vcpus), Agree(v.se_count, " runs at ", " run at "),
       CpuLoadText(v.cpu), " (", p.name, ", ", BasisName(basis), "). ", absl::StrJoin(labels, ", "),
       " and ", last, " share the SE's cores, so their utilizations add up (rule ",
       rules::kCpuBudget, "); the sum must stay within ", w.target_utilization_pct, "%.");
   std::vector<std::string> remedies;
   for (int vcpus = v.vcpus + 1; vcpus <= std::max(w.max_vcpus_per_se, v.vcpus); ++vcpus) {
     if (!Carries(w, vcpus, v.memory_mb, v.se_count)) continue;
-    if (absl::optional<CpuAtShape> at = CpuAt(w, vcpus, v.memory_mb, v.se_count)) {
+    if (std::optional<CpuAtShape> at = CpuAt(w, vcpus, v.memory_mb, v.se_count)) {
       remedies.push_back(absl::StrCat("Set vcpus_per_se = ", vcpus, " (CPU ",
                                       FormatPercent(at->cpu.utilization_pct), ", ",
                                       BasisName(at->basis), ")"));
@@ -271,10 +260,10 @@ Finding CpuUnderDelivery(const Workload& w, const Settings& s, const Validation&
     break;
   }
   if (ScalesOut(w.ha_mode)) {
-    if (absl::optional<int> count =
+    if (std::optional<int> count =
             FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, v.cpu.utilization_pct)) {
-      if (absl::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
-        remedies.push_back(absl::StrCat("run ", Ses(*count), " (CPU ",
+      if (std::optional<CpuAtShape> at = CpuAt(w, v.vcpus, v.memory_mb, *count)) {
+        remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (CPU ",
                                         FormatPercent(at->cpu.utilization_pct), ")"));
       }
     }
@@ -296,7 +285,7 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
   Workload whole = w;
   whole.target_utilization_pct = 100;
   std::string over;
-  if (absl::optional<CpuAtShape> rest = CpuAt(whole, v.vcpus, v.memory_mb, v.se_count - 1);
+  if (std::optional<CpuAtShape> rest = CpuAt(whole, v.vcpus, v.memory_mb, v.se_count - 1);
       rest && !rest->cpu.Empty() && !rest->cpu.carried) {
     over = CpuLoadText(rest->cpu);
   }
@@ -308,8 +297,8 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
     }
   }
   std::string detail = absl::StrCat("HA_MODE_SHARED_PAIR has no buffer SE: when one of ",
-                                    Ses(v.se_count), " of ", Vcpus(v.vcpus), " fails, the other ",
-                                    v.se_count - 1 == 1 ? "one carries" : "ones carry",
+                                    FormatShape(v.se_count, v.vcpus), " fails, the other ",
+                                    Agree(v.se_count - 1, "one carries", "ones carry"),
                                     " its virtual services and would run at ", over,
                                     ", over 100% (rule ", rules::kActiveActive, ").");
   std::vector<std::string> remedies;
@@ -319,22 +308,58 @@ Finding FailoverOverload(const Workload& w, const Settings& s, const Validation&
       break;
     }
   }
-  if (absl::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
-    remedies.push_back(absl::StrCat("run ", Ses(*count), " (max_se ", *count, ")"));
+  if (std::optional<int> count = FewestSesFrom(w, v.vcpus, v.memory_mb, v.se_count, 0)) {
+    remedies.push_back(absl::StrCat("run ", FormatSeCount(*count), " (max_se ", *count, ")"));
   }
   if (!remedies.empty()) {
     remedies[0][0] = remedies[0][0] == 'r' ? 'R' : remedies[0][0];
     absl::StrAppend(&detail, " ", absl::StrJoin(remedies, ", or "), ".");
   }
-  return Warning(s.se_count       ? "se_count"
-                 : s.vcpus_per_se ? "vcpus_per_se"
-                                  : "max_se",
-                 rules::kActiveActive,
-                 absl::StrCat("Losing one of ", Ses(v.se_count), " would put the rest at ", over),
-                 detail);
+  return Warning(
+      s.se_count       ? "se_count"
+      : s.vcpus_per_se ? "vcpus_per_se"
+                       : "max_se",
+      rules::kActiveActive,
+      absl::StrCat("Losing one of ", FormatSeCount(v.se_count), " would put the rest at ", over),
+      detail);
 }
 
-// Settings that contradict the HA mode, and virtual-service slots a given max_se lacks.
+// The virtual-service slots a given max_se lacks (rule vs-slots-per-se).
+void CheckVsSlots(const Workload& w, const Settings& s, Validation& v) {
+  const char* mode = HaModeName(w.ha_mode);
+  const std::optional<int> per_vs = GivenScaleoutPerVs(s);
+  if (w.virtual_services && s.max_se && *s.max_se >= 0) {
+    const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
+                           : w.ha_mode == HaMode::kSharedPair ? *s.max_se
+                                                              : std::min(*s.max_se, 1);
+    const int scaleout =
+        per_vs ? GivenScaleoutInMode(w.ha_mode, *per_vs) : MinScaleoutOfMode(w.ha_mode);
+    const int64_t placements = int64_t{*w.virtual_services} * scaleout;
+    if (active * w.max_vs_per_se < placements || active < scaleout) {
+      const int least = LeastActiveSes(w, per_vs);
+      const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
+                         : w.ha_mode == HaMode::kSharedPair ? least
+                                                            : 2;
+      v.under_sized = true;
+      v.findings.push_back(Warning(
+          "max_se", rules::kVsSlots,
+          absl::StrCat("max_se = ", *s.max_se, " leaves slots for ",
+                       FormatInt(std::max<int64_t>(active, 0) * w.max_vs_per_se), " of ",
+                       FormatInt(placements), " virtual-service placements"),
+          absl::StrCat(
+              FormatInt(*w.virtual_services), " virtual services",
+              scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
+              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active ",
+              Agree(least, "SE", "SEs"), " (", mode,
+              w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
+              ScalesOut(w.ha_mode)
+                  ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
+                  : "Raise max_vs_per_se, or set ha_mode = HA_MODE_SHARED.")));
+    }
+  }
+}
+
+// Settings that contradict the HA mode, then CheckVsSlots.
 void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
   const char* mode = HaModeName(w.ha_mode);
   if (w.ha_mode == HaMode::kSharedPair && s.se_count && *s.se_count < 2) {
@@ -367,7 +392,7 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                 absl::StrCat("max_se = ", *s.max_se, " under ", mode, ": the group is 2 SEs"),
                 absl::StrCat(mode, " runs one active and one standby SE. Set max_se = 2.")));
   }
-  const absl::optional<int> per_vs = GivenScaleoutPerVs(s);
+  const std::optional<int> per_vs = GivenScaleoutPerVs(s);
   if (per_vs && w.ha_mode == HaMode::kSharedPair && *per_vs < 2) {
     v.under_sized = true;
     v.findings.push_back(Warning(
@@ -386,35 +411,7 @@ void CheckHaMode(const Workload& w, const Settings& s, Validation& v) {
                      " places a virtual service on its one active SE and does not scale out. Set "
                      "it to 1, or set ha_mode = HA_MODE_SHARED to scale out.")));
   }
-  if (w.virtual_services && s.max_se && *s.max_se >= 0) {
-    const int64_t active = w.ha_mode == HaMode::kShared       ? *s.max_se - w.buffer_se
-                           : w.ha_mode == HaMode::kSharedPair ? *s.max_se
-                                                              : std::min(*s.max_se, 1);
-    const int scaleout =
-        per_vs ? GivenScaleoutInMode(w.ha_mode, *per_vs) : MinScaleoutOfMode(w.ha_mode);
-    const int64_t placements = int64_t{*w.virtual_services} * scaleout;
-    if (active * w.max_vs_per_se < placements || active < scaleout) {
-      const int least = LeastActiveSes(w, per_vs);
-      const int needed = w.ha_mode == HaMode::kShared       ? least + w.buffer_se
-                         : w.ha_mode == HaMode::kSharedPair ? least
-                                                            : 2;
-      v.under_sized = true;
-      v.findings.push_back(Warning(
-          "max_se", rules::kVsSlots,
-          absl::StrCat("max_se = ", *s.max_se, " leaves slots for ",
-                       FormatInt(std::max<int64_t>(active, 0) * w.max_vs_per_se), " of ",
-                       FormatInt(placements), " virtual-service placements"),
-          absl::StrCat(
-              FormatInt(*w.virtual_services), " virtual services",
-              scaleout > 1 ? absl::StrCat(", each on ", scaleout, " SEs,") : "",
-              " at max_vs_per_se = ", w.max_vs_per_se, " need ", least, " active SE",
-              least == 1 ? "" : "s", " (", mode,
-              w.ha_mode == HaMode::kShared ? absl::StrCat(", ", w.buffer_se, " buffer") : "", "). ",
-              ScalesOut(w.ha_mode)
-                  ? absl::StrCat("Set max_se = ", needed, ", or raise max_vs_per_se.")
-                  : "Raise max_vs_per_se, or set ha_mode = HA_MODE_SHARED.")));
-    }
-  }
+  CheckVsSlots(w, s, v);
 }
 
 void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
@@ -422,14 +419,14 @@ void CheckDispatchers(const Workload& w, const Settings& s, const Validation& v,
   const Platform p = w.platform;
   const std::vector<int> accepted = AcceptedDispatcherCores(p, v.vcpus);
   const DispatcherPlan plan = PlanDispatchers(p, v.vcpus, false);
-  const std::string where = absl::StrCat(PlatformName(p), " at ", v.vcpus, " vCPUs");
+  const std::string where = absl::StrCat(PlatformName(p), " at ", FormatVcpus(v.vcpus));
   if (s.num_dispatcher_cores && IsAllowedCoreCount(*s.num_dispatcher_cores)) {
     if (*s.num_dispatcher_cores > 0 && *s.num_dispatcher_cores >= v.vcpus) {
       out.push_back(
           Error("num_dispatcher_cores", rules::kDispatchersFewer,
                 absl::StrCat("num_dispatcher_cores (", *s.num_dispatcher_cores,
                              ") must be fewer than vcpus_per_se (", v.vcpus, ")"),
-                absl::StrCat("An SE of ", v.vcpus, " vCPUs with ", *s.num_dispatcher_cores,
+                absl::StrCat("An SE of ", FormatVcpus(v.vcpus), " with ", *s.num_dispatcher_cores,
                              " dispatcher cores has no proxy core. Set num_dispatcher_cores = ",
                              plan.cores, " (", plan.reason, ").")));
     } else if (std::find(accepted.begin(), accepted.end(), *s.num_dispatcher_cores) ==
@@ -478,45 +475,28 @@ void CheckTargetWithinMaxCpuUsage(const Workload& w, const Settings& s, std::vec
                    "max_cpu_usage.")));
 }
 
-}  // namespace
-
-bool Settings::Empty() const {
-  return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
-         !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
-         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs && !max_cpu_usage;
+// The recommendation for the workload into v, or the error that it cannot be sized.
+void RecommendInto(const Workload& w, Validation& v) {
+  absl::StatusOr<Recommendation> rec = Recommend(w);
+  if (rec.ok()) {
+    v.recommendation = *std::move(rec);
+  } else {
+    v.findings.push_back(Error("workload", rules::kInputRange, "The workload cannot be sized",
+                               std::string(rec.status().message())));
+  }
 }
 
-bool Validation::HasErrors() const {
-  for (const Finding& f : findings) {
-    if (f.severity == Severity::kError) return true;
-  }
-  return false;
-}
-
-Validation Validate(const Workload& w, const Settings& s) {
-  Validation v;
-  v.findings = CheckWorkload(w);
-  const bool workload_ok = v.findings.empty();
-  CheckSettingRanges(s, v.findings);
-  if (workload_ok) {
-    absl::StatusOr<Recommendation> rec = Recommend(w);
-    if (rec.ok()) {
-      v.recommendation = *std::move(rec);
-    } else {
-      v.findings.push_back(Error("workload", rules::kInputRange, "The workload cannot be sized",
-                                 std::string(rec.status().message())));
-    }
-  }
+// The effective shape into v: what the settings give, the rest from the recommendation (or the
+// table memory and the least active count), and its capacity. False when the settings make no
+// shape (their range errors are reported already) or its capacity cannot be computed.
+bool SetEffectiveShape(const Workload& w, const Settings& s, Validation& v) {
   const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
-  CheckTargetWithinMaxCpuUsage(w, s, v.findings);
-
-  // The effective shape.
   v.vcpus = s.vcpus_per_se.value_or(rec ? rec->vcpus_per_se.value : 1);
   const bool shape_ok = v.vcpus >= kMinVcpus && v.vcpus <= kMaxVcpus &&
                         (!s.memory_per_se ||
                          (*s.memory_per_se >= kMinMemoryMb && *s.memory_per_se <= kMaxMemoryMb)) &&
                         (!s.se_count || (*s.se_count >= 1 && *s.se_count <= kMaxSeCount));
-  if (!shape_ok) return v;
+  if (!shape_ok) return false;
   if (s.memory_per_se) {
     v.memory_mb = *s.memory_per_se;
   } else if (!s.vcpus_per_se && rec) {
@@ -528,10 +508,14 @@ Validation Validate(const Workload& w, const Settings& s) {
   v.se_count =
       s.se_count.value_or(!s.vcpus_per_se && rec ? std::max(rec->se_count.value, least) : least);
   absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, v.vcpus, v.memory_mb);
-  if (!capacity.ok()) return v;
+  if (!capacity.ok()) return false;
   v.capacity = *std::move(capacity);
+  return true;
+}
 
-  // Platform settings.
+// Hand-set platform settings against the seeds and the Controller: memory under the Controller's
+// minimum, disk below the seed rule, reservations off, one queue per vNIC, the dispatchers.
+void CheckPlatformSettings(const Workload& w, const Settings& s, Validation& v) {
   if (s.memory_per_se && *s.memory_per_se < kControllerMinMemoryMb) {
     v.findings.push_back(Warning(
         "memory_per_se", rules::kMemoryMin2048,
@@ -540,7 +524,7 @@ Validation Validate(const Workload& w, const Settings& s) {
         absl::StrCat("Controllers from 30.1 on accept memory_per_se ", kControllerMinMemoryMb, "-",
                      kMaxMemoryMb, " MB and reject ", *s.memory_per_se, " MB. Set memory_per_se = ",
                      static_cast<int64_t>(v.capacity->table_memory_mb.value),
-                     " (the table memory for ", v.vcpus, " vCPUs).")));
+                     " (the table memory for ", FormatVcpus(v.vcpus), ").")));
   }
   if (s.disk_per_se && *s.disk_per_se >= 1 && *s.disk_per_se < MinimumDiskGb(v.memory_mb)) {
     const int64_t minimum = MinimumDiskGb(v.memory_mb);
@@ -575,7 +559,7 @@ Validation Validate(const Workload& w, const Settings& s) {
     const int recommended = nsxt && v.vcpus >= 6 ? 2 : 0;
     v.findings.push_back(Warning(
         "max_queues_per_vnic", rules::kQueuesNotOne,
-        absl::StrCat("max_queues_per_vnic = 1 at ", v.vcpus, " vCPUs"),
+        absl::StrCat("max_queues_per_vnic = 1 at ", FormatVcpus(v.vcpus)),
         absl::StrCat(nsxt ? "Seed 001 (note 11)"
                           : "Seed 001 (note 11; an NSX-T note, cross-profile on vcenter: seed 000 "
                             "says nothing about queues)",
@@ -584,8 +568,11 @@ Validation Validate(const Workload& w, const Settings& s) {
                      recommended == 2 ? " (as measured for the 6-vCPU nsxt SE)." : " (auto).")));
   }
   CheckDispatchers(w, s, v, v.findings);
+}
 
-  // Against the workload.
+// Whether the effective shape carries the workload: each metric judged alone, the CPU budget of
+// the CPU-bound metrics, and in active/active the loss of one SE.
+void CheckAgainstWorkload(const Workload& w, const Settings& s, Validation& v) {
   v.loads = LoadsOn(w, *v.capacity, v.se_count);
   v.cpu = CpuLoadOf(v.loads, w.target_utilization_pct);
   const bool budget_of_many = v.cpu.parts.size() >= 2;
@@ -607,31 +594,23 @@ Validation Validate(const Workload& w, const Settings& s) {
     v.under_sized = true;
     v.findings.push_back(FailoverOverload(w, s, v));
   }
-  if (workload_ok) CheckHaMode(w, s, v);
+}
+
+// A hand-set shape (vcpus_per_se or se_count) against the ESXi RPS limit, max_scaleout_per_vs and
+// the vCPUs the workload needs (over-provisioning).
+void CheckGivenShape(const Workload& w, const Settings& s, Validation& v) {
+  const Recommendation* rec = v.recommendation ? &*v.recommendation : nullptr;
   const bool shape_given = s.vcpus_per_se || s.se_count;
-  const absl::optional<double>& rps = w.demand.Get(Metric::kL7Rps);
-  if (shape_given && w.platform == Platform::kVcenter && rps &&
-      *rps / v.se_count > kEsxiMaxRpsPerSe) {
-    v.findings.push_back(Warning(
-        s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kRps160k,
-        absl::StrCat("The settings rely on ", FormatInt(std::llround(*rps / v.se_count)),
-                     " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
-                     FormatInt(kEsxiMaxRpsPerSe)),
-        absl::StrCat(
-            Shape(v.se_count, v.vcpus), v.se_count == 1 && v.vcpus == 1 ? " carries " : " carry ",
-            FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-            " L7 RPS (vcenter); an SE VM on ESXi reaches about ", FormatInt(kEsxiMaxRpsPerSe),
-            " RPS (about ", FormatInt(kRpsPerCoreIntelV3), " per core). Run at least ",
-            Ses(static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe))), ".")));
+  if (shape_given) {
+    if (std::optional<Finding> f = EsxiRpsPerSeWarning(
+            w, v.vcpus, v.se_count, s.vcpus_per_se ? "vcpus_per_se" : "se_count")) {
+      v.findings.push_back(*std::move(f));
+    }
   }
-  if (s.se_count && *s.se_count > w.max_scaleout_per_vs) {
-    v.findings.push_back(
-        Warning("se_count", rules::kScaleoutLimit,
-                absl::StrCat("se_count = ", *s.se_count,
-                             " exceeds max_scaleout_per_vs = ", w.max_scaleout_per_vs),
-                absl::StrCat("One virtual service can scale out to ", w.max_scaleout_per_vs,
-                             " SEs only. Set max_scaleout_per_vs = ", *s.se_count,
-                             " or split the workload across virtual services.")));
+  if (s.se_count) {
+    if (std::optional<Finding> f = ScaleoutPerVsWarning(w, v.vcpus, *s.se_count, "se_count")) {
+      v.findings.push_back(*std::move(f));
+    }
   }
   if (shape_given && rec && !w.demand.Empty()) {
     const int64_t given = static_cast<int64_t>(v.vcpus) * v.se_count;
@@ -639,19 +618,51 @@ Validation Validate(const Workload& w, const Settings& s) {
     if (given >= 2 * needed) {
       v.findings.push_back(Warning(
           s.vcpus_per_se ? "vcpus_per_se" : "se_count", rules::kOverProvisioning,
-          absl::StrCat(given, " vCPUs is at least twice the ", needed, " the workload needs"),
-          absl::StrCat(
-              Ses(v.se_count), " of ", Vcpus(v.vcpus), " = ", given,
-              " vCPUs in total; the workload needs ", Ses(rec->se_count.value), " of ",
-              Vcpus(rec->vcpus_per_se.value), " = ", needed, " at ", w.target_utilization_pct,
-              "% utilization",
-              rec->binding ? absl::StrCat(" (binding metric ", InfoOf(*rec->binding).label, ")")
+          absl::StrCat(FormatVcpus(given), " is at least twice the ", needed,
+                       " the workload needs"),
+          absl::StrCat(FormatShape(v.se_count, v.vcpus), " = ", FormatVcpus(given),
+                       " in total; the workload needs ",
+                       FormatShape(rec->se_count.value, rec->vcpus_per_se.value), " = ", needed,
+                       " at ", w.target_utilization_pct, "% utilization",
+                       rec->binding
+                           ? absl::StrCat(" (binding metric ", InfoOf(*rec->binding).label, ")")
                            : "",
-              ". Licences are per core: set vcpus_per_se = ", rec->vcpus_per_se.value,
-              rec->se_count.value > 1 ? absl::StrCat(" and run ", Ses(rec->se_count.value)) : "",
-              ".")));
+                       ". Licences are per core: set vcpus_per_se = ", rec->vcpus_per_se.value,
+                       rec->se_count.value > 1
+                           ? absl::StrCat(" and run ", FormatSeCount(rec->se_count.value))
+                           : "",
+                       ".")));
     }
   }
+}
+
+}  // namespace
+
+bool Settings::Empty() const {
+  return !vcpus_per_se && !memory_per_se && !disk_per_se && !cpu_reserve && !mem_reserve &&
+         !dedicated_dispatcher_core && !num_dispatcher_cores && !max_queues_per_vnic &&
+         !hybrid_rss_mode && !se_count && !max_se && !min_scaleout_per_vs && !max_cpu_usage;
+}
+
+bool Validation::HasErrors() const {
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+Validation Validate(const Workload& w, const Settings& s) {
+  Validation v;
+  v.findings = CheckWorkload(w);
+  const bool workload_ok = v.findings.empty();
+  CheckSettingRanges(s, v.findings);
+  if (workload_ok) RecommendInto(w, v);
+  CheckTargetWithinMaxCpuUsage(w, s, v.findings);
+  if (!SetEffectiveShape(w, s, v)) return v;
+  CheckPlatformSettings(w, s, v);
+  CheckAgainstWorkload(w, s, v);
+  if (workload_ok) CheckHaMode(w, s, v);
+  CheckGivenShape(w, s, v);
   return v;
 }
 

@@ -5,9 +5,9 @@
 #define NSXALB_PLUGIN_SIZING_VALIDATE_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
-#include "absl/types/optional.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/recommend.h"
@@ -17,24 +17,24 @@ namespace nsxalb::sizing {
 // Explicit settings; any subset may be given. Names are the Avi / Terraform attributes, except
 // se_count: the number of active SEs the workload is spread over.
 struct Settings {
-  absl::optional<int> vcpus_per_se;
-  absl::optional<int64_t> memory_per_se;  // MB
-  absl::optional<int64_t> disk_per_se;    // GB
-  absl::optional<bool> cpu_reserve;
-  absl::optional<bool> mem_reserve;
-  absl::optional<bool> dedicated_dispatcher_core;
-  absl::optional<int> num_dispatcher_cores;
-  absl::optional<int> max_queues_per_vnic;
-  absl::optional<bool> hybrid_rss_mode;
-  absl::optional<int> se_count;
-  absl::optional<int> max_se;  // checked against the HA mode and the virtual-service slots
+  std::optional<int> vcpus_per_se;
+  std::optional<int64_t> memory_per_se;  // MB
+  std::optional<int64_t> disk_per_se;    // GB
+  std::optional<bool> cpu_reserve;
+  std::optional<bool> mem_reserve;
+  std::optional<bool> dedicated_dispatcher_core;
+  std::optional<int> num_dispatcher_cores;
+  std::optional<int> max_queues_per_vnic;
+  std::optional<bool> hybrid_rss_mode;
+  std::optional<int> se_count;
+  std::optional<int> max_se;  // checked against the HA mode and the virtual-service slots
   // With several virtual services, the SEs each is placed on (Avi min_scaleout_per_vs; with one,
   // it is se_count): checked against the HA mode and the slots.
-  absl::optional<int> min_scaleout_per_vs;
+  std::optional<int> min_scaleout_per_vs;
   // Avi max_cpu_usage (40-90): the CPU at which the group rebalances and scales out. The
   // workload's target utilization follows it when the workload sets none (plugin/segroup); a
   // target above it is a warning (rule target-within-max-cpu-usage).
-  absl::optional<int> max_cpu_usage;
+  std::optional<int> max_cpu_usage;
 
   // True when no setting is given.
   bool Empty() const;
@@ -55,10 +55,10 @@ struct Validation {
   int vcpus = 0;
   int64_t memory_mb = 0;
   int se_count = 1;
-  absl::optional<SeCapacity> capacity;  // absent when vcpus or memory is invalid
-  std::vector<MetricLoad> loads;        // the workload's demanded metrics on the effective SEs
-  CpuLoad cpu;                          // the CPU budget of one effective SE
-  absl::optional<Recommendation> recommendation;  // for the workload, when it is valid
+  std::optional<SeCapacity> capacity;  // absent when vcpus or memory is invalid
+  std::vector<MetricLoad> loads;       // the workload's demanded metrics on the effective SEs
+  CpuLoad cpu;                         // the CPU budget of one effective SE
+  std::optional<Recommendation> recommendation;  // for the workload, when it is valid
   std::vector<Finding> findings;
   bool under_sized = false;  // some under-sizing finding was made
 

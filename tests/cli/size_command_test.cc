@@ -93,10 +93,11 @@ TEST(SizeCommandTest, TextReportShowsRecommendationCapacityAndWarnings) {
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("Recommendation: 1 active SE + 1 buffer, 5 vCPUs"));
   EXPECT_THAT(run.out, HasSubstr("10,350  interpolated"));
-  EXPECT_THAT(run.out,
-              HasSubstr("2 vCPUs deliver 5,800 ECC SSL TPS (vcenter, measured); the workload "
-                        "needs 8,000 at 80% utilization = 10,000. Set vcpus_per_se = 5 (10,350, "
-                        "interpolated), or run 2 SEs."));
+  EXPECT_THAT(
+      run.out,
+      HasSubstr("1 SE of 2 vCPUs delivers 5,800 ECC SSL TPS (vcenter, measured); the workload "
+                "needs 8,000 at 80% utilization = 10,000. Set vcpus_per_se = 5 (10,350, "
+                "interpolated), or run 2 SEs."));
   EXPECT_THAT(run.out, HasSubstr("seed 000_e5a429f3661e1e94.txt"));
 }
 

@@ -320,7 +320,7 @@ TEST(StoreServiceEnginesTest, SizedFromTheGroupAndDeletedWithIt) {
   const std::string uuid = (*g)["uuid"];
   const json defaults = {{"vcpus_per_se", 1}, {"memory_per_se", 2048}, {"disk_per_se", 15}};
   absl::StatusOr<std::vector<std::string>> ses =
-      store.CreateServiceEngines(uuid, 2, absl::nullopt, defaults);
+      store.CreateServiceEngines(uuid, 2, std::nullopt, defaults);
   ASSERT_THAT(ses, IsOk());
   ASSERT_EQ(ses->size(), 2u);
   absl::StatusOr<std::vector<std::string>> big = store.CreateServiceEngines(uuid, 1, 8, defaults);
@@ -335,7 +335,7 @@ TEST(StoreServiceEnginesTest, SizedFromTheGroupAndDeletedWithIt) {
   f.refers_to = std::make_pair(std::string(kSeGroup), std::string("serviceenginegroup-other"));
   EXPECT_TRUE(store.List(kServiceEngine, f).empty());
   EXPECT_TRUE(
-      absl::IsNotFound(store.CreateServiceEngines("nope", 1, absl::nullopt, defaults).status()));
+      absl::IsNotFound(store.CreateServiceEngines("nope", 1, std::nullopt, defaults).status()));
   absl::StatusOr<std::vector<std::string>> removed = store.DeleteSeGroup(uuid, "admin");
   ASSERT_THAT(removed, IsOk());
   EXPECT_EQ(removed->size(), 3u);

@@ -1,4 +1,5 @@
-// Display rounding: capacities down, needs up, thousands separators, Gbps to 0.01.
+// Display rounding: capacities down, needs up, thousands separators, Gbps to 0.01; counts and
+// SE shapes in prose.
 #include "plugin/sizing/format.h"
 
 #include "gtest/gtest.h"
@@ -35,6 +36,20 @@ TEST(FormatTest, DisplayUnitsToBaseUnitsAndBack) {
   EXPECT_EQ(BaseFromDisplay(Metric::kL7Rps, 1000.5), 1000.5);
   EXPECT_EQ(DisplayFromBase(Metric::kL7Gbps, 7200), 7.2);
   EXPECT_EQ(DisplayFromBase(Metric::kL4OpenConns, 320000), 320000);
+}
+
+TEST(FormatTest, CountsAndShapesAgreeInNumber) {
+  EXPECT_EQ(FormatCount(1, "finding", "findings"), "1 finding");
+  EXPECT_EQ(FormatCount(0, "finding", "findings"), "0 findings");
+  EXPECT_EQ(FormatSeCount(1), "1 SE");
+  EXPECT_EQ(FormatSeCount(1000), "1000 SEs");
+  EXPECT_EQ(FormatVcpus(1), "1 vCPU");
+  EXPECT_EQ(FormatVcpus(6), "6 vCPUs");
+  // A shape always names its SE count, and the verb after it agrees with that count.
+  EXPECT_EQ(FormatShape(1, 6), "1 SE of 6 vCPUs");
+  EXPECT_EQ(FormatShape(3, 1), "3 SEs of 1 vCPU");
+  EXPECT_STREQ(Agree(1, "carries", "carry"), "carries");
+  EXPECT_STREQ(Agree(2, "carries", "carry"), "carry");
 }
 
 }  // namespace

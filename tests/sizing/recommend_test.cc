@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -508,7 +509,7 @@ TEST(RecommendGridTest, HaModesAndSlotsAreMinimalSufficientAndMonotone) {
       {Metric::kL4Cps, Metric::kL4Gbps, Metric::kL4OpenConns}};
   for (Platform p : kAllPlatforms) {
     for (HaMode mode : {HaMode::kShared, HaMode::kSharedPair}) {
-      for (absl::optional<int> services : {absl::optional<int>(), absl::optional<int>(25)}) {
+      for (std::optional<int> services : {std::optional<int>(), std::optional<int>(25)}) {
         for (const std::vector<Metric>& mix : mixes) {
           std::tuple<int, int, int64_t> previous{0, 0, 0};
           for (int k = 1; k <= 24; ++k) {

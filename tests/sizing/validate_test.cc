@@ -136,10 +136,11 @@ TEST(ValidateTest, WarnsUnderDeliveryWithNumbersAndRemedy) {
   Validation v = Validate(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}), s);
   Finding f = Only(v, rules::kUnderDelivery, "vcpus_per_se");
   EXPECT_EQ(f.severity, Severity::kWarning);
-  EXPECT_EQ(f.detail,
-            "2 vCPUs deliver 5,800 ECC SSL TPS (vcenter, measured); the workload needs 8,000 at "
-            "80% utilization = 10,000. Set vcpus_per_se = 5 (10,350, interpolated), or run 2 "
-            "SEs.");
+  EXPECT_EQ(
+      f.detail,
+      "1 SE of 2 vCPUs delivers 5,800 ECC SSL TPS (vcenter, measured); the workload needs 8,000 at "
+      "80% utilization = 10,000. Set vcpus_per_se = 5 (10,350, interpolated), or run 2 "
+      "SEs.");
   EXPECT_TRUE(v.under_sized);
   EXPECT_FALSE(v.HasErrors());
 }
