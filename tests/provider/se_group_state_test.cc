@@ -125,7 +125,7 @@ TEST(SeGroupStateTest, NonDefaultUntypedFieldsLeaveOutDefaultsTypedAndServerOwne
   EXPECT_EQ(captured, Json::parse(R"({"algo":"PLACEMENT_ALGO_DISTRIBUTED","mgmt_subnet":{"mask":24},
                                       "se_deprovision_delay":30})"))
       << captured.dump();
-  EXPECT_TRUE(ParseExtraFields(segroup::ExtraFieldsText(captured)).ok());
+  EXPECT_TRUE(segroup::ParseExtraFields(segroup::ExtraFieldsText(captured)).ok());
   EXPECT_EQ(segroup::CatalogDefaultText("se_deprovision_delay"), "120");
   EXPECT_EQ(segroup::CatalogDefaultText("mgmt_subnet"), "none");
 }
