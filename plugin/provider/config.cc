@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <optional>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -14,49 +13,21 @@
 #include "absl/strings/str_split.h"
 #include "plugin/common/limits.h"
 #include "plugin/controller/version.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/value_util.h"
 
 namespace nsxalb::provider {
 namespace {
 
+using framework::Attr;
 using framework::Diagnostics;
+using framework::StringAttr;
 
 // timeout_seconds: the client's default total_timeout, and the largest accepted value.
 constexpr int64_t kDefaultTimeoutSeconds = limits::kDefaultTotalTimeoutSeconds;
 constexpr int64_t kMaxTimeoutSeconds = limits::kMaxTotalTimeoutSeconds;
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
-
-// A string or bool attribute: unset (null), unknown, or known.
-struct Field {
-  bool known = true;
-  std::optional<cty::Value> value;  // set when known and non-null
-};
-
-Field Get(const cty::Value& config, const char* name) {
-  Field f;
-  if (!config.IsKnown()) {
-    f.known = false;
-    return f;
-  }
-  if (config.IsNull()) return f;
-  const cty::Value* v = config.GetAttribute(name);
-  if (v == nullptr) return f;
-  if (!v->IsKnown()) {
-    f.known = false;
-    return f;
-  }
-  if (!v->IsNull()) f.value = *v;
-  return f;
-}
-
-bool IsSet(const Field& f) { return !f.known || f.value.has_value(); }
-
-std::string Str(const Field& f) {
-  return f.value.has_value() && f.value->type().kind() == cty::Type::Kind::kString
-             ? f.value->AsString()
-             : "";
-}
 
 bool HasSpace(const std::string& s) {
   for (char c : s) {
@@ -90,10 +61,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     // A secret or CA written in the configuration suppresses the environment default of its
     // alternative, so that a global NSXALB_AUTH_TOKEN does not conflict with a written password.
     framework::Block block = schema;
-    if (IsSet(Get(config, "password")) || IsSet(Get(config, "auth_token"))) {
+    if (!StringAttr(config, "password").IsNull() || !StringAttr(config, "auth_token").IsNull()) {
       block = WithoutEnv(block, {"password", "auth_token"});
     }
-    if (IsSet(Get(config, "ca_file")) || IsSet(Get(config, "ca_pem"))) {
+    if (!StringAttr(config, "ca_file").IsNull() || !StringAttr(config, "ca_pem").IsNull()) {
       block = WithoutEnv(block, {"ca_file", "ca_pem"});
     }
     config = framework::ApplyEnvDefaults(block, config, env, diags);
@@ -102,7 +73,7 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
   ProviderConfig parsed;
   if (configure) {
     for (const auto& [name, attr] : schema.attributes) {
-      if (!Get(config, name.c_str()).known) {
+      if (!framework::GetAttr(config, name, attr.type).IsKnown()) {
         diags.AddAttributeError(
             cty::AttributePath().Attribute(name), "Unknown provider configuration value",
             absl::StrCat("The provider cannot be configured because \"", name,
@@ -113,70 +84,69 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
   }
 
   std::vector<std::string> missing;  // Controller settings Configure found unset
-  const Field controller = Get(config, "controller");
-  if (controller.value.has_value()) {
+  const Attr<std::string> controller = StringAttr(config, "controller");
+  if (controller.value().has_value()) {
     // The client's own address parser, so that what validates here is what the client accepts.
-    absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(Str(controller));
+    absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(*controller.value());
     if (!endpoint.ok()) {
       diags.AddAttributeError(At("controller"), "Invalid Controller address",
-                              absl::StrCat("The Controller address \"", Str(controller),
+                              absl::StrCat("The Controller address \"", *controller.value(),
                                            "\" is not valid: ", endpoint.status().message(), "."));
     } else {
       parsed.client.controller = endpoint->base_url;
     }
-  } else if (configure && controller.known) {
+  } else if (configure && controller.IsNull()) {
     missing.push_back("\"controller\" (or NSXALB_CONTROLLER / AVI_CONTROLLER)");
   }
 
-  const Field username = Get(config, "username");
-  if (username.value.has_value()) {
-    parsed.client.username = Str(username);
+  const Attr<std::string> username = StringAttr(config, "username");
+  if (username.value().has_value()) {
+    parsed.client.username = *username.value();
     if (parsed.client.username.empty() || HasSpace(parsed.client.username)) {
       diags.AddAttributeError(At("username"), "Invalid user name",
                               "The user name must not be empty or contain white space.");
     }
-  } else if (configure && username.known) {
+  } else if (configure && username.IsNull()) {
     missing.push_back("\"username\" (or NSXALB_USERNAME / AVI_USERNAME)");
   }
 
-  const Field password = Get(config, "password");
-  const Field token = Get(config, "auth_token");
-  if (password.value.has_value() && token.value.has_value()) {
+  const Attr<std::string> password = StringAttr(config, "password");
+  const Attr<std::string> token = StringAttr(config, "auth_token");
+  if (password.value().has_value() && token.value().has_value()) {
     diags.AddAttributeError(At("auth_token"), "Conflicting credentials",
                             "Set either \"password\" or \"auth_token\", not both (the environment "
                             "variables NSXALB_PASSWORD and NSXALB_AUTH_TOKEN count too).");
-  } else if (configure && password.known && token.known && !password.value.has_value() &&
-             !token.value.has_value()) {
+  } else if (configure && password.IsNull() && token.IsNull()) {
     missing.push_back(
         "\"password\" or \"auth_token\" (or NSXALB_PASSWORD / AVI_PASSWORD, NSXALB_AUTH_TOKEN / "
         "AVI_AUTHTOKEN)");
   }
-  if (password.value.has_value()) {
-    parsed.client.password = Str(password);
+  if (password.value().has_value()) {
+    parsed.client.password = *password.value();
     if (parsed.client.password.empty()) {
       diags.AddAttributeError(At("password"), "Empty password", "The password must not be empty.");
     }
   }
-  if (token.value.has_value()) {
-    parsed.client.auth_token = Str(token);
+  if (token.value().has_value()) {
+    parsed.client.auth_token = *token.value();
     if (parsed.client.auth_token.empty()) {
       diags.AddAttributeError(At("auth_token"), "Empty auth token",
                               "The auth_token must not be empty.");
     }
   }
 
-  const Field tenant = Get(config, "tenant");
-  if (tenant.value.has_value()) {
-    parsed.client.tenant = Str(tenant);
+  const Attr<std::string> tenant = StringAttr(config, "tenant");
+  if (tenant.value().has_value()) {
+    parsed.client.tenant = *tenant.value();
     if (parsed.client.tenant.empty()) {
       diags.AddAttributeError(At("tenant"), "Invalid tenant",
                               "The tenant must not be empty; leave it unset for \"admin\".");
     }
   }
 
-  const Field api_version = Get(config, "api_version");
-  if (api_version.value.has_value()) {
-    parsed.client.api_version = Str(api_version);
+  const Attr<std::string> api_version = StringAttr(config, "api_version");
+  if (api_version.value().has_value()) {
+    parsed.client.api_version = *api_version.value();
     if (!controller::ApiVersion::Parse(parsed.client.api_version).ok()) {
       diags.AddAttributeError(At("api_version"), "Invalid API version",
                               absl::StrCat("The API version \"", parsed.client.api_version,
@@ -185,14 +155,14 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     }
   }
 
-  const Field ca_file = Get(config, "ca_file");
-  const Field ca_pem = Get(config, "ca_pem");
-  if (ca_file.value.has_value() && ca_pem.value.has_value()) {
+  const Attr<std::string> ca_file = StringAttr(config, "ca_file");
+  const Attr<std::string> ca_pem = StringAttr(config, "ca_pem");
+  if (ca_file.value().has_value() && ca_pem.value().has_value()) {
     diags.AddAttributeError(At("ca_pem"), "Conflicting certificate authorities",
                             "Set either \"ca_file\" or \"ca_pem\", not both.");
   }
-  if (ca_file.value.has_value()) {
-    parsed.client.ca_file = Str(ca_file);
+  if (ca_file.value().has_value()) {
+    parsed.client.ca_file = *ca_file.value();
     std::ifstream in(parsed.client.ca_file, std::ios::binary);
     std::stringstream content;
     if (in) content << in.rdbuf();
@@ -210,19 +180,19 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
                                            "CERTIFICATE-----)."));
     }
   }
-  if (ca_pem.value.has_value()) {
-    if (!LooksLikePem(Str(ca_pem))) {
+  if (ca_pem.value().has_value()) {
+    if (!LooksLikePem(*ca_pem.value())) {
       diags.AddAttributeError(At("ca_pem"), "Invalid CA certificate",
                               "ca_pem contains no PEM certificate (-----BEGIN CERTIFICATE-----).");
-    } else if (!ca_file.value.has_value()) {
-      parsed.client.ca_pem = Str(ca_pem);
+    } else if (!ca_file.value().has_value()) {
+      parsed.client.ca_pem = *ca_pem.value();
     }
   }
 
-  const Field insecure = Get(config, "insecure");
-  if (insecure.value.has_value() && insecure.value->type().kind() == cty::Type::Kind::kBool) {
-    parsed.client.insecure = insecure.value->AsBool();
-    if (parsed.client.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
+  const Attr<bool> insecure = framework::BoolAttr(config, "insecure");
+  if (insecure.value().has_value()) {
+    parsed.client.insecure = *insecure.value();
+    if (parsed.client.insecure && (!ca_file.IsNull() || !ca_pem.IsNull())) {
       diags.AddAttributeError(At("insecure"), "Conflicting TLS settings",
                               "insecure = true turns certificate verification off, so the "
                               "certificate authorities in ca_file / ca_pem would never be used. "
@@ -230,15 +200,15 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     }
   }
 
-  const Field timeout = Get(config, "timeout_seconds");
-  if (timeout.value.has_value() && timeout.value->type().kind() == cty::Type::Kind::kNumber) {
-    absl::StatusOr<int64_t> seconds = timeout.value->AsNumber().AsInt64();
+  const Attr<cty::Number> timeout = framework::NumberAttr(config, "timeout_seconds");
+  if (timeout.value().has_value()) {
+    absl::StatusOr<int64_t> seconds = timeout.value()->AsInt64();
     if (!seconds.ok() || *seconds < 0 || *seconds > kMaxTimeoutSeconds) {
       diags.AddAttributeError(
           At("timeout_seconds"), "Invalid timeout",
           absl::StrCat("timeout_seconds must be a whole number of seconds from 1 to ",
                        kMaxTimeoutSeconds, " (0 means the default, ", kDefaultTimeoutSeconds,
-                       "); got ", timeout.value->AsNumber().ToString(), "."));
+                       "); got ", timeout.value()->ToString(), "."));
     } else if (*seconds > 0) {
       parsed.client.total_timeout = absl::Seconds(*seconds);
       // One exchange never outlasts the whole operation.
@@ -247,9 +217,10 @@ Diagnostics CheckConfig(const framework::Block& schema, const cty::Value& raw_co
     }
   }
 
-  const Field policy = Get(config, "sizing_policy");
-  if (policy.value.has_value()) {
-    absl::StatusOr<segroup::SizingPolicy> parsed_policy = segroup::ParseSizingPolicy(Str(policy));
+  const Attr<std::string> policy = StringAttr(config, "sizing_policy");
+  if (policy.value().has_value()) {
+    absl::StatusOr<segroup::SizingPolicy> parsed_policy =
+        segroup::ParseSizingPolicy(*policy.value());
     if (!parsed_policy.ok()) {
       diags.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
                               std::string(parsed_policy.status().message()));

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/schema_json.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/sizing/format.h"
@@ -54,13 +55,6 @@ cty::Type MetricObjectType() {
                             {"basis", cty::Type::String()}});
 }
 
-// The known, non-null string attribute `name`, if any.
-std::optional<std::string> KnownString(const cty::Value& config, const std::string& name) {
-  const cty::Value* v = config.GetAttribute(name);
-  if (v == nullptr || v->IsNull() || !v->IsKnown()) return std::nullopt;
-  return v->AsString();
-}
-
 // The platform and policy of a configuration; diagnostics at their paths for invalid ones.
 struct Header {
   std::optional<sz::Platform> platform;
@@ -69,7 +63,7 @@ struct Header {
 
 Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics) {
   Header h;
-  if (std::optional<std::string> text = KnownString(config, kSizingPolicy)) {
+  if (std::optional<std::string> text = framework::StringAttr(config, kSizingPolicy).value()) {
     absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*text);
     if (policy.ok()) {
       h.policy = *policy;
@@ -79,7 +73,7 @@ Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics)
                                     std::string(policy.status().message()));
     }
   }
-  if (std::optional<std::string> text = KnownString(config, kPlatform)) {
+  if (std::optional<std::string> text = framework::StringAttr(config, kPlatform).value()) {
     absl::StatusOr<sz::Platform> platform = sz::ParsePlatform(*text);
     if (platform.ok()) {
       h.platform = *platform;
