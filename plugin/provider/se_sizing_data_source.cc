@@ -11,6 +11,7 @@
 #include "plugin/common/log.h"
 #include "plugin/framework/attr.h"
 #include "plugin/framework/schema_json.h"
+#include "plugin/framework/value_util.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/sizing/format.h"
 #include "provider_schema/embedded.h"
@@ -104,13 +105,6 @@ cty::Value MetricsList(const std::vector<sz::MetricLoad>& loads) {
   return cty::Value::List(MetricObjectType(), std::move(out));
 }
 
-// The sizing object's attribute `name` (a null of `type` when the object is null).
-cty::Value FromSizing(const cty::Value& sizing, const std::string& name, const cty::Type& type) {
-  if (sizing.IsNull() || !sizing.IsKnown()) return cty::Value::Null(type);
-  const cty::Value* v = sizing.GetAttribute(name);
-  return v == nullptr ? cty::Value::Null(type) : *v;
-}
-
 }  // namespace
 
 framework::Schema SeSizingDataSource::GetSchema() const { return EmbeddedSchema(); }
@@ -140,9 +134,10 @@ void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
   cty::Value state = config;
   for (const auto& [name, value] : plan.recommended) state = state.WithAttribute(name, value);
   const cty::Value& sizing = plan.sizing_object;
-  state = state.WithAttribute("se_count", FromSizing(sizing, "se_count", cty::Type::Number()));
+  state =
+      state.WithAttribute("se_count", framework::GetAttr(sizing, "se_count", cty::Type::Number()));
   for (const char* name : {"binding_metric", "basis", "summary"}) {
-    state = state.WithAttribute(name, FromSizing(sizing, name, cty::Type::String()));
+    state = state.WithAttribute(name, framework::GetAttr(sizing, name, cty::Type::String()));
   }
   std::vector<cty::Value> findings;
   for (const PlacedFinding& f : plan.findings) {
