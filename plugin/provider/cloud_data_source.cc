@@ -2,6 +2,7 @@
 #include "plugin/provider/cloud_data_source.h"
 
 #include "absl/strings/str_cat.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
@@ -14,7 +15,7 @@ framework::Schema CloudDataSource::GetSchema() const {
 
 void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
                            framework::ReadDataSourceResponse& response) {
-  const std::string name = request.config.GetAttribute("name")->AsString();
+  const std::string name = framework::StringAttr(request.config, "name").value_or("");
   const std::string action = absl::StrCat("reading cloud \"", name, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {

@@ -2,30 +2,22 @@
 #include "plugin/provider/se_group_data_source.h"
 
 #include "absl/strings/str_cat.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_state.h"
 
 namespace nsxalb::provider {
-namespace {
-
-std::string StringOrEmpty(const cty::Value& object, const char* name) {
-  const cty::Value* v = object.GetAttribute(name);
-  return v != nullptr && v->IsKnown() && !v->IsNull() ? v->AsString() : "";
-}
-
-}  // namespace
-
 framework::Schema SeGroupDataSource::GetSchema() const {
   return EmbeddedDataSourceSchema(kSeGroupDataSourceType);
 }
 
 void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
                              framework::ReadDataSourceResponse& response) {
-  const std::string name = StringOrEmpty(request.config, "name");
-  const std::string cloud = StringOrEmpty(request.config, "cloud");
-  const std::string tenant = StringOrEmpty(request.config, "tenant");
+  const std::string name = framework::StringAttr(request.config, "name").value_or("");
+  const std::string cloud = framework::StringAttr(request.config, "cloud").value_or("");
+  const std::string tenant = framework::StringAttr(request.config, "tenant").value_or("");
   const std::string action = absl::StrCat("reading SE group \"", name, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {

@@ -32,8 +32,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   const cty::AttributePath at = cty::AttributePath().Attribute("observed_load");
   framework::Diagnostics query_errors;
   segroup::GroupUsageRequest request;
-  request.query = UsageQueryOf(*check.block.GetAttribute("window"),
-                               *check.block.GetAttribute("statistic"), at, query_errors);
+  request.query = UsageQueryOf(check.block, at, query_errors);
   if (query_errors.HasError()) {
     diagnostics.Append(query_errors);
     return;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/refs.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/controller_errors.h"
@@ -23,7 +24,9 @@
 namespace nsxalb::provider {
 namespace {
 
+using framework::Attr;
 using framework::Diagnostics;
+using framework::StringAttr;
 using Json = nlohmann::json;
 
 constexpr char kDefaultCloud[] = "Default-Cloud";
@@ -41,46 +44,18 @@ constexpr char kDestroyRunWaiver[] =
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
-// A string attribute of an object value: unknown, null, or a value.
-struct StringAttr {
-  bool known = true;
-  std::optional<std::string> value;  // set when known and non-null
-};
-
-StringAttr GetString(const cty::Value& object, const char* name) {
-  StringAttr out;
-  if (object.IsNull()) return out;
-  if (!object.IsKnown()) {
-    out.known = false;
-    return out;
-  }
-  const cty::Value* v = object.GetAttribute(name);
-  if (v == nullptr) return out;
-  if (!v->IsKnown()) {
-    out.known = false;
-  } else if (!v->IsNull()) {
-    out.value = v->AsString();
-  }
-  return out;
-}
-
-std::string StringOr(const cty::Value& object, const char* name, std::string fallback) {
-  StringAttr s = GetString(object, name);
-  return s.value.has_value() ? *s.value : std::move(fallback);
-}
-
 // The resource's own sizing_policy when it is written and valid.
 std::optional<segroup::SizingPolicy> OwnPolicy(const cty::Value& config) {
-  StringAttr s = GetString(config, "sizing_policy");
-  if (!s.value.has_value()) return std::nullopt;
-  absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*s.value);
+  Attr<std::string> s = StringAttr(config, "sizing_policy");
+  if (!s.value().has_value()) return std::nullopt;
+  absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*s.value());
   if (!policy.ok()) return std::nullopt;
   return *policy;
 }
 
 // "creating SE group \"web\"": the action in error details.
 std::string Action(const char* verb, const cty::Value& state) {
-  return absl::StrCat(verb, " SE group \"", StringOr(state, "name", "?"), "\"");
+  return absl::StrCat(verb, " SE group \"", StringAttr(state, "name").value_or("?"), "\"");
 }
 
 // The Controller client, or an error diagnostic saying what to configure.
@@ -99,18 +74,18 @@ std::shared_ptr<controller::Client> ClientOrError(NsxalbProvider* provider,
 // an import or a move recorded in the state.
 std::optional<Json> FieldsToSend(const cty::Value& config, const cty::Value& planned,
                                  const cty::Value& prior, Diagnostics& d) {
-  StringAttr extra = GetString(config, "extra_fields");
-  if (!extra.value.has_value()) return TypedFieldsToSend(planned);
-  absl::StatusOr<Json> given = segroup::ParseExtraFields(*extra.value);
+  Attr<std::string> extra = StringAttr(config, "extra_fields");
+  if (!extra.value().has_value()) return TypedFieldsToSend(planned);
+  absl::StatusOr<Json> given = segroup::ParseExtraFields(*extra.value());
   if (!given.ok()) {
     d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
                         std::string(given.status().message()));
     return std::nullopt;
   }
   Json before = Json::object();
-  StringAttr prior_extra = GetString(prior, "extra_fields");
-  if (prior_extra.value.has_value()) {
-    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*prior_extra.value);
+  Attr<std::string> prior_extra = StringAttr(prior, "extra_fields");
+  if (prior_extra.value().has_value()) {
+    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*prior_extra.value());
     if (parsed.ok()) before = *std::move(parsed);
   }
   return segroup::FieldsToSend(TypedFieldsToSend(planned), *given, before);
@@ -121,9 +96,9 @@ std::optional<Json> FieldsToSend(const cty::Value& config, const cty::Value& pla
 // extra_fields, naming each field, its value in state and the default it returns to.
 void WarnAboutFieldsReturningToDefault(const std::string& config_text, const cty::Value& prior,
                                        Diagnostics& d) {
-  const StringAttr prior_text = GetString(prior, "extra_fields");
-  if (!prior_text.value.has_value()) return;
-  absl::StatusOr<Json> before = segroup::ParseExtraFields(*prior_text.value);
+  const Attr<std::string> prior_text = StringAttr(prior, "extra_fields");
+  if (!prior_text.value().has_value()) return;
+  absl::StatusOr<Json> before = segroup::ParseExtraFields(*prior_text.value());
   absl::StatusOr<Json> after = segroup::ParseExtraFields(config_text);
   if (!before.ok() || !after.ok()) return;
   std::vector<std::string> returning;
@@ -174,21 +149,21 @@ absl::Status DropFieldsTheControllerLacks(controller::Client& client, const Prov
 cty::Value PlanDefaults(const cty::Value& config, const cty::Value& prior,
                         const ProviderConfig* provider_config, cty::Value planned, Diagnostics& d) {
   const bool create = prior.IsNull();
-  if (GetString(config, "cloud").known && !GetString(config, "cloud").value.has_value()) {
+  if (StringAttr(config, "cloud").IsNull()) {
     planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
   }
-  if (GetString(config, "tenant").known && !GetString(config, "tenant").value.has_value()) {
+  if (StringAttr(config, "tenant").IsNull()) {
     planned = std::move(planned).WithAttribute(
         "tenant",
         cty::Value::String(provider_config != nullptr ? provider_config->client.tenant : "admin"));
   }
-  const StringAttr config_extra = GetString(config, "extra_fields");
-  if (config_extra.known && !config_extra.value.has_value()) {
+  const Attr<std::string> config_extra = StringAttr(config, "extra_fields");
+  if (config_extra.IsNull()) {
     const cty::Value* recorded = create ? nullptr : prior.GetAttribute("extra_fields");
     planned = std::move(planned).WithAttribute(
         "extra_fields", recorded != nullptr ? *recorded : cty::Value::Null(cty::Type::String()));
-  } else if (config_extra.value.has_value() && !create) {
-    WarnAboutFieldsReturningToDefault(*config_extra.value, prior, d);
+  } else if (config_extra.value().has_value() && !create) {
+    WarnAboutFieldsReturningToDefault(*config_extra.value(), prior, d);
   }
   return planned;
 }
@@ -205,34 +180,35 @@ struct PlannedPlatform {
 PlannedPlatform PlanPlatform(controller::Client& client, const cty::Value& config,
                              const cty::Value& prior, cty::Value& planned, Diagnostics& d) {
   PlannedPlatform out;
-  const StringAttr written = GetString(config, "platform");
-  out.derived = written.known && !written.value.has_value();
-  if (written.value.has_value()) {
-    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*written.value);
+  const Attr<std::string> written = StringAttr(config, "platform");
+  out.derived = written.IsNull();
+  if (written.value().has_value()) {
+    absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*written.value());
     out.ok = parsed.ok();  // validate reported a bad one
     if (parsed.ok()) out.platform = *parsed;
     return out;
   }
   if (!out.derived) return out;
-  const StringAttr cloud = GetString(planned, "cloud");
-  const StringAttr kept = GetString(prior, "platform");
-  if (!cloud.known) {
+  const Attr<std::string> cloud = StringAttr(planned, "cloud");
+  const Attr<std::string> kept = StringAttr(prior, "platform");
+  if (cloud.IsUnknown()) {
     planned =
         std::move(planned).WithAttribute("platform", cty::Value::Unknown(cty::Type::String()));
     return out;
   }
-  if (!prior.IsNull() && kept.value.has_value() && GetString(prior, "cloud").value == cloud.value) {
-    out.platform = sizing::ParsePlatform(*kept.value).value_or(sizing::Platform::kVcenter);
-    planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value));
+  if (!prior.IsNull() && kept.value().has_value() &&
+      StringAttr(prior, "cloud").value() == cloud.value()) {
+    out.platform = sizing::ParsePlatform(*kept.value()).value_or(sizing::Platform::kVcenter);
+    planned = std::move(planned).WithAttribute("platform", cty::Value::String(*kept.value()));
     return out;
   }
-  absl::StatusOr<controller::CloudInfo> info = client.ResolveCloud(*cloud.value);
+  absl::StatusOr<controller::CloudInfo> info = client.ResolveCloud(*cloud.value());
   if (!info.ok()) {
     AddControllerError(
         d,
         info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
                                                             : "Cannot read the cloud",
-        absl::StrCat("looking up cloud \"", *cloud.value, "\" to choose the sizing profile"), "",
+        absl::StrCat("looking up cloud \"", *cloud.value(), "\" to choose the sizing profile"), "",
         info.status(), At("cloud"));
     out.ok = false;
     return out;
@@ -290,29 +266,29 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   Diagnostics& d = response.diagnostics;
   if (!config.IsKnown() || config.IsNull()) return;
 
-  StringAttr name = GetString(config, "name");
-  if (name.value.has_value() && absl::StripAsciiWhitespace(*name.value).empty()) {
+  Attr<std::string> name = StringAttr(config, "name");
+  if (name.value().has_value() && absl::StripAsciiWhitespace(*name.value()).empty()) {
     d.AddAttributeError(At("name"), "Invalid SE group name", "The name must not be empty.");
   }
-  StringAttr policy = GetString(config, "sizing_policy");
-  if (policy.value.has_value()) {
-    absl::StatusOr<segroup::SizingPolicy> parsed = segroup::ParseSizingPolicy(*policy.value);
+  Attr<std::string> policy = StringAttr(config, "sizing_policy");
+  if (policy.value().has_value()) {
+    absl::StatusOr<segroup::SizingPolicy> parsed = segroup::ParseSizingPolicy(*policy.value());
     if (!parsed.ok()) {
       d.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
                           std::string(std::string(parsed.status().message())));
     }
   }
-  StringAttr extra = GetString(config, "extra_fields");
-  if (extra.value.has_value()) {
-    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*extra.value);
+  Attr<std::string> extra = StringAttr(config, "extra_fields");
+  if (extra.value().has_value()) {
+    absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*extra.value());
     if (!parsed.ok()) {
       d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
                           std::string(std::string(parsed.status().message())));
     }
   }
-  StringAttr platform_text = GetString(config, "platform");
-  if (!platform_text.value.has_value()) return;  // derived from the cloud in plan
-  absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_text.value);
+  Attr<std::string> platform_text = StringAttr(config, "platform");
+  if (!platform_text.value().has_value()) return;  // derived from the cloud in plan
+  absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_text.value());
   if (!platform.ok()) {
     d.AddAttributeError(At("platform"), "Invalid platform",
                         std::string(std::string(platform.status().message())));
@@ -390,13 +366,13 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   // observed_load: an existing group's plan against what its SEs carried. Without the block,
   // or for a group not created yet, no analytics request is made.
   const cty::Value* observed = config.GetAttribute("observed_load");
-  const StringAttr id = GetString(prior, "id");
-  if (plan->has_workload && !create && id.value.has_value() && observed != nullptr &&
+  const Attr<std::string> id = StringAttr(prior, "id");
+  if (plan->has_workload && !create && id.value().has_value() && observed != nullptr &&
       observed->IsKnown() && !observed->IsNull()) {
     ObservedLoadCheck check;
     check.block = *observed;
-    check.group_uuid = *id.value;
-    check.tenant = GetString(planned, "tenant").value.value_or("");
+    check.group_uuid = *id.value();
+    check.tenant = StringAttr(planned, "tenant").value_or("");
     check.planned = planned;
     check.plan = &*plan;
     check.platform = *platform.platform;
@@ -419,9 +395,9 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
       FieldsToSend(request.config, planned, cty::Value::Null(planned.type()), response.diagnostics);
   if (!fields.has_value()) return;
   controller::SeGroupSpec spec;
-  spec.name = StringOr(planned, "name", "");
-  spec.tenant = StringOr(planned, "tenant", "");
-  spec.cloud = StringOr(planned, "cloud", kDefaultCloud);
+  spec.name = StringAttr(planned, "name").value_or("");
+  spec.tenant = StringAttr(planned, "tenant").value_or("");
+  spec.cloud = StringAttr(planned, "cloud").value_or(kDefaultCloud);
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {
@@ -461,9 +437,9 @@ void SeGroupResource::Read(const framework::ReadRequest& request,
   std::shared_ptr<controller::Client> client =
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
-  const std::string uuid = StringOr(current, "id", "");
+  const std::string uuid = StringAttr(current, "id").value_or("");
   absl::StatusOr<controller::SeGroup> group =
-      client->GetSeGroup(uuid, StringOr(current, "tenant", ""));
+      client->GetSeGroup(uuid, StringAttr(current, "tenant").value_or(""));
   if (!group.ok()) {
     if (group.status().code() == absl::StatusCode::kNotFound) {
       response.new_state = cty::Value::Null(current.type());  // deleted outside Terraform
@@ -480,16 +456,16 @@ void SeGroupResource::Read(const framework::ReadRequest& request,
     return;
   }
   state = *std::move(placed);
-  StringAttr extra = GetString(current, "extra_fields");
+  Attr<std::string> extra = StringAttr(current, "extra_fields");
   if (CapturesExtraFields(request.private_data)) {
     // The first refresh after an import or a move records the group's non-default untyped
     // fields, so that the state, and a configuration generated from it, describe the group.
     state = state.WithAttribute("extra_fields",
                                 CapturedExtraFields(segroup::NonDefaultUntypedFields(group->body)));
     response.private_data.clear();
-  } else if (extra.value.has_value()) {
+  } else if (extra.value().has_value()) {
     state = state.WithAttribute("extra_fields", cty::Value::String(segroup::RefreshedExtraFields(
-                                                    *extra.value, group->body)));
+                                                    *extra.value(), group->body)));
   }
   response.new_state = state;
 }
@@ -506,11 +482,11 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   std::optional<Json> fields = FieldsToSend(request.config, planned, prior, response.diagnostics);
   if (!fields.has_value()) return;
   controller::SeGroupSpec spec;
-  spec.name = StringOr(planned, "name", "");
-  spec.tenant = StringOr(planned, "tenant", "");
+  spec.name = StringAttr(planned, "name").value_or("");
+  spec.tenant = StringAttr(planned, "tenant").value_or("");
   spec.fields = *std::move(fields);  // the cloud never changes in place (requires_replace)
   absl::StatusOr<controller::SeGroup> group =
-      client->UpdateSeGroup(StringOr(prior, "id", ""), spec);
+      client->UpdateSeGroup(StringAttr(prior, "id").value_or(""), spec);
   if (!group.ok()) {
     std::string explanation;
     if (group.status().code() == absl::StatusCode::kNotFound) {
@@ -534,7 +510,7 @@ void SeGroupResource::Delete(const framework::DeleteRequest& request,
                              framework::DeleteResponse& response) {
   const cty::Value& prior = request.prior_state;
   const std::string action = Action("deleting", prior);
-  if (StringOr(prior, "name", "") == kDefaultGroup) {
+  if (StringAttr(prior, "name").value_or("") == kDefaultGroup) {
     response.diagnostics.AddError(
         "Cannot delete Default-Group",
         framework::ErrorDetail(action,
@@ -547,8 +523,8 @@ void SeGroupResource::Delete(const framework::DeleteRequest& request,
   std::shared_ptr<controller::Client> client =
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
-  absl::Status deleted =
-      client->DeleteSeGroup(StringOr(prior, "id", ""), StringOr(prior, "tenant", ""));
+  absl::Status deleted = client->DeleteSeGroup(StringAttr(prior, "id").value_or(""),
+                                               StringAttr(prior, "tenant").value_or(""));
   if (!deleted.ok()) {
     AddControllerError(response.diagnostics, "Cannot delete SE group", action,
                        "the Controller refused; the group is unchanged.", deleted);

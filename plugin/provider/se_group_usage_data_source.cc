@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "plugin/cty/json.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
@@ -16,14 +17,8 @@
 namespace nsxalb::provider {
 namespace {
 
+using framework::StringAttr;
 using Json = nlohmann::json;
-
-// A known, non-null string attribute of `object`, else std::nullopt.
-std::optional<std::string> KnownString(const cty::Value& object, const char* name) {
-  const cty::Value* v = object.GetAttribute(name);
-  if (v == nullptr || !v->IsKnown() || v->IsNull()) return std::nullopt;
-  return v->AsString();
-}
 
 // The state's value for one attribute of the report: the report JSON member decoded as `type`.
 absl::StatusOr<cty::Value> ReportAttribute(const Json& member, const cty::Type& type) {
@@ -34,7 +29,7 @@ absl::StatusOr<cty::Value> ReportAttribute(const Json& member, const cty::Type& 
 // error at `platform` (and unset).
 std::optional<sizing::Platform> WrittenPlatform(const cty::Value& config,
                                                 framework::Diagnostics& diagnostics) {
-  const std::optional<std::string> platform = KnownString(config, "platform");
+  const std::optional<std::string> platform = StringAttr(config, "platform").value();
   if (!platform.has_value()) return std::nullopt;
   absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
   if (parsed.ok()) return *parsed;
@@ -45,12 +40,11 @@ std::optional<sizing::Platform> WrittenPlatform(const cty::Value& config,
 
 }  // namespace
 
-segroup::UsageQuery UsageQueryOf(const cty::Value& window, const cty::Value& statistic,
-                                 const cty::AttributePath& base,
+segroup::UsageQuery UsageQueryOf(const cty::Value& object, const cty::AttributePath& base,
                                  framework::Diagnostics& diagnostics) {
   segroup::UsageQuery query;
-  if (window.IsKnown() && !window.IsNull()) {
-    absl::StatusOr<absl::Duration> parsed = segroup::ParseUsageWindow(window.AsString());
+  if (const std::optional<std::string> window = StringAttr(object, "window").value()) {
+    absl::StatusOr<absl::Duration> parsed = segroup::ParseUsageWindow(*window);
     if (parsed.ok()) {
       query.window = *parsed;
     } else {
@@ -58,9 +52,8 @@ segroup::UsageQuery UsageQueryOf(const cty::Value& window, const cty::Value& sta
                                     std::string(parsed.status().message()));
     }
   }
-  if (statistic.IsKnown() && !statistic.IsNull()) {
-    absl::StatusOr<segroup::UsageStatistic> parsed =
-        segroup::ParseUsageStatistic(statistic.AsString());
+  if (const std::optional<std::string> statistic = StringAttr(object, "statistic").value()) {
+    absl::StatusOr<segroup::UsageStatistic> parsed = segroup::ParseUsageStatistic(*statistic);
     if (parsed.ok()) {
       query.statistic = *parsed;
     } else {
@@ -79,11 +72,8 @@ void SeGroupUsageDataSource::ValidateConfig(
     const framework::ValidateDataSourceConfigRequest& request,
     framework::ValidateDataSourceConfigResponse& response) {
   const cty::Value& config = request.config;
-  UsageQueryOf(*config.GetAttribute("window"), *config.GetAttribute("statistic"),
-               cty::AttributePath(), response.diagnostics);
-  const cty::Value& name = *config.GetAttribute("name");
-  const cty::Value& id = *config.GetAttribute("id");
-  if (name.IsKnown() && name.IsNull() && id.IsKnown() && id.IsNull()) {
+  UsageQueryOf(config, cty::AttributePath(), response.diagnostics);
+  if (StringAttr(config, "name").IsNull() && StringAttr(config, "id").IsNull()) {
     response.diagnostics.AddAttributeError(cty::AttributePath().Attribute("name"),
                                            "Missing SE group",
                                            "Set name (with cloud when the name is in several "
@@ -96,13 +86,12 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
                                   framework::ReadDataSourceResponse& response) {
   const cty::Value& config = request.config;
   const segroup::UsageQuery query =
-      UsageQueryOf(*config.GetAttribute("window"), *config.GetAttribute("statistic"),
-                   cty::AttributePath(), response.diagnostics);
+      UsageQueryOf(config, cty::AttributePath(), response.diagnostics);
   if (response.diagnostics.HasError()) return;
-  const std::string name = KnownString(config, "name").value_or("");
-  const std::string cloud = KnownString(config, "cloud").value_or("");
-  const std::string tenant = KnownString(config, "tenant").value_or("");
-  const std::optional<std::string> id = KnownString(config, "id");
+  const std::string name = StringAttr(config, "name").value_or("");
+  const std::string cloud = StringAttr(config, "cloud").value_or("");
+  const std::string tenant = StringAttr(config, "tenant").value_or("");
+  const std::optional<std::string> id = StringAttr(config, "id").value();
   const std::string action = absl::StrCat("reading the usage of SE group \"",
                                           id.has_value() && name.empty() ? *id : name, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();

@@ -39,10 +39,10 @@ class SeGroupUsageDataSource : public framework::DataSource,
   NsxalbProvider* provider_;
 };
 
-// The window and statistic of a configuration's `window` and `statistic` (null: the defaults;
-// unknown: the defaults, checked again at read). Errors are added at their attribute.
-segroup::UsageQuery UsageQueryOf(const cty::Value& window, const cty::Value& statistic,
-                                 const cty::AttributePath& base,
+// The window and statistic of an object's `window` and `statistic` attributes (a configuration
+// or its observed_load block at `base`; null: the defaults; unknown: the defaults, checked again
+// at read). Errors are added at their attribute below `base`.
+segroup::UsageQuery UsageQueryOf(const cty::Value& object, const cty::AttributePath& base,
                                  framework::Diagnostics& diagnostics);
 
 }  // namespace nsxalb::provider

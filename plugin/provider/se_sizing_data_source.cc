@@ -9,7 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/schema_json.h"
+#include "plugin/framework/value_util.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/sizing/format.h"
 #include "provider_schema/embedded.h"
@@ -54,13 +56,6 @@ cty::Type MetricObjectType() {
                             {"basis", cty::Type::String()}});
 }
 
-// The known, non-null string attribute `name`, if any.
-std::optional<std::string> KnownString(const cty::Value& config, const std::string& name) {
-  const cty::Value* v = config.GetAttribute(name);
-  if (v == nullptr || v->IsNull() || !v->IsKnown()) return std::nullopt;
-  return v->AsString();
-}
-
 // The platform and policy of a configuration; diagnostics at their paths for invalid ones.
 struct Header {
   std::optional<sz::Platform> platform;
@@ -69,7 +64,7 @@ struct Header {
 
 Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics) {
   Header h;
-  if (std::optional<std::string> text = KnownString(config, kSizingPolicy)) {
+  if (std::optional<std::string> text = framework::StringAttr(config, kSizingPolicy).value()) {
     absl::StatusOr<segroup::SizingPolicy> policy = segroup::ParseSizingPolicy(*text);
     if (policy.ok()) {
       h.policy = *policy;
@@ -79,7 +74,7 @@ Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics)
                                     std::string(policy.status().message()));
     }
   }
-  if (std::optional<std::string> text = KnownString(config, kPlatform)) {
+  if (std::optional<std::string> text = framework::StringAttr(config, kPlatform).value()) {
     absl::StatusOr<sz::Platform> platform = sz::ParsePlatform(*text);
     if (platform.ok()) {
       h.platform = *platform;
@@ -108,13 +103,6 @@ cty::Value MetricsList(const std::vector<sz::MetricLoad>& loads) {
          {"basis", cty::Value::String(sz::BasisName(l.per_se.basis))}}));
   }
   return cty::Value::List(MetricObjectType(), std::move(out));
-}
-
-// The sizing object's attribute `name` (a null of `type` when the object is null).
-cty::Value FromSizing(const cty::Value& sizing, const std::string& name, const cty::Type& type) {
-  if (sizing.IsNull() || !sizing.IsKnown()) return cty::Value::Null(type);
-  const cty::Value* v = sizing.GetAttribute(name);
-  return v == nullptr ? cty::Value::Null(type) : *v;
 }
 
 }  // namespace
@@ -146,9 +134,10 @@ void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
   cty::Value state = config;
   for (const auto& [name, value] : plan.recommended) state = state.WithAttribute(name, value);
   const cty::Value& sizing = plan.sizing_object;
-  state = state.WithAttribute("se_count", FromSizing(sizing, "se_count", cty::Type::Number()));
+  state =
+      state.WithAttribute("se_count", framework::GetAttr(sizing, "se_count", cty::Type::Number()));
   for (const char* name : {"binding_metric", "basis", "summary"}) {
-    state = state.WithAttribute(name, FromSizing(sizing, name, cty::Type::String()));
+    state = state.WithAttribute(name, framework::GetAttr(sizing, name, cty::Type::String()));
   }
   std::vector<cty::Value> findings;
   for (const PlacedFinding& f : plan.findings) {

@@ -332,18 +332,14 @@ class CheckFunction : public framework::Function {
       findings.push_back(cty::Value::String(FindingText(f)));
     }
     const cty::Value& sizing = plan.sizing_object;
-    auto from_sizing = [&](const char* name, const cty::Type& type) {
-      if (sizing.IsNull() || !sizing.IsKnown()) return cty::Value::Null(type);
-      const cty::Value* v = sizing.GetAttribute(name);
-      return v == nullptr ? cty::Value::Null(type) : *v;
-    };
     response.result = cty::Value::ObjectOf(
-        CheckType(), {{"ok", cty::Value::Bool(ok)},
-                      {"findings", cty::Value::List(cty::Type::String(), std::move(findings))},
-                      {"se_count", from_sizing("se_count", cty::Type::Number())},
-                      {"binding_metric", from_sizing("binding_metric", cty::Type::String())},
-                      {"basis", from_sizing("basis", cty::Type::String())},
-                      {"summary", from_sizing("summary", cty::Type::String())}});
+        CheckType(),
+        {{"ok", cty::Value::Bool(ok)},
+         {"findings", cty::Value::List(cty::Type::String(), std::move(findings))},
+         {"se_count", framework::GetAttr(sizing, "se_count", cty::Type::Number())},
+         {"binding_metric", framework::GetAttr(sizing, "binding_metric", cty::Type::String())},
+         {"basis", framework::GetAttr(sizing, "basis", cty::Type::String())},
+         {"summary", framework::GetAttr(sizing, "summary", cty::Type::String())}});
   }
 };
 

@@ -5,7 +5,7 @@
 #include <signal.h>
 
 #include <chrono>
-#include <functional>
+#include <initializer_list>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -72,19 +72,6 @@ const char* GoCodeName(grpc::StatusCode code) {
 }
 
 std::string Quote(const std::string& s) { return absl::StrCat("\"", s, "\""); }
-
-// A request DynamicValue: always msgpack, like Terraform.
-absl::StatusOr<tfplugin5::DynamicValue> EncodeDynamic(const cty::Value& value,
-                                                      const cty::Type& type) {
-  absl::StatusOr<std::string> bytes = cty::EncodeMsgpack(value, type);
-  if (!bytes.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("harness cannot encode a request value: ", bytes.status().message()));
-  }
-  tfplugin5::DynamicValue out;
-  out.set_msgpack(*std::move(bytes));
-  return out;
-}
 
 // Reads a response DynamicValue the way Terraform v0.13.7 does: an absent message is null; a
 // present one must carry msgpack (v0.13/v0.14 never read `json`).
@@ -311,12 +298,6 @@ Subject ProviderSession::SubjectFor(const std::string& address) const {
   return s;
 }
 
-absl::Status ProviderSession::CheckRpc(const char* rpc, const absl::Status& transport) {
-  if (transport.ok()) return transport;
-  return absl::Status(transport.code(),
-                      absl::StrCat(rpc, " failed: ", transport.message(), " (", walk_, " walk)"));
-}
-
 absl::Status ProviderSession::CheckDiagnostics(
     const char* rpc, const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>& diagnostics) {
   std::vector<std::string> errors;
@@ -343,27 +324,93 @@ absl::Status ProviderSession::CheckDiagnostics(
 
 namespace {
 
+using Stub = tfplugin5::Provider::StubInterface;
+
 // Runs one unary RPC with a deadline; a failed call becomes Terraform's "rpc error" text.
-absl::Status Invoke(absl::Duration timeout,
-                    const std::function<grpc::Status(grpc::ClientContext*)>& call) {
+template <typename Req, typename Resp>
+absl::StatusOr<Resp> Invoke(Stub& stub, ProviderMethod<Req, Resp> method, const Req& req,
+                            absl::Duration timeout) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(timeout));
-  const grpc::Status status = call(&context);
-  if (status.ok()) return absl::OkStatus();
+  Resp resp;
+  const grpc::Status status = (stub.*method)(&context, req, &resp);
+  if (status.ok()) return resp;
   return absl::UnavailableError(absl::StrCat("rpc error: code = ", GoCodeName(status.error_code()),
                                              " desc = ", status.error_message()));
 }
 
+// Encodes each value as msgpack of `type` (requests always carry msgpack, like Terraform's) into
+// its request field.
+absl::Status EncodeInto(
+    const cty::Type& type,
+    std::initializer_list<std::pair<const cty::Value*, tfplugin5::DynamicValue*>> fields) {
+  for (const auto& [value, field] : fields) {
+    absl::StatusOr<std::string> bytes = cty::EncodeMsgpack(*value, type);
+    if (!bytes.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("harness cannot encode a request value: ", bytes.status().message()));
+    }
+    field->set_msgpack(*std::move(bytes));
+  }
+  return absl::OkStatus();
+}
+
+// A request naming `type` with `config` as the object of the type's schema: what
+// ValidateResourceTypeConfig, ValidateDataSourceConfig and ReadDataSource send.
+template <typename Req>
+absl::StatusOr<Req> ConfigRequest(const absl::StatusOr<const Schema*>& schema,
+                                  const std::string& type, const cty::Value& config) {
+  if (!schema.ok()) return schema.status();
+  Req req;
+  req.set_type_name(type);
+  NSXALB_HARNESS_RETURN_IF_ERROR(
+      EncodeInto(ImpliedType((*schema)->block), {{&config, req.mutable_config()}}));
+  return req;
+}
+
+// A value the provider answered (`present` says whether the message holds it), decoded as
+// Terraform reads it and checked with Terraform's `rule` for that answer.
+absl::StatusOr<cty::Value> ReadAnswer(
+    bool present, const tfplugin5::DynamicValue& dv, const Block& block, const std::string& field,
+    const Subject& subject, absl::Status (*rule)(const Block&, const cty::Value&, const Subject&)) {
+  absl::StatusOr<cty::Value> value = DecodeDynamic(present, dv, ImpliedType(block), field, subject);
+  if (!value.ok()) return value.status();
+  NSXALB_HARNESS_RETURN_IF_ERROR(rule(block, *value, subject));
+  return value;
+}
+
+// A provider other than the legacy Go SDK set legacy_type_system in `rpc`'s answer.
+absl::Status LegacyTypeSystemError(const std::string& provider, const char* rpc,
+                                   const std::string& address, absl::string_view consequence) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("Provider ", Quote(provider), " set legacy_type_system in ", rpc, " for ",
+                   address, "; only the legacy Go SDK may set it", consequence));
+}
+
 }  // namespace
 
+template <typename Req, typename Resp>
+absl::StatusOr<Resp> ProviderSession::Rpc(const char* name, ProviderMethod<Req, Resp> method,
+                                          const Req& req, Resp* refused) {
+  Record(name);
+  absl::StatusOr<Resp> resp = Invoke(*stub_, method, req, options_.rpc_timeout);
+  if (!resp.ok()) {
+    return absl::Status(
+        resp.status().code(),
+        absl::StrCat(name, " failed: ", resp.status().message(), " (", walk_, " walk)"));
+  }
+  if (absl::Status diagnostics = CheckDiagnostics(name, resp->diagnostics()); !diagnostics.ok()) {
+    if (refused != nullptr) *refused = *std::move(resp);
+    return diagnostics;
+  }
+  return resp;
+}
+
 absl::Status ProviderSession::CallGetSchema() {
-  Record("GetSchema");
-  tfplugin5::GetProviderSchema::Request req;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("GetSchema", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->GetSchema(c, req, &raw_schema_);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("GetSchema", raw_schema_.diagnostics()));
+  absl::StatusOr<tfplugin5::GetProviderSchema::Response> resp =
+      Rpc("GetSchema", &Stub::GetSchema, tfplugin5::GetProviderSchema::Request());
+  if (!resp.ok()) return resp.status();
+  raw_schema_ = *std::move(resp);
   absl::StatusOr<Schema> provider = SchemaFromProto(raw_schema_.provider());
   if (!provider.ok()) {
     return absl::FailedPreconditionError(
@@ -416,89 +463,53 @@ absl::StatusOr<const Schema*> ProviderSession::DataSourceSchema(const std::strin
 }
 
 absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Value& config) {
-  Record("PrepareProviderConfig");
-  const cty::Type type = ImpliedType(provider_schema_.block);
-  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, type);
-  if (!dv.ok()) return dv.status();
   tfplugin5::PrepareProviderConfig::Request req;
-  *req.mutable_config() = *dv;
-  tfplugin5::PrepareProviderConfig::Response resp;
   NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("PrepareProviderConfig", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->PrepareProviderConfig(c, req, &resp);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("PrepareProviderConfig", resp.diagnostics()));
+      EncodeInto(ImpliedType(provider_schema_.block), {{&config, req.mutable_config()}}));
+  absl::StatusOr<tfplugin5::PrepareProviderConfig::Response> resp =
+      Rpc("PrepareProviderConfig", &Stub::PrepareProviderConfig, req);
+  if (!resp.ok()) return resp.status();
   const Subject subject =
       SubjectFor(absl::StrCat("provider[", Quote(options_.provider_address), "]"));
-  if (!resp.has_prepared_config()) {
+  if (!resp->has_prepared_config()) {
     return absl::FailedPreconditionError(
         absl::StrCat("Provider produced invalid object: PrepareProviderConfig returned no "
                      "prepared_config for ",
                      subject.address,
                      "; Terraform v0.13 decodes it unconditionally and fails on an empty value"));
   }
-  absl::StatusOr<cty::Value> prepared =
-      DecodeDynamic(true, resp.prepared_config(), type, "prepared_config", subject);
-  if (!prepared.ok()) return prepared.status();
-  NSXALB_HARNESS_RETURN_IF_ERROR(AssertConforms(provider_schema_.block, *prepared, subject));
-  return prepared;
+  return ReadAnswer(true, resp->prepared_config(), provider_schema_.block, "prepared_config",
+                    subject, AssertConforms);
 }
 
 absl::Status ProviderSession::Configure(const cty::Value& config) {
-  Record("Configure");
-  absl::StatusOr<tfplugin5::DynamicValue> dv =
-      EncodeDynamic(config, ImpliedType(provider_schema_.block));
-  if (!dv.ok()) return dv.status();
   tfplugin5::Configure::Request req;
   req.set_terraform_version(options_.terraform_version);
-  *req.mutable_config() = *dv;
-  tfplugin5::Configure::Response resp;
   NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("Configure", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->Configure(c, req, &resp);
-               })));
-  return CheckDiagnostics("Configure", resp.diagnostics());
+      EncodeInto(ImpliedType(provider_schema_.block), {{&config, req.mutable_config()}}));
+  return Rpc("Configure", &Stub::Configure, req).status();
 }
 
 absl::Status ProviderSession::ValidateResourceTypeConfig(const std::string& type,
                                                          const cty::Value& config) {
-  Record("ValidateResourceTypeConfig");
-  absl::StatusOr<const Schema*> schema = ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, ImpliedType((*schema)->block));
-  if (!dv.ok()) return dv.status();
-  tfplugin5::ValidateResourceTypeConfig::Request req;
-  req.set_type_name(type);
-  *req.mutable_config() = *dv;
-  tfplugin5::ValidateResourceTypeConfig::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc("ValidateResourceTypeConfig",
-                                          Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                                            return stub_->ValidateResourceTypeConfig(c, req, &resp);
-                                          })));
-  return CheckDiagnostics("ValidateResourceTypeConfig", resp.diagnostics());
+  absl::StatusOr<tfplugin5::ValidateResourceTypeConfig::Request> req =
+      ConfigRequest<tfplugin5::ValidateResourceTypeConfig::Request>(ResourceSchema(type), type,
+                                                                    config);
+  if (!req.ok()) return req.status();
+  return Rpc("ValidateResourceTypeConfig", &Stub::ValidateResourceTypeConfig, *req).status();
 }
 
 absl::Status ProviderSession::ValidateDataSourceConfig(const std::string& type,
                                                        const cty::Value& config) {
-  Record("ValidateDataSourceConfig");
-  absl::StatusOr<const Schema*> schema = DataSourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, ImpliedType((*schema)->block));
-  if (!dv.ok()) return dv.status();
-  tfplugin5::ValidateDataSourceConfig::Request req;
-  req.set_type_name(type);
-  *req.mutable_config() = *dv;
-  tfplugin5::ValidateDataSourceConfig::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckRpc("ValidateDataSourceConfig",
-                                          Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                                            return stub_->ValidateDataSourceConfig(c, req, &resp);
-                                          })));
-  return CheckDiagnostics("ValidateDataSourceConfig", resp.diagnostics());
+  absl::StatusOr<tfplugin5::ValidateDataSourceConfig::Request> req =
+      ConfigRequest<tfplugin5::ValidateDataSourceConfig::Request>(DataSourceSchema(type), type,
+                                                                  config);
+  if (!req.ok()) return req.status();
+  return Rpc("ValidateDataSourceConfig", &Stub::ValidateDataSourceConfig, *req).status();
 }
 
 absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::string& address,
                                                                  const InstanceState& state) {
-  Record("UpgradeResourceState");
   absl::StatusOr<const Schema*> schema = ResourceSchema(state.type_name);
   if (!schema.ok()) return schema.status();
   if (state.schema_version > (*schema)->version) {
@@ -511,47 +522,31 @@ absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::stri
   req.set_type_name(state.type_name);
   req.set_version(state.schema_version);
   req.mutable_raw_state()->set_json(state.attributes_json);
-  tfplugin5::UpgradeResourceState::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("UpgradeResourceState", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->UpgradeResourceState(c, req, &resp);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("UpgradeResourceState", resp.diagnostics()));
-  const Subject subject = SubjectFor(address);
-  absl::StatusOr<cty::Value> upgraded =
-      DecodeDynamic(resp.has_upgraded_state(), resp.upgraded_state(), ImpliedType((*schema)->block),
-                    "upgraded_state", subject);
-  if (!upgraded.ok()) return upgraded.status();
-  NSXALB_HARNESS_RETURN_IF_ERROR(AssertUpgradeResult((*schema)->block, *upgraded, subject));
-  return upgraded;
+  absl::StatusOr<tfplugin5::UpgradeResourceState::Response> resp =
+      Rpc("UpgradeResourceState", &Stub::UpgradeResourceState, req);
+  if (!resp.ok()) return resp.status();
+  return ReadAnswer(resp->has_upgraded_state(), resp->upgraded_state(), (*schema)->block,
+                    "upgraded_state", SubjectFor(address), AssertUpgradeResult);
 }
 
 absl::StatusOr<cty::Value> ProviderSession::ReadResource(const std::string& address,
                                                          const std::string& type,
                                                          const cty::Value& current,
                                                          std::string* private_data) {
-  Record("ReadResource");
   absl::StatusOr<const Schema*> schema = ResourceSchema(type);
   if (!schema.ok()) return schema.status();
-  const cty::Type implied = ImpliedType((*schema)->block);
-  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(current, implied);
-  if (!dv.ok()) return dv.status();
   tfplugin5::ReadResource::Request req;
   req.set_type_name(type);
-  *req.mutable_current_state() = *dv;
   req.set_private_(*private_data);
-  tfplugin5::ReadResource::Response resp;
   NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("ReadResource", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->ReadResource(c, req, &resp);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("ReadResource", resp.diagnostics()));
-  const Subject subject = SubjectFor(address);
+      EncodeInto(ImpliedType((*schema)->block), {{&current, req.mutable_current_state()}}));
+  absl::StatusOr<tfplugin5::ReadResource::Response> resp =
+      Rpc("ReadResource", &Stub::ReadResource, req);
+  if (!resp.ok()) return resp.status();
   absl::StatusOr<cty::Value> read =
-      DecodeDynamic(resp.has_new_state(), resp.new_state(), implied, "new_state", subject);
-  if (!read.ok()) return read.status();
-  NSXALB_HARNESS_RETURN_IF_ERROR(AssertReadResult((*schema)->block, *read, subject));
-  *private_data = resp.private_();
+      ReadAnswer(resp->has_new_state(), resp->new_state(), (*schema)->block, "new_state",
+                 SubjectFor(address), AssertReadResult);
+  if (read.ok()) *private_data = resp->private_();
   return read;
 }
 
@@ -573,40 +568,30 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
   };
   auto plan_once = [&](const cty::Value& prior_value,
                        const std::string& private_in) -> absl::StatusOr<Call> {
-    Record("PlanResourceChange");
     const cty::Value proposed = ProposedNewObject(block, prior_value, config);
     tfplugin5::PlanResourceChange::Request req;
     req.set_type_name(type);
-    for (auto [value, field] : {std::pair{&prior_value, req.mutable_prior_state()},
-                                std::pair{&proposed, req.mutable_proposed_new_state()},
-                                std::pair{&config, req.mutable_config()}}) {
-      absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(*value, implied);
-      if (!dv.ok()) return dv.status();
-      *field = *std::move(dv);
-    }
     req.set_prior_private(private_in);
-    tfplugin5::PlanResourceChange::Response resp;
     NSXALB_HARNESS_RETURN_IF_ERROR(
-        CheckRpc("PlanResourceChange", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                   return stub_->PlanResourceChange(c, req, &resp);
-                 })));
-    NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("PlanResourceChange", resp.diagnostics()));
-    if (resp.legacy_type_system()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "Provider ", Quote(options_.provider_address),
-          " set legacy_type_system in PlanResourceChange for ", address,
-          "; only the legacy Go SDK may set it, and it turns Terraform's plan checks into "
-          "warnings"));
+        EncodeInto(implied, {{&prior_value, req.mutable_prior_state()},
+                             {&proposed, req.mutable_proposed_new_state()},
+                             {&config, req.mutable_config()}}));
+    absl::StatusOr<tfplugin5::PlanResourceChange::Response> resp =
+        Rpc("PlanResourceChange", &Stub::PlanResourceChange, req);
+    if (!resp.ok()) return resp.status();
+    if (resp->legacy_type_system()) {
+      return LegacyTypeSystemError(options_.provider_address, "PlanResourceChange", address,
+                                   ", and it turns Terraform's plan checks into warnings");
     }
     absl::StatusOr<cty::Value> planned = DecodeDynamic(
-        resp.has_planned_state(), resp.planned_state(), implied, "planned_state", subject);
+        resp->has_planned_state(), resp->planned_state(), implied, "planned_state", subject);
     if (!planned.ok()) return planned.status();
     Call out;
     out.planned = *planned;
-    for (const tfplugin5::AttributePath& p : resp.requires_replace()) {
+    for (const tfplugin5::AttributePath& p : resp->requires_replace()) {
       out.requires_replace.push_back(AttributePathFromProto(p));
     }
-    out.planned_private = resp.planned_private();
+    out.planned_private = resp->planned_private();
     NSXALB_HARNESS_RETURN_IF_ERROR(
         AssertPlanResult(block, prior_value, config, out.planned, out.requires_replace, subject));
     return out;
@@ -641,7 +626,6 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
     const std::string& address, const std::string& type, const cty::Value& prior,
     const cty::Value& planned, const cty::Value& config, const std::string& planned_private,
     std::optional<std::pair<cty::Value, std::string>>* partial) {
-  Record("ApplyResourceChange");
   absl::StatusOr<const Schema*> schema = ResourceSchema(type);
   if (!schema.ok()) return schema.status();
   const Block& block = (*schema)->block;
@@ -649,55 +633,43 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
   const Subject subject = SubjectFor(address);
   tfplugin5::ApplyResourceChange::Request req;
   req.set_type_name(type);
-  for (auto [value, field] : {std::pair{&prior, req.mutable_prior_state()},
-                              std::pair{&planned, req.mutable_planned_state()},
-                              std::pair{&config, req.mutable_config()}}) {
-    absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(*value, implied);
-    if (!dv.ok()) return dv.status();
-    *field = *std::move(dv);
-  }
   req.set_planned_private(planned_private);
-  tfplugin5::ApplyResourceChange::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("ApplyResourceChange", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->ApplyResourceChange(c, req, &resp);
-               })));
+  NSXALB_HARNESS_RETURN_IF_ERROR(EncodeInto(implied, {{&prior, req.mutable_prior_state()},
+                                                      {&planned, req.mutable_planned_state()},
+                                                      {&config, req.mutable_config()}}));
+  // The answer when its diagnostics hold an error: its new state, if any, is saved as partial.
+  tfplugin5::ApplyResourceChange::Response refused;
+  absl::StatusOr<tfplugin5::ApplyResourceChange::Response> resp =
+      Rpc("ApplyResourceChange", &Stub::ApplyResourceChange, req, &refused);
+  const tfplugin5::ApplyResourceChange::Response& answer = resp.ok() ? *resp : refused;
   absl::StatusOr<cty::Value> new_state =
-      DecodeDynamic(resp.has_new_state(), resp.new_state(), implied, "new_state", subject);
-  if (absl::Status diags = CheckDiagnostics("ApplyResourceChange", resp.diagnostics());
-      !diags.ok()) {
+      DecodeDynamic(answer.has_new_state(), answer.new_state(), implied, "new_state", subject);
+  if (!resp.ok()) {
     if (partial != nullptr && new_state.ok() && !new_state->IsNull()) {
-      *partial = std::make_pair(cty::UnknownAsNull(*new_state), resp.private_());
+      *partial = std::make_pair(cty::UnknownAsNull(*new_state), answer.private_());
     }
-    return diags;
+    return resp.status();
   }
   if (!new_state.ok()) return new_state.status();
-  if (resp.legacy_type_system()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("Provider ", Quote(options_.provider_address),
-                     " set legacy_type_system in ApplyResourceChange for ", address,
-                     "; only the legacy Go SDK may set it"));
+  if (resp->legacy_type_system()) {
+    return LegacyTypeSystemError(options_.provider_address, "ApplyResourceChange", address, "");
   }
   NSXALB_HARNESS_RETURN_IF_ERROR(AssertApplyResult(block, planned, *new_state, subject));
-  return std::make_pair(*new_state, resp.private_());
+  return std::make_pair(*new_state, resp->private_());
 }
 
 absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportResourceState(
     const std::string& address, const std::string& type, const std::string& id) {
-  Record("ImportResourceState");
   absl::StatusOr<const Schema*> schema = ResourceSchema(type);
   if (!schema.ok()) return schema.status();
   tfplugin5::ImportResourceState::Request req;
   req.set_type_name(type);
   req.set_id(id);
-  tfplugin5::ImportResourceState::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("ImportResourceState", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->ImportResourceState(c, req, &resp);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("ImportResourceState", resp.diagnostics()));
+  absl::StatusOr<tfplugin5::ImportResourceState::Response> resp =
+      Rpc("ImportResourceState", &Stub::ImportResourceState, req);
+  if (!resp.ok()) return resp.status();
   std::vector<Imported> out;
-  for (const auto& r : resp.imported_resources()) {
+  for (const auto& r : resp->imported_resources()) {
     const std::string at = out.empty() ? address : absl::StrCat(address, "-", out.size());
     const Subject subject = SubjectFor(at);
     if (r.type_name().empty()) {
@@ -723,27 +695,15 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
 absl::StatusOr<cty::Value> ProviderSession::ReadDataSource(const std::string& address,
                                                            const std::string& type,
                                                            const cty::Value& config) {
-  Record("ReadDataSource");
   absl::StatusOr<const Schema*> schema = DataSourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  const cty::Type implied = ImpliedType((*schema)->block);
-  absl::StatusOr<tfplugin5::DynamicValue> dv = EncodeDynamic(config, implied);
-  if (!dv.ok()) return dv.status();
-  tfplugin5::ReadDataSource::Request req;
-  req.set_type_name(type);
-  *req.mutable_config() = *dv;
-  tfplugin5::ReadDataSource::Response resp;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
-      CheckRpc("ReadDataSource", Invoke(options_.rpc_timeout, [&](grpc::ClientContext* c) {
-                 return stub_->ReadDataSource(c, req, &resp);
-               })));
-  NSXALB_HARNESS_RETURN_IF_ERROR(CheckDiagnostics("ReadDataSource", resp.diagnostics()));
-  const Subject subject = SubjectFor(address);
-  absl::StatusOr<cty::Value> state =
-      DecodeDynamic(resp.has_state(), resp.state(), implied, "state", subject);
-  if (!state.ok()) return state.status();
-  NSXALB_HARNESS_RETURN_IF_ERROR(AssertDataSourceResult((*schema)->block, *state, subject));
-  return state;
+  absl::StatusOr<tfplugin5::ReadDataSource::Request> req =
+      ConfigRequest<tfplugin5::ReadDataSource::Request>(schema, type, config);
+  if (!req.ok()) return req.status();
+  absl::StatusOr<tfplugin5::ReadDataSource::Response> resp =
+      Rpc("ReadDataSource", &Stub::ReadDataSource, *req);
+  if (!resp.ok()) return resp.status();
+  return ReadAnswer(resp->has_state(), resp->state(), (*schema)->block, "state",
+                    SubjectFor(address), AssertDataSourceResult);
 }
 
 absl::Status ProviderSession::Close() {
@@ -1108,10 +1068,9 @@ absl::Status TerraformDriver::CheckRefusesOtherClientCertificate() {
   if (!process.ok()) return process.status();
   log_.push_back("other-cert: GetSchema");
   auto stub = tfplugin5::Provider::NewStub((*process)->channel());
-  tfplugin5::GetProviderSchema::Response resp;
-  absl::Status call = Invoke(absl::Seconds(5), [&](grpc::ClientContext* c) {
-    return stub->GetSchema(c, tfplugin5::GetProviderSchema::Request(), &resp);
-  });
+  const absl::Status call =
+      Invoke(*stub, &Stub::GetSchema, tfplugin5::GetProviderSchema::Request(), absl::Seconds(5))
+          .status();
   const bool survived = (*process)->Running();
   (*process)->Signal(SIGTERM);
   (void)(*process)->Wait(absl::Seconds(2));

@@ -73,6 +73,11 @@ struct PlannedChange {
   std::vector<cty::AttributePath> replace_paths;  // requires_replace paths that changed
 };
 
+// A unary tfplugin5 client method, such as &tfplugin5::Provider::StubInterface::Configure.
+template <typename Req, typename Resp>
+using ProviderMethod = grpc::Status (tfplugin5::Provider::StubInterface::*)(grpc::ClientContext*,
+                                                                            const Req&, Resp*);
+
 // A walk's provider process: one launched plugin and the typed RPCs Terraform makes on it, each
 // checked against Terraform's rules. Made by TerraformDriver; also usable directly by tests.
 class ProviderSession {
@@ -149,7 +154,13 @@ class ProviderSession {
   absl::Status CheckDiagnostics(
       const char* rpc,
       const google::protobuf::RepeatedPtrField<tfplugin5::Diagnostic>& diagnostics);
-  absl::Status CheckRpc(const char* rpc, const absl::Status& transport);
+  // One RPC as Terraform makes it, the shape every RPC method above shares: appends "walk: name"
+  // to the log, calls `method` with the rpc_timeout deadline, and fails on a failed call ("name
+  // failed: rpc error: ...") or on error diagnostics (CheckDiagnostics). When the diagnostics
+  // fail it, `*refused` (if given) receives the answer, e.g. for the partial state of an apply.
+  template <typename Req, typename Resp>
+  absl::StatusOr<Resp> Rpc(const char* name, ProviderMethod<Req, Resp> method, const Req& req,
+                           Resp* refused = nullptr);
   Subject SubjectFor(const std::string& address) const;
 
   DriverOptions options_;
