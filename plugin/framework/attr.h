@@ -63,6 +63,10 @@ Attr<bool> BoolAttr(const cty::Value& object, const std::string& name);
 // The number attribute `name` of `object`, as cty keeps it (Number::AsInt64 for a whole number).
 Attr<cty::Number> NumberAttr(const cty::Value& object, const std::string& name);
 
+// The attribute `name` of `object` whatever its type, for checks that only ask whether it is
+// known or set (a value of any type counts as a value here).
+Attr<cty::Value> ValueAttr(const cty::Value& object, const std::string& name);
+
 }  // namespace nsxalb::framework
 
 #endif  // NSXALB_PLUGIN_FRAMEWORK_ATTR_H_

@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "plugin/common/limits.h"
 #include "plugin/controller/version.h"
+#include "plugin/framework/attr.h"
 #include "plugin/framework/value_util.h"
 
 namespace nsxalb::provider {
@@ -27,35 +28,13 @@ constexpr int64_t kMaxTimeoutSeconds = limits::kMaxTotalTimeoutSeconds;
 
 cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
-// A string or bool attribute: unset (null), unknown, or known.
-struct Field {
-  bool known = true;
-  std::optional<cty::Value> value;  // set when known and non-null
-};
+using framework::Attr;
+using framework::StringAttr;
 
-Field Get(const cty::Value& config, const char* name) {
-  Field f;
-  if (!config.IsKnown()) {
-    f.known = false;
-    return f;
-  }
-  if (config.IsNull()) return f;
-  const cty::Value* v = config.GetAttribute(name);
-  if (v == nullptr) return f;
-  if (!v->IsKnown()) {
-    f.known = false;
-    return f;
-  }
-  if (!v->IsNull()) f.value = *v;
-  return f;
-}
-
-bool IsSet(const Field& f) { return !f.known || f.value.has_value(); }
-
-std::string Str(const Field& f) {
-  return f.value.has_value() && f.value->type().kind() == cty::Type::Kind::kString
-             ? f.value->AsString()
-             : "";
+// True when the attribute holds a value or may hold one after apply (it is not null).
+template <typename T>
+bool IsSet(const Attr<T>& attr) {
+  return !attr.IsNull();
 }
 
 bool HasSpace(const std::string& s) {
@@ -84,10 +63,10 @@ framework::Block WithoutEnv(framework::Block block, std::initializer_list<const 
 cty::Value WithEnvDefaults(const framework::Block& schema, const cty::Value& config,
                            const framework::EnvLookup& env, Diagnostics& diags) {
   framework::Block block = schema;
-  if (IsSet(Get(config, "password")) || IsSet(Get(config, "auth_token"))) {
+  if (IsSet(StringAttr(config, "password")) || IsSet(StringAttr(config, "auth_token"))) {
     block = WithoutEnv(block, {"password", "auth_token"});
   }
-  if (IsSet(Get(config, "ca_file")) || IsSet(Get(config, "ca_pem"))) {
+  if (IsSet(StringAttr(config, "ca_file")) || IsSet(StringAttr(config, "ca_pem"))) {
     block = WithoutEnv(block, {"ca_file", "ca_pem"});
   }
   return framework::ApplyEnvDefaults(block, config, env, diags);
@@ -96,7 +75,7 @@ cty::Value WithEnvDefaults(const framework::Block& schema, const cty::Value& con
 // In Configure, an error for every attribute whose value is not known until apply.
 void CheckAllKnown(const framework::Block& schema, const cty::Value& config, Diagnostics& diags) {
   for (const auto& [name, attr] : schema.attributes) {
-    if (!Get(config, name.c_str()).known) {
+    if (framework::ValueAttr(config, name).IsUnknown()) {
       diags.AddAttributeError(
           cty::AttributePath().Attribute(name), "Unknown provider configuration value",
           absl::StrCat("The provider cannot be configured because \"", name,
@@ -109,29 +88,29 @@ void CheckAllKnown(const framework::Block& schema, const cty::Value& config, Dia
 // The Controller's address and the user name. `missing` collects what Configure found unset.
 void CheckControllerAndUser(const cty::Value& config, bool configure, ProviderConfig& parsed,
                             std::vector<std::string>& missing, Diagnostics& diags) {
-  const Field controller = Get(config, "controller");
-  if (controller.value.has_value()) {
+  const Attr<std::string> controller = StringAttr(config, "controller");
+  if (controller.value().has_value()) {
     // The client's own address parser, so that what validates here is what the client accepts.
-    absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(Str(controller));
+    absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(*controller.value());
     if (!endpoint.ok()) {
       diags.AddAttributeError(At("controller"), "Invalid Controller address",
-                              absl::StrCat("The Controller address \"", Str(controller),
+                              absl::StrCat("The Controller address \"", *controller.value(),
                                            "\" is not valid: ", endpoint.status().message(), "."));
     } else {
       parsed.client.controller = endpoint->base_url;
     }
-  } else if (configure && controller.known) {
+  } else if (configure && controller.IsNull()) {
     missing.push_back("\"controller\" (or NSXALB_CONTROLLER / AVI_CONTROLLER)");
   }
 
-  const Field username = Get(config, "username");
-  if (username.value.has_value()) {
-    parsed.client.username = Str(username);
+  const Attr<std::string> username = StringAttr(config, "username");
+  if (username.value().has_value()) {
+    parsed.client.username = *username.value();
     if (parsed.client.username.empty() || HasSpace(parsed.client.username)) {
       diags.AddAttributeError(At("username"), "Invalid user name",
                               "The user name must not be empty or contain white space.");
     }
-  } else if (configure && username.known) {
+  } else if (configure && username.IsNull()) {
     missing.push_back("\"username\" (or NSXALB_USERNAME / AVI_USERNAME)");
   }
 }
@@ -140,26 +119,25 @@ void CheckControllerAndUser(const cty::Value& config, bool configure, ProviderCo
 // found unset.
 void CheckCredentials(const cty::Value& config, bool configure, ProviderConfig& parsed,
                       std::vector<std::string>& missing, Diagnostics& diags) {
-  const Field password = Get(config, "password");
-  const Field token = Get(config, "auth_token");
-  if (password.value.has_value() && token.value.has_value()) {
+  const Attr<std::string> password = StringAttr(config, "password");
+  const Attr<std::string> token = StringAttr(config, "auth_token");
+  if (password.value().has_value() && token.value().has_value()) {
     diags.AddAttributeError(At("auth_token"), "Conflicting credentials",
                             "Set either \"password\" or \"auth_token\", not both (the environment "
                             "variables NSXALB_PASSWORD and NSXALB_AUTH_TOKEN count too).");
-  } else if (configure && password.known && token.known && !password.value.has_value() &&
-             !token.value.has_value()) {
+  } else if (configure && password.IsNull() && token.IsNull()) {
     missing.push_back(
         "\"password\" or \"auth_token\" (or NSXALB_PASSWORD / AVI_PASSWORD, NSXALB_AUTH_TOKEN / "
         "AVI_AUTHTOKEN)");
   }
-  if (password.value.has_value()) {
-    parsed.client.password = Str(password);
+  if (password.value().has_value()) {
+    parsed.client.password = *password.value();
     if (parsed.client.password.empty()) {
       diags.AddAttributeError(At("password"), "Empty password", "The password must not be empty.");
     }
   }
-  if (token.value.has_value()) {
-    parsed.client.auth_token = Str(token);
+  if (token.value().has_value()) {
+    parsed.client.auth_token = *token.value();
     if (parsed.client.auth_token.empty()) {
       diags.AddAttributeError(At("auth_token"), "Empty auth token",
                               "The auth_token must not be empty.");
@@ -170,18 +148,18 @@ void CheckCredentials(const cty::Value& config, bool configure, ProviderConfig& 
 // tenant and api_version.
 void CheckTenantAndApiVersion(const cty::Value& config, ProviderConfig& parsed,
                               Diagnostics& diags) {
-  const Field tenant = Get(config, "tenant");
-  if (tenant.value.has_value()) {
-    parsed.client.tenant = Str(tenant);
+  const Attr<std::string> tenant = StringAttr(config, "tenant");
+  if (tenant.value().has_value()) {
+    parsed.client.tenant = *tenant.value();
     if (parsed.client.tenant.empty()) {
       diags.AddAttributeError(At("tenant"), "Invalid tenant",
                               "The tenant must not be empty; leave it unset for \"admin\".");
     }
   }
 
-  const Field api_version = Get(config, "api_version");
-  if (api_version.value.has_value()) {
-    parsed.client.api_version = Str(api_version);
+  const Attr<std::string> api_version = StringAttr(config, "api_version");
+  if (api_version.value().has_value()) {
+    parsed.client.api_version = *api_version.value();
     if (!controller::ApiVersion::Parse(parsed.client.api_version).ok()) {
       diags.AddAttributeError(At("api_version"), "Invalid API version",
                               absl::StrCat("The API version \"", parsed.client.api_version,
@@ -194,14 +172,14 @@ void CheckTenantAndApiVersion(const cty::Value& config, ProviderConfig& parsed,
 // The TLS settings: ca_file or ca_pem (one of them, holding a PEM certificate), and insecure,
 // which contradicts a CA.
 void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
-  const Field ca_file = Get(config, "ca_file");
-  const Field ca_pem = Get(config, "ca_pem");
-  if (ca_file.value.has_value() && ca_pem.value.has_value()) {
+  const Attr<std::string> ca_file = StringAttr(config, "ca_file");
+  const Attr<std::string> ca_pem = StringAttr(config, "ca_pem");
+  if (ca_file.value().has_value() && ca_pem.value().has_value()) {
     diags.AddAttributeError(At("ca_pem"), "Conflicting certificate authorities",
                             "Set either \"ca_file\" or \"ca_pem\", not both.");
   }
-  if (ca_file.value.has_value()) {
-    parsed.client.ca_file = Str(ca_file);
+  if (ca_file.value().has_value()) {
+    parsed.client.ca_file = *ca_file.value();
     std::ifstream in(parsed.client.ca_file, std::ios::binary);
     std::stringstream content;
     if (in) content << in.rdbuf();
@@ -219,18 +197,17 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
                                            "CERTIFICATE-----)."));
     }
   }
-  if (ca_pem.value.has_value()) {
-    if (!LooksLikePem(Str(ca_pem))) {
+  if (ca_pem.value().has_value()) {
+    if (!LooksLikePem(*ca_pem.value())) {
       diags.AddAttributeError(At("ca_pem"), "Invalid CA certificate",
                               "ca_pem contains no PEM certificate (-----BEGIN CERTIFICATE-----).");
-    } else if (!ca_file.value.has_value()) {
-      parsed.client.ca_pem = Str(ca_pem);
+    } else if (!ca_file.value().has_value()) {
+      parsed.client.ca_pem = *ca_pem.value();
     }
   }
 
-  const Field insecure = Get(config, "insecure");
-  if (insecure.value.has_value() && insecure.value->type().kind() == cty::Type::Kind::kBool) {
-    parsed.client.insecure = insecure.value->AsBool();
+  if (const std::optional<bool> insecure = framework::BoolAttr(config, "insecure").value()) {
+    parsed.client.insecure = *insecure;
     if (parsed.client.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
       diags.AddAttributeError(At("insecure"), "Conflicting TLS settings",
                               "insecure = true turns certificate verification off, so the "
@@ -242,15 +219,15 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
 
 // timeout_seconds: 0 (the default) to kMaxTimeoutSeconds; it bounds each request too.
 void CheckTimeout(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
-  const Field timeout = Get(config, "timeout_seconds");
-  if (timeout.value.has_value() && timeout.value->type().kind() == cty::Type::Kind::kNumber) {
-    absl::StatusOr<int64_t> seconds = timeout.value->AsNumber().AsInt64();
+  if (const std::optional<cty::Number> timeout =
+          framework::NumberAttr(config, "timeout_seconds").value()) {
+    absl::StatusOr<int64_t> seconds = timeout->AsInt64();
     if (!seconds.ok() || *seconds < 0 || *seconds > kMaxTimeoutSeconds) {
       diags.AddAttributeError(
           At("timeout_seconds"), "Invalid timeout",
           absl::StrCat("timeout_seconds must be a whole number of seconds from 1 to ",
                        kMaxTimeoutSeconds, " (0 means the default, ", kDefaultTimeoutSeconds,
-                       "); got ", timeout.value->AsNumber().ToString(), "."));
+                       "); got ", timeout->ToString(), "."));
     } else if (*seconds > 0) {
       parsed.client.total_timeout = absl::Seconds(*seconds);
       // One exchange never outlasts the whole operation.
@@ -262,9 +239,10 @@ void CheckTimeout(const cty::Value& config, ProviderConfig& parsed, Diagnostics&
 
 // sizing_policy.
 void CheckSizingPolicy(const cty::Value& config, ProviderConfig& parsed, Diagnostics& diags) {
-  const Field policy = Get(config, "sizing_policy");
-  if (policy.value.has_value()) {
-    absl::StatusOr<segroup::SizingPolicy> parsed_policy = segroup::ParseSizingPolicy(Str(policy));
+  const Attr<std::string> policy = StringAttr(config, "sizing_policy");
+  if (policy.value().has_value()) {
+    absl::StatusOr<segroup::SizingPolicy> parsed_policy =
+        segroup::ParseSizingPolicy(*policy.value());
     if (!parsed_policy.ok()) {
       diags.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
                               std::string(parsed_policy.status().message()));

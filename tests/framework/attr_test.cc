@@ -1,5 +1,5 @@
 // The typed three-state attribute readers: unknown, null and value, of the attribute and of the
-// object around it, a missing attribute and a value of another type.
+// object around it, a missing attribute and a value of another type; and the untyped reader.
 #include "plugin/framework/attr.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +96,20 @@ TEST(AttrTest, ADynamicAttributeReadsTheTypeItHolds) {
       Value::ObjectOf(Type::Object({{"a", Type::Dynamic()}}), {{"a", Value::String("held")}});
   EXPECT_EQ(S(StringAttr(object, "a")), "\"held\"");
   EXPECT_EQ(N(NumberAttr(object, "a")), "null");
+}
+
+TEST(AttrTest, ValueReadsAnyTypeInEachState) {
+  const auto kind = [](const Attr<Value>& a) {
+    return StateOf(a, [](const Value& v) {
+      return std::string(v.type().kind() == cty::Type::Kind::kList ? "list" : "other");
+    });
+  };
+  EXPECT_EQ(kind(ValueAttr(With(Value::List(Type::String(), {Value::String("x")})), "a")), "list");
+  EXPECT_EQ(kind(ValueAttr(With(Value::Int(1)), "a")), "other");
+  EXPECT_EQ(kind(ValueAttr(With(Value::Null(Type::List(Type::String()))), "a")), "null");
+  EXPECT_EQ(kind(ValueAttr(With(Value::Unknown(Type::Bool())), "a")), "unknown");
+  EXPECT_EQ(kind(ValueAttr(Value::Unknown(Type::Dynamic()), "a")), "unknown");
+  EXPECT_EQ(kind(ValueAttr(With(Value::Int(1)), "b")), "null");
 }
 
 TEST(AttrTest, MadeDirectlyEachStateIsDistinct) {
