@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/json.h"
 #include "plugin/cty/msgpack.h"
 #include "proto/tfplugin5.grpc.pb.h"
@@ -21,13 +22,6 @@ namespace nsxalb::harness {
 namespace {
 
 using Json = nlohmann::json;
-
-#define NSXALB_HARNESS_RETURN_IF_ERROR(expr)  \
-  do {                                        \
-    if (absl::Status _s = (expr); !_s.ok()) { \
-      return _s;                              \
-    }                                         \
-  } while (0)
 
 // Go's names of gRPC codes, as Terraform prints "rpc error: code = X desc = ...".
 const char* GoCodeName(grpc::StatusCode code) {
@@ -363,7 +357,7 @@ absl::StatusOr<Req> ConfigRequest(const absl::StatusOr<const Schema*>& schema,
   if (!schema.ok()) return schema.status();
   Req req;
   req.set_type_name(type);
-  NSXALB_HARNESS_RETURN_IF_ERROR(
+  NSXALB_RETURN_IF_ERROR(
       EncodeInto(ImpliedType((*schema)->block), {{&config, req.mutable_config()}}));
   return req;
 }
@@ -375,7 +369,7 @@ absl::StatusOr<cty::Value> ReadAnswer(
     const Subject& subject, absl::Status (*rule)(const Block&, const cty::Value&, const Subject&)) {
   absl::StatusOr<cty::Value> value = DecodeDynamic(present, dv, ImpliedType(block), field, subject);
   if (!value.ok()) return value.status();
-  NSXALB_HARNESS_RETURN_IF_ERROR(rule(block, *value, subject));
+  NSXALB_RETURN_IF_ERROR(rule(block, *value, subject));
   return value;
 }
 
@@ -464,7 +458,7 @@ absl::StatusOr<const Schema*> ProviderSession::DataSourceSchema(const std::strin
 
 absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Value& config) {
   tfplugin5::PrepareProviderConfig::Request req;
-  NSXALB_HARNESS_RETURN_IF_ERROR(
+  NSXALB_RETURN_IF_ERROR(
       EncodeInto(ImpliedType(provider_schema_.block), {{&config, req.mutable_config()}}));
   absl::StatusOr<tfplugin5::PrepareProviderConfig::Response> resp =
       Rpc("PrepareProviderConfig", &Stub::PrepareProviderConfig, req);
@@ -485,7 +479,7 @@ absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Val
 absl::Status ProviderSession::Configure(const cty::Value& config) {
   tfplugin5::Configure::Request req;
   req.set_terraform_version(options_.terraform_version);
-  NSXALB_HARNESS_RETURN_IF_ERROR(
+  NSXALB_RETURN_IF_ERROR(
       EncodeInto(ImpliedType(provider_schema_.block), {{&config, req.mutable_config()}}));
   return Rpc("Configure", &Stub::Configure, req).status();
 }
@@ -538,7 +532,7 @@ absl::StatusOr<cty::Value> ProviderSession::ReadResource(const std::string& addr
   tfplugin5::ReadResource::Request req;
   req.set_type_name(type);
   req.set_private_(*private_data);
-  NSXALB_HARNESS_RETURN_IF_ERROR(
+  NSXALB_RETURN_IF_ERROR(
       EncodeInto(ImpliedType((*schema)->block), {{&current, req.mutable_current_state()}}));
   absl::StatusOr<tfplugin5::ReadResource::Response> resp =
       Rpc("ReadResource", &Stub::ReadResource, req);
@@ -572,10 +566,9 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
     tfplugin5::PlanResourceChange::Request req;
     req.set_type_name(type);
     req.set_prior_private(private_in);
-    NSXALB_HARNESS_RETURN_IF_ERROR(
-        EncodeInto(implied, {{&prior_value, req.mutable_prior_state()},
-                             {&proposed, req.mutable_proposed_new_state()},
-                             {&config, req.mutable_config()}}));
+    NSXALB_RETURN_IF_ERROR(EncodeInto(implied, {{&prior_value, req.mutable_prior_state()},
+                                                {&proposed, req.mutable_proposed_new_state()},
+                                                {&config, req.mutable_config()}}));
     absl::StatusOr<tfplugin5::PlanResourceChange::Response> resp =
         Rpc("PlanResourceChange", &Stub::PlanResourceChange, req);
     if (!resp.ok()) return resp.status();
@@ -592,7 +585,7 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
       out.requires_replace.push_back(AttributePathFromProto(p));
     }
     out.planned_private = resp->planned_private();
-    NSXALB_HARNESS_RETURN_IF_ERROR(
+    NSXALB_RETURN_IF_ERROR(
         AssertPlanResult(block, prior_value, config, out.planned, out.requires_replace, subject));
     return out;
   };
@@ -634,9 +627,9 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
   tfplugin5::ApplyResourceChange::Request req;
   req.set_type_name(type);
   req.set_planned_private(planned_private);
-  NSXALB_HARNESS_RETURN_IF_ERROR(EncodeInto(implied, {{&prior, req.mutable_prior_state()},
-                                                      {&planned, req.mutable_planned_state()},
-                                                      {&config, req.mutable_config()}}));
+  NSXALB_RETURN_IF_ERROR(EncodeInto(implied, {{&prior, req.mutable_prior_state()},
+                                              {&planned, req.mutable_planned_state()},
+                                              {&config, req.mutable_config()}}));
   // The answer when its diagnostics hold an error: its new state, if any, is saved as partial.
   tfplugin5::ApplyResourceChange::Response refused;
   absl::StatusOr<tfplugin5::ApplyResourceChange::Response> resp =
@@ -654,7 +647,7 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
   if (resp->legacy_type_system()) {
     return LegacyTypeSystemError(options_.provider_address, "ApplyResourceChange", address, "");
   }
-  NSXALB_HARNESS_RETURN_IF_ERROR(AssertApplyResult(block, planned, *new_state, subject));
+  NSXALB_RETURN_IF_ERROR(AssertApplyResult(block, planned, *new_state, subject));
   return std::make_pair(*new_state, resp->private_());
 }
 
@@ -673,7 +666,7 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
     const std::string at = out.empty() ? address : absl::StrCat(address, "-", out.size());
     const Subject subject = SubjectFor(at);
     if (r.type_name().empty()) {
-      NSXALB_HARNESS_RETURN_IF_ERROR(
+      NSXALB_RETURN_IF_ERROR(
           AssertImportedResource((*schema)->block, "", cty::Value::Null(cty::Type()), subject));
     }
     absl::StatusOr<const Schema*> rs = ResourceSchema(r.type_name());
@@ -681,8 +674,7 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
     absl::StatusOr<cty::Value> state = DecodeDynamic(
         r.has_state(), r.state(), ImpliedType((*rs)->block), "imported state", subject);
     if (!state.ok()) return state.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(
-        AssertImportedResource((*rs)->block, r.type_name(), *state, subject));
+    NSXALB_RETURN_IF_ERROR(AssertImportedResource((*rs)->block, r.type_name(), *state, subject));
     out.push_back({r.type_name(), *state, r.private_()});
   }
   if (out.empty()) {
@@ -802,7 +794,7 @@ absl::Status TerraformDriver::Validate(const std::string& type, const cty::Value
   {
     absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("schema");
     if (!s.ok()) return s.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
+    NSXALB_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
   }
   absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("validate");
   if (!s.ok()) return s.status();
@@ -823,8 +815,8 @@ absl::Status TerraformDriver::Validate(const std::string& type, const cty::Value
 absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
                                                      const cty::Value& config) {
   const std::string type = TypeOfAddress(address);
-  NSXALB_HARNESS_RETURN_IF_ERROR(Validate(type, config));
-  if (state_.count(address) != 0) NSXALB_HARNESS_RETURN_IF_ERROR(Refresh(address));
+  NSXALB_RETURN_IF_ERROR(Validate(type, config));
+  if (state_.count(address) != 0) NSXALB_RETURN_IF_ERROR(Refresh(address));
 
   // Plan walk.
   PlannedChange saved;
@@ -836,7 +828,7 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
       absl::StatusOr<cty::Value> provider_config =
           NormalizeConfig(session.provider_schema().block, options_.provider_config);
       if (!provider_config.ok()) return provider_config.status();
-      NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+      NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
       absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
       if (!schema.ok()) return schema.status();
       cty::Value prior = cty::Value::Null(ImpliedType((*schema)->block));
@@ -849,14 +841,14 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
       }
       absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, false);
       if (!cfg.ok()) return cfg.status();
-      NSXALB_HARNESS_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
+      NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
       absl::StatusOr<PlannedChange> change =
           session.Plan(address, type, prior, prior_private, *cfg);
       if (!change.ok()) return change.status();
       saved = *std::move(change);
       return absl::OkStatus();
     };
-    NSXALB_HARNESS_RETURN_IF_ERROR(Finish(&session, body()));
+    NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
   }
   if (saved.action == PlanAction::kNoOp) return saved;
 
@@ -868,7 +860,7 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
     absl::StatusOr<cty::Value> provider_config =
         NormalizeConfig(session.provider_schema().block, options_.provider_config);
     if (!provider_config.ok()) return provider_config.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
     absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
     if (!schema.ok()) return schema.status();
     const Block& block = (*schema)->block;
@@ -883,7 +875,7 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
     }
     absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, false);
     if (!cfg.ok()) return cfg.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
+    NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
     absl::StatusOr<PlannedChange> final_plan =
         session.Plan(address, type, prior, prior_private, *cfg);
     if (!final_plan.ok()) return final_plan.status();
@@ -923,7 +915,7 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
     }
     return Store(address, type, **schema, applied->first, applied->second);
   };
-  NSXALB_HARNESS_RETURN_IF_ERROR(Finish(&session, body()));
+  NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
   return saved;
 }
 
@@ -939,7 +931,7 @@ absl::Status TerraformDriver::Refresh(const std::string& address) {
     absl::StatusOr<cty::Value> provider_config =
         NormalizeConfig(session.provider_schema().block, options_.provider_config);
     if (!provider_config.ok()) return provider_config.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
     absl::StatusOr<cty::Value> prior = Upgrade(session, address);
     if (!prior.ok()) return prior.status();
     std::string private_data = state_[address].private_data;
@@ -961,7 +953,7 @@ absl::Status TerraformDriver::Import(const std::string& address, const std::stri
   {
     absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("schema");
     if (!s.ok()) return s.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
+    NSXALB_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
   }
   if (state_.count(address) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -976,7 +968,7 @@ absl::Status TerraformDriver::Import(const std::string& address, const std::stri
     absl::StatusOr<cty::Value> provider_config =
         NormalizeConfig(session.provider_schema().block, options_.provider_config);
     if (!provider_config.ok()) return provider_config.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
     absl::StatusOr<std::vector<ProviderSession::Imported>> imported =
         session.ImportResourceState(address, type, id);
     if (!imported.ok()) return imported.status();
@@ -992,8 +984,8 @@ absl::Status TerraformDriver::Import(const std::string& address, const std::stri
       Subject subject;
       subject.provider = options_.provider_address;
       subject.address = at;
-      NSXALB_HARNESS_RETURN_IF_ERROR(AssertImportReadResult((*schema)->block, *read, subject));
-      NSXALB_HARNESS_RETURN_IF_ERROR(Store(at, obj.type_name, **schema, *read, private_data));
+      NSXALB_RETURN_IF_ERROR(AssertImportReadResult((*schema)->block, *read, subject));
+      NSXALB_RETURN_IF_ERROR(Store(at, obj.type_name, **schema, *read, private_data));
     }
     return absl::OkStatus();
   };
@@ -1009,7 +1001,7 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
     absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("plan-destroy");
     if (!s.ok()) return s.status();
     absl::StatusOr<cty::Value> prior = Upgrade(**s, address);
-    NSXALB_HARNESS_RETURN_IF_ERROR(Finish(s->get(), prior.status()));
+    NSXALB_RETURN_IF_ERROR(Finish(s->get(), prior.status()));
   }
   absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("destroy");
   if (!s.ok()) return s.status();
@@ -1018,7 +1010,7 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
     absl::StatusOr<cty::Value> provider_config =
         NormalizeConfig(session.provider_schema().block, options_.provider_config);
     if (!provider_config.ok()) return provider_config.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
     absl::StatusOr<cty::Value> prior = Upgrade(session, address);
     if (!prior.ok()) return prior.status();
     absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
@@ -1044,16 +1036,16 @@ absl::StatusOr<cty::Value> TerraformDriver::ReadDataSource(const std::string& ty
     absl::StatusOr<cty::Value> provider_config =
         NormalizeConfig(session.provider_schema().block, options_.provider_config);
     if (!provider_config.ok()) return provider_config.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.Configure(*provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
     absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, true);
     if (!cfg.ok()) return cfg.status();
-    NSXALB_HARNESS_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, *cfg));
+    NSXALB_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, *cfg));
     absl::StatusOr<cty::Value> read = session.ReadDataSource(address, type, *cfg);
     if (!read.ok()) return read.status();
     result = *read;
     return absl::OkStatus();
   };
-  NSXALB_HARNESS_RETURN_IF_ERROR(Finish(&session, body()));
+  NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
   return result;
 }
 
