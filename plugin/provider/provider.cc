@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/framework/schema_json.h"
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/se_group_data_source.h"
@@ -72,9 +73,9 @@ const framework::Schema& EmbeddedDataSourceSchema(const std::string& type_name) 
 ClientFactory DefaultClientFactory() {
   return [](const controller::ClientConfig& config)
              -> absl::StatusOr<std::shared_ptr<controller::Client>> {
-    absl::StatusOr<std::unique_ptr<controller::Client>> client = controller::NewClient(config);
-    if (!client.ok()) return client.status();
-    return std::shared_ptr<controller::Client>(*std::move(client));
+    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<controller::Client> client,
+                            controller::NewClient(config));
+    return std::shared_ptr<controller::Client>(std::move(client));
   };
 }
 
@@ -155,9 +156,9 @@ absl::StatusOr<std::shared_ptr<controller::Client>> NsxalbProvider::Client() {
   if (!config_->missing_controller_settings.empty()) {
     return absl::FailedPreconditionError(config_->missing_controller_settings);
   }
-  absl::StatusOr<std::shared_ptr<controller::Client>> client = client_factory_(config_->client);
-  if (!client.ok()) return client.status();
-  client_ = *std::move(client);
+  NSXALB_ASSIGN_OR_RETURN(std::shared_ptr<controller::Client> client,
+                          client_factory_(config_->client));
+  client_ = std::move(client);
   if (stopped_) client_->Cancel();
   return client_;
 }

@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/refs.h"
 #include "plugin/controller/se_group_fields.h"
@@ -74,10 +75,9 @@ absl::Status CheckRef(const Json& state, const char* name, const char* type) {
     return absl::OkStatus();
   }
   if (!it->is_string()) return Unreadable(name, *it, "a Controller URL");
-  absl::StatusOr<controller::ObjectRef> ref =
-      controller::ParseRef(it->get<std::string>(), type, name);
-  if (!ref.ok()) return ref.status();
-  if (ref->uuid.empty()) {
+  NSXALB_ASSIGN_OR_RETURN(controller::ObjectRef ref,
+                          controller::ParseRef(it->get<std::string>(), type, name));
+  if (ref.uuid.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("avi_serviceenginegroup attribute \"", name,
                                                    "\" does not end in a uuid: ", it->dump()));
   }
@@ -141,17 +141,16 @@ absl::StatusOr<cty::Value> StateFromAviSeGroup(const framework::Block& block, in
   }
   if (absl::StartsWith(id, "https://") || absl::StartsWith(id, "http://")) group.url = id;
   group.name = text("name");
-  if (absl::Status s = CheckRef(state, "cloud_ref", "cloud"); !s.ok()) return s;
-  if (absl::Status s = CheckRef(state, "tenant_ref", "tenant"); !s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(CheckRef(state, "cloud_ref", "cloud"));
+  NSXALB_RETURN_IF_ERROR(CheckRef(state, "tenant_ref", "tenant"));
 
   group.body = Json::object();
   for (const std::string& name : segroup::TypedFieldNames()) {
     const framework::Attribute* attr = block.FindAttribute(name);
     auto it = state.find(name);
     if (attr == nullptr || it == state.end()) continue;
-    absl::StatusOr<Json> value = Normalize(name, *it, attr->type);
-    if (!value.ok()) return value.status();
-    if (!value->is_null()) group.body[name] = *std::move(value);
+    NSXALB_ASSIGN_OR_RETURN(Json value, Normalize(name, *it, attr->type));
+    if (!value.is_null()) group.body[name] = std::move(value);
   }
   cty::Value moved = WithGroup(block, framework::EmptyObject(block), group, /*only_unknown=*/false);
   return moved.WithAttribute(

@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
 #include "plugin/framework/attr.h"
 #include "plugin/framework/value_util.h"
@@ -131,11 +132,11 @@ absl::Status DropFieldsTheControllerLacks(controller::Client& client, const Prov
     const cty::Value* before = prior.GetAttribute(name);
     if (before != nullptr && !(before->IsKnown() && before->IsNull())) present_before.insert(name);
   }
-  absl::StatusOr<std::set<std::string>> lacking =
+  NSXALB_ASSIGN_OR_RETURN(
+      std::set<std::string> lacking,
       segroup::FieldsTheControllerLacks(client, config != nullptr ? config->client.api_version : "",
-                                        names, prior.IsNull() ? nullptr : &present_before);
-  if (!lacking.ok()) return lacking.status();
-  for (const std::string& name : *lacking) {
+                                        names, prior.IsNull() ? nullptr : &present_before));
+  for (const std::string& name : lacking) {
     cty::Value& value = recommended.at(name);
     value = cty::Value::Null(value.type());
   }

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
@@ -98,18 +99,16 @@ absl::StatusOr<cty::Value> WithPlacement(controller::Client& client, const cty::
     return v != nullptr && v->IsKnown() && v->IsNull();
   };
   if ((is_null("cloud") || is_null("platform")) && !group.cloud_ref.empty()) {
-    absl::StatusOr<controller::CloudInfo> cloud = client.ResolveCloud(group.cloud_ref);
-    if (!cloud.ok()) return cloud.status();
-    if (is_null("cloud")) out = out.WithAttribute("cloud", cty::Value::String(cloud->name));
-    absl::StatusOr<sizing::Platform> platform = segroup::PlatformOfCloud(*cloud);
+    NSXALB_ASSIGN_OR_RETURN(controller::CloudInfo cloud, client.ResolveCloud(group.cloud_ref));
+    if (is_null("cloud")) out = out.WithAttribute("cloud", cty::Value::String(cloud.name));
+    absl::StatusOr<sizing::Platform> platform = segroup::PlatformOfCloud(cloud);
     if (is_null("platform") && platform.ok()) {
       out = out.WithAttribute("platform", cty::Value::String(sizing::PlatformName(*platform)));
     }
   }
   if (is_null("tenant") && !group.tenant_ref.empty()) {
-    absl::StatusOr<controller::TenantInfo> tenant = client.ResolveTenant(group.tenant_ref);
-    if (!tenant.ok()) return tenant.status();
-    out = out.WithAttribute("tenant", cty::Value::String(tenant->name));
+    NSXALB_ASSIGN_OR_RETURN(controller::TenantInfo tenant, client.ResolveTenant(group.tenant_ref));
+    out = out.WithAttribute("tenant", cty::Value::String(tenant.name));
   }
   return out;
 }

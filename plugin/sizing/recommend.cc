@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/shape_warnings.h"
@@ -435,13 +436,11 @@ absl::StatusOr<Recommendation> Recommend(const Workload& w) {
                      " SEs at max_vs_per_se = ", w.max_vs_per_se, " (Avi max_se is at most ",
                      kMaxSeCount, "); raise max_vs_per_se or split them"));
   }
-  absl::StatusOr<FoundShape> found = ChooseSize(w, least, r.vcpus_per_se);
-  if (!found.ok()) return found.status();
-  NoteMemoryCap(w, least, *found, r.vcpus_per_se.reason);
-  r.se_count = {found->count, Basis::kRule, r.vcpus_per_se.rule,
-                CountReason(w, least, found->count)};
-  r.memory_per_se = MemoryChoice(w, *found);
-  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  NSXALB_ASSIGN_OR_RETURN(FoundShape found, ChooseSize(w, least, r.vcpus_per_se));
+  NoteMemoryCap(w, least, found, r.vcpus_per_se.reason);
+  r.se_count = {found.count, Basis::kRule, r.vcpus_per_se.rule, CountReason(w, least, found.count)};
+  r.memory_per_se = MemoryChoice(w, found);
+  NSXALB_RETURN_IF_ERROR(CompleteShape(w, r));
   return r;
 }
 
@@ -471,7 +470,7 @@ absl::StatusOr<Recommendation> RecommendForShape(const Workload& w, int vcpus, i
   } else {
     r.memory_per_se = {memory_mb, Basis::kRule, "", "given"};
   }
-  if (absl::Status s = CompleteShape(w, r); !s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(CompleteShape(w, r));
   return r;
 }
 
@@ -499,9 +498,8 @@ absl::Status PlanLoads(const Workload& w, Recommendation& r) {
   const int vcpus = r.vcpus_per_se.value;
   const int64_t memory = r.memory_per_se.value;
   const int count = r.se_count.value;
-  absl::StatusOr<SeCapacity> capacity = CapacityOf(w.platform, vcpus, memory);
-  if (!capacity.ok()) return capacity.status();
-  r.capacity = *std::move(capacity);
+  NSXALB_ASSIGN_OR_RETURN(SeCapacity capacity, CapacityOf(w.platform, vcpus, memory));
+  r.capacity = std::move(capacity);
   r.loads = LoadsOn(w, r.capacity, count);
   // The size and the SE count rest on the capacities that carry the demand.
   std::vector<Basis> carried_on = {Basis::kRule};
@@ -617,7 +615,7 @@ void WarnAboutPlan(const Workload& w, Recommendation& r) {
 
 absl::Status CompleteShape(const Workload& w, Recommendation& r) {
   PlanDisk(w, r);
-  if (absl::Status s = PlanLoads(w, r); !s.ok()) return s;
+  NSXALB_RETURN_IF_ERROR(PlanLoads(w, r));
   PlanMeasuredSettings(w, r);
   PlanScaleout(w, r);
   WarnAboutPlan(w, r);
