@@ -1,12 +1,17 @@
 // Loading schemas from JSON: the good shape, every error naming where it is, and printing.
 #include "plugin/framework/schema_json.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::framework {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
 
 constexpr char kGood[] = R"({
   "version": 2,
@@ -31,7 +36,7 @@ constexpr char kGood[] = R"({
 
 TEST(SchemaJsonTest, ParsesEveryField) {
   absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->version, 2);
   EXPECT_EQ(s->block.description, "A thing.");
   const Attribute& name = s->block.attributes.at("name");
@@ -51,7 +56,7 @@ TEST(SchemaJsonTest, ParsesEveryField) {
 
 TEST(SchemaJsonTest, ImpliedTypeCoversBlocks) {
   absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   const cty::Type t = ImpliedType(s->block);
   ASSERT_EQ(t.kind(), cty::Type::Kind::kObject);
   EXPECT_EQ(t.attributes().at("rule"),
@@ -64,7 +69,7 @@ TEST(SchemaJsonTest, ImpliedTypeCoversBlocks) {
 // another block at the same address, must get its own type.
 TEST(SchemaJsonTest, ImpliedTypeFollowsChangesToTheBlock) {
   absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   Block& block = s->block;
   const cty::Type first = ImpliedType(block);
   EXPECT_EQ(ImpliedType(block), first);
@@ -88,7 +93,7 @@ TEST(SchemaJsonTest, ImpliedTypeFollowsChangesToTheBlock) {
 
 TEST(SchemaJsonTest, PrintsTerraformShapeWithoutAnnotations) {
   absl::StatusOr<Schema> s = ParseSchemaJson(kGood);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   nlohmann::json printed = nlohmann::json::parse(SchemaToJson(*s));
   EXPECT_EQ(printed["version"], 2);
   EXPECT_EQ(printed["block"]["attributes"]["name"]["required"], true);
@@ -100,7 +105,7 @@ TEST(SchemaJsonTest, PrintsTerraformShapeWithoutAnnotations) {
   EXPECT_EQ(printed["block"]["block_types"]["rule"]["max_items"], 3);
   // Printing then parsing gives the same schema, annotations aside.
   absl::StatusOr<Schema> again = ParseSchemaJson(SchemaToJson(*s));
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(SchemaToJson(*again), SchemaToJson(*s));
 }
 
@@ -113,8 +118,7 @@ class SchemaJsonErrorTest : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(SchemaJsonErrorTest, NamesTheProblem) {
   absl::StatusOr<Schema> s = ParseSchemaJson(GetParam().json);
-  ASSERT_FALSE(s.ok()) << GetParam().json;
-  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument)) << GetParam().json;
   EXPECT_NE(std::string(s.status().message()).find(GetParam().expected), std::string::npos)
       << s.status();
 }

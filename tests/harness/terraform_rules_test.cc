@@ -12,9 +12,12 @@
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
 #include "proto/tfplugin5.pb.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::harness {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using cty::AttributePath;
 using cty::Type;
@@ -78,7 +81,7 @@ class RulesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<Schema> schema = SchemaFromProto(ThingProto());
-    ASSERT_TRUE(schema.ok()) << schema.status();
+    ASSERT_THAT(schema, IsOk());
     block_ = schema->block;
   }
 
@@ -126,7 +129,7 @@ TEST_F(RulesTest, ImpliedTypeOfListBlockWithDynamicIsDynamic) {
   tfplugin5::Schema::Block* inner = AddBlock(&b, "item", tfplugin5::Schema::NestedBlock::LIST);
   AddAttr(inner, "any", "\"dynamic\"", "O");
   absl::StatusOr<Block> block = BlockFromProto(b);
-  ASSERT_TRUE(block.ok());
+  ASSERT_THAT(block, IsOk());
   EXPECT_EQ(ImpliedType(*block).attributes().at("item"), Type::Dynamic());
   EXPECT_TRUE(EmptyValue(*block).GetAttribute("item")->Equals(Value::Tuple({})));
 }
@@ -138,14 +141,14 @@ TEST_F(RulesTest, EmptyValueShapes) {
   EXPECT_TRUE(e.GetAttribute("vcenter")->elements().empty());
   EXPECT_FALSE(e.GetAttribute("vcenter")->IsNull());
   EXPECT_FALSE(e.GetAttribute("timeouts")->IsNull());
-  EXPECT_TRUE(cty::CheckConformance(e, ImpliedType(block_)).ok());
+  EXPECT_THAT(cty::CheckConformance(e, ImpliedType(block_)), IsOk());
 }
 
 TEST_F(RulesTest, InvalidTypeJsonIsNamed) {
   tfplugin5::Schema s = ThingProto();
   s.mutable_block()->mutable_attributes(1)->set_type("\"strin\"");
   absl::StatusOr<Schema> schema = SchemaFromProto(s);
-  ASSERT_FALSE(schema.ok());
+  ASSERT_THAT(schema, Not(IsOk()));
   EXPECT_THAT(Message(schema.status()), HasSubstr("attribute \"name\""));
 }
 
@@ -241,17 +244,17 @@ class PlanTest : public RulesTest {
 };
 
 TEST_F(PlanTest, ValidCreatePlanPasses) {
-  EXPECT_TRUE(AssertPlanValid(block_, NullPrior(), Config(), GoodCreatePlan()).ok());
-  EXPECT_TRUE(AssertPlanResult(block_, NullPrior(), Config(), GoodCreatePlan(), {}).ok());
+  EXPECT_THAT(AssertPlanValid(block_, NullPrior(), Config(), GoodCreatePlan()), IsOk());
+  EXPECT_THAT(AssertPlanResult(block_, NullPrior(), Config(), GoodCreatePlan(), {}), IsOk());
   // The proposed value itself is always a valid plan.
   Value proposed = ProposedNewObject(block_, NullPrior(), Config());
-  EXPECT_TRUE(AssertPlanValid(block_, NullPrior(), Config(), proposed).ok());
+  EXPECT_THAT(AssertPlanValid(block_, NullPrior(), Config(), proposed), IsOk());
 }
 
 TEST_F(PlanTest, PlannedValueNotMatchingConfigFails) {
   Value planned = GoodCreatePlan().WithAttribute("name", S("b"));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned, subject_);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_EQ(Message(s),
             "Provider produced invalid plan: Provider \"registry.terraform.io/hashicorp/nsxalb\" "
             "planned an invalid value for nsxalb_test.test.name: planned value "
@@ -265,10 +268,10 @@ TEST_F(PlanTest, UpdateMayKeepPriorButNotInventValues) {
                        {"vcenter", Vcenters({Vcenter("vc", S("u"))})}});
   Value config = Config().WithAttribute("name", S("b"));
   Value keep_prior = prior;  // planned = prior for name ("a"), config "b": allowed (case 2)
-  EXPECT_TRUE(AssertPlanValid(block_, prior, config, keep_prior).ok());
+  EXPECT_THAT(AssertPlanValid(block_, prior, config, keep_prior), IsOk());
   Value invented = prior.WithAttribute("name", S("c"));
   absl::Status s = AssertPlanValid(block_, prior, config, invented);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("nsxalb_test.test.name: planned value cty.StringVal(\"c\") "
                                     "does not match config value cty.StringVal(\"b\") nor prior "
                                     "value cty.StringVal(\"a\")"));
@@ -282,7 +285,7 @@ TEST_F(PlanTest, KeepingPriorOfARemovedOptionalAttributeFails) {
                     .WithAttribute("vcenter", Vcenters({Vcenter("vc", S("u"))}));
   Value planned = prior;  // size 3 kept although config removed it
   absl::Status s = AssertPlanValid(block_, prior, Config(), planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("nsxalb_test.test.size: planned value cty.NumberIntVal(3) "
                                     "for a non-computed attribute"));
 }
@@ -290,13 +293,13 @@ TEST_F(PlanTest, KeepingPriorOfARemovedOptionalAttributeFails) {
 TEST_F(PlanTest, ComputedAttributesMayBeAnything) {
   Value planned =
       GoodCreatePlan().WithAttribute("id", S("known-early")).WithAttribute("zone", S("z"));
-  EXPECT_TRUE(AssertPlanValid(block_, NullPrior(), Config(), planned).ok());
+  EXPECT_THAT(AssertPlanValid(block_, NullPrior(), Config(), planned), IsOk());
 }
 
 TEST_F(PlanTest, NonComputedAttributeNullInConfigMustStayNull) {
   Value planned = GoodCreatePlan().WithAttribute("size", Value::Unknown(Type::Number()));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".size: planned value cty.UnknownVal(cty.Number) for a "
                                     "non-computed attribute"));
 }
@@ -305,7 +308,7 @@ TEST_F(PlanTest, SensitiveMismatchDoesNotLeakTheValue) {
   Value config = Config().WithAttribute("secret", S("x"));
   Value planned = GoodCreatePlan().WithAttribute("secret", S(kSecret));
   absl::Status s = AssertPlanValid(block_, NullPrior(), config, planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s),
               HasSubstr(".secret: sensitive planned value does not match config value"));
   EXPECT_THAT(Message(s), Not(HasSubstr(kSecret)));
@@ -315,7 +318,7 @@ TEST_F(PlanTest, WriteOnlyMustBePlannedNull) {
   Value config = Config().WithAttribute("token", S("t"));
   Value planned = GoodCreatePlan().WithAttribute("token", S("t"));
   absl::Status s = AssertPlanValid(block_, NullPrior(), config, planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".token: planned value for write-only attribute"));
 }
 
@@ -323,7 +326,7 @@ TEST_F(PlanTest, NestedAttributeMismatchNamesTheElement) {
   Value planned =
       GoodCreatePlan().WithAttribute("vcenter", Vcenters({Vcenter("other", UnknownString())}));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("nsxalb_test.test.vcenter[0].name: planned value "
                                     "cty.StringVal(\"other\") does not match config value "
                                     "cty.StringVal(\"vc\")"));
@@ -333,13 +336,13 @@ TEST_F(PlanTest, NestedBlockUnknownAsAWholeFails) {
   Value planned = GoodCreatePlan().WithAttribute(
       "vcenter", Value::Unknown(ImpliedType(block_).attributes().at("vcenter")));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".vcenter: attribute representing nested block must not be "
                                     "unknown itself"));
   Value element_unknown = GoodCreatePlan().WithAttribute(
       "vcenter", Vcenters({Value::Unknown(ImpliedType(NestedOf("vcenter")))}));
   s = AssertPlanValid(block_, NullPrior(), Config(), element_unknown);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".vcenter[0]: element representing nested block must not be "
                                     "unknown itself"));
 }
@@ -348,7 +351,7 @@ TEST_F(PlanTest, ListBlockCountMustMatchConfig) {
   Value planned = GoodCreatePlan().WithAttribute(
       "vcenter", Vcenters({Vcenter("vc", UnknownString()), Vcenter("extra", UnknownString())}));
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".vcenter: block count in plan (2) disagrees with count in "
                                     "config (1)"));
 }
@@ -358,7 +361,7 @@ TEST_F(PlanTest, CollectionBlocksMustNotBeNull) {
   for (const char* name : {"vcenter", "rule", "label"}) {
     Value planned = GoodCreatePlan().WithAttribute(name, Value::Null(t.attributes().at(name)));
     absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), planned);
-    ASSERT_FALSE(s.ok()) << name;
+    ASSERT_THAT(s, Not(IsOk())) << name;
     EXPECT_THAT(Message(s), HasSubstr(std::string(".") + name + ": attribute representing a"))
         << name;
     EXPECT_THAT(Message(s), HasSubstr("must be empty to indicate no blocks, not null")) << name;
@@ -373,14 +376,14 @@ TEST_F(PlanTest, MapBlockKeysMustMatchConfig) {
   Value planned = GoodCreatePlan().WithAttribute(
       "label", Value::Map(lt, {{"team", Obj(label, {{"value", S("p")}})}}));
   absl::Status s = AssertPlanValid(block_, NullPrior(), config, planned);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("block key \"team\" from plan is not present in config"));
   EXPECT_THAT(Message(s), HasSubstr("block key \"env\" from config is not present in plan"));
 }
 
 TEST_F(PlanTest, PlannedNullForExistingConfigFails) {
   absl::Status s = AssertPlanValid(block_, NullPrior(), Config(), NullPrior());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("planned for absence but config wants existence"));
 }
 
@@ -388,12 +391,12 @@ TEST_F(PlanTest, NonConformingPlanFails) {
   std::map<std::string, Value> attrs = GoodCreatePlan().entries();
   attrs.erase("zone");
   absl::Status s = AssertPlanResult(block_, NullPrior(), Config(), Value::Object(attrs), {});
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Provider produced invalid plan"));
   EXPECT_THAT(Message(s), HasSubstr("attribute \"zone\" is required"));
   s = AssertPlanResult(block_, NullPrior(), Config(),
                        GoodCreatePlan().WithAttribute("size", S("big")), {});
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("planned an invalid value for nsxalb_test.test.size: a number "
                                     "is required, got string"));
 }
@@ -408,16 +411,16 @@ TEST_F(PlanTest, RequiresReplaceMustNameAnExistingPath) {
   std::vector<AttributePath> good = {
       AttributePath().Attribute("name"),
       AttributePath().Attribute("vcenter").Index(0).Attribute("name")};
-  EXPECT_TRUE(AssertPlanResult(block_, prior, config, planned, good).ok());
+  EXPECT_THAT(AssertPlanResult(block_, prior, config, planned, good), IsOk());
   std::vector<AttributePath> bad = {AttributePath().Attribute("nope")};
   absl::Status s = AssertPlanResult(block_, prior, config, planned, bad);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("has indicated \"requires replacement\" on nsxalb_test.test "
                                     "for a non-existent attribute path"));
   std::vector<AttributePath> out_of_range = {AttributePath().Attribute("vcenter").Index(5)};
-  EXPECT_FALSE(AssertPlanResult(block_, prior, config, planned, out_of_range).ok());
+  EXPECT_THAT(AssertPlanResult(block_, prior, config, planned, out_of_range), Not(IsOk()));
   // Ignored on create.
-  EXPECT_TRUE(AssertPlanResult(block_, NullPrior(), Config(), GoodCreatePlan(), bad).ok());
+  EXPECT_THAT(AssertPlanResult(block_, NullPrior(), Config(), GoodCreatePlan(), bad), IsOk());
 }
 
 TEST_F(PlanTest, ReplacePathsKeepsOnlyChangedValues) {
@@ -443,14 +446,14 @@ class ApplyTest : public PlanTest {
 };
 
 TEST_F(ApplyTest, ValidApplyPasses) {
-  EXPECT_TRUE(AssertApplyResult(block_, GoodCreatePlan(), Applied()).ok());
-  EXPECT_TRUE(AssertObjectCompatible(block_, GoodCreatePlan(), Applied()).ok());
+  EXPECT_THAT(AssertApplyResult(block_, GoodCreatePlan(), Applied()), IsOk());
+  EXPECT_THAT(AssertObjectCompatible(block_, GoodCreatePlan(), Applied()), IsOk());
 }
 
 TEST_F(ApplyTest, ChangedKnownValueIsInconsistent) {
   absl::Status s =
       AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("name", S("b")));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_EQ(Message(s),
             "Provider produced inconsistent result after apply: When applying changes to "
             "nsxalb_test.test, provider \"registry.terraform.io/hashicorp/nsxalb\" produced an "
@@ -460,7 +463,7 @@ TEST_F(ApplyTest, ChangedKnownValueIsInconsistent) {
 TEST_F(ApplyTest, PlannedNullMustStayNull) {
   absl::Status s = AssertObjectCompatible(block_, GoodCreatePlan(),
                                           Applied().WithAttribute("size", Value::Int(2)));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".size: was null, but now cty.NumberIntVal(2)"));
 }
 
@@ -468,7 +471,7 @@ TEST_F(ApplyTest, ListElementsMustNotAppear) {
   Value planned = GoodCreatePlan().WithAttribute("tags", Value::List(Type::String(), {S("a")}));
   Value actual = Applied().WithAttribute("tags", Value::List(Type::String(), {S("a"), S("b")}));
   absl::Status s = AssertObjectCompatible(block_, planned, actual);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".tags: new element 1 has appeared"));
 }
 
@@ -476,7 +479,7 @@ TEST_F(ApplyTest, BlockCountMustNotChange) {
   Value actual = Applied().WithAttribute(
       "vcenter", Vcenters({Vcenter("vc", S("u")), Vcenter("vc2", S("u2"))}));
   absl::Status s = AssertObjectCompatible(block_, GoodCreatePlan(), actual);
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".vcenter: block count changed from 1 to 2"));
 }
 
@@ -484,7 +487,7 @@ TEST_F(ApplyTest, SensitiveInconsistencyIsVague) {
   Value planned = GoodCreatePlan().WithAttribute("secret", S("a"));
   absl::Status s =
       AssertObjectCompatible(block_, planned, Applied().WithAttribute("secret", S(kSecret)));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr(".secret: inconsistent values for sensitive attribute"));
   EXPECT_THAT(Message(s), Not(HasSubstr(kSecret)));
 }
@@ -492,21 +495,21 @@ TEST_F(ApplyTest, SensitiveInconsistencyIsVague) {
 TEST_F(ApplyTest, UnknownLeftAfterApplyFails) {
   absl::Status s =
       AssertApplyResult(block_, GoodCreatePlan(), Applied().WithAttribute("id", UnknownString()));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Provider returned invalid result object after apply"));
   EXPECT_THAT(Message(s), HasSubstr("still indicated an unknown value for nsxalb_test.test.id"));
 }
 
 TEST_F(ApplyTest, DestroyMustReturnNull) {
-  EXPECT_TRUE(AssertApplyResult(block_, NullPrior(), NullPrior()).ok());
+  EXPECT_THAT(AssertApplyResult(block_, NullPrior(), NullPrior()), IsOk());
   absl::Status s = AssertApplyResult(block_, NullPrior(), Applied());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Destroying should always produce a null value"));
 }
 
 TEST_F(ApplyTest, CreateOrUpdateMustNotReturnNull) {
   absl::Status s = AssertApplyResult(block_, GoodCreatePlan(), NullPrior());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Provider produced inconsistent result after apply"));
   EXPECT_THAT(Message(s), HasSubstr("Root object was present, but now absent"));
 }
@@ -515,7 +518,7 @@ TEST_F(ApplyTest, MissingAttributeFails) {
   std::map<std::string, Value> attrs = Applied().entries();
   attrs.erase("name");
   absl::Status s = AssertApplyResult(block_, GoodCreatePlan(), Value::Object(attrs));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Provider produced invalid object"));
   EXPECT_THAT(Message(s), HasSubstr("attribute \"name\" is required"));
 }
@@ -523,42 +526,42 @@ TEST_F(ApplyTest, MissingAttributeFails) {
 // ---- Refresh, import, data sources, upgrade ----
 
 TEST_F(ApplyTest, ReadResult) {
-  EXPECT_TRUE(AssertReadResult(block_, NullPrior()).ok());  // gone
-  EXPECT_TRUE(AssertReadResult(block_, Applied()).ok());
+  EXPECT_THAT(AssertReadResult(block_, NullPrior()), IsOk());  // gone
+  EXPECT_THAT(AssertReadResult(block_, Applied()), IsOk());
   absl::Status s = AssertReadResult(block_, Applied().WithAttribute("zone", Value::Int(1)));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("during refresh: .zone: a string is required, got number"));
 }
 
 TEST_F(ApplyTest, ImportResult) {
-  EXPECT_TRUE(AssertImportedResource(block_, "nsxalb_test", Applied()).ok());
+  EXPECT_THAT(AssertImportedResource(block_, "nsxalb_test", Applied()), IsOk());
   absl::Status s = AssertImportedResource(block_, "", Applied());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("import of nsxalb_test.test didn't set type"));
-  EXPECT_FALSE(AssertImportedResource(block_, "nsxalb_test", NullPrior()).ok());
-  EXPECT_TRUE(AssertImportReadResult(block_, Applied()).ok());
+  EXPECT_THAT(AssertImportedResource(block_, "nsxalb_test", NullPrior()), Not(IsOk()));
+  EXPECT_THAT(AssertImportReadResult(block_, Applied()), IsOk());
   s = AssertImportReadResult(block_, NullPrior());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Cannot import non-existent remote object"));
 }
 
 TEST_F(ApplyTest, DataSourceResult) {
-  EXPECT_TRUE(AssertDataSourceResult(block_, Applied()).ok());
+  EXPECT_THAT(AssertDataSourceResult(block_, Applied()), IsOk());
   absl::Status s = AssertDataSourceResult(block_, NullPrior());
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("Provider produced null object"));
   s = AssertDataSourceResult(block_, Applied().WithAttribute("id", UnknownString()));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("that is not wholly known (unknown at .id)"));
 }
 
 TEST_F(ApplyTest, UpgradeResult) {
-  EXPECT_TRUE(AssertUpgradeResult(block_, Applied()).ok());
-  EXPECT_FALSE(AssertUpgradeResult(block_, NullPrior()).ok());
+  EXPECT_THAT(AssertUpgradeResult(block_, Applied()), IsOk());
+  EXPECT_THAT(AssertUpgradeResult(block_, NullPrior()), Not(IsOk()));
   std::map<std::string, Value> attrs = Applied().entries();
   attrs["removed_attr"] = S("x");
   absl::Status s = AssertUpgradeResult(block_, Value::Object(attrs));
-  ASSERT_FALSE(s.ok());
+  ASSERT_THAT(s, Not(IsOk()));
   EXPECT_THAT(Message(s), HasSubstr("unsupported attribute \"removed_attr\""));
 }
 
@@ -566,13 +569,13 @@ TEST_F(ApplyTest, UpgradeResult) {
 
 std::vector<std::string> Problems(const tfplugin5::Schema::Block& b) {
   absl::StatusOr<Block> block = BlockFromProto(b);
-  EXPECT_TRUE(block.ok()) << block.status();
+  EXPECT_THAT(block, IsOk());
   return block.ok() ? InternalValidate(*block) : std::vector<std::string>{"unparsable"};
 }
 
 TEST(InternalValidateTest, ValidSchemaHasNoProblems) {
   EXPECT_THAT(Problems(ThingProto().block()), ::testing::IsEmpty());
-  EXPECT_TRUE(ValidateSchema(ThingProto(), "nsxalb_test").ok());
+  EXPECT_THAT(ValidateSchema(ThingProto(), "nsxalb_test"), IsOk());
 }
 
 TEST(InternalValidateTest, EachRuleIsEnforced) {
@@ -629,13 +632,13 @@ TEST(InternalValidateTest, ValidateSchemaReportsVersionAndTypeJson) {
   tfplugin5::Schema s = ThingProto();
   s.set_version(-1);
   absl::Status st = ValidateSchema(s, "nsxalb_test");
-  ASSERT_FALSE(st.ok());
+  ASSERT_THAT(st, Not(IsOk()));
   EXPECT_THAT(std::string(st.message()),
               HasSubstr("nsxalb_test: schema version must be at least 0"));
   s = ThingProto();
   s.mutable_block()->mutable_attributes(0)->set_type("[\"list\"");
   st = ValidateSchema(s, "nsxalb_test");
-  ASSERT_FALSE(st.ok());
+  ASSERT_THAT(st, Not(IsOk()));
   EXPECT_THAT(std::string(st.message()), HasSubstr("attribute \"id\""));
 }
 

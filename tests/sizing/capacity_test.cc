@@ -10,9 +10,14 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/sizing/rules.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
@@ -152,17 +157,16 @@ TEST(CapacityTest, DiskRule) {
 TEST(CapacityTest, RejectsOutOfRangeShapesNamingTheAttribute) {
   for (int vcpus : {0, -1, 65}) {
     absl::StatusOr<SeCapacity> c = CapacityOf(Platform::kVcenter, vcpus);
-    ASSERT_FALSE(c.ok());
-    EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+    ASSERT_THAT(c, StatusIs(absl::StatusCode::kInvalidArgument));
     EXPECT_THAT(std::string(c.status().message()), HasSubstr("vcpus_per_se"));
   }
   for (int64_t memory : {int64_t{1023}, int64_t{262145}}) {
     absl::StatusOr<SeCapacity> c = CapacityOf(Platform::kNsxt, 4, memory);
-    ASSERT_FALSE(c.ok());
+    ASSERT_THAT(c, Not(IsOk()));
     EXPECT_THAT(std::string(c.status().message()), HasSubstr("memory_per_se"));
   }
-  EXPECT_TRUE(CapacityOf(Platform::kNsxt, 64, 262144).ok());
-  EXPECT_TRUE(CapacityOf(Platform::kNsxt, 1, 1024).ok());
+  EXPECT_THAT(CapacityOf(Platform::kNsxt, 64, 262144), IsOk());
+  EXPECT_THAT(CapacityOf(Platform::kNsxt, 1, 1024), IsOk());
 }
 
 TEST(CapacityTest, CapacityNeverDecreasesWithVcpus) {

@@ -11,9 +11,12 @@
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/validate.h"
 #include "tests/sizing/test_workloads.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 
@@ -67,7 +70,7 @@ TEST(CpuBudgetTest, NsxtMixFromTheIssueNeedsTwoSes) {
   // (interpolated 179,000 and 9,850): 41.9% + 40.6% = 82.5%. 2 SEs of 6: 71.4%.
   const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}});
   absl::StatusOr<Recommendation> r = Recommend(w);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->se_count.value, 2);
   EXPECT_EQ(r->vcpus_per_se.value, 6);
   EXPECT_EQ(r->vcpus_per_se.rule, rules::kFewestSes);
@@ -84,7 +87,7 @@ TEST(CpuBudgetTest, NsxtMixFromTheIssueNeedsTwoSes) {
 
 TEST(CpuBudgetTest, ASingleMetricWorkloadBindsByItsMetric) {
   absl::StatusOr<Recommendation> r = Recommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}}));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->se_count.value, 1);
   EXPECT_EQ(r->vcpus_per_se.value, 6);
   EXPECT_FALSE(r->cpu_binds);
@@ -96,7 +99,7 @@ TEST(CpuBudgetTest, ThroughputJudgedAloneCanBind) {
   absl::StatusOr<Recommendation> r = Recommend(
       Make(Platform::kVcenter,
            {{Metric::kL4Gbps, 10000}, {Metric::kL7Rps, 1000}, {Metric::kSslTpsEcc, 100}}));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_FALSE(r->cpu_binds);
   EXPECT_EQ(BindingKey(*r), "l4_gbps");
   EXPECT_EQ(r->num_dispatcher_cores.value, 2);  // dispatchers-two-for-l4-throughput

@@ -11,9 +11,12 @@
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/validate.h"
 #include "tests/sizing/test_workloads.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -33,13 +36,13 @@ std::vector<Finding> WithRule(const Validation& v, const std::string& rule) {
 TEST(HaModeTest, NamesRoundTrip) {
   for (HaMode m : {HaMode::kShared, HaMode::kSharedPair, HaMode::kLegacyActiveStandby}) {
     absl::StatusOr<HaMode> parsed = ParseHaMode(HaModeName(m));
-    ASSERT_TRUE(parsed.ok());
+    ASSERT_THAT(parsed, IsOk());
     EXPECT_EQ(*parsed, m);
   }
   absl::StatusOr<HaMode> bad = ParseHaMode("ACTIVE_ACTIVE");
-  ASSERT_FALSE(bad.ok());
+  ASSERT_THAT(bad, Not(IsOk()));
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("HA_MODE_SHARED_PAIR"));
-  EXPECT_FALSE(ParseHaMode("ha_mode_shared").ok());  // Avi's enum is exact
+  EXPECT_THAT(ParseHaMode("ha_mode_shared"), Not(IsOk()));  // Avi's enum is exact
 }
 
 TEST(HaModeTest, NPlusMAddsTheBuffer) {
@@ -271,7 +274,7 @@ TEST(VirtualServiceSlotsTest, InputsOutOfRangeNameTheirAttribute) {
   w.virtual_services = 20000;
   w.max_vs_per_se = 10;
   absl::StatusOr<Recommendation> r = Recommend(w);
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("workload.virtual_services"));
 }
 

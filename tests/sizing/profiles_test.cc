@@ -7,9 +7,13 @@
 
 #include "gtest/gtest.h"
 #include "plugin/sizing/capacity.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::testing::Not;
 
 struct SeedColumn {
   int vcpus;
@@ -39,12 +43,12 @@ void ExpectColumns(Platform platform, const std::array<SeedColumn, 4>& columns) 
   const Profile& profile = ProfileOf(platform);
   for (int i = 0; i < 4; ++i) {
     const SeedColumn& col = columns[i];
-    SCOPED_TRACE(testing::Message() << profile.name << " " << col.vcpus << " vCPUs");
+    SCOPED_TRACE(::testing::Message() << profile.name << " " << col.vcpus << " vCPUs");
     EXPECT_EQ(profile.sizes[i].vcpus, col.vcpus);
     EXPECT_EQ(profile.sizes[i].memory_gb, col.memory_gb);
     EXPECT_EQ(profile.sizes[i].disk_gb.value_or(0), col.disk_gb);
     absl::StatusOr<SeCapacity> cap = CapacityOf(platform, col.vcpus);
-    ASSERT_TRUE(cap.ok()) << cap.status();
+    ASSERT_THAT(cap, IsOk());
     EXPECT_EQ(cap->memory_mb, col.memory_gb * 1024);
     EXPECT_EQ(cap->table_memory_mb.basis, Basis::kMeasured);
     for (Metric m : kAllMetrics) {
@@ -90,7 +94,7 @@ TEST(ProfilesTest, ParsesPlatformsAndMetricKeys) {
   EXPECT_EQ(*ParsePlatform("vcenter"), Platform::kVcenter);
   EXPECT_EQ(*ParsePlatform("NSXT"), Platform::kNsxt);
   absl::StatusOr<Platform> bad = ParsePlatform("aws");
-  ASSERT_FALSE(bad.ok());
+  ASSERT_THAT(bad, Not(IsOk()));
   EXPECT_NE(bad.status().message().find("platform"), absl::string_view::npos);
   for (Metric m : kAllMetrics) EXPECT_EQ(MetricFromKey(InfoOf(m).key), m);
   EXPECT_FALSE(MetricFromKey("rps").has_value());

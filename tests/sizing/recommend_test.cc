@@ -13,9 +13,14 @@
 #include "gtest/gtest.h"
 #include "plugin/sizing/rules.h"
 #include "tests/sizing/test_workloads.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 namespace {
+
+using ::nsxalb::testing::IsOk;
+using ::nsxalb::testing::StatusIs;
+using ::testing::Not;
 
 using ::testing::HasSubstr;
 
@@ -291,8 +296,7 @@ TEST(RecommendTest, RejectsBadWorkloadInputsNamingTheAttribute) {
     EXPECT_EQ(errors[0].attribute, c.attribute);
     EXPECT_EQ(errors[0].rule, rules::kInputRange);
     absl::StatusOr<Recommendation> r = Recommend(w);
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    ASSERT_THAT(r, StatusIs(absl::StatusCode::kInvalidArgument));
     EXPECT_THAT(std::string(r.status().message()), HasSubstr(c.attribute));
   }
 }
@@ -300,7 +304,7 @@ TEST(RecommendTest, RejectsBadWorkloadInputsNamingTheAttribute) {
 TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
   absl::StatusOr<Recommendation> r =
       Recommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 1e9}}));
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("1000 SEs"));
 }
 
@@ -313,7 +317,7 @@ TEST(RecommendForShapeTest, IsTheRecommendationForItsOwnShape) {
       const Recommendation r = MustRecommend(w);
       absl::StatusOr<Recommendation> s =
           RecommendForShape(w, r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value);
-      ASSERT_TRUE(s.ok()) << s.status();
+      ASSERT_THAT(s, IsOk());
       EXPECT_EQ(s->disk_per_se.value, r.disk_per_se.value);
       EXPECT_EQ(s->num_dispatcher_cores.value, r.num_dispatcher_cores.value);
       EXPECT_EQ(s->dedicated_dispatcher_core.value, r.dedicated_dispatcher_core.value);
@@ -331,7 +335,7 @@ TEST(RecommendForShapeTest, FollowsTheGivenShape) {
   // nsxt 150,000 RPS is recommended 6 vCPUs; on 4 the rest is what 4-vCPU SEs get.
   const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}});
   absl::StatusOr<Recommendation> s = RecommendForShape(w, 4, 8192, 1);
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->vcpus_per_se.value, 4);
   EXPECT_EQ(s->memory_per_se.rule, rules::kTableMemory);
   EXPECT_EQ(s->disk_per_se.value, 21);
@@ -342,7 +346,7 @@ TEST(RecommendForShapeTest, FollowsTheGivenShape) {
   EXPECT_FALSE(s->loads[0].carried);
   // A given memory above the table's is kept and sizes the disk.
   s = RecommendForShape(w, 4, 16384, 3);
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->memory_per_se.value, 16384);
   EXPECT_EQ(s->memory_per_se.reason, "given");
   EXPECT_EQ(s->disk_per_se.value, 37);
@@ -451,8 +455,9 @@ TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonoto
           for (int k = 1; k <= 40; ++k) {
             Workload w = Make(p, {{m, Unit(m) * k / 4.0}}, util);
             w.max_vcpus_per_se = max_vcpus;
-            SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(m).key << " x"
-                                            << k / 4.0 << " util " << util << " max " << max_vcpus);
+            SCOPED_TRACE(::testing::Message()
+                         << PlatformName(p) << " " << InfoOf(m).key << " x" << k / 4.0 << " util "
+                         << util << " max " << max_vcpus);
             ExpectMinimalSufficientAndNotSmaller(w, previous);
           }
         }
@@ -473,8 +478,9 @@ TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
         std::tuple<int, int, int64_t> previous{0, 0, 0};
         for (int j = 1; j <= 12; ++j) {
           Workload w = Make(p, {{a, Unit(a) * i / 2.0}, {b, Unit(b) * j / 2.0}});
-          SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << InfoOf(a).key << " x"
-                                          << i / 2.0 << " + " << InfoOf(b).key << " x" << j / 2.0);
+          SCOPED_TRACE(::testing::Message()
+                       << PlatformName(p) << " " << InfoOf(a).key << " x" << i / 2.0 << " + "
+                       << InfoOf(b).key << " x" << j / 2.0);
           Recommendation r = MustRecommend(w);
           ExpectMinimalAndSufficient(w, r);
           std::tuple<int, int, int64_t> now{r.se_count.value, r.vcpus_per_se.value,
@@ -518,9 +524,9 @@ TEST(RecommendGridTest, HaModesAndSlotsAreMinimalSufficientAndMonotone) {
             w.ha_mode = mode;
             w.virtual_services = services;
             for (Metric m : mix) w.demand.Set(m, Unit(m) * k / 3.0);
-            SCOPED_TRACE(testing::Message() << PlatformName(p) << " " << HaModeName(mode) << " vs "
-                                            << services.value_or(0) << " " << InfoOf(mix[0]).key
-                                            << "+... x" << k / 3.0);
+            SCOPED_TRACE(::testing::Message() << PlatformName(p) << " " << HaModeName(mode)
+                                              << " vs " << services.value_or(0) << " "
+                                              << InfoOf(mix[0]).key << "+... x" << k / 3.0);
             ExpectMinimalSufficientAndNotSmaller(w, previous);
           }
         }

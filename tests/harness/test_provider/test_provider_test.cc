@@ -12,9 +12,12 @@
 #include "plugin/framework/value_util.h"
 #include "plugin/wire/provider_service.h"
 #include "tests/harness/test_provider/misbehave.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::test_provider {
 namespace {
+
+using ::nsxalb::testing::IsOk;
 
 using cty::Value;
 
@@ -167,9 +170,9 @@ TEST(MisbehaveTest, KnownAndUnknownModes) {
   req.mutable_proposed_new_state()->set_msgpack(*cty::EncodeMsgpack(config, type));
   req.mutable_config()->set_msgpack(*cty::EncodeMsgpack(config, type));
   tfplugin5::PlanResourceChange::Response resp;
-  ASSERT_TRUE(bad->PlanResourceChange(nullptr, &req, &resp).ok());
+  ASSERT_THAT(bad->PlanResourceChange(nullptr, &req, &resp), IsOk());
   absl::StatusOr<Value> planned = cty::DecodeMsgpack(resp.planned_state().msgpack(), type);
-  ASSERT_TRUE(planned.ok()) << planned.status();
+  ASSERT_THAT(planned, IsOk());
   EXPECT_FALSE(planned->GetAttribute("name")->Equals(Value::String("mine")));
 }
 
