@@ -527,6 +527,14 @@ bool HasCpuBoundRate(const Sample& s, sz::Metric throughput) {
          (s.Has(kVsBandwidth) && sz::SharesCpuBudget(throughput));
 }
 
+// A sample the calibration can use: the SE's CPU is known and above zero, and so is one of its
+// CPU-bound rates. A reading of 0% beside traffic is not a measurement of that traffic (an SE that
+// forwards requests spends CPU on them); its ratio of 0 would only pull the median down, the side
+// that under-sizes.
+bool IsCalibrationSample(const Sample& s, sz::Metric throughput) {
+  return s.Has(kCpu) && s.value[kCpu] > 0 && HasCpuBoundRate(s, throughput);
+}
+
 // A report with the query's figures and no observation.
 UsageReport EmptyReport(const std::vector<ObservedSe>& ses, const UsageQuery& query) {
   UsageReport r;
@@ -800,7 +808,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
     const ObservedSe& se = in.ses[i];
     bool any = false;
     for (const auto& [t, s] : per_se[i]) {
-      if (s.Has(kCpu) && HasCpuBoundRate(s, throughput)) {
+      if (IsCalibrationSample(s, throughput)) {
         any = true;
         break;
       }
@@ -817,7 +825,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
       continue;
     }
     for (const auto& [t, s] : per_se[i]) {
-      if (!s.Has(kCpu) || !HasCpuBoundRate(s, throughput)) continue;
+      if (!IsCalibrationSample(s, throughput)) continue;
       SetRates(s, r.ecc_share, throughput, w);
       const sz::CpuLoad load = sz::CpuLoadOf(sz::LoadsOn(w, *capacity, 1), target);
       if (load.utilization_pct >= kMinCalibrationPredictedPct) {

@@ -157,8 +157,8 @@ struct SeUsage {
   int samples = 0;   // timestamps with any point for this SE
 };
 
-// Calibration (rule calibrate-cpu-to-observed): at each timestamp where an SE's CPU and its
-// virtual-service rates are both known, the model's CPU for those rates on one SE of its real
+// Calibration (rule calibrate-cpu-to-observed): at each timestamp where an SE's CPU (above 0%) and
+// its virtual-service rates are both known, the model's CPU for those rates on one SE of its real
 // vCPUs and memory (the one-CPU-budget rule, sizing::LoadsOn and sizing::CpuLoadOf) is the
 // prediction; the ratio is observed / predicted. `ratio` is the median over the samples whose
 // prediction is at least kMinCalibrationPredictedPct (the mean of the middle two for an even

@@ -423,6 +423,29 @@ TEST(UsageCalibrationTest, ARatioBelowOneIsReportedAndNotApplied) {
   EXPECT_EQ(r.observed_workload["l7_rps"], 122400);
 }
 
+TEST(UsageCalibrationTest, AZeroCpuBesideTrafficIsLeftOut) {
+  // 76,500 RPS is 50% of nsxt 4C/8G. A 0% reading beside it would be a ratio of 0: left out, so
+  // the ratio is positive (1.2 from the one real reading) and a zero-only SE has none.
+  const Json response =
+      Response()
+          .Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", {0, 60}))
+          .Vs("se-1-uuid", Series("l7_client.avg_complete_responses", "*", {76500, 76500}))
+          .json();
+  UsageReport r = Analyze(Input({{"se-1-uuid", "se-1", 4, 8192}}, response, absl::Hours(1)));
+  ASSERT_TRUE(r.calibration.ratio.has_value());
+  EXPECT_NEAR(*r.calibration.ratio, 1.2, 1e-9);
+  EXPECT_EQ(r.calibration.samples, 1);
+  const Json zeros =
+      Response()
+          .Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", {0, 0}))
+          .Vs("se-1-uuid", Series("l7_client.avg_complete_responses", "*", {76500, 76500}))
+          .json();
+  r = Analyze(Input({{"se-1-uuid", "se-1", 4, 8192}}, zeros, absl::Hours(1)));
+  EXPECT_FALSE(r.calibration.ratio.has_value());
+  EXPECT_EQ(r.calibration.samples, 0);
+  EXPECT_FALSE(r.calibration.applied);
+}
+
 TEST(UsageCalibrationTest, NoneWithoutSamplesOrWithoutAKnownSize) {
   // Only low predictions.
   const Json low = Response()
