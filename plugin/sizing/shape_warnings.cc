@@ -17,18 +17,25 @@ std::optional<Finding> EsxiRpsPerSeWarning(const Workload& w, int vcpus, int se_
   if (w.platform != Platform::kVcenter || !rps.has_value() || *rps / se_count <= kEsxiMaxRpsPerSe) {
     return std::nullopt;
   }
-  const int needed = static_cast<int>(std::ceil(*rps / kEsxiMaxRpsPerSe));
-  return Finding{
-      Severity::kWarning, std::move(attribute), rules::kRps160k,
-      absl::StrCat("The plan relies on ", FormatInt(std::llround(*rps / se_count)),
-                   " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
-                   FormatInt(kEsxiMaxRpsPerSe)),
-      absl::StrCat(FormatShape(se_count, vcpus), Agree(se_count, " carries ", " carry "),
-                   FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
-                   " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
-                   FormatInt(kEsxiMaxRpsPerSe), " RPS (about ", FormatInt(kRpsPerCoreIntelV3),
-                   " per core). Run at least ", FormatSeCount(needed),
-                   " so that each carries at most ", FormatInt(kEsxiMaxRpsPerSe), ".")};
+  // Kept as a double: a demand of 1e300 is valid input, and its count is past any integer type.
+  const double needed = std::ceil(*rps / kEsxiMaxRpsPerSe);
+  const std::string advice =
+      needed <= kMaxSeCount
+          ? absl::StrCat("Run at least ", FormatSeCount(static_cast<int64_t>(needed)),
+                         " so that each carries at most ", FormatInt(kEsxiMaxRpsPerSe), ".")
+          : absl::StrCat("Even ", FormatSeCount(kMaxSeCount),
+                         ", the most a group plans, would each carry more than ",
+                         FormatInt(kEsxiMaxRpsPerSe), ": split the workload across groups.");
+  return Finding{Severity::kWarning, std::move(attribute), rules::kRps160k,
+                 absl::StrCat("The plan relies on ",
+                              FormatValue(Metric::kL7Rps, *rps / se_count, Rounding::kUp),
+                              " L7 RPS per SE; seed 000 puts the ESXi maximum at about ",
+                              FormatInt(kEsxiMaxRpsPerSe)),
+                 absl::StrCat(FormatShape(se_count, vcpus), Agree(se_count, " carries ", " carry "),
+                              FormatValue(Metric::kL7Rps, *rps, Rounding::kUp),
+                              " L7 RPS (vcenter); seed 000 says an SE VM on ESXi reaches about ",
+                              FormatInt(kEsxiMaxRpsPerSe), " RPS (about ",
+                              FormatInt(kRpsPerCoreIntelV3), " per core). ", advice)};
 }
 
 std::optional<Finding> ScaleoutPerVsWarning(const Workload& w, int vcpus, int scaleout,

@@ -306,6 +306,16 @@ TEST(ValidateTest, WarnsRpsAbove160kPerSeOnVcenter) {
       Has(Validate(Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}}), s), rules::kRps160k));
 }
 
+TEST(ValidateTest, The160kWarningOfAnAbsurdDemandNamesNoImpossibleCount) {
+  // 1e130 RPS needs more SEs than any integer holds (the count was once cast to int: UB).
+  Settings s;
+  s.vcpus_per_se = 1;
+  Validation v = Validate(Make(Platform::kVcenter, {{Metric::kL7Rps, 1e130}}), s);
+  Finding f = Only(v, rules::kRps160k, "vcpus_per_se");
+  EXPECT_THAT(f.detail, HasSubstr("Even 1000 SEs, the most a group plans"));
+  EXPECT_THAT(f.summary, HasSubstr("The plan relies on 1e+130 L7 RPS per SE"));
+}
+
 TEST(ValidateTest, WarnsSeCountAboveMaxScaleout) {
   Settings s;
   s.vcpus_per_se = 6;
