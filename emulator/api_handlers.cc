@@ -269,8 +269,8 @@ void Server::HandleCreateSeGroup(const httplib::Request& req, httplib::Response&
   if (!Authorize(req, res, &ctx)) return;
   json body;
   if (!ParseBody(req, res, &body)) return;
-  for (absl::Status s : {CheckFieldVersions(body, ctx.version),
-                         CheckFieldValues(body, config_.controller_version)}) {
+  for (const absl::Status& s : {CheckFieldVersions(body, ctx.version),
+                                CheckFieldValues(body, config_.controller_version)}) {
     if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
   }
   absl::StatusOr<json> created = store_.CreateSeGroup(body, ctx.tenant_uuid);
@@ -332,8 +332,8 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
         return;
       }
       if (op != "delete") {
-        for (absl::Status s : {CheckFieldVersions(it.value(), ctx.version),
-                               CheckFieldValues(it.value(), config_.controller_version)}) {
+        for (const absl::Status& s : {CheckFieldVersions(it.value(), ctx.version),
+                                      CheckFieldValues(it.value(), config_.controller_version)}) {
           if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
         }
       }
@@ -347,8 +347,8 @@ void Server::HandleUpdateSeGroup(bool patch, const httplib::Request& req, httpli
     }
     body = merged;
   } else {
-    for (absl::Status s : {CheckFieldVersions(body, ctx.version),
-                           CheckFieldValues(body, config_.controller_version)}) {
+    for (const absl::Status& s : {CheckFieldVersions(body, ctx.version),
+                                  CheckFieldValues(body, config_.controller_version)}) {
       if (!s.ok()) return WriteError(res, 400, std::string(s.message()));
     }
   }

@@ -454,7 +454,7 @@ void Server::Routes() {
     log::Debug(absl::StrCat("emulator: ", req.method, " ", req.path, " -> ", res.status));
   });
   http_->set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+      [](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
         WriteError(res, 500, "Internal error in the emulator.");
       });
 
@@ -462,7 +462,7 @@ void Server::Routes() {
   using Res = httplib::Response&;
   // Every API route counts the request and applies faults first. This runs inside the handler
   // (not as a pre-routing hook) so request bodies are consumed and keep-alive stays intact.
-  auto api = [this](std::function<void(Req, Res)> handler) {
+  auto api = [this](const std::function<void(Req, Res)>& handler) {
     return [this, handler](Req q, Res r) { ServeApi(q, r, handler); };
   };
   http_->Post("/login", api([this](Req q, Res r) { HandleLogin(q, r); }));

@@ -28,9 +28,13 @@
 #define NSXALB_ASSIGN_OR_RETURN(lhs, expr) \
   NSXALB_ASSIGN_OR_RETURN_IMPL_(NSXALB_STATUS_MACROS_CONCAT_(nsxalb_statusor_, __LINE__), lhs, expr)
 
+// `statusor` is a name made above, and `lhs` may be a declaration ("Json body"), which
+// parentheses would break: bugprone-macro-parentheses does not apply.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define NSXALB_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, expr) \
   auto statusor = (expr);                                  \
   if (!statusor.ok()) return std::move(statusor).status(); \
   lhs = *std::move(statusor)
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif  // NSXALB_PLUGIN_COMMON_STATUS_MACROS_H_

@@ -115,7 +115,7 @@ std::optional<bool> ExactlyRepresentable(std::string_view canonical) {
   int digits = 0;
   int64_t scale = 0;
   bool point = false;
-  size_t pos = canonical.size() > 0 && canonical[0] == '-' ? 1 : 0;
+  size_t pos = !canonical.empty() && canonical[0] == '-' ? 1 : 0;
   for (; pos < canonical.size(); ++pos) {
     const char c = canonical[pos];
     if (c == '.') {

@@ -144,6 +144,7 @@ Value Value::ObjectOf(const Type& object_type, std::map<std::string, Value> attr
 
 Value Value::Tuple(std::vector<Value> elements) {
   std::vector<Type> types;
+  types.reserve(elements.size());
   for (const Value& e : elements) types.push_back(e.type());
   auto rep = std::make_shared<Rep>();
   rep->type = Type::Tuple(std::move(types));

@@ -119,8 +119,8 @@ cty::AttributePath PathOfModelAttribute(std::string_view attribute, bool has_wor
   return PathOf(segroup::AttributeOfModel(attribute, has_workload));
 }
 
-std::string FindingText(const PlacedFinding& placed) {
-  return segroup::FindingText(ToDomain(placed));
+std::string FindingText(const PlacedFinding& finding) {
+  return segroup::FindingText(ToDomain(finding));
 }
 
 SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform) {
@@ -148,7 +148,7 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform) {
     plan.recommended.emplace(name, ToValue(value));
   if (domain.summary.has_value()) plan.sizing_object = SizingObject(*domain.summary);
   plan.loads = std::move(domain.loads);
-  plan.workload = std::move(domain.workload);
+  plan.workload = domain.workload;
   plan.workload_json = std::move(input.workload);
   plan.planned_shape = std::move(domain.planned_shape);
   plan.recommendation = std::move(domain.recommendation);

@@ -85,7 +85,7 @@ SizingPlan PlanSizing(const cty::Value& config, sizing::Platform platform);
 // root).
 PlacedFinding Placed(segroup::Finding finding);
 
-// Adds `finding` to `diagnostics` at its path: model errors as errors; policy-dependent findings
+// Adds `placed` to `diagnostics` at its path: model errors as errors; policy-dependent findings
 // as errors under kEnforce and warnings under kWarn; other warnings as warnings.
 //
 // `enforce_waived`, when not empty, says why the operation at hand must not fail on sizing even
@@ -93,7 +93,7 @@ PlacedFinding Placed(segroup::Finding finding);
 // `terraform destroy`; a data source, which Terraform reads in that refresh too): the
 // policy-dependent finding is then a warning, and its detail ends with that sentence. See
 // docs/design/se-group-resource.md, "The enforce gate".
-void AddFindingDiagnostic(const PlacedFinding& finding, segroup::SizingPolicy policy,
+void AddFindingDiagnostic(const PlacedFinding& placed, segroup::SizingPolicy policy,
                           framework::Diagnostics& diagnostics,
                           std::string_view enforce_waived = {});
 

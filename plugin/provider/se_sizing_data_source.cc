@@ -90,6 +90,7 @@ double RoundToTenth(double x) { return std::round(x * 10) / 10; }
 
 cty::Value MetricsList(const std::vector<sz::MetricLoad>& loads) {
   std::vector<cty::Value> out;
+  out.reserve(loads.size());
   for (const sz::MetricLoad& l : loads) {
     out.push_back(cty::Value::ObjectOf(
         MetricObjectType(),

@@ -65,13 +65,13 @@ bool IsManagedField(const std::string& name) {
   return kManaged->count(name) > 0;
 }
 
-absl::Status CheckExtraFields(const Json& parsed) {
-  if (!parsed.is_object()) {
+absl::Status CheckExtraFields(const Json& extra_fields) {
+  if (!extra_fields.is_object()) {
     return absl::InvalidArgumentError(
         "extra_fields must be a JSON object of SE group fields, such as "
         "jsonencode({ se_deprovision_delay = 5 }).");
   }
-  for (auto it = parsed.begin(); it != parsed.end(); ++it) {
+  for (auto it = extra_fields.begin(); it != extra_fields.end(); ++it) {
     if (IsManagedField(it.key())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "extra_fields sets \"", it.key(),
@@ -83,7 +83,7 @@ absl::Status CheckExtraFields(const Json& parsed) {
           "\", which is not a ServiceEngineGroup field of the Controller API (30.2.1)."));
     }
   }
-  if (absl::Status values = controller::ValidateFieldValues(parsed); !values.ok()) {
+  if (absl::Status values = controller::ValidateFieldValues(extra_fields); !values.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("extra_fields: ", values.message()));
   }
   return absl::OkStatus();

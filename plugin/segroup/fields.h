@@ -27,7 +27,7 @@ bool IsManagedField(const std::string& name);
 
 // Checks an `extra_fields` object: keys are catalog fields, none managed by a typed setting, with
 // values the catalog accepts. Errors are InvalidArgument naming the key.
-absl::Status CheckExtraFields(const nlohmann::json& fields);
+absl::Status CheckExtraFields(const nlohmann::json& extra_fields);
 
 // Parses `extra_fields` text (a JSON object) and checks it as CheckExtraFields does.
 absl::StatusOr<nlohmann::json> ParseExtraFields(const std::string& text);

@@ -397,9 +397,9 @@ std::string AttributeOfModel(std::string_view attribute, bool has_workload) {
   return kWorkload;
 }
 
-std::string FindingText(const Finding& placed) {
-  const sz::Finding& f = placed.finding;
-  const std::string& attribute = placed.attribute.empty() ? f.attribute : placed.attribute;
+std::string FindingText(const Finding& finding) {
+  const sz::Finding& f = finding.finding;
+  const std::string& attribute = finding.attribute.empty() ? f.attribute : finding.attribute;
   return absl::StrCat(sz::SeverityName(f.severity), " [", attribute, "] ", f.rule, ": ", f.summary,
                       ". ", f.detail);
 }

@@ -171,7 +171,7 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
     } else if ((s[i] == '+' || s[i] == '-') && i + 6 == s.size() && s[i + 3] == ':') {
       const int oh = Digits(s, i + 1, 2), om = Digits(s, i + 4, 2);
       if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
-      offset = (s[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+      offset = (s[i] == '+' ? 1 : -1) * (int64_t{oh} * 3600 + int64_t{om} * 60);
     } else {
       return std::nullopt;
     }
@@ -658,6 +658,7 @@ Json UsageCollectionRequest(const std::vector<ObservedSe>& ses, const UsageQuery
     return request;
   };
   std::vector<std::string> uuids;
+  uuids.reserve(ses.size());
   for (const ObservedSe& se : ses) uuids.push_back(se.uuid);
   Json requests = Json::array();
   requests.push_back(window(Json{{"id", kSeStatsRequestId},
@@ -898,8 +899,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
     r.findings.push_back(Warning(
         rules::kUsagePointsCapped, "",
         absl::StrCat("Read the most recent ", sz::FormatInt(limits::kMaxUsagePointsPerSeries),
-                     " points of ", notes.capped_series,
-                     notes.capped_series == 1 ? " series" : " series"),
+                     " points of ", notes.capped_series, " series"),
         absl::StrCat(sz::FormatInt(notes.capped_points), " older of ",
                      sz::FormatInt(notes.points_before_cap), " points were not read (at most ",
                      sz::FormatInt(limits::kMaxUsagePointsPerSeries),
