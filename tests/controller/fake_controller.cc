@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/host/cert.h"
 
 namespace nsxalb::controller {
@@ -31,12 +32,11 @@ absl::StatusOr<std::unique_ptr<FakeController>> FakeController::Start() {
   std::string dir = (std::filesystem::temp_directory_path() / "nsxalb-fake-ctrl-XXXXXX").string();
   if (mkdtemp(dir.data()) == nullptr) return absl::InternalError("mkdtemp failed");
   c->dir_ = dir;
-  absl::StatusOr<host::Certificate> cert = host::GenerateSelfSignedCertificate({});
-  if (!cert.ok()) return cert.status();
+  NSXALB_ASSIGN_OR_RETURN(host::Certificate cert, host::GenerateSelfSignedCertificate({}));
   c->ca_file_ = dir + "/cert.pem";
   const std::string key_file = dir + "/key.pem";
-  std::ofstream(c->ca_file_) << cert->cert_pem;
-  std::ofstream(key_file) << cert->key_pem;
+  std::ofstream(c->ca_file_) << cert.cert_pem;
+  std::ofstream(key_file) << cert.key_pem;
 
   c->server_ = std::make_unique<httplib::SSLServer>(c->ca_file_.c_str(), key_file.c_str());
   if (!c->server_->is_valid()) return absl::InternalError("the fake Controller's TLS failed");

@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/host/cert.h"
 #include "proto/grpc_controller.grpc.pb.h"
 
@@ -169,17 +170,17 @@ absl::Status PluginProcess::Spawn(const PluginProcessOptions& options) {
     host::CertificateOptions cert_options;
     cert_options.curve = host::KeyCurve::kP521;
     cert_options.organization = "HashiCorp";
-    absl::StatusOr<host::Certificate> cert = host::GenerateSelfSignedCertificate(cert_options);
-    if (!cert.ok()) return cert.status();
-    client_cert_pem_ = cert->cert_pem;
-    presented_cert_pem_ = cert->cert_pem;
-    presented_key_pem_ = cert->key_pem;
+    NSXALB_ASSIGN_OR_RETURN(host::Certificate cert,
+                            host::GenerateSelfSignedCertificate(cert_options));
+    client_cert_pem_ = cert.cert_pem;
+    presented_cert_pem_ = cert.cert_pem;
+    presented_key_pem_ = cert.key_pem;
     env["PLUGIN_CLIENT_CERT"] = client_cert_pem_;
     if (options.present_other_client_cert) {
-      absl::StatusOr<host::Certificate> other = host::GenerateSelfSignedCertificate(cert_options);
-      if (!other.ok()) return other.status();
-      presented_cert_pem_ = other->cert_pem;
-      presented_key_pem_ = other->key_pem;
+      NSXALB_ASSIGN_OR_RETURN(host::Certificate other,
+                              host::GenerateSelfSignedCertificate(cert_options));
+      presented_cert_pem_ = other.cert_pem;
+      presented_key_pem_ = other.key_pem;
     }
   }
   for (const auto& [key, value] : options.env) env[key] = value;
@@ -303,9 +304,7 @@ absl::Status PluginProcess::AwaitHandshake(const PluginProcessOptions& options) 
     int version = 0;
     if (absl::SimpleAtoi(part, &version)) offered.push_back(version);
   }
-  absl::StatusOr<Handshake> parsed = ParseHandshakeLine(handshake_line_, offered);
-  if (!parsed.ok()) return parsed.status();
-  handshake_ = *std::move(parsed);
+  NSXALB_ASSIGN_OR_RETURN(handshake_, ParseHandshakeLine(handshake_line_, offered));
 
   const std::string target =
       handshake_.network == "unix" ? absl::StrCat("unix:", handshake_.address) : handshake_.address;
@@ -318,10 +317,9 @@ absl::Status PluginProcess::AwaitHandshake(const PluginProcessOptions& options) 
           "AutoMTLS is on (PLUGIN_CLIENT_CERT set) but the handshake line has no server "
           "certificate");
     }
-    absl::StatusOr<std::string> server_pem = host::CertificateDerToPem(handshake_.cert_der);
-    if (!server_pem.ok()) return server_pem.status();
+    NSXALB_ASSIGN_OR_RETURN(std::string server_pem, host::CertificateDerToPem(handshake_.cert_der));
     grpc::SslCredentialsOptions tls;
-    tls.pem_root_certs = *server_pem;
+    tls.pem_root_certs = server_pem;
     tls.pem_private_key = presented_key_pem_;
     tls.pem_cert_chain = presented_cert_pem_;
     credentials = grpc::SslCredentials(tls);
@@ -445,11 +443,10 @@ absl::StatusOr<absl::Duration> PluginProcess::Shutdown(absl::Duration timeout) {
     return absl::UnavailableError(
         absl::StrCat("plugin.GRPCController/Shutdown failed: ", status.error_message()));
   }
-  absl::StatusOr<int> code = Wait(timeout);
-  if (!code.ok()) return code.status();
+  NSXALB_ASSIGN_OR_RETURN(int code, Wait(timeout));
   const absl::Duration took = ToDuration(exited_at_ - replied_at);
-  if (*code != 0) {
-    return absl::InternalError(absl::StrCat("plugin exited with code ", *code,
+  if (code != 0) {
+    return absl::InternalError(absl::StrCat("plugin exited with code ", code,
                                             " after Shutdown; stderr: ", Tail(Stderr())));
   }
   return took;

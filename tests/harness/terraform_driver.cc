@@ -354,7 +354,7 @@ absl::Status EncodeInto(
 template <typename Req>
 absl::StatusOr<Req> ConfigRequest(const absl::StatusOr<const Schema*>& schema,
                                   const std::string& type, const cty::Value& config) {
-  if (!schema.ok()) return schema.status();
+  NSXALB_RETURN_IF_ERROR(schema.status());
   Req req;
   req.set_type_name(type);
   NSXALB_RETURN_IF_ERROR(
@@ -367,9 +367,9 @@ absl::StatusOr<Req> ConfigRequest(const absl::StatusOr<const Schema*>& schema,
 absl::StatusOr<cty::Value> ReadAnswer(
     bool present, const tfplugin5::DynamicValue& dv, const Block& block, const std::string& field,
     const Subject& subject, absl::Status (*rule)(const Block&, const cty::Value&, const Subject&)) {
-  absl::StatusOr<cty::Value> value = DecodeDynamic(present, dv, ImpliedType(block), field, subject);
-  if (!value.ok()) return value.status();
-  NSXALB_RETURN_IF_ERROR(rule(block, *value, subject));
+  NSXALB_ASSIGN_OR_RETURN(cty::Value value,
+                          DecodeDynamic(present, dv, ImpliedType(block), field, subject));
+  NSXALB_RETURN_IF_ERROR(rule(block, value, subject));
   return value;
 }
 
@@ -401,10 +401,8 @@ absl::StatusOr<Resp> ProviderSession::Rpc(const char* name, ProviderMethod<Req, 
 }
 
 absl::Status ProviderSession::CallGetSchema() {
-  absl::StatusOr<tfplugin5::GetProviderSchema::Response> resp =
-      Rpc("GetSchema", &Stub::GetSchema, tfplugin5::GetProviderSchema::Request());
-  if (!resp.ok()) return resp.status();
-  raw_schema_ = *std::move(resp);
+  NSXALB_ASSIGN_OR_RETURN(
+      raw_schema_, Rpc("GetSchema", &Stub::GetSchema, tfplugin5::GetProviderSchema::Request()));
   absl::StatusOr<Schema> provider = SchemaFromProto(raw_schema_.provider());
   if (!provider.ok()) {
     return absl::FailedPreconditionError(
@@ -460,19 +458,18 @@ absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Val
   tfplugin5::PrepareProviderConfig::Request req;
   NSXALB_RETURN_IF_ERROR(
       EncodeInto(ImpliedType(provider_schema_.block), {{&config, req.mutable_config()}}));
-  absl::StatusOr<tfplugin5::PrepareProviderConfig::Response> resp =
-      Rpc("PrepareProviderConfig", &Stub::PrepareProviderConfig, req);
-  if (!resp.ok()) return resp.status();
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::PrepareProviderConfig::Response resp,
+                          Rpc("PrepareProviderConfig", &Stub::PrepareProviderConfig, req));
   const Subject subject =
       SubjectFor(absl::StrCat("provider[", Quote(options_.provider_address), "]"));
-  if (!resp->has_prepared_config()) {
+  if (!resp.has_prepared_config()) {
     return absl::FailedPreconditionError(
         absl::StrCat("Provider produced invalid object: PrepareProviderConfig returned no "
                      "prepared_config for ",
                      subject.address,
                      "; Terraform v0.13 decodes it unconditionally and fails on an empty value"));
   }
-  return ReadAnswer(true, resp->prepared_config(), provider_schema_.block, "prepared_config",
+  return ReadAnswer(true, resp.prepared_config(), provider_schema_.block, "prepared_config",
                     subject, AssertConforms);
 }
 
@@ -486,27 +483,24 @@ absl::Status ProviderSession::Configure(const cty::Value& config) {
 
 absl::Status ProviderSession::ValidateResourceTypeConfig(const std::string& type,
                                                          const cty::Value& config) {
-  absl::StatusOr<tfplugin5::ValidateResourceTypeConfig::Request> req =
-      ConfigRequest<tfplugin5::ValidateResourceTypeConfig::Request>(ResourceSchema(type), type,
-                                                                    config);
-  if (!req.ok()) return req.status();
-  return Rpc("ValidateResourceTypeConfig", &Stub::ValidateResourceTypeConfig, *req).status();
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ValidateResourceTypeConfig::Request req,
+                          ConfigRequest<tfplugin5::ValidateResourceTypeConfig::Request>(
+                              ResourceSchema(type), type, config));
+  return Rpc("ValidateResourceTypeConfig", &Stub::ValidateResourceTypeConfig, req).status();
 }
 
 absl::Status ProviderSession::ValidateDataSourceConfig(const std::string& type,
                                                        const cty::Value& config) {
-  absl::StatusOr<tfplugin5::ValidateDataSourceConfig::Request> req =
-      ConfigRequest<tfplugin5::ValidateDataSourceConfig::Request>(DataSourceSchema(type), type,
-                                                                  config);
-  if (!req.ok()) return req.status();
-  return Rpc("ValidateDataSourceConfig", &Stub::ValidateDataSourceConfig, *req).status();
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ValidateDataSourceConfig::Request req,
+                          ConfigRequest<tfplugin5::ValidateDataSourceConfig::Request>(
+                              DataSourceSchema(type), type, config));
+  return Rpc("ValidateDataSourceConfig", &Stub::ValidateDataSourceConfig, req).status();
 }
 
 absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::string& address,
                                                                  const InstanceState& state) {
-  absl::StatusOr<const Schema*> schema = ResourceSchema(state.type_name);
-  if (!schema.ok()) return schema.status();
-  if (state.schema_version > (*schema)->version) {
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(state.type_name));
+  if (state.schema_version > schema->version) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Resource instance managed by newer provider version: The current state of ", address,
         " was created by a newer provider version than is currently selected. Upgrade the ",
@@ -516,10 +510,9 @@ absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::stri
   req.set_type_name(state.type_name);
   req.set_version(state.schema_version);
   req.mutable_raw_state()->set_json(state.attributes_json);
-  absl::StatusOr<tfplugin5::UpgradeResourceState::Response> resp =
-      Rpc("UpgradeResourceState", &Stub::UpgradeResourceState, req);
-  if (!resp.ok()) return resp.status();
-  return ReadAnswer(resp->has_upgraded_state(), resp->upgraded_state(), (*schema)->block,
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::UpgradeResourceState::Response resp,
+                          Rpc("UpgradeResourceState", &Stub::UpgradeResourceState, req));
+  return ReadAnswer(resp.has_upgraded_state(), resp.upgraded_state(), schema->block,
                     "upgraded_state", SubjectFor(address), AssertUpgradeResult);
 }
 
@@ -527,20 +520,18 @@ absl::StatusOr<cty::Value> ProviderSession::ReadResource(const std::string& addr
                                                          const std::string& type,
                                                          const cty::Value& current,
                                                          std::string* private_data) {
-  absl::StatusOr<const Schema*> schema = ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(type));
   tfplugin5::ReadResource::Request req;
   req.set_type_name(type);
   req.set_private_(*private_data);
   NSXALB_RETURN_IF_ERROR(
-      EncodeInto(ImpliedType((*schema)->block), {{&current, req.mutable_current_state()}}));
-  absl::StatusOr<tfplugin5::ReadResource::Response> resp =
-      Rpc("ReadResource", &Stub::ReadResource, req);
-  if (!resp.ok()) return resp.status();
+      EncodeInto(ImpliedType(schema->block), {{&current, req.mutable_current_state()}}));
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ReadResource::Response resp,
+                          Rpc("ReadResource", &Stub::ReadResource, req));
   absl::StatusOr<cty::Value> read =
-      ReadAnswer(resp->has_new_state(), resp->new_state(), (*schema)->block, "new_state",
+      ReadAnswer(resp.has_new_state(), resp.new_state(), schema->block, "new_state",
                  SubjectFor(address), AssertReadResult);
-  if (read.ok()) *private_data = resp->private_();
+  if (read.ok()) *private_data = resp.private_();
   return read;
 }
 
@@ -549,9 +540,8 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
                                                     const cty::Value& prior,
                                                     const std::string& prior_private,
                                                     const cty::Value& config) {
-  absl::StatusOr<const Schema*> schema = ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  const Block& block = (*schema)->block;
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(type));
+  const Block& block = schema->block;
   const cty::Type implied = ImpliedType(block);
   const Subject subject = SubjectFor(address);
 
@@ -569,49 +559,46 @@ absl::StatusOr<PlannedChange> ProviderSession::Plan(const std::string& address,
     NSXALB_RETURN_IF_ERROR(EncodeInto(implied, {{&prior_value, req.mutable_prior_state()},
                                                 {&proposed, req.mutable_proposed_new_state()},
                                                 {&config, req.mutable_config()}}));
-    absl::StatusOr<tfplugin5::PlanResourceChange::Response> resp =
-        Rpc("PlanResourceChange", &Stub::PlanResourceChange, req);
-    if (!resp.ok()) return resp.status();
-    if (resp->legacy_type_system()) {
+    NSXALB_ASSIGN_OR_RETURN(tfplugin5::PlanResourceChange::Response resp,
+                            Rpc("PlanResourceChange", &Stub::PlanResourceChange, req));
+    if (resp.legacy_type_system()) {
       return LegacyTypeSystemError(options_.provider_address, "PlanResourceChange", address,
                                    ", and it turns Terraform's plan checks into warnings");
     }
-    absl::StatusOr<cty::Value> planned = DecodeDynamic(
-        resp->has_planned_state(), resp->planned_state(), implied, "planned_state", subject);
-    if (!planned.ok()) return planned.status();
+    NSXALB_ASSIGN_OR_RETURN(cty::Value planned,
+                            DecodeDynamic(resp.has_planned_state(), resp.planned_state(), implied,
+                                          "planned_state", subject));
     Call out;
-    out.planned = *planned;
-    for (const tfplugin5::AttributePath& p : resp->requires_replace()) {
+    out.planned = planned;
+    for (const tfplugin5::AttributePath& p : resp.requires_replace()) {
       out.requires_replace.push_back(AttributePathFromProto(p));
     }
-    out.planned_private = resp->planned_private();
+    out.planned_private = resp.planned_private();
     NSXALB_RETURN_IF_ERROR(
         AssertPlanResult(block, prior_value, config, out.planned, out.requires_replace, subject));
     return out;
   };
 
-  absl::StatusOr<Call> first = plan_once(prior, prior_private);
-  if (!first.ok()) return first.status();
+  NSXALB_ASSIGN_OR_RETURN(Call first, plan_once(prior, prior_private));
   PlannedChange change;
   change.prior = prior;
-  change.after = first->planned;
-  change.planned_private = first->planned_private;
+  change.after = first.planned;
+  change.planned_private = first.planned_private;
   if (prior.IsNull()) {
     change.action = PlanAction::kCreate;
     return change;
   }
-  change.replace_paths = ReplacePaths(prior, first->planned, first->requires_replace);
+  change.replace_paths = ReplacePaths(prior, first.planned, first.requires_replace);
   if (change.replace_paths.empty()) {
-    change.action = first->planned.Equals(prior) ? PlanAction::kNoOp : PlanAction::kUpdate;
+    change.action = first.planned.Equals(prior) ? PlanAction::kNoOp : PlanAction::kUpdate;
     return change;
   }
   // Replace: plan the create half again from a null prior, passing the first plan's private.
-  absl::StatusOr<Call> second = plan_once(cty::Value::Null(implied), first->planned_private);
-  if (!second.ok()) return second.status();
+  NSXALB_ASSIGN_OR_RETURN(Call second, plan_once(cty::Value::Null(implied), first.planned_private));
   change.action = PlanAction::kReplace;
-  change.after = second->planned;
-  change.planned_private = second->planned_private;
-  change.replace_private = first->planned_private;
+  change.after = second.planned;
+  change.planned_private = second.planned_private;
+  change.replace_private = first.planned_private;
   return change;
 }
 
@@ -619,9 +606,8 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
     const std::string& address, const std::string& type, const cty::Value& prior,
     const cty::Value& planned, const cty::Value& config, const std::string& planned_private,
     std::optional<std::pair<cty::Value, std::string>>* partial) {
-  absl::StatusOr<const Schema*> schema = ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  const Block& block = (*schema)->block;
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(type));
+  const Block& block = schema->block;
   const cty::Type implied = ImpliedType(block);
   const Subject subject = SubjectFor(address);
   tfplugin5::ApplyResourceChange::Request req;
@@ -643,7 +629,7 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
     }
     return resp.status();
   }
-  if (!new_state.ok()) return new_state.status();
+  NSXALB_RETURN_IF_ERROR(new_state.status());
   if (resp->legacy_type_system()) {
     return LegacyTypeSystemError(options_.provider_address, "ApplyResourceChange", address, "");
   }
@@ -653,29 +639,26 @@ absl::StatusOr<std::pair<cty::Value, std::string>> ProviderSession::Apply(
 
 absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportResourceState(
     const std::string& address, const std::string& type, const std::string& id) {
-  absl::StatusOr<const Schema*> schema = ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(type));
   tfplugin5::ImportResourceState::Request req;
   req.set_type_name(type);
   req.set_id(id);
-  absl::StatusOr<tfplugin5::ImportResourceState::Response> resp =
-      Rpc("ImportResourceState", &Stub::ImportResourceState, req);
-  if (!resp.ok()) return resp.status();
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ImportResourceState::Response resp,
+                          Rpc("ImportResourceState", &Stub::ImportResourceState, req));
   std::vector<Imported> out;
-  for (const auto& r : resp->imported_resources()) {
+  for (const auto& r : resp.imported_resources()) {
     const std::string at = out.empty() ? address : absl::StrCat(address, "-", out.size());
     const Subject subject = SubjectFor(at);
     if (r.type_name().empty()) {
       NSXALB_RETURN_IF_ERROR(
-          AssertImportedResource((*schema)->block, "", cty::Value::Null(cty::Type()), subject));
+          AssertImportedResource(schema->block, "", cty::Value::Null(cty::Type()), subject));
     }
-    absl::StatusOr<const Schema*> rs = ResourceSchema(r.type_name());
-    if (!rs.ok()) return rs.status();
-    absl::StatusOr<cty::Value> state = DecodeDynamic(
-        r.has_state(), r.state(), ImpliedType((*rs)->block), "imported state", subject);
-    if (!state.ok()) return state.status();
-    NSXALB_RETURN_IF_ERROR(AssertImportedResource((*rs)->block, r.type_name(), *state, subject));
-    out.push_back({r.type_name(), *state, r.private_()});
+    NSXALB_ASSIGN_OR_RETURN(const Schema* rs, ResourceSchema(r.type_name()));
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value state,
+        DecodeDynamic(r.has_state(), r.state(), ImpliedType(rs->block), "imported state", subject));
+    NSXALB_RETURN_IF_ERROR(AssertImportedResource(rs->block, r.type_name(), state, subject));
+    out.push_back({r.type_name(), state, r.private_()});
   }
   if (out.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -688,14 +671,12 @@ absl::StatusOr<cty::Value> ProviderSession::ReadDataSource(const std::string& ad
                                                            const std::string& type,
                                                            const cty::Value& config) {
   absl::StatusOr<const Schema*> schema = DataSourceSchema(type);
-  absl::StatusOr<tfplugin5::ReadDataSource::Request> req =
-      ConfigRequest<tfplugin5::ReadDataSource::Request>(schema, type, config);
-  if (!req.ok()) return req.status();
-  absl::StatusOr<tfplugin5::ReadDataSource::Response> resp =
-      Rpc("ReadDataSource", &Stub::ReadDataSource, *req);
-  if (!resp.ok()) return resp.status();
-  return ReadAnswer(resp->has_state(), resp->state(), (*schema)->block, "state",
-                    SubjectFor(address), AssertDataSourceResult);
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ReadDataSource::Request req,
+                          ConfigRequest<tfplugin5::ReadDataSource::Request>(schema, type, config));
+  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ReadDataSource::Response resp,
+                          Rpc("ReadDataSource", &Stub::ReadDataSource, req));
+  return ReadAnswer(resp.has_state(), resp.state(), (*schema)->block, "state", SubjectFor(address),
+                    AssertDataSourceResult);
 }
 
 absl::Status ProviderSession::Close() {
@@ -733,9 +714,9 @@ absl::Status ProviderSession::Close() {
 TerraformDriver::TerraformDriver(DriverOptions options) : options_(std::move(options)) {}
 
 absl::StatusOr<std::unique_ptr<ProviderSession>> TerraformDriver::Open(const std::string& walk) {
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = ProviderSession::Open(options_, walk, &log_);
-  if (!s.ok()) return s.status();
-  for (const auto& [name, schema] : (*s)->resource_schemas()) latest_schemas_[name] = schema;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s,
+                          ProviderSession::Open(options_, walk, &log_));
+  for (const auto& [name, schema] : s->resource_schemas()) latest_schemas_[name] = schema;
   return s;
 }
 
@@ -753,10 +734,9 @@ absl::StatusOr<cty::Value> TerraformDriver::Normalize(const ProviderSession& ses
                                                       const std::string& type,
                                                       const cty::Value& config,
                                                       bool data_source) const {
-  absl::StatusOr<const Schema*> schema =
-      data_source ? session.DataSourceSchema(type) : session.ResourceSchema(type);
-  if (!schema.ok()) return schema.status();
-  absl::StatusOr<cty::Value> v = NormalizeConfig((*schema)->block, config);
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, data_source ? session.DataSourceSchema(type)
+                                                            : session.ResourceSchema(type));
+  absl::StatusOr<cty::Value> v = NormalizeConfig(schema->block, config);
   if (!v.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("configuration of ", type, ": ", v.status().message()));
@@ -792,22 +772,18 @@ absl::Status TerraformDriver::Store(const std::string& address, const std::strin
 
 absl::Status TerraformDriver::Validate(const std::string& type, const cty::Value& config) {
   {
-    absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("schema");
-    if (!s.ok()) return s.status();
-    NSXALB_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
+    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("schema"));
+    NSXALB_RETURN_IF_ERROR(Finish(s.get(), absl::OkStatus()));
   }
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("validate");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("validate"));
+  ProviderSession& session = *s;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    absl::StatusOr<cty::Value> prepared = session.PrepareProviderConfig(*provider_config);
-    if (!prepared.ok()) return prepared.status();
-    absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, false);
-    if (!cfg.ok()) return cfg.status();
-    return session.ValidateResourceTypeConfig(type, *cfg);
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_ASSIGN_OR_RETURN(cty::Value prepared, session.PrepareProviderConfig(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
+    return session.ValidateResourceTypeConfig(type, cfg);
   };
   return Finish(&session, body());
 }
@@ -821,31 +797,23 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
   // Plan walk.
   PlannedChange saved;
   {
-    absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("plan");
-    if (!s.ok()) return s.status();
-    ProviderSession& session = **s;
+    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan"));
+    ProviderSession& session = *s;
     auto body = [&]() -> absl::Status {
-      absl::StatusOr<cty::Value> provider_config =
-          NormalizeConfig(session.provider_schema().block, options_.provider_config);
-      if (!provider_config.ok()) return provider_config.status();
-      NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-      absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
-      if (!schema.ok()) return schema.status();
-      cty::Value prior = cty::Value::Null(ImpliedType((*schema)->block));
+      NSXALB_ASSIGN_OR_RETURN(
+          cty::Value provider_config,
+          NormalizeConfig(session.provider_schema().block, options_.provider_config));
+      NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+      NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+      cty::Value prior = cty::Value::Null(ImpliedType(schema->block));
       std::string prior_private;
       if (state_.count(address) != 0) {
-        absl::StatusOr<cty::Value> upgraded = Upgrade(session, address);
-        if (!upgraded.ok()) return upgraded.status();
-        prior = *upgraded;
+        NSXALB_ASSIGN_OR_RETURN(prior, Upgrade(session, address));
         prior_private = state_[address].private_data;
       }
-      absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, false);
-      if (!cfg.ok()) return cfg.status();
-      NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
-      absl::StatusOr<PlannedChange> change =
-          session.Plan(address, type, prior, prior_private, *cfg);
-      if (!change.ok()) return change.status();
-      saved = *std::move(change);
+      NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
+      NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, cfg));
+      NSXALB_ASSIGN_OR_RETURN(saved, session.Plan(address, type, prior, prior_private, cfg));
       return absl::OkStatus();
     };
     NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
@@ -853,67 +821,60 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
   if (saved.action == PlanAction::kNoOp) return saved;
 
   // Apply walk: re-plan, check the final plan against the saved one, then apply.
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("apply");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("apply"));
+  ProviderSession& session = *s;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-    absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
-    if (!schema.ok()) return schema.status();
-    const Block& block = (*schema)->block;
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+    const Block& block = schema->block;
     const cty::Value null_value = cty::Value::Null(ImpliedType(block));
     cty::Value prior = null_value;
     std::string prior_private;
     if (state_.count(address) != 0) {
-      absl::StatusOr<cty::Value> upgraded = Upgrade(session, address);
-      if (!upgraded.ok()) return upgraded.status();
-      prior = *upgraded;
+      NSXALB_ASSIGN_OR_RETURN(prior, Upgrade(session, address));
       prior_private = state_[address].private_data;
     }
-    absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, false);
-    if (!cfg.ok()) return cfg.status();
-    NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, *cfg));
-    absl::StatusOr<PlannedChange> final_plan =
-        session.Plan(address, type, prior, prior_private, *cfg);
-    if (!final_plan.ok()) return final_plan.status();
-    if (final_plan->action != saved.action) {
+    NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
+    NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, cfg));
+    NSXALB_ASSIGN_OR_RETURN(PlannedChange final_plan,
+                            session.Plan(address, type, prior, prior_private, cfg));
+    if (final_plan.action != saved.action) {
       return absl::FailedPreconditionError(absl::StrCat(
           "Provider produced inconsistent final plan: When expanding the plan for ", address,
           " to include new values learned so far during apply, provider ",
           Quote(options_.provider_address), " changed the planned action from ",
-          PlanActionName(saved.action), " to ", PlanActionName(final_plan->action),
+          PlanActionName(saved.action), " to ", PlanActionName(final_plan.action),
           ".\nThis is a bug in the provider, which should be reported in the provider's own "
           "issue tracker."));
     }
     Subject subject;
     subject.provider = options_.provider_address;
     subject.address = address;
-    if (absl::Status compat =
-            AssertObjectCompatible(block, saved.after, final_plan->after, subject);
+    if (absl::Status compat = AssertObjectCompatible(block, saved.after, final_plan.after, subject);
         !compat.ok()) {
       return AsInconsistentFinalPlan(compat);
     }
-    if (final_plan->action == PlanAction::kReplace) {
+    if (final_plan.action == PlanAction::kReplace) {
       // Destroy half: planned null, config null, the replace plan's private.
-      absl::StatusOr<std::pair<cty::Value, std::string>> destroyed =
-          session.Apply(address, type, prior, null_value, null_value, final_plan->replace_private);
-      if (!destroyed.ok()) return destroyed.status();
+      NSXALB_RETURN_IF_ERROR(
+          session.Apply(address, type, prior, null_value, null_value, final_plan.replace_private)
+              .status());
       state_.erase(address);
       prior = null_value;
     }
     std::optional<std::pair<cty::Value, std::string>> partial;
     absl::StatusOr<std::pair<cty::Value, std::string>> applied = session.Apply(
-        address, type, prior, final_plan->after, *cfg, final_plan->planned_private, &partial);
+        address, type, prior, final_plan.after, cfg, final_plan.planned_private, &partial);
     if (!applied.ok()) {
       if (partial.has_value()) {
-        (void)Store(address, type, **schema, partial->first, partial->second);
+        (void)Store(address, type, *schema, partial->first, partial->second);
       }
       return applied.status();
     }
-    return Store(address, type, **schema, applied->first, applied->second);
+    return Store(address, type, *schema, applied->first, applied->second);
   };
   NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
   return saved;
@@ -924,26 +885,23 @@ absl::Status TerraformDriver::Refresh(const std::string& address) {
     return absl::NotFoundError(absl::StrCat(address, " is not in the state"));
   }
   const std::string type = state_[address].type_name;
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("refresh");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("refresh"));
+  ProviderSession& session = *s;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-    absl::StatusOr<cty::Value> prior = Upgrade(session, address);
-    if (!prior.ok()) return prior.status();
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(cty::Value prior, Upgrade(session, address));
     std::string private_data = state_[address].private_data;
-    absl::StatusOr<cty::Value> read = session.ReadResource(address, type, *prior, &private_data);
-    if (!read.ok()) return read.status();
-    if (read->IsNull()) {
+    NSXALB_ASSIGN_OR_RETURN(cty::Value read,
+                            session.ReadResource(address, type, prior, &private_data));
+    if (read.IsNull()) {
       state_.erase(address);
       return absl::OkStatus();
     }
-    absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
-    if (!schema.ok()) return schema.status();
-    return Store(address, type, **schema, *read, private_data);
+    NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+    return Store(address, type, *schema, read, private_data);
   };
   return Finish(&session, body());
 }
@@ -951,9 +909,8 @@ absl::Status TerraformDriver::Refresh(const std::string& address) {
 absl::Status TerraformDriver::Import(const std::string& address, const std::string& id) {
   const std::string type = TypeOfAddress(address);
   {
-    absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("schema");
-    if (!s.ok()) return s.status();
-    NSXALB_RETURN_IF_ERROR(Finish(s->get(), absl::OkStatus()));
+    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("schema"));
+    NSXALB_RETURN_IF_ERROR(Finish(s.get(), absl::OkStatus()));
   }
   if (state_.count(address) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -961,31 +918,27 @@ absl::Status TerraformDriver::Import(const std::string& address, const std::stri
         "for ",
         address, "."));
   }
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("import");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("import"));
+  ProviderSession& session = *s;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-    absl::StatusOr<std::vector<ProviderSession::Imported>> imported =
-        session.ImportResourceState(address, type, id);
-    if (!imported.ok()) return imported.status();
-    for (size_t i = 0; i < imported->size(); ++i) {
-      const ProviderSession::Imported& obj = (*imported)[i];
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(std::vector<ProviderSession::Imported> imported,
+                            session.ImportResourceState(address, type, id));
+    for (size_t i = 0; i < imported.size(); ++i) {
+      const ProviderSession::Imported& obj = imported[i];
       const std::string at = i == 0 ? address : absl::StrCat(address, "-", i);
-      absl::StatusOr<const Schema*> schema = session.ResourceSchema(obj.type_name);
-      if (!schema.ok()) return schema.status();
+      NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(obj.type_name));
       std::string private_data;  // Terraform v0.13.7 reads an imported object with no private
-      absl::StatusOr<cty::Value> read =
-          session.ReadResource(at, obj.type_name, obj.state, &private_data);
-      if (!read.ok()) return read.status();
+      NSXALB_ASSIGN_OR_RETURN(cty::Value read,
+                              session.ReadResource(at, obj.type_name, obj.state, &private_data));
       Subject subject;
       subject.provider = options_.provider_address;
       subject.address = at;
-      NSXALB_RETURN_IF_ERROR(AssertImportReadResult((*schema)->block, *read, subject));
-      NSXALB_RETURN_IF_ERROR(Store(at, obj.type_name, **schema, *read, private_data));
+      NSXALB_RETURN_IF_ERROR(AssertImportReadResult(schema->block, read, subject));
+      NSXALB_RETURN_IF_ERROR(Store(at, obj.type_name, *schema, read, private_data));
     }
     return absl::OkStatus();
   };
@@ -998,27 +951,23 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
   }
   const std::string type = state_[address].type_name;
   {
-    absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("plan-destroy");
-    if (!s.ok()) return s.status();
-    absl::StatusOr<cty::Value> prior = Upgrade(**s, address);
-    NSXALB_RETURN_IF_ERROR(Finish(s->get(), prior.status()));
+    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan-destroy"));
+    absl::StatusOr<cty::Value> prior = Upgrade(*s, address);
+    NSXALB_RETURN_IF_ERROR(Finish(s.get(), prior.status()));
   }
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("destroy");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("destroy"));
+  ProviderSession& session = *s;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-    absl::StatusOr<cty::Value> prior = Upgrade(session, address);
-    if (!prior.ok()) return prior.status();
-    absl::StatusOr<const Schema*> schema = session.ResourceSchema(type);
-    if (!schema.ok()) return schema.status();
-    const cty::Value null_object = cty::Value::Null(ImpliedType((*schema)->block));
-    absl::StatusOr<std::pair<cty::Value, std::string>> destroyed = session.Apply(
-        address, type, *prior, null_object, null_object, state_[address].private_data);
-    if (!destroyed.ok()) return destroyed.status();
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(cty::Value prior, Upgrade(session, address));
+    NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+    const cty::Value null_object = cty::Value::Null(ImpliedType(schema->block));
+    NSXALB_RETURN_IF_ERROR(
+        session.Apply(address, type, prior, null_object, null_object, state_[address].private_data)
+            .status());
     state_.erase(address);
     return absl::OkStatus();
   };
@@ -1028,21 +977,17 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
 absl::StatusOr<cty::Value> TerraformDriver::ReadDataSource(const std::string& type,
                                                            const cty::Value& config) {
   const std::string address = absl::StrCat("data.", type, ".this");
-  absl::StatusOr<std::unique_ptr<ProviderSession>> s = Open("plan");
-  if (!s.ok()) return s.status();
-  ProviderSession& session = **s;
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan"));
+  ProviderSession& session = *s;
   cty::Value result;
   auto body = [&]() -> absl::Status {
-    absl::StatusOr<cty::Value> provider_config =
-        NormalizeConfig(session.provider_schema().block, options_.provider_config);
-    if (!provider_config.ok()) return provider_config.status();
-    NSXALB_RETURN_IF_ERROR(session.Configure(*provider_config));
-    absl::StatusOr<cty::Value> cfg = Normalize(session, type, config, true);
-    if (!cfg.ok()) return cfg.status();
-    NSXALB_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, *cfg));
-    absl::StatusOr<cty::Value> read = session.ReadDataSource(address, type, *cfg);
-    if (!read.ok()) return read.status();
-    result = *read;
+    NSXALB_ASSIGN_OR_RETURN(
+        cty::Value provider_config,
+        NormalizeConfig(session.provider_schema().block, options_.provider_config));
+    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+    NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, true));
+    NSXALB_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, cfg));
+    NSXALB_ASSIGN_OR_RETURN(result, session.ReadDataSource(address, type, cfg));
     return absl::OkStatus();
   };
   NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
@@ -1056,16 +1001,15 @@ absl::Status TerraformDriver::CheckRefusesOtherClientCertificate() {
   PluginProcessOptions options = options_.process;
   options.expect_handshake = true;
   options.present_other_client_cert = true;
-  absl::StatusOr<std::unique_ptr<PluginProcess>> process = PluginProcess::Start(options);
-  if (!process.ok()) return process.status();
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<PluginProcess> process, PluginProcess::Start(options));
   log_.push_back("other-cert: GetSchema");
-  auto stub = tfplugin5::Provider::NewStub((*process)->channel());
+  auto stub = tfplugin5::Provider::NewStub(process->channel());
   const absl::Status call =
       Invoke(*stub, &Stub::GetSchema, tfplugin5::GetProviderSchema::Request(), absl::Seconds(5))
           .status();
-  const bool survived = (*process)->Running();
-  (*process)->Signal(SIGTERM);
-  (void)(*process)->Wait(absl::Seconds(2));
+  const bool survived = process->Running();
+  process->Signal(SIGTERM);
+  (void)process->Wait(absl::Seconds(2));
   if (call.ok()) {
     return absl::FailedPreconditionError(
         "the provider answered GetSchema over a TLS connection whose client certificate is not "

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/common/status_macros.h"
 
 namespace nsxalb::harness {
 namespace {
@@ -900,11 +901,10 @@ absl::StatusOr<Block> BlockFromProto(const tfplugin5::Schema::Block& block) {
 }
 
 absl::StatusOr<Schema> SchemaFromProto(const tfplugin5::Schema& schema) {
-  absl::StatusOr<Block> block = BlockFromProto(schema.block());
-  if (!block.ok()) return block.status();
+  NSXALB_ASSIGN_OR_RETURN(Block block, BlockFromProto(schema.block()));
   Schema out;
   out.version = schema.version();
-  out.block = *std::move(block);
+  out.block = std::move(block);
   return out;
 }
 

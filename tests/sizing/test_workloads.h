@@ -6,8 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/sizing/recommend.h"
+#include "tests/support/status_matchers.h"
 
 namespace nsxalb::sizing {
 
@@ -27,7 +29,7 @@ inline Workload MakeWorkload(Platform platform,
 // The recommendation for `w`; a test failure (and an empty recommendation) when there is none.
 inline Recommendation MustRecommend(const Workload& w) {
   absl::StatusOr<Recommendation> r = Recommend(w);
-  EXPECT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r, ::nsxalb::testing::IsOk());
   return r.ok() ? *r : Recommendation{};
 }
 

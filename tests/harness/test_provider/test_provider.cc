@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/cty/json.h"
 #include "plugin/framework/resource_with_import_state.h"
 #include "plugin/framework/resource_with_modify_plan.h"
@@ -65,40 +66,35 @@ class Remote {
 
   // Reads object `id`; nullopt when it does not exist.
   absl::StatusOr<std::optional<cty::Value>> Get(const std::string& id) const {
-    absl::StatusOr<std::string> path = PathOf(id);
-    if (!path.ok()) return path.status();
-    std::ifstream in(*path, std::ios::binary);
+    NSXALB_ASSIGN_OR_RETURN(std::string path, PathOf(id));
+    std::ifstream in(path, std::ios::binary);
     if (!in) return std::optional<cty::Value>();
     std::stringstream text;
     text << in.rdbuf();
-    absl::StatusOr<cty::Value> v = cty::DecodeJson(text.str(), ThingType());
-    if (!v.ok()) return v.status();
-    return std::optional<cty::Value>(*v);
+    NSXALB_ASSIGN_OR_RETURN(cty::Value v, cty::DecodeJson(text.str(), ThingType()));
+    return std::optional<cty::Value>(v);
   }
 
   // Writes object `id` (atomically: temporary file, then rename).
   absl::Status Put(const std::string& id, const cty::Value& state) const {
-    absl::StatusOr<std::string> path = PathOf(id);
-    if (!path.ok()) return path.status();
-    absl::StatusOr<std::string> json = cty::EncodeJson(state, ThingType());
-    if (!json.ok()) return json.status();
-    const std::string tmp = *path + ".tmp";
+    NSXALB_ASSIGN_OR_RETURN(std::string path, PathOf(id));
+    NSXALB_ASSIGN_OR_RETURN(std::string json, cty::EncodeJson(state, ThingType()));
+    const std::string tmp = path + ".tmp";
     {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << *json;
+      out << json;
       if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
     }
     std::error_code ec;
-    std::filesystem::rename(tmp, *path, ec);
-    if (ec) return absl::UnavailableError(absl::StrCat("cannot write ", *path, ": ", ec.message()));
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", ec.message()));
     return absl::OkStatus();
   }
 
   absl::Status Remove(const std::string& id) const {
-    absl::StatusOr<std::string> path = PathOf(id);
-    if (!path.ok()) return path.status();
+    NSXALB_ASSIGN_OR_RETURN(std::string path, PathOf(id));
     std::error_code ec;
-    std::filesystem::remove(*path, ec);
+    std::filesystem::remove(path, ec);
     if (ec) return absl::UnavailableError(ec.message());
     return absl::OkStatus();
   }
