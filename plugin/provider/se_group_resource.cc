@@ -255,6 +255,44 @@ cty::Value PlanUnknownRecommendation(const cty::Value& config, cty::Value planne
   return std::move(planned).WithAttribute("sizing", cty::Value::Unknown(SizingObjectType()));
 }
 
+// The findings of a known plan, under the enforce gate: only a plan that creates or changes the
+// group fails on under-sizing (`waiver` empty). A destroy's refresh plan carries the configuration
+// as it is now, edited or not; Terraform fails the destroy on any error from it, so in a destroy
+// run nothing is an error here. Validate reported the findings that depend on neither the policy
+// nor the plan (see ValidateConfig); errors reach here only when validate could not see them, as
+// when the platform comes from the cloud (`platform_derived`).
+void AddPlanFindings(const SizingPlan& plan, bool platform_derived, segroup::SizingPolicy policy,
+                     const char* waiver, Diagnostics& d) {
+  for (const PlacedFinding& finding : plan.findings) {
+    const bool report = platform_derived || finding.policy_dependent ||
+                        finding.finding.severity == sizing::Severity::kError;
+    if (!report) continue;
+    AddFindingDiagnostic(finding, policy, d, waiver);
+  }
+}
+
+// observed_load: an existing group's plan against what its SEs carried. The check to make, without
+// its platform, policy and waiver; nullopt without the block, without a workload, or for a group
+// not created yet, so that no analytics request is made.
+std::optional<ObservedLoadCheck> ObservedLoadCheckFor(const cty::Value& config,
+                                                      const cty::Value& prior,
+                                                      const cty::Value& planned,
+                                                      const SizingPlan& plan) {
+  const cty::Value* observed = config.GetAttribute("observed_load");
+  const Attr<std::string> id = StringAttr(prior, "id");
+  if (!plan.has_workload || prior.IsNull() || !id.value().has_value() || observed == nullptr ||
+      !observed->IsKnown() || observed->IsNull()) {
+    return std::nullopt;
+  }
+  ObservedLoadCheck check;
+  check.block = *observed;
+  check.group_uuid = *id.value();
+  check.tenant = StringAttr(planned, "tenant").value_or("");
+  check.planned = planned;
+  check.plan = &plan;
+  return check;
+}
+
 }  // namespace
 
 framework::Schema SeGroupResource::GetSchema() const {
@@ -312,7 +350,6 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   const cty::Value& config = request.config;
   const cty::Value& prior = request.prior_state;
   Diagnostics& d = response.diagnostics;
-  const bool create = prior.IsNull();
   const std::string action = Action("planning", config);
   std::shared_ptr<controller::Client> client = ClientOrError(provider_, action, d);
   if (client == nullptr) return;
@@ -347,39 +384,18 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
   d.Append(plan->input_errors);
 
-  // The findings, under the enforce gate: only a plan that creates or changes the group fails
-  // on under-sizing. A destroy's refresh plan carries the configuration as it is now, edited or
-  // not; Terraform fails the destroy on any error from it, so in a destroy run nothing is an
-  // error here.
+  // The findings under the enforce gate, then what the group's SEs really carried.
   const segroup::SizingPolicy effective = OwnPolicy(config).value_or(provider_->sizing_policy());
   const char* waiver = provider_->destroy_run()          ? kDestroyRunWaiver
                        : ChangesTheGroup(planned, prior) ? ""
                                                          : kUnchangedGroupWaiver;
-  for (const PlacedFinding& finding : plan->findings) {
-    // Validate reported the rest (see ValidateConfig); errors only reach here when validate
-    // could not see them.
-    const bool report = platform.derived || finding.policy_dependent ||
-                        finding.finding.severity == sizing::Severity::kError;
-    if (!report) continue;
-    AddFindingDiagnostic(finding, effective, d, waiver);
-  }
-
-  // observed_load: an existing group's plan against what its SEs carried. Without the block,
-  // or for a group not created yet, no analytics request is made.
-  const cty::Value* observed = config.GetAttribute("observed_load");
-  const Attr<std::string> id = StringAttr(prior, "id");
-  if (plan->has_workload && !create && id.value().has_value() && observed != nullptr &&
-      observed->IsKnown() && !observed->IsNull()) {
-    ObservedLoadCheck check;
-    check.block = *observed;
-    check.group_uuid = *id.value();
-    check.tenant = StringAttr(planned, "tenant").value_or("");
-    check.planned = planned;
-    check.plan = &*plan;
-    check.platform = *platform.platform;
-    check.policy = effective;
-    check.enforce_waived = waiver;
-    AddObservedLoadFindings(*client, check, d);
+  AddPlanFindings(*plan, platform.derived, effective, waiver, d);
+  if (std::optional<ObservedLoadCheck> check =
+          ObservedLoadCheckFor(config, prior, planned, *plan)) {
+    check->platform = *platform.platform;
+    check->policy = effective;
+    check->enforce_waived = waiver;
+    AddObservedLoadFindings(*client, *check, d);
   }
   response.planned_state = planned;
 }
