@@ -352,13 +352,11 @@ absl::Status EncodeInto(
 // A request naming `type` with `config` as the object of the type's schema: what
 // ValidateResourceTypeConfig, ValidateDataSourceConfig and ReadDataSource send.
 template <typename Req>
-absl::StatusOr<Req> ConfigRequest(const absl::StatusOr<const Schema*>& schema,
-                                  const std::string& type, const cty::Value& config) {
-  NSXALB_RETURN_IF_ERROR(schema.status());
+absl::StatusOr<Req> ConfigRequest(const Schema& schema, const std::string& type,
+                                  const cty::Value& config) {
   Req req;
   req.set_type_name(type);
-  NSXALB_RETURN_IF_ERROR(
-      EncodeInto(ImpliedType((*schema)->block), {{&config, req.mutable_config()}}));
+  NSXALB_RETURN_IF_ERROR(EncodeInto(ImpliedType(schema.block), {{&config, req.mutable_config()}}));
   return req;
 }
 
@@ -434,24 +432,31 @@ absl::Status ProviderSession::CallGetSchema() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<const Schema*> ProviderSession::ResourceSchema(const std::string& type) const {
-  auto it = resources_.find(type);
-  if (it == resources_.end()) {
-    return absl::NotFoundError(absl::StrCat("Invalid resource type: The provider ",
-                                            options_.provider_address,
-                                            " does not support resource type ", Quote(type), "."));
+namespace {
+
+// The schema of `type` among `schemas`, or Terraform's error for a type the provider does not
+// have: "`summary`: The provider P does not support `kind` "type"."
+absl::StatusOr<const Schema*> FindSchema(const std::map<std::string, Schema>& schemas,
+                                         const std::string& provider, absl::string_view summary,
+                                         absl::string_view kind, const std::string& type) {
+  auto it = schemas.find(type);
+  if (it == schemas.end()) {
+    return absl::NotFoundError(absl::StrCat(summary, ": The provider ", provider,
+                                            " does not support ", kind, " ", Quote(type), "."));
   }
   return &it->second;
 }
 
+}  // namespace
+
+absl::StatusOr<const Schema*> ProviderSession::ResourceSchema(const std::string& type) const {
+  return FindSchema(resources_, options_.provider_address, "Invalid resource type", "resource type",
+                    type);
+}
+
 absl::StatusOr<const Schema*> ProviderSession::DataSourceSchema(const std::string& type) const {
-  auto it = data_sources_.find(type);
-  if (it == data_sources_.end()) {
-    return absl::NotFoundError(absl::StrCat("Invalid data source: The provider ",
-                                            options_.provider_address,
-                                            " does not support data source ", Quote(type), "."));
-  }
-  return &it->second;
+  return FindSchema(data_sources_, options_.provider_address, "Invalid data source", "data source",
+                    type);
 }
 
 absl::StatusOr<cty::Value> ProviderSession::PrepareProviderConfig(const cty::Value& config) {
@@ -481,20 +486,26 @@ absl::Status ProviderSession::Configure(const cty::Value& config) {
   return Rpc("Configure", &Stub::Configure, req).status();
 }
 
+template <typename Req, typename Resp>
+absl::Status ProviderSession::ValidateConfig(const char* name, ProviderMethod<Req, Resp> method,
+                                             const Schema& schema, const std::string& type,
+                                             const cty::Value& config) {
+  NSXALB_ASSIGN_OR_RETURN(Req req, ConfigRequest<Req>(schema, type, config));
+  return Rpc(name, method, req).status();
+}
+
 absl::Status ProviderSession::ValidateResourceTypeConfig(const std::string& type,
                                                          const cty::Value& config) {
-  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ValidateResourceTypeConfig::Request req,
-                          ConfigRequest<tfplugin5::ValidateResourceTypeConfig::Request>(
-                              ResourceSchema(type), type, config));
-  return Rpc("ValidateResourceTypeConfig", &Stub::ValidateResourceTypeConfig, req).status();
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, ResourceSchema(type));
+  return ValidateConfig("ValidateResourceTypeConfig", &Stub::ValidateResourceTypeConfig, *schema,
+                        type, config);
 }
 
 absl::Status ProviderSession::ValidateDataSourceConfig(const std::string& type,
                                                        const cty::Value& config) {
-  NSXALB_ASSIGN_OR_RETURN(tfplugin5::ValidateDataSourceConfig::Request req,
-                          ConfigRequest<tfplugin5::ValidateDataSourceConfig::Request>(
-                              DataSourceSchema(type), type, config));
-  return Rpc("ValidateDataSourceConfig", &Stub::ValidateDataSourceConfig, req).status();
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, DataSourceSchema(type));
+  return ValidateConfig("ValidateDataSourceConfig", &Stub::ValidateDataSourceConfig, *schema, type,
+                        config);
 }
 
 absl::StatusOr<cty::Value> ProviderSession::UpgradeResourceState(const std::string& address,
@@ -670,12 +681,12 @@ absl::StatusOr<std::vector<ProviderSession::Imported>> ProviderSession::ImportRe
 absl::StatusOr<cty::Value> ProviderSession::ReadDataSource(const std::string& address,
                                                            const std::string& type,
                                                            const cty::Value& config) {
-  absl::StatusOr<const Schema*> schema = DataSourceSchema(type);
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, DataSourceSchema(type));
   NSXALB_ASSIGN_OR_RETURN(tfplugin5::ReadDataSource::Request req,
-                          ConfigRequest<tfplugin5::ReadDataSource::Request>(schema, type, config));
+                          ConfigRequest<tfplugin5::ReadDataSource::Request>(*schema, type, config));
   NSXALB_ASSIGN_OR_RETURN(tfplugin5::ReadDataSource::Response resp,
                           Rpc("ReadDataSource", &Stub::ReadDataSource, req));
-  return ReadAnswer(resp.has_state(), resp.state(), (*schema)->block, "state", SubjectFor(address),
+  return ReadAnswer(resp.has_state(), resp.state(), schema->block, "state", SubjectFor(address),
                     AssertDataSourceResult);
 }
 
@@ -730,6 +741,30 @@ absl::Status TerraformDriver::Finish(ProviderSession* session, absl::Status body
   return closed;
 }
 
+absl::Status TerraformDriver::RunWalk(const std::string& walk, ProviderSetup setup,
+                                      absl::FunctionRef<absl::Status(ProviderSession&)> body) {
+  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open(walk));
+  ProviderSession& session = *s;
+  auto run = [&]() -> absl::Status {
+    if (setup != ProviderSetup::kNone) {
+      NSXALB_ASSIGN_OR_RETURN(
+          cty::Value provider_config,
+          NormalizeConfig(session.provider_schema().block, options_.provider_config));
+      if (setup == ProviderSetup::kPrepare) {
+        NSXALB_RETURN_IF_ERROR(session.PrepareProviderConfig(provider_config).status());
+      } else {
+        NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+      }
+    }
+    return body(session);
+  };
+  return Finish(&session, run());
+}
+
+absl::Status TerraformDriver::SchemaOnlyWalk() {
+  return RunWalk("schema", ProviderSetup::kNone, [](ProviderSession&) { return absl::OkStatus(); });
+}
+
 absl::StatusOr<cty::Value> TerraformDriver::Normalize(const ProviderSession& session,
                                                       const std::string& type,
                                                       const cty::Value& config,
@@ -771,21 +806,30 @@ absl::Status TerraformDriver::Store(const std::string& address, const std::strin
 }
 
 absl::Status TerraformDriver::Validate(const std::string& type, const cty::Value& config) {
-  {
-    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("schema"));
-    NSXALB_RETURN_IF_ERROR(Finish(s.get(), absl::OkStatus()));
-  }
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("validate"));
-  ProviderSession& session = *s;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_ASSIGN_OR_RETURN(cty::Value prepared, session.PrepareProviderConfig(provider_config));
+  NSXALB_RETURN_IF_ERROR(SchemaOnlyWalk());
+  return RunWalk("validate", ProviderSetup::kPrepare, [&](ProviderSession& session) {
     NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
     return session.ValidateResourceTypeConfig(type, cfg);
-  };
-  return Finish(&session, body());
+  });
+}
+
+absl::StatusOr<TerraformDriver::WalkPlan> TerraformDriver::PlanResource(ProviderSession& session,
+                                                                        const std::string& address,
+                                                                        const std::string& type,
+                                                                        const cty::Value& config) {
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+  cty::Value prior = cty::Value::Null(ImpliedType(schema->block));
+  std::string prior_private;
+  if (state_.count(address) != 0) {
+    NSXALB_ASSIGN_OR_RETURN(prior, Upgrade(session, address));
+    prior_private = state_[address].private_data;
+  }
+  WalkPlan out;
+  NSXALB_ASSIGN_OR_RETURN(out.config, Normalize(session, type, config, false));
+  NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, out.config));
+  NSXALB_ASSIGN_OR_RETURN(out.change,
+                          session.Plan(address, type, prior, prior_private, out.config));
+  return out;
 }
 
 absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
@@ -794,90 +838,64 @@ absl::StatusOr<PlannedChange> TerraformDriver::Apply(const std::string& address,
   NSXALB_RETURN_IF_ERROR(Validate(type, config));
   if (state_.count(address) != 0) NSXALB_RETURN_IF_ERROR(Refresh(address));
 
-  // Plan walk.
   PlannedChange saved;
-  {
-    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan"));
-    ProviderSession& session = *s;
-    auto body = [&]() -> absl::Status {
-      NSXALB_ASSIGN_OR_RETURN(
-          cty::Value provider_config,
-          NormalizeConfig(session.provider_schema().block, options_.provider_config));
-      NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
-      NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
-      cty::Value prior = cty::Value::Null(ImpliedType(schema->block));
-      std::string prior_private;
-      if (state_.count(address) != 0) {
-        NSXALB_ASSIGN_OR_RETURN(prior, Upgrade(session, address));
-        prior_private = state_[address].private_data;
-      }
-      NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
-      NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, cfg));
-      NSXALB_ASSIGN_OR_RETURN(saved, session.Plan(address, type, prior, prior_private, cfg));
-      return absl::OkStatus();
-    };
-    NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
-  }
+  NSXALB_RETURN_IF_ERROR(
+      RunWalk("plan", ProviderSetup::kConfigure, [&](ProviderSession& session) -> absl::Status {
+        NSXALB_ASSIGN_OR_RETURN(WalkPlan plan, PlanResource(session, address, type, config));
+        saved = std::move(plan.change);
+        return absl::OkStatus();
+      }));
   if (saved.action == PlanAction::kNoOp) return saved;
 
   // Apply walk: re-plan, check the final plan against the saved one, then apply.
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("apply"));
-  ProviderSession& session = *s;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
-    NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
-    const Block& block = schema->block;
-    const cty::Value null_value = cty::Value::Null(ImpliedType(block));
-    cty::Value prior = null_value;
-    std::string prior_private;
-    if (state_.count(address) != 0) {
-      NSXALB_ASSIGN_OR_RETURN(prior, Upgrade(session, address));
-      prior_private = state_[address].private_data;
-    }
-    NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, false));
-    NSXALB_RETURN_IF_ERROR(session.ValidateResourceTypeConfig(type, cfg));
-    NSXALB_ASSIGN_OR_RETURN(PlannedChange final_plan,
-                            session.Plan(address, type, prior, prior_private, cfg));
-    if (final_plan.action != saved.action) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "Provider produced inconsistent final plan: When expanding the plan for ", address,
-          " to include new values learned so far during apply, provider ",
-          Quote(options_.provider_address), " changed the planned action from ",
-          PlanActionName(saved.action), " to ", PlanActionName(final_plan.action),
-          ".\nThis is a bug in the provider, which should be reported in the provider's own "
-          "issue tracker."));
-    }
-    Subject subject;
-    subject.provider = options_.provider_address;
-    subject.address = address;
-    if (absl::Status compat = AssertObjectCompatible(block, saved.after, final_plan.after, subject);
-        !compat.ok()) {
-      return AsInconsistentFinalPlan(compat);
-    }
-    if (final_plan.action == PlanAction::kReplace) {
-      // Destroy half: planned null, config null, the replace plan's private.
-      NSXALB_RETURN_IF_ERROR(
-          session.Apply(address, type, prior, null_value, null_value, final_plan.replace_private)
-              .status());
-      state_.erase(address);
-      prior = null_value;
-    }
-    std::optional<std::pair<cty::Value, std::string>> partial;
-    absl::StatusOr<std::pair<cty::Value, std::string>> applied = session.Apply(
-        address, type, prior, final_plan.after, cfg, final_plan.planned_private, &partial);
-    if (!applied.ok()) {
-      if (partial.has_value()) {
-        (void)Store(address, type, *schema, partial->first, partial->second);
-      }
-      return applied.status();
-    }
-    return Store(address, type, *schema, applied->first, applied->second);
-  };
-  NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
+  NSXALB_RETURN_IF_ERROR(RunWalk("apply", ProviderSetup::kConfigure, [&](ProviderSession& session) {
+    return ApplySaved(session, address, type, config, saved);
+  }));
   return saved;
+}
+
+absl::Status TerraformDriver::ApplySaved(ProviderSession& session, const std::string& address,
+                                         const std::string& type, const cty::Value& config,
+                                         const PlannedChange& saved) {
+  NSXALB_ASSIGN_OR_RETURN(WalkPlan final_walk, PlanResource(session, address, type, config));
+  const PlannedChange& final_plan = final_walk.change;
+  if (final_plan.action != saved.action) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Provider produced inconsistent final plan: When expanding the plan for ", address,
+        " to include new values learned so far during apply, provider ",
+        Quote(options_.provider_address), " changed the planned action from ",
+        PlanActionName(saved.action), " to ", PlanActionName(final_plan.action),
+        ".\nThis is a bug in the provider, which should be reported in the provider's own "
+        "issue tracker."));
+  }
+  NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
+  const Block& block = schema->block;
+  if (absl::Status compat =
+          AssertObjectCompatible(block, saved.after, final_plan.after, session.SubjectFor(address));
+      !compat.ok()) {
+    return AsInconsistentFinalPlan(compat);
+  }
+  const cty::Value null_value = cty::Value::Null(ImpliedType(block));
+  cty::Value prior = final_plan.prior;
+  if (final_plan.action == PlanAction::kReplace) {
+    // Destroy half: planned null, config null, the replace plan's private.
+    NSXALB_RETURN_IF_ERROR(
+        session.Apply(address, type, prior, null_value, null_value, final_plan.replace_private)
+            .status());
+    state_.erase(address);
+    prior = null_value;
+  }
+  std::optional<std::pair<cty::Value, std::string>> partial;
+  absl::StatusOr<std::pair<cty::Value, std::string>> applied =
+      session.Apply(address, type, prior, final_plan.after, final_walk.config,
+                    final_plan.planned_private, &partial);
+  if (!applied.ok()) {
+    if (partial.has_value()) {
+      (void)Store(address, type, *schema, partial->first, partial->second);
+    }
+    return applied.status();
+  }
+  return Store(address, type, *schema, applied->first, applied->second);
 }
 
 absl::Status TerraformDriver::Refresh(const std::string& address) {
@@ -885,13 +903,7 @@ absl::Status TerraformDriver::Refresh(const std::string& address) {
     return absl::NotFoundError(absl::StrCat(address, " is not in the state"));
   }
   const std::string type = state_[address].type_name;
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("refresh"));
-  ProviderSession& session = *s;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+  return RunWalk("refresh", ProviderSetup::kConfigure, [&](ProviderSession& session) {
     NSXALB_ASSIGN_OR_RETURN(cty::Value prior, Upgrade(session, address));
     std::string private_data = state_[address].private_data;
     NSXALB_ASSIGN_OR_RETURN(cty::Value read,
@@ -902,29 +914,19 @@ absl::Status TerraformDriver::Refresh(const std::string& address) {
     }
     NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
     return Store(address, type, *schema, read, private_data);
-  };
-  return Finish(&session, body());
+  });
 }
 
 absl::Status TerraformDriver::Import(const std::string& address, const std::string& id) {
   const std::string type = TypeOfAddress(address);
-  {
-    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("schema"));
-    NSXALB_RETURN_IF_ERROR(Finish(s.get(), absl::OkStatus()));
-  }
+  NSXALB_RETURN_IF_ERROR(SchemaOnlyWalk());
   if (state_.count(address) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Resource already managed by Terraform: Terraform is already managing a remote object "
         "for ",
         address, "."));
   }
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("import"));
-  ProviderSession& session = *s;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+  return RunWalk("import", ProviderSetup::kConfigure, [&](ProviderSession& session) {
     NSXALB_ASSIGN_OR_RETURN(std::vector<ProviderSession::Imported> imported,
                             session.ImportResourceState(address, type, id));
     for (size_t i = 0; i < imported.size(); ++i) {
@@ -934,15 +936,11 @@ absl::Status TerraformDriver::Import(const std::string& address, const std::stri
       std::string private_data;  // Terraform v0.13.7 reads an imported object with no private
       NSXALB_ASSIGN_OR_RETURN(cty::Value read,
                               session.ReadResource(at, obj.type_name, obj.state, &private_data));
-      Subject subject;
-      subject.provider = options_.provider_address;
-      subject.address = at;
-      NSXALB_RETURN_IF_ERROR(AssertImportReadResult(schema->block, read, subject));
+      NSXALB_RETURN_IF_ERROR(AssertImportReadResult(schema->block, read, session.SubjectFor(at)));
       NSXALB_RETURN_IF_ERROR(Store(at, obj.type_name, *schema, read, private_data));
     }
     return absl::OkStatus();
-  };
-  return Finish(&session, body());
+  });
 }
 
 absl::Status TerraformDriver::Destroy(const std::string& address) {
@@ -950,18 +948,10 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
     return absl::NotFoundError(absl::StrCat(address, " is not in the state"));
   }
   const std::string type = state_[address].type_name;
-  {
-    NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan-destroy"));
-    absl::StatusOr<cty::Value> prior = Upgrade(*s, address);
-    NSXALB_RETURN_IF_ERROR(Finish(s.get(), prior.status()));
-  }
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("destroy"));
-  ProviderSession& session = *s;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
+  NSXALB_RETURN_IF_ERROR(
+      RunWalk("plan-destroy", ProviderSetup::kNone,
+              [&](ProviderSession& session) { return Upgrade(session, address).status(); }));
+  return RunWalk("destroy", ProviderSetup::kConfigure, [&](ProviderSession& session) {
     NSXALB_ASSIGN_OR_RETURN(cty::Value prior, Upgrade(session, address));
     NSXALB_ASSIGN_OR_RETURN(const Schema* schema, session.ResourceSchema(type));
     const cty::Value null_object = cty::Value::Null(ImpliedType(schema->block));
@@ -970,27 +960,20 @@ absl::Status TerraformDriver::Destroy(const std::string& address) {
             .status());
     state_.erase(address);
     return absl::OkStatus();
-  };
-  return Finish(&session, body());
+  });
 }
 
 absl::StatusOr<cty::Value> TerraformDriver::ReadDataSource(const std::string& type,
                                                            const cty::Value& config) {
   const std::string address = absl::StrCat("data.", type, ".this");
-  NSXALB_ASSIGN_OR_RETURN(std::unique_ptr<ProviderSession> s, Open("plan"));
-  ProviderSession& session = *s;
   cty::Value result;
-  auto body = [&]() -> absl::Status {
-    NSXALB_ASSIGN_OR_RETURN(
-        cty::Value provider_config,
-        NormalizeConfig(session.provider_schema().block, options_.provider_config));
-    NSXALB_RETURN_IF_ERROR(session.Configure(provider_config));
-    NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, true));
-    NSXALB_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, cfg));
-    NSXALB_ASSIGN_OR_RETURN(result, session.ReadDataSource(address, type, cfg));
-    return absl::OkStatus();
-  };
-  NSXALB_RETURN_IF_ERROR(Finish(&session, body()));
+  NSXALB_RETURN_IF_ERROR(
+      RunWalk("plan", ProviderSetup::kConfigure, [&](ProviderSession& session) -> absl::Status {
+        NSXALB_ASSIGN_OR_RETURN(cty::Value cfg, Normalize(session, type, config, true));
+        NSXALB_RETURN_IF_ERROR(session.ValidateDataSourceConfig(type, cfg));
+        NSXALB_ASSIGN_OR_RETURN(result, session.ReadDataSource(address, type, cfg));
+        return absl::OkStatus();
+      }));
   return result;
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -145,6 +146,9 @@ class ProviderSession {
   // Warnings the provider returned so far ("RPC: summary: detail").
   const std::vector<std::string>& warnings() const { return warnings_; }
 
+  // What Terraform's rules name in their messages: this provider and `address`.
+  Subject SubjectFor(const std::string& address) const;
+
  private:
   ProviderSession() = default;
   absl::Status CallGetSchema();
@@ -161,7 +165,12 @@ class ProviderSession {
   template <typename Req, typename Resp>
   absl::StatusOr<Resp> Rpc(const char* name, ProviderMethod<Req, Resp> method, const Req& req,
                            Resp* refused = nullptr);
-  Subject SubjectFor(const std::string& address) const;
+  // ValidateResourceTypeConfig and ValidateDataSourceConfig: `config`, named `type`, as the object
+  // of `schema`, through Rpc.
+  template <typename Req, typename Resp>
+  absl::Status ValidateConfig(const char* name, ProviderMethod<Req, Resp> method,
+                              const Schema& schema, const std::string& type,
+                              const cty::Value& config);
 
   DriverOptions options_;
   std::string walk_;
@@ -235,10 +244,37 @@ class TerraformDriver {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  // What a walk asks of the provider before its own RPCs, as Terraform's walks do: nothing
+  // (GetSchema only), PrepareProviderConfig (validate) or Configure (every other walk).
+  enum class ProviderSetup { kNone, kPrepare, kConfigure };
+  // One walk: launches its process, sets the provider up with the normalized provider
+  // configuration, runs `body` and closes the process; the first error of the walk and of Close
+  // wins.
+  absl::Status RunWalk(const std::string& walk, ProviderSetup setup,
+                       absl::FunctionRef<absl::Status(ProviderSession&)> body);
+  // A walk that only launches the provider (GetSchema, Shutdown), as `terraform validate` and
+  // `terraform import` start.
+  absl::Status SchemaOnlyWalk();
   // Launches a walk's process.
   absl::StatusOr<std::unique_ptr<ProviderSession>> Open(const std::string& walk);
   // Closes `session`; the first error of `body` and of Close wins.
   absl::Status Finish(ProviderSession* session, absl::Status body);
+  // A resource's plan in a configured walk, as both the plan and the apply walk make it: the
+  // prior state (upgraded; null when `address` is not in state), the normalized `config`
+  // validated, and PlanResourceChange.
+  struct WalkPlan {
+    PlannedChange change;
+    cty::Value config;  // normalized
+  };
+  absl::StatusOr<WalkPlan> PlanResource(ProviderSession& session, const std::string& address,
+                                        const std::string& type, const cty::Value& config);
+  // The apply walk's body: plans again (PlanResource), requires the final plan to keep `saved`'s
+  // action and be compatible with it ("Provider produced inconsistent final plan"), then applies
+  // it (destroy, then create, on replace) and stores the result, or the partial state of a
+  // failed apply.
+  absl::Status ApplySaved(ProviderSession& session, const std::string& address,
+                          const std::string& type, const cty::Value& config,
+                          const PlannedChange& saved);
   // UpgradeResourceState of the stored instance; NotFound when not in state.
   absl::StatusOr<cty::Value> Upgrade(ProviderSession& session, const std::string& address);
   // Saves a new value (unknowns as null) with the schema's version.
