@@ -242,6 +242,22 @@ bool ChangesTheGroup(const cty::Value& planned, const cty::Value& prior) {
               .Equals(prior);
 }
 
+// A plan that leaves the group as it is keeps the prior state's `sizing` when its figures are
+// equal (SameSizingFigures): a provider release that only rewords a finding or the summary then
+// plans no change and writes nothing. Today's wording still reaches the plan as diagnostics at
+// the attributes' lines. A plan that changes the group in any other way records today's `sizing`.
+// See docs/design/se-group-resource.md, "Upgrades plan no change".
+cty::Value KeepRecordedSizing(const cty::Value& prior, cty::Value planned) {
+  if (prior.IsNull()) return planned;
+  const cty::Value* recorded = prior.GetAttribute("sizing");
+  const cty::Value* fresh = planned.GetAttribute("sizing");
+  if (recorded == nullptr || fresh == nullptr || !SameSizingFigures(*recorded, *fresh)) {
+    return planned;
+  }
+  cty::Value kept = planned.WithAttribute("sizing", *recorded);
+  return kept.Equals(prior) ? kept : planned;
+}
+
 // A plan whose recommendation depends on something unknown until apply: the sizing attributes
 // the configuration leaves unset, and `sizing`, are unknown.
 cty::Value PlanUnknownRecommendation(const cty::Value& config, cty::Value planned) {
@@ -382,6 +398,7 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     planned = std::move(planned).WithAttribute(name, value);
   }
   planned = std::move(planned).WithAttribute("sizing", plan->sizing_object);
+  planned = KeepRecordedSizing(prior, std::move(planned));
   d.Append(plan->input_errors);
 
   // The findings under the enforce gate, then what the group's SEs really carried.

@@ -15,6 +15,7 @@
 #include "plugin/framework/resource_with_import_state.h"
 #include "plugin/framework/resource_with_modify_plan.h"
 #include "plugin/framework/resource_with_move_state.h"
+#include "plugin/framework/resource_with_upgrade_state.h"
 #include "plugin/framework/resource_with_validate_config.h"
 
 namespace nsxalb::provider {
@@ -29,7 +30,8 @@ class SeGroupResource : public framework::Resource,
                         public framework::ResourceWithValidateConfig,
                         public framework::ResourceWithModifyPlan,
                         public framework::ResourceWithImportState,
-                        public framework::ResourceWithMoveState {
+                        public framework::ResourceWithMoveState,
+                        public framework::ResourceWithUpgradeState {
  public:
   explicit SeGroupResource(NsxalbProvider* provider) : provider_(provider) {}
 
@@ -66,6 +68,10 @@ class SeGroupResource : public framework::Resource,
   // se_group_move.cc); no Controller. Any other source is an error naming what is accepted.
   void MoveState(const framework::MoveStateRequest& request,
                  framework::MoveStateResponse& response) override;
+  // State written by an earlier schema version (se_group_upgrade.h; defined in
+  // se_group_upgrade.cc); no Controller.
+  void UpgradeState(const framework::UpgradeStateRequest& request,
+                    framework::UpgradeStateResponse& response) override;
 
  private:
   NsxalbProvider* provider_;

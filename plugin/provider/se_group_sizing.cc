@@ -111,6 +111,23 @@ cty::Type SizingObjectType() {
                             {"findings", cty::Type::List(cty::Type::String())}});
 }
 
+const std::vector<std::string>& SizingFigureNames() {
+  static const std::vector<std::string>* const kNames = new std::vector<std::string>{
+      "profile", "se_count", "binding_metric", "utilization_pct", "basis"};
+  return *kNames;
+}
+
+bool SameSizingFigures(const cty::Value& a, const cty::Value& b) {
+  const auto usable = [](const cty::Value& v) { return v.IsWhollyKnown() && !v.IsNull(); };
+  if (!usable(a) || !usable(b)) return false;
+  for (const std::string& name : SizingFigureNames()) {
+    const cty::Value* left = a.GetAttribute(name);
+    const cty::Value* right = b.GetAttribute(name);
+    if (left == nullptr || right == nullptr || !left->Equals(*right)) return false;
+  }
+  return true;
+}
+
 PlacedFinding Placed(segroup::Finding finding) {
   return {std::move(finding.finding), PathOf(finding.attribute), finding.policy_dependent};
 }

@@ -34,6 +34,15 @@ namespace nsxalb::provider {
 // The `sizing` attribute's cty type (see provider_schema/resources/nsxalb_se_group.json).
 cty::Type SizingObjectType();
 
+// The attributes of the `sizing` object that are figures of the sizing (profile, se_count,
+// binding_metric, utilization_pct, basis): what it describes. The others (summary, findings) are
+// the provider's wording of it, which a release may change.
+const std::vector<std::string>& SizingFigureNames();
+
+// True when `a` and `b`, two wholly known, non-null `sizing` objects, hold equal figures
+// (SizingFigureNames), whatever their wording. False when either is null or not wholly known.
+bool SameSizingFigures(const cty::Value& a, const cty::Value& b);
+
 // One finding of the model, placed on the configuration.
 struct PlacedFinding {
   sizing::Finding finding;

@@ -152,14 +152,23 @@ TEST(SeGroupMoveTest, TheEngineMovesFromAviAndRefusesOtherSources) {
                                                       "registry.terraform.io/vmware/avi"));
   EXPECT_THAT(other.diagnostics.ToString(), HasSubstr("aws_instance"));
 
-  // An older nsxalb_se_group: the UpgradeResourceState path (attributes no longer in the schema
-  // dropped).
-  framework::MoveResourceStateResult own = server.MoveResourceState(
-      Request("registry.terraform.io/nsxalb/nsxalb", "nsxalb_se_group",
-              R"({"id":"serviceenginegroup-1","name":"a","retired_attribute":1})"),
-      "nsxalb_se_group");
+  // nsxalb_se_group itself: the UpgradeResourceState path, from version 0 (0.1.0) through the
+  // resource's upgrade, and at the current version by the engine (attributes no longer in the
+  // schema dropped).
+  framework::MoveResourceStateResult own =
+      server.MoveResourceState(Request("registry.terraform.io/nsxalb/nsxalb", "nsxalb_se_group",
+                                       R"({"id":"serviceenginegroup-1","name":"a"})"),
+                               "nsxalb_se_group");
   ASSERT_FALSE(own.diagnostics.HasError()) << own.diagnostics.ToString();
   EXPECT_EQ(own.target_state.GetAttribute("id")->AsString(), "serviceenginegroup-1");
+  framework::MoveStateRequest current =
+      Request("registry.terraform.io/nsxalb/nsxalb", "nsxalb_se_group",
+              R"({"id":"serviceenginegroup-1","retired":1})");
+  current.source_schema_version = server.ResourceSchema("nsxalb_se_group")->version;
+  framework::MoveResourceStateResult own_current =
+      server.MoveResourceState(current, "nsxalb_se_group");
+  ASSERT_FALSE(own_current.diagnostics.HasError()) << own_current.diagnostics.ToString();
+  EXPECT_EQ(own_current.target_state.GetAttribute("id")->AsString(), "serviceenginegroup-1");
 
   framework::MoveResourceStateResult broken = server.MoveResourceState(
       Request(kAviProviderAddress, kAviSeGroupType, R"({"name":"a"})"), "nsxalb_se_group");

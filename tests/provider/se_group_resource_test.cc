@@ -194,6 +194,55 @@ TEST_F(SeGroupResourceTest, EnforceFailsOnlyAPlanThatChangesTheGroup) {
   EXPECT_EQ(Count(changed.diagnostics, "demand-within-capacity"), 1);
 }
 
+// A release that words the sizing otherwise (docs/design/se-group-resource.md, "Upgrades plan no
+// change"): an unchanged group keeps the `sizing` its state records while the figures are equal,
+// and the plan still warns in today's words; other figures, or a change of the group, record
+// today's `sizing`.
+TEST_F(SeGroupResourceTest, ARewordedSizingPlansNoChangeOfAnUnchangedGroup) {
+  Configure();
+  const Value config = UnderSized({{"platform", Value::String("vcenter")}});
+  framework::PlanResourceChangeResult create = PlanCreate(config);
+  ASSERT_FALSE(create.diagnostics.HasError()) << create.diagnostics.ToString();
+  Value prior = create.planned_state;
+  for (const auto& [name, value] : create.planned_state.entries()) {
+    if (value.IsKnown()) continue;
+    prior = std::move(prior).WithAttribute(name, Value::String("known-" + name));
+  }
+  const Value today = *prior.GetAttribute("sizing");
+  ASSERT_TRUE(today.IsWhollyKnown() && !today.IsNull());
+  // The state an earlier release wrote: the same figures, other words.
+  const Value reworded =
+      today.WithAttribute("summary", Value::String("an earlier release's summary"))
+          .WithAttribute("findings",
+                         Value::List(cty::Type::String(), {Value::String("an earlier finding")}));
+  const Value recorded = prior.WithAttribute("sizing", reworded);
+
+  framework::PlanResourceChangeResult unchanged =
+      server_->PlanResourceChange(kSeGroupResourceType, recorded, recorded, config, "");
+  ASSERT_FALSE(unchanged.diagnostics.HasError()) << unchanged.diagnostics.ToString();
+  EXPECT_TRUE(unchanged.planned_state.Equals(recorded))
+      << "an unchanged group keeps the recorded sizing";
+  EXPECT_EQ(Count(unchanged.diagnostics, "demand-within-capacity"), 1)
+      << "the plan warns in today's words";
+
+  // Other figures (a release whose model found another SE count): today's sizing.
+  const Value other_figures =
+      prior.WithAttribute("sizing", reworded.WithAttribute("se_count", Value::Int(9)));
+  framework::PlanResourceChangeResult refigured =
+      server_->PlanResourceChange(kSeGroupResourceType, other_figures, other_figures, config, "");
+  ASSERT_FALSE(refigured.diagnostics.HasError()) << refigured.diagnostics.ToString();
+  EXPECT_TRUE(refigured.planned_state.GetAttribute("sizing")->Equals(today));
+
+  // A change of the group (another workload): today's sizing, with the new figures.
+  const Value workload = Workload({{"ssl_tps_ecc", Value::Int(9000)}});
+  framework::PlanResourceChangeResult changed = server_->PlanResourceChange(
+      kSeGroupResourceType, recorded, recorded.WithAttribute("workload", workload),
+      config.WithAttribute("workload", workload), "");
+  ASSERT_FALSE(changed.diagnostics.HasError()) << changed.diagnostics.ToString();
+  const Value* planned_sizing = changed.planned_state.GetAttribute("sizing");
+  EXPECT_FALSE(planned_sizing->GetAttribute("summary")->Equals(*reworded.GetAttribute("summary")));
+}
+
 // The refresh plan that begins terraform destroy carries the configuration as edited since the
 // last apply: in a process a destroy started, a change to another under-sized value warns.
 TEST_F(SeGroupResourceTest, EnforceNeverFailsThePlanOfADestroyRun) {

@@ -48,12 +48,15 @@ pass() {
 
 TF_PROVIDER_BINARY=${1:-${NSXALB_PROVIDER_BINARY:-}}
 TF_EMULATOR_BINARY=${2:-${NSXALB_EMULATOR_BINARY:-}}
-TF_PROVIDER_VERSION=${3:-${NSXALB_PROVIDER_VERSION:-0.1.0}}
 # shellcheck disable=SC2034  # read by the scenarios that source this file
 TF_PROVIDER_SOURCE=registry.terraform.io/nsxalb/nsxalb
 # The repository root, for scenarios that compare with files in the tree.
 # shellcheck disable=SC2034
 SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../../scripts/lib/version.sh
+source "$SOURCE_DIR/scripts/lib/version.sh"
+# The version the mirror offers the provider as: project(VERSION) unless given.
+TF_PROVIDER_VERSION=${3:-${NSXALB_PROVIDER_VERSION:-$(nsxalb_project_version "$SOURCE_DIR")}}
 # The mirror, CLI configuration and emulator helpers shared with scripts/demo and examples/gitops.
 # shellcheck source=../../scripts/lib/terraform-mirror.sh
 source "$SOURCE_DIR/scripts/lib/terraform-mirror.sh"
@@ -317,6 +320,26 @@ emu_counters() { emu_get /_emulator/counters; }
 emu_reset_counters() {
   _emu_curl --fail-with-body -X POST -d '' "$EMU_URL/_emulator/counters/reset" >/dev/null ||
     fail "resetting the emulator counters failed"
+}
+
+# emu_writes: how many requests since the last reset could have changed a Controller object (a
+# POST, PUT, PATCH or DELETE under /api/ other than the analytics queries); login and logout
+# aside.
+emu_writes() {
+  emu_counters | jq '[.requests | to_entries[]
+    | select(.key | test("^(POST|PUT|PATCH|DELETE) /api/") and (test("/api/analytics/") | not))
+    | .value] | add // 0'
+}
+
+# emu_restart [ARGS...]: stops the emulator and starts it again, on a new port, with EMU_ARGS and
+# ARGS (such as --state FILE, to serve the objects a fixture recorded); the provider's
+# NSXALB_CONTROLLER and NSXALB_CA_FILE follow it.
+emu_restart() {
+  tfm_stop_emulator
+  tfm_start_emulator "$TF_EMULATOR_BINARY" "$TF_TMP" "${EMU_ARGS[@]}" "$@" ||
+    fail "the emulator did not start again"
+  export NSXALB_CONTROLLER=$EMU_URL NSXALB_CA_FILE=$EMU_CA_FILE
+  rm -f "$_EMU_JAR"
 }
 
 # emu_faults JSON: arms faults, e.g. '{"fail_next":1,"fail_status":503}' (docs/emulator.md).

@@ -1,0 +1,83 @@
+// nsxalb_se_group's state from earlier schema versions: one explicit step per version.
+#include "plugin/provider/se_group_upgrade.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "plugin/cty/json.h"
+#include "plugin/provider/se_group_resource.h"
+
+namespace nsxalb::provider {
+namespace {
+
+using Json = nlohmann::json;
+
+// Every attribute and block a version-0 state may hold: the 0.1.0 builds' last shape. The first
+// 0.1.0 builds lacked max_vs_per_se, max_cpu_usage and observed_load.
+constexpr std::array<std::string_view, 30> kVersion0Attributes = {
+    // the group and how it is sized
+    "id", "url", "name", "cloud", "tenant", "description", "platform", "sizing_policy",
+    // the typed SE group fields
+    "vcpus_per_se", "memory_per_se", "disk_per_se", "cpu_reserve", "mem_reserve",
+    "dedicated_dispatcher_core", "num_dispatcher_cores", "max_queues_per_vnic", "hybrid_rss_mode",
+    "min_scaleout_per_vs", "max_scaleout_per_vs", "max_se", "min_se", "buffer_se", "ha_mode",
+    "max_vs_per_se", "max_cpu_usage", "se_name_prefix", "extra_fields",
+    // computed, and the blocks
+    "sizing", "workload", "observed_load"};
+
+// Version 0 to version 1: the same attributes, those the state lacks null.
+absl::StatusOr<Json> FromVersion0(Json state) {
+  for (auto it = state.begin(); it != state.end(); ++it) {
+    if (std::find(kVersion0Attributes.begin(), kVersion0Attributes.end(), it.key()) ==
+        kVersion0Attributes.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("attribute \"", it.key(), "\" is not one that version 0 (0.1.0) wrote"));
+    }
+  }
+  return state;
+}
+
+}  // namespace
+
+absl::StatusOr<cty::Value> UpgradeSeGroupState(const framework::Block& block, int64_t version,
+                                               std::string_view json) {
+  Json state = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (!state.is_object()) {
+    return absl::InvalidArgumentError("the stored state is not a JSON object");
+  }
+  switch (version) {
+    case 0: {
+      absl::StatusOr<Json> upgraded = FromVersion0(std::move(state));
+      if (!upgraded.ok()) return upgraded.status();
+      state = *std::move(upgraded);
+      break;
+    }
+    default:
+      return absl::FailedPreconditionError(
+          absl::StrCat("no upgrade from schema version ", version));
+  }
+  return cty::DecodeJson(state.dump(), framework::ImpliedType(block));
+}
+
+void SeGroupResource::UpgradeState(const framework::UpgradeStateRequest& request,
+                                   framework::UpgradeStateResponse& response) {
+  absl::StatusOr<cty::Value> upgraded =
+      UpgradeSeGroupState(GetSchema().block, request.version, request.raw_state_json);
+  if (!upgraded.ok()) {
+    response.diagnostics.AddError(
+        "Unable to upgrade the SE group's state",
+        absl::StrCat("The state of this ", kSeGroupResourceType,
+                     " was written with schema version ", request.version,
+                     " and cannot be upgraded: ", upgraded.status().message(),
+                     ". Remove it from the state (terraform state rm) and import the group again "
+                     "(terraform import)."));
+    return;
+  }
+  response.upgraded_state = *std::move(upgraded);
+}
+
+}  // namespace nsxalb::provider
