@@ -5,7 +5,9 @@
 # Usage: version_mentions_test.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-version=$(sed -n 's/^project(terraform_provider_nsxalb VERSION \([0-9.]*\) .*/\1/p' CMakeLists.txt)
+# shellcheck source=../../scripts/lib/version.sh
+source scripts/lib/version.sh
+version=$(nsxalb_project_version .)
 [ -n "$version" ] || { echo "FAIL: no project(VERSION) in CMakeLists.txt"; exit 1; }
 v='[0-9]+\.[0-9]+\.[0-9]+'
 # The provider's own version, wherever a Controller or Avi version cannot be meant.

@@ -16,7 +16,7 @@ for tool in python3 zip unzip gpg openssl; do
   require_tool "$tool" "release_install_test (scripts/release and the mirror server)"
 done
 release=$SOURCE_DIR/scripts/release
-version=$(sed -n 's/^project(terraform_provider_nsxalb VERSION \([0-9.]*\) .*/\1/p' "$SOURCE_DIR/CMakeLists.txt")
+version=$(nsxalb_project_version "$SOURCE_DIR")
 [ -n "$version" ] || fail "no project(VERSION) in CMakeLists.txt"
 next=${version%.*}.$((${version##*.} + 1))
 name=terraform-provider-nsxalb_$version
