@@ -44,6 +44,11 @@ inline constexpr int kDefaultMaxVsPerSe = 10;
 inline constexpr int kMaxVsPerSe = 1000;
 inline constexpr int kMaxVirtualServices = kMaxSeCount * kMaxVsPerSe;
 
+// Avi max_num_se_dps: the data-path processes per SE, and so its Service Units; range 1-128
+// (field catalog).
+inline constexpr int kMinNumSeDps = 1;
+inline constexpr int kMaxNumSeDps = 128;
+
 // True when `value` is one of kAllowedCoreCounts.
 bool IsAllowedCoreCount(int value);
 

@@ -242,7 +242,7 @@ Choice<int64_t> MemoryChoice(const Workload& w, const FoundShape& found) {
 
 // Everything that follows from the shape (r.vcpus_per_se, r.memory_per_se and r.se_count, set by
 // the caller): disk, capacity, loads, binding metric, the settings that follow the measured
-// configurations, max_se and the warnings about the plan.
+// configurations, max_se, the Service Units at max_se and the warnings about the plan.
 absl::Status CompleteShape(const Workload& w, Recommendation& r);
 
 }  // namespace
@@ -274,6 +274,10 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
   CheckIntRange(out, "max_scaleout_per_vs", w.max_scaleout_per_vs, 1, kMaxScaleoutPerVs,
                 "Avi max_scaleout_per_vs range");
   CheckIntRange(out, "max_vs_per_se", w.max_vs_per_se, 1, kMaxVsPerSe, "Avi max_vs_per_se range");
+  if (w.service_unit_settings.max_num_se_dps.has_value()) {
+    CheckIntRange(out, "max_num_se_dps", *w.service_unit_settings.max_num_se_dps, kMinNumSeDps,
+                  kMaxNumSeDps, "Avi max_num_se_dps range");
+  }
   if (w.virtual_services.has_value()) {
     CheckIntRange(out, "workload.virtual_services", *w.virtual_services, 1, kMaxVirtualServices,
                   "at most max_vs_per_se times the largest group");
@@ -618,6 +622,7 @@ absl::Status CompleteShape(const Workload& w, Recommendation& r) {
   NSXALB_RETURN_IF_ERROR(PlanLoads(w, r));
   PlanMeasuredSettings(w, r);
   PlanScaleout(w, r);
+  r.service_units = ServiceUnitsOf(r.vcpus_per_se.value, r.max_se, w.service_unit_settings);
   WarnAboutPlan(w, r);
   return absl::OkStatus();
 }

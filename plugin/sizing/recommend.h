@@ -36,6 +36,7 @@
 #include "plugin/sizing/ha_mode.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::sizing {
 
@@ -73,6 +74,9 @@ struct Workload {
   // one virtual service, scaled out over every active SE.
   std::optional<int> virtual_services;
   int max_vs_per_se = kDefaultMaxVsPerSe;  // Avi max_vs_per_se, 1-kMaxVsPerSe
+  // Avi max_num_se_dps and per_app: what one SE costs in Service Units (service_units.h). They
+  // change no shape; the recommendation's service_units follows them.
+  ServiceUnitSettings service_unit_settings;
 };
 
 // One demanded metric on a group of SEs.
@@ -105,6 +109,9 @@ struct Recommendation {
   HaMode ha_mode = HaMode::kShared;
   int buffer_se = kDefaultBufferSe;  // 0 outside N+M, where there is no buffer
   Choice<int> max_se;
+  // What the planned SEs cost in licences: per SE, and at max_se (rules service-units-per-se and
+  // service-units-at-planned-scale).
+  ServiceUnits service_units;
   Figure disk;                    // the disk figure with its rules and source
   SeCapacity capacity;            // one SE of the recommended size
   std::vector<MetricLoad> loads;  // one per demanded metric, in metric order
@@ -145,9 +152,10 @@ absl::StatusOr<Recommendation> Recommend(const Workload& workload);
 
 // The recommendation for a shape decided elsewhere (settings given by the user): `se_count` SEs of
 // `vcpus` and `memory_mb`, with everything that follows from the shape as Recommend chooses it
-// (disk, reserves, dispatchers, queues, Hybrid RSS, max_se), the loads and binding metric on that
-// shape, and the warnings about it. Recommend is its shape search followed by this. The shape's
-// own choices have reason "given" (memory: the table-memory rule when it is the table memory).
+// (disk, reserves, dispatchers, queues, Hybrid RSS, max_se, service_units), the loads and binding
+// metric on that shape, and the warnings about it. Recommend is its shape search followed by this.
+// The shape's own choices have reason "given" (memory: the table-memory rule when it is the table
+// memory).
 // InvalidArgument, naming the attribute, when CheckWorkload finds an error or the shape is
 // outside the vCPU or memory limits (limits.h) or 1-kMaxSeCount SEs.
 absl::StatusOr<Recommendation> RecommendForShape(const Workload& workload, int vcpus,

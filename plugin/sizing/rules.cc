@@ -6,6 +6,7 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/recommend.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::sizing::rules {
 
@@ -142,6 +143,23 @@ const std::vector<RuleDoc>& AllRules() {
        "One active SE, max_se = 2; a workload one SE of max_vcpus_per_se cannot carry is "
        "reported, with what another mode would need.",
        {"max_se", "vcpus_per_se", "ha_mode"}},
+      // The licence rules decide no attribute yet: the front ends do not show service_units, so
+      // the generated registry docs list them under none.
+      {kServiceUnitsPerSe,
+       "VMware NSX ALB 22.1 Administration Guide: 'By default, an eight-core SE will consume eight "
+       "Service Units licenses', with max_num_se_dps = 4 'only four', 'Hyper-threaded cores are "
+       "not accounted for licensing' (GUID-6805AC82); per-app SE mode counts each vCPU at 25% "
+       "(GUID-F8735A29)",
+       absl::StrCat("One SU per data-path process: an SE's vCPUs, or max_num_se_dps when it is "
+                    "set and smaller; times ",
+                    kPerAppServiceUnitsPerVcpu, " when per_app is true."),
+       {}},
+      {kServiceUnitsAtPlannedScale,
+       "derived: every running SE consumes its SUs (VMware NSX ALB 22.1 Administration Guide, "
+       "GUID-82244519: licences are consumed by SEs); the SEs are the planned max_se",
+       "SUs of the group = SUs per SE x the SEs the plan sets max_se to (active + buffer_se in "
+       "N+M, the active SEs in active/active, 2 in legacy active/standby).",
+       {}},
       {kRps160k,
        "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
        "approximately 160k'",

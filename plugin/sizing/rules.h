@@ -41,6 +41,10 @@ inline constexpr char kMaxSe[] = "max-se-covers-buffer";
 inline constexpr char kActiveActive[] = "active-active-survives-one-se-loss";
 inline constexpr char kLegacyOneActive[] = "legacy-active-standby-one-active";
 
+// Licences (service_units.h): what the planned group costs in Service Units.
+inline constexpr char kServiceUnitsPerSe[] = "service-units-per-se";
+inline constexpr char kServiceUnitsAtPlannedScale[] = "service-units-at-planned-scale";
+
 // Warnings.
 inline constexpr char kRps160k[] = "rps-160k-per-se-on-esxi";
 inline constexpr char kScaleoutLimit[] = "max-scaleout-per-vs";

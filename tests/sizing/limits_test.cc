@@ -36,6 +36,7 @@ TEST(LimitsTest, AviRangesMatchTheFieldCatalog) {
   EXPECT_EQ(allowed("max_scaleout_per_vs"), absl::StrCat("1-", kMaxScaleoutPerVs));
   EXPECT_EQ(allowed("max_se"), absl::StrCat("0-", kMaxSeCount));
   EXPECT_EQ(allowed("memory_per_se"), absl::StrCat(kControllerMinMemoryMb, "-", kMaxMemoryMb));
+  EXPECT_EQ(allowed("max_num_se_dps"), absl::StrCat(kMinNumSeDps, "-", kMaxNumSeDps));
 }
 
 TEST(LimitsTest, AllowedCoreCounts) {

@@ -1,0 +1,69 @@
+#include "plugin/sizing/service_units.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
+
+namespace nsxalb::sizing {
+namespace {
+
+// "4 data-path processes" or "1 data-path process".
+std::string DataPathText(int processes) {
+  return FormatCount(processes, "data-path process", "data-path processes");
+}
+
+}  // namespace
+
+Choice<double> ServiceUnitsPerSe(int vcpus, const ServiceUnitSettings& settings) {
+  int processes = vcpus > 0 ? vcpus : 0;
+  std::string why = FormatVcpus(processes);
+  if (settings.max_num_se_dps.has_value() && *settings.max_num_se_dps > 0 &&
+      *settings.max_num_se_dps < processes) {
+    processes = *settings.max_num_se_dps;
+    absl::StrAppend(&why, ", max_num_se_dps ", processes);
+  }
+  absl::StrAppend(&why, ": ", DataPathText(processes));
+  double units = processes;
+  if (settings.per_app) {
+    units = processes * kPerAppServiceUnitsPerVcpu;
+    absl::StrAppend(&why, " x ", kPerAppServiceUnitsPerVcpu, " (per_app)");
+  }
+  absl::StrAppend(&why, " = ", FormatServiceUnits(units));
+  return {units, Basis::kRule, rules::kServiceUnitsPerSe, std::move(why)};
+}
+
+Choice<double> ServiceUnitsAtPlannedScale(const Choice<double>& per_se, const Choice<int>& max_se) {
+  const int ses = max_se.value > 0 ? max_se.value : 0;
+  const double units = per_se.value * ses;
+  std::string why = absl::StrCat("max_se = ", FormatSeCount(ses));
+  if (!max_se.reason.empty()) absl::StrAppend(&why, " (", max_se.reason, ")");
+  absl::StrAppend(&why, " x ", FormatServiceUnits(per_se.value), " = ", FormatServiceUnits(units));
+  return {units, Basis::kRule, rules::kServiceUnitsAtPlannedScale, std::move(why)};
+}
+
+ServiceUnits ServiceUnitsOf(int vcpus, const Choice<int>& max_se,
+                            const ServiceUnitSettings& settings) {
+  ServiceUnits out;
+  out.per_se = ServiceUnitsPerSe(vcpus, settings);
+  out.at_planned_scale = ServiceUnitsAtPlannedScale(out.per_se, max_se);
+  return out;
+}
+
+std::string FormatServiceUnits(double service_units) {
+  // To the quarter: the finest step per_app gives.
+  const int64_t quarters = std::llround(service_units * 4);
+  const int64_t whole = quarters / 4;
+  const int64_t rest = quarters % 4;
+  std::string out = FormatInt(whole);
+  if (rest == 1) absl::StrAppend(&out, ".25");
+  if (rest == 2) absl::StrAppend(&out, ".5");
+  if (rest == 3) absl::StrAppend(&out, ".75");
+  absl::StrAppend(&out, quarters == 4 || (whole == 0 && rest != 0) ? " SU" : " SUs");
+  return out;
+}
+
+}  // namespace nsxalb::sizing
