@@ -2,6 +2,7 @@
 // (segroup::PlanSizing, the same code the provider plans with) -> Markdown.
 #include "plugin/cli/plan_report_command.h"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -21,6 +22,7 @@
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -153,6 +155,10 @@ struct Group {
   std::string action;
   std::string platform;  // empty when unknown
   Json after;
+  // What the group costs in Service Units before and after the plan (segroup::
+  // ServiceUnitsOfSettings): 0 where it does not exist, unset where a figure is unknown.
+  std::optional<double> service_units_before;
+  std::optional<double> service_units_after;
   std::optional<segroup::SizingPlan> sizing;
   std::string not_sized;  // why there is no sizing
   std::string chart;      // the chart's path, when written
@@ -183,6 +189,15 @@ bool InputOf(const Json& after, const Json& after_unknown, const Json* expressio
       continue;
     }
     if (expressions != nullptr && !expressions->contains(name)) continue;
+    auto it = after.find(name);
+    if (it != after.end() && !it->is_null()) in.settings[name] = *it;
+  }
+  // The licence settings are never recommended: what the group will have is what it costs.
+  for (const std::string& name : segroup::LicenceAttributeNames()) {
+    if (IsUnknownIn(after_unknown, name)) {
+      known = false;
+      continue;
+    }
     auto it = after.find(name);
     if (it != after.end() && !it->is_null()) in.settings[name] = *it;
   }
@@ -252,6 +267,61 @@ std::string FileNameOf(const std::string& address) {
   return out + ".svg";
 }
 
+// What a state of the plan (`before` or `after`) costs in SUs: 0 when the group does not exist in
+// it (null), unset when its figures are not known.
+std::optional<double> ServiceUnitsOfState(const Json& state) {
+  if (state.is_null()) return 0.0;
+  return segroup::ServiceUnitsOfSettings(state);
+}
+
+// The SUs cell: "18 SUs" for a new group, "18 SUs (was 24)" for a changed cost, "-" unknown.
+std::string ServiceUnitsCell(const Group& g) {
+  if (!g.service_units_after.has_value()) return "-";
+  if (g.action == "destroy") {
+    return g.service_units_before.has_value()
+               ? absl::StrCat("0 (was ", sz::FormatServiceUnits(*g.service_units_before), ")")
+               : "0";
+  }
+  std::string out = sz::FormatServiceUnits(*g.service_units_after);
+  if (g.action != "create" && g.service_units_before.has_value() &&
+      *g.service_units_before != *g.service_units_after) {
+    absl::StrAppend(&out, " (was ", sz::FormatServiceUnits(*g.service_units_before), ")");
+  }
+  return out;
+}
+
+// "Service Units: this plan adds 18 SUs and removes 6 (net +12)." over the groups whose figures
+// are known, with a note for those that are not.
+std::string ServiceUnitsTotal(const std::vector<Group>& groups) {
+  double added = 0, removed = 0;
+  int unknown = 0;
+  for (const Group& g : groups) {
+    if (!g.service_units_before.has_value() || !g.service_units_after.has_value()) {
+      ++unknown;
+      continue;
+    }
+    const double delta = *g.service_units_after - *g.service_units_before;
+    (delta > 0 ? added : removed) += std::abs(delta);
+  }
+  std::string out;
+  if (added == 0 && removed == 0) {
+    out = "Service Units: this plan changes no group's Service Units";
+  } else {
+    const double net = added - removed;
+    out = absl::StrCat("Service Units: this plan adds ", sz::FormatServiceUnits(added),
+                       " and removes ", sz::FormatServiceUnits(removed), " (net ",
+                       net > 0   ? "+"
+                       : net < 0 ? "-"
+                                 : "",
+                       sz::FormatServiceUnits(std::abs(net)), ")");
+  }
+  if (unknown > 0) {
+    absl::StrAppend(&out, "; ", sz::FormatCount(unknown, "group's", "groups'"),
+                    " Service Units are known only after apply");
+  }
+  return out + ".\n";
+}
+
 // Markdown table cells must not contain a bare '|'.
 std::string Cell(const std::string& text) {
   std::string out;
@@ -309,10 +379,10 @@ void WriteChart(const Options& o, Group& g, std::ostream& err) {
   input.workload = *g.sizing->workload;
   input.metric = ChartMetric(planned);
   const sz::Recommendation& rec = g.sizing->recommendation ? *g.sizing->recommendation : planned;
-  input.recommended =
-      ChartShape{rec.vcpus_per_se.value, rec.memory_per_se.value, rec.se_count.value};
-  input.given =
-      ChartShape{planned.vcpus_per_se.value, planned.memory_per_se.value, planned.se_count.value};
+  input.recommended = ChartShape{rec.vcpus_per_se.value, rec.memory_per_se.value,
+                                 rec.se_count.value, rec.service_units.at_planned_scale.value};
+  input.given = ChartShape{planned.vcpus_per_se.value, planned.memory_per_se.value,
+                           planned.se_count.value, g.service_units_after};
   const std::string path = absl::StrCat(o.svg_dir, "/", FileNameOf(g.address));
   std::ofstream file(path, std::ios::trunc);
   file << SizingChartSvg(input);
@@ -408,13 +478,14 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
         << (under == 1 ? " does" : " do") << " not carry " << (under == 1 ? "its" : "their")
         << " workload at the target utilization.**\n";
   }
+  out << "\n" << ServiceUnitsTotal(groups);
   out << "\n| SE group | action | workload | planned | recommended | utilization | basis | "
-         "findings |\n|---|---|---|---|---|---|---|---|\n";
+         "Service Units | findings |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const Group& g : groups) {
     out << "| `" << g.address << "` | " << g.action << " | ";
     if (!g.sizing || !g.sizing->planned_shape || !g.sizing->workload) {
       out << Cell(g.not_sized) << " | " << (g.after.is_object() ? Cell(PlannedShape(g)) : "-")
-          << " | - | - | - | ";
+          << " | - | - | - | " << Cell(ServiceUnitsCell(g)) << " | ";
       const size_t n = g.sizing ? g.sizing->findings.size() + g.sizing->input_errors.size() : 0;
       out << (n == 0 ? "none" : sz::FormatCount(static_cast<int>(n), "finding", "findings"))
           << " |\n";
@@ -440,8 +511,8 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
     if (warnings > 0) counts.push_back(sz::FormatCount(warnings, "warning", "warnings"));
     out << Cell(WorkloadText(*g.sizing->workload)) << " | " << Cell(planned) << " | "
         << Cell(recommended) << " | " << Cell(utilization) << " | "
-        << (g.sizing->summary ? g.sizing->summary->basis : "") << " | "
-        << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
+        << (g.sizing->summary ? g.sizing->summary->basis : "") << " | " << Cell(ServiceUnitsCell(g))
+        << " | " << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
   }
   for (const Group& g : groups) RenderGroupDetail(g, out);
   out << "\n<sub>Sizing from the NSX Advanced Load Balancer performance and sizing tables for "
@@ -504,6 +575,11 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
         g.address = change.value("address", "");
         g.action = ActionOf(details.value("actions", Json::array()));
         g.after = details.value("after", Json());
+        g.service_units_before = ServiceUnitsOfState(details.value("before", Json()));
+        g.service_units_after =
+            IsUnknownIn(details.value("after_unknown", Json::object()), "max_se")
+                ? std::nullopt
+                : ServiceUnitsOfState(g.after);
         SizeGroup(plan, change, details, g);
         WriteChart(o, g, err);
         groups.push_back(std::move(g));

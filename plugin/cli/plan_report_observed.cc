@@ -9,9 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::cli {
 namespace {
+
+namespace sz = ::nsxalb::sizing;
 
 using Json = nlohmann::json;
 
@@ -89,6 +92,38 @@ std::string Declared(const Json* group, const std::string& key) {
   return Figure(Json{{"v", sum}}, "v", kind);
 }
 
+// "Service Units: 24 now, 8 recommended, **16 reclaimable**", or the reason none is.
+std::string ServiceUnitsLine(const Json& su) {
+  const auto units = [&su](const char* key) {
+    const double v = NumberOr(su, key, std::nan(""));
+    return std::isnan(v) ? std::string("unknown") : sz::FormatServiceUnits(v);
+  };
+  std::string out = absl::StrCat("Service Units (service-units-now): ", units("now"), " now, ",
+                                 units("recommended"), " recommended, ");
+  const double reclaimable = NumberOr(su, "reclaimable", std::nan(""));
+  if (std::isnan(reclaimable)) {
+    absl::StrAppend(&out, "none called reclaimable (", Text(su, "reason"), ").");
+  } else {
+    absl::StrAppend(&out, "**", sz::FormatServiceUnits(reclaimable), " reclaimable**.");
+  }
+  return out;
+}
+
+// "Forecast: web-se-1 reaches 80% in **27 days** (2027-01-01), +1.00 a day, R² 0.98 over 14
+// daily peaks.", or "Forecast: none (<reason>)."
+std::string ForecastLine(const Json& f) {
+  const double days = NumberOr(f, "days_to_target", std::nan(""));
+  if (std::isnan(days)) return absl::StrCat("Forecast: none (", Text(f, "reason"), ").");
+  auto peaks = f.find("daily_peaks");
+  const int count = peaks != f.end() && peaks->is_array() ? static_cast<int>(peaks->size()) : 0;
+  return absl::StrCat(
+      "Forecast (forecast-days-to-target): ", Text(f, "subject"), " reaches ",
+      static_cast<int64_t>(NumberOr(f, "target_pct", 0)), "% in **",
+      sz::FormatCount(static_cast<int>(days), "day", "days"), "** (", Text(f, "reaches_on"),
+      absl::StrFormat("), %+.2f a day, R² %.2f over %d daily peaks.",
+                      NumberOr(f, "slope_per_day", 0), NumberOr(f, "r_squared", 0), count));
+}
+
 }  // namespace
 
 void RenderObservedLoad(const Json& plan, std::ostream& out) {
@@ -152,6 +187,8 @@ void RenderObservedLoad(const Json& plan, std::ostream& out) {
         << ".\n";
     const std::string summary = Text(usage.value("recommendation", Json()), "summary");
     if (!summary.empty()) out << "- Recommended from the observed load: " << summary << ".\n";
+    out << "- " << ServiceUnitsLine(usage.value("service_units", Json::object())) << "\n";
+    out << "- " << ForecastLine(usage.value("forecast", Json::object())) << "\n";
   }
 }
 

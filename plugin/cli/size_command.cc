@@ -58,7 +58,12 @@ Sizing policy:
   --ha-mode MODE           HA_MODE_SHARED (N+M, default), HA_MODE_SHARED_PAIR (active/active)
                            or HA_MODE_LEGACY_ACTIVE_STANDBY
   --virtual-services N     virtual services the group places (default: one)
-  --max-vs-per-se N        virtual services per SE, max_vs_per_se (default 10)
+  --max-vs-per-se N        virtual services per SE, max_vs_per_se (default 10; 2 with --per-app)
+Licences (Service Units: what the planned group costs):
+  --max-num-se-dps N       data-path processes per SE, max_num_se_dps (1-128; default one per
+                           vCPU): one Service Unit each
+  --per-app B              true|false: per-app SE mode, per_app (each vCPU 0.25 SU; at most 2
+                           virtual services per SE)
 Settings to check (any subset; each flag is the Avi field of that name):
   --vcpus-per-se N         vCPUs of each SE
   --memory-per-se N        memory of each SE, MB
@@ -129,6 +134,8 @@ const std::map<std::string, std::string>& FlagOfAttribute() {
       {"max_vs_per_se", "--max-vs-per-se"},
       {"max_se", "--max-se"},
       {"ha_mode", "--ha-mode"},
+      {"max_num_se_dps", "--max-num-se-dps"},
+      {"per_app", "--per-app"},
   };
   return kMap;
 }
@@ -289,6 +296,20 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       o.workload.ha_mode = *mode;
       return std::optional<ParseError>();
     };
+    m["--max-num-se-dps"] = [](Options& o, const std::string& flag, const std::string& value) {
+      int64_t n = 0;
+      if (auto e = ParseIntFlag(flag, value, -1000000, 1000000, &n)) return e;
+      o.workload.service_unit_settings.max_num_se_dps = static_cast<int>(n);
+      return std::optional<ParseError>();
+    };
+    m["--per-app"] = [](Options& o, const std::string& flag, const std::string& value) {
+      if (value != "true" && value != "false") {
+        return std::optional<ParseError>(
+            ParseError{absl::StrCat(flag, ": \"", value, "\" must be true or false")});
+      }
+      o.workload.service_unit_settings.per_app = value == "true";
+      return std::optional<ParseError>();
+    };
     m["--vcpus-per-se"] = IntSetting(&sz::Settings::vcpus_per_se);
     m["--memory-per-se"] = Int64Setting(&sz::Settings::memory_per_se);
     m["--disk-per-se"] = Int64Setting(&sz::Settings::disk_per_se);
@@ -371,6 +392,11 @@ std::optional<ParseError> Parse(const std::vector<std::string>& args, Options& o
     }
     if (auto e = it->second(o, flag, *value)) return e;
   }
+  // Per-app mode holds an SE to 2 virtual services (rule per-app-two-vs-per-se), as the resource
+  // plans an unset max_vs_per_se.
+  if (o.workload.service_unit_settings.per_app && !seen["--max-vs-per-se"]) {
+    o.workload.max_vs_per_se = sz::kPerAppMaxVsPerSe;
+  }
   if (o.min_scaleout_per_vs) {
     if (o.workload.virtual_services.value_or(1) <= 1) {
       o.settings.se_count = o.min_scaleout_per_vs;
@@ -395,10 +421,11 @@ int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std
   const sz::Recommendation& r = *v.recommendation;
   ChartInput input;
   input.workload = o.workload;
-  input.recommended = ChartShape{r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value};
+  input.recommended = ChartShape{r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value,
+                                 r.service_units.at_planned_scale.value};
   std::optional<sz::Metric> metric = o.chart_metric;
   if (has_settings && v.capacity) {
-    input.given = ChartShape{v.vcpus, v.memory_mb, v.se_count};
+    input.given = ChartShape{v.vcpus, v.memory_mb, v.se_count, std::nullopt};
     double highest = -1;
     for (const sz::MetricLoad& l : v.loads) {
       if (!o.chart_metric && l.utilization_pct > highest) {

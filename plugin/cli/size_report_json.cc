@@ -148,12 +148,16 @@ Json RecommendationJson(const sz::Recommendation& r) {
                          {"reason", r.ha_mode == sz::HaMode::kShared ? "workload input (N+M HA)"
                                                                      : "no buffer outside N+M"}}},
       {"max_se", ChoiceJson(r.max_se)}};
+  const Json service_units =
+      Json{{"per_se", ChoiceJson(r.service_units.per_se)},
+           {"at_planned_scale", ChoiceJson(r.service_units.at_planned_scale)}};
   const std::string binding = sz::BindingKey(r);
   return Json{{"settings", settings},
               {"ha_mode", sz::HaModeName(r.ha_mode)},
               {"se_count", ChoiceJson(r.se_count)},
               {"binding_metric", binding.empty() ? Json(nullptr) : Json(binding)},
               {"carried", r.carried},
+              {"service_units", service_units},
               {"capacity", CapacityJson(r.capacity)},
               {"utilization", LoadsJson(r.loads, r.cpu)},
               {"disk", Json{{"value", r.disk.value},

@@ -10,6 +10,7 @@
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -166,6 +167,11 @@ void PrintSizeReport(const sizing::Workload& w, const sizing::Validation& v, boo
                 absl::StrCat(r.min_scaleout_per_vs.value), out);
     PrintChoice("max_se", r.max_se, absl::StrCat(r.max_se.value), out);
     out << "  " << Pad("buffer_se", 27) << r.buffer_se << "\n";
+    out << "\nService Units (licences) at the planned scale:\n";
+    PrintChoice("per SE", r.service_units.per_se,
+                sz::FormatServiceUnits(r.service_units.per_se.value), out);
+    PrintChoice("service_units", r.service_units.at_planned_scale,
+                sz::FormatServiceUnits(r.service_units.at_planned_scale.value), out);
     out << "\nCapacity and utilization (" << sz::FormatVcpus(r.vcpus_per_se.value) << ", "
         << r.memory_per_se.value << " MB per SE):\n";
     PrintCapacity(r.capacity, r.loads, r.cpu, r.se_count.value, out);

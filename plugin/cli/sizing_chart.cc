@@ -14,6 +14,7 @@
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -190,6 +191,12 @@ void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& 
 
 std::string ShapeLabel(const ChartShape& shape) {
   return sz::FormatShape(shape.se_count, shape.vcpus);
+}
+
+// A legend label with the shape's Service Units when known: "recommended size, 18 SUs".
+std::string LegendWithServiceUnits(const std::string& label, const ChartShape& shape) {
+  if (!shape.service_units.has_value()) return label;
+  return absl::StrCat(label, ", ", sz::FormatServiceUnits(*shape.service_units));
 }
 
 }  // namespace
@@ -412,14 +419,16 @@ std::string SizingChartSvg(const ChartInput& input) {
   }
   svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"7\" ",
                        "fill=\"none\" stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
-  svg.Text(kLegendX + 38, ly + 4, "recommended size", "fill=\"#222222\"");
+  svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("recommended size", input.recommended),
+           "fill=\"#222222\"");
   ly += 22;
   if (input.given) {
     svg.Raw(absl::StrCat("<path d=\"M", Num(kLegendX + 9), " ", Num(ly - 6), " L",
                          Num(kLegendX + 21), " ", Num(ly + 6), " M", Num(kLegendX + 9), " ",
                          Num(ly + 6), " L", Num(kLegendX + 21), " ", Num(ly - 6), "\" stroke=\"",
                          kDemandColor, "\" stroke-width=\"2.5\"/>"));
-    svg.Text(kLegendX + 38, ly + 4, "your settings", "fill=\"#222222\"");
+    svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("your settings", *input.given),
+             "fill=\"#222222\"");
     ly += 22;
   }
   ly += 8;

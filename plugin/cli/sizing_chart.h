@@ -39,6 +39,9 @@ struct ChartShape {
   int vcpus = 1;
   int64_t memory_mb = 0;  // 0: the table memory of the size
   int se_count = 1;       // active SEs the demand is spread over
+  // What the shape costs at its planned scale (rule service-units-at-planned-scale), for the
+  // legend; unset when not known.
+  std::optional<double> service_units;
 };
 
 // What to draw.

@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "plugin/sizing/format.h"
+#include "plugin/sizing/rules.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -49,6 +51,39 @@ std::string AtText(const std::optional<absl::Time>& at) {
   return at.has_value() ? segroup::UsageTimeText(*at) : "";
 }
 
+// "Service Units (service-units-now): 24 SUs now, 8 recommended, 16 reclaimable", or with the
+// reason reclaimable is unknown.
+std::string ServiceUnitsText(const segroup::ServiceUnitsUsage& su) {
+  const auto units = [](const std::optional<double>& v) {
+    return v.has_value() ? sizing::FormatServiceUnits(*v) : std::string("unknown");
+  };
+  std::string out =
+      absl::StrCat("Service Units (", sizing::rules::kServiceUnitsNow, "): ", units(su.now),
+                   " now, ", units(su.recommended), " recommended, ");
+  if (su.reclaimable.has_value()) {
+    absl::StrAppend(&out, sizing::FormatServiceUnits(*su.reclaimable), " reclaimable");
+  } else {
+    absl::StrAppend(&out, "none called reclaimable: ", su.reason);
+  }
+  return out;
+}
+
+// "Forecast (forecast-days-to-target): web-se-1 reaches 80% in 27 days (2027-01-01) at +1.00 a
+// day, R² 0.98 over 14 daily peaks", or "Forecast: none (<reason>)".
+std::string ForecastText(const segroup::UsageReport& r) {
+  const segroup::Forecast& f = r.forecast;
+  if (!f.days_to_target.has_value()) return absl::StrCat("Forecast: none (", f.reason, ")");
+  return absl::StrCat(
+      "Forecast (", sizing::rules::kForecastDaysToTarget, "): ", r.forecast_subject, " reaches ",
+      r.target_pct, "% in ", sizing::FormatCount(*f.days_to_target, "day", "days"),
+      f.reaches_at.has_value()
+          ? absl::StrCat(" (", absl::FormatTime("%Y-%m-%d", *f.reaches_at, absl::UTCTimeZone()),
+                         ")")
+          : "",
+      absl::StrFormat(" at %+.2f a day, R² %.2f over %d daily peaks", f.slope_per_day.value_or(0),
+                      f.r_squared.value_or(0), static_cast<int>(f.daily_peaks.size())));
+}
+
 }  // namespace
 
 std::string UsageReportText(const std::string& group, const segroup::UsageReport& r) {
@@ -85,6 +120,7 @@ std::string UsageReportText(const std::string& group, const segroup::UsageReport
     absl::StrAppend(&out, "Recommendation from the observed workload: ",
                     r.recommendation->summary->summary, "\n");
   }
+  absl::StrAppend(&out, "\n", ServiceUnitsText(r.service_units), "\n", ForecastText(r), "\n");
   if (!r.findings.empty()) absl::StrAppend(&out, "\nFindings:\n");
   for (const segroup::Finding& f : r.findings) {
     absl::StrAppend(&out, "  ", segroup::FindingText(f), "\n");

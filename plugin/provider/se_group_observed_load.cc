@@ -1,11 +1,14 @@
 // The resource's observed_load block.
 #include "plugin/provider/se_group_observed_load.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "plugin/framework/attr.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/provider/se_group_usage_data_source.h"
 #include "plugin/segroup/group_usage.h"
@@ -25,6 +28,41 @@ std::string WorkloadLine(const SizingPlan& plan) {
   return most == nullptr ? "workload" : absl::StrCat("workload.", sizing::InfoOf(most->metric).key);
 }
 
+// observed_load.forecast_days: how soon a forecast must reach the target to warn, 1-365 (default
+// segroup::kDefaultForecastDays). An error at the attribute otherwise.
+std::optional<int> ForecastDaysOf(const cty::Value& block, const cty::AttributePath& at,
+                                  framework::Diagnostics& diagnostics) {
+  const framework::Attr<cty::Number> days = framework::NumberAttr(block, "forecast_days");
+  if (!days.value().has_value()) return segroup::kDefaultForecastDays;
+  absl::StatusOr<int64_t> whole = days.value()->AsInt64();
+  if (!whole.ok() || *whole < 1 || *whole > segroup::kMaxForecastDays) {
+    diagnostics.AddAttributeError(
+        at.Attribute("forecast_days"), "Invalid forecast_days",
+        absl::StrCat("forecast_days must be a whole number of days from 1 to ",
+                     segroup::kMaxForecastDays, ", got ", days.value()->ToString(), "."));
+    return std::nullopt;
+  }
+  return static_cast<int>(*whole);
+}
+
+// The declared plan as the domain's comparisons read it: its workload, planned shape, which
+// settings it recommends (the others are hand-set) and its Service Units.
+segroup::SizingPlan DeclaredPlan(const SizingPlan& plan) {
+  segroup::SizingPlan declared;
+  declared.has_workload = plan.has_workload;
+  declared.workload = plan.workload;
+  declared.planned_shape = plan.planned_shape;
+  for (const auto& [name, value] : plan.recommended) declared.recommended.emplace(name, nullptr);
+  const framework::Attr<cty::Number> units =
+      framework::NumberAttr(plan.sizing_object, "service_units");
+  if (units.value().has_value()) {
+    segroup::SizingSummary summary;
+    summary.service_units = units.value()->AsDouble();
+    declared.summary = std::move(summary);
+  }
+  return declared;
+}
+
 }  // namespace
 
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
@@ -33,6 +71,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   framework::Diagnostics query_errors;
   segroup::GroupUsageRequest request;
   request.query = UsageQueryOf(check.block, at, query_errors);
+  const std::optional<int> forecast_days = ForecastDaysOf(check.block, at, query_errors);
   if (query_errors.HasError()) {
     diagnostics.Append(query_errors);
     return;
@@ -57,15 +96,20 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   for (segroup::Finding& f : report->findings) {
     AddFindingDiagnostic(Placed(std::move(f)), segroup::SizingPolicy::kWarn, diagnostics);
   }
-  segroup::SizingPlan declared;
-  declared.has_workload = check.plan->has_workload;
-  declared.workload = check.plan->workload;
-  declared.planned_shape = check.plan->planned_shape;
+  const segroup::SizingPlan declared = DeclaredPlan(*check.plan);
   const int target = check.plan->workload.has_value() ? check.plan->workload->target_utilization_pct
                                                       : sizing::kDefaultTargetUtilizationPct;
   for (segroup::Finding& f : segroup::CompareWithDeclared(*report, declared, target)) {
     if (f.attribute == "workload") f.attribute = WorkloadLine(*check.plan);
     AddFindingDiagnostic(Placed(std::move(f)), check.policy, diagnostics, check.enforce_waived);
+  }
+  // What the group could give back, and when it runs out: warnings under every policy.
+  std::optional<segroup::Finding> unused = segroup::CapacityUnusedFinding(*report, declared);
+  std::optional<segroup::Finding> forecast = segroup::ForecastFinding(*report, *forecast_days);
+  for (std::optional<segroup::Finding>* f : {&unused, &forecast}) {
+    if (!f->has_value()) continue;
+    if ((*f)->attribute == "workload") (*f)->attribute = WorkloadLine(*check.plan);
+    AddFindingDiagnostic(Placed(std::move(**f)), segroup::SizingPolicy::kWarn, diagnostics);
   }
 }
 

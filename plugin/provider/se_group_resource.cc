@@ -158,6 +158,16 @@ cty::Value PlanDefaults(const cty::Value& config, const cty::Value& prior,
         "tenant",
         cty::Value::String(provider_config != nullptr ? provider_config->client.tenant : "admin"));
   }
+  // The licence settings are never recommended: unset, a new group plans them null (one data-path
+  // process per vCPU, not per-app), and an existing one keeps the Controller's value.
+  if (create) {
+    for (const std::string& name : segroup::LicenceAttributeNames()) {
+      const cty::Value* given = config.GetAttribute(name);
+      if (given != nullptr && given->IsKnown() && given->IsNull()) {
+        planned = std::move(planned).WithAttribute(name, cty::Value::Null(given->type()));
+      }
+    }
+  }
   const Attr<std::string> config_extra = StringAttr(config, "extra_fields");
   if (config_extra.IsNull()) {
     const cty::Value* recorded = create ? nullptr : prior.GetAttribute("extra_fields");
@@ -167,6 +177,21 @@ cty::Value PlanDefaults(const cty::Value& config, const cty::Value& prior,
     WarnAboutFieldsReturningToDefault(*config_extra.value(), prior, d);
   }
   return planned;
+}
+
+// The configuration the sizing reads: `config` with the licence settings it leaves unset taken
+// from `planned` (the Controller's values of an existing group), so that service_units counts
+// what the group really runs.
+cty::Value SizingConfig(const cty::Value& config, const cty::Value& planned) {
+  cty::Value out = config;
+  for (const std::string& name : segroup::LicenceAttributeNames()) {
+    const cty::Value* given = config.GetAttribute(name);
+    const cty::Value* kept = planned.GetAttribute(name);
+    if (given != nullptr && given->IsKnown() && given->IsNull() && kept != nullptr) {
+      out = std::move(out).WithAttribute(name, *kept);
+    }
+  }
+  return out;
 }
 
 // The sizing profile a plan uses, and how it was chosen.
@@ -378,7 +403,9 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   const cty::Value* workload = config.GetAttribute("workload");
   const bool has_workload = workload != nullptr && (!workload->IsKnown() || !workload->IsNull());
   std::optional<SizingPlan> plan;
-  if (platform.platform.has_value()) plan = PlanSizing(config, *platform.platform);
+  if (platform.platform.has_value()) {
+    plan = PlanSizing(SizingConfig(config, planned), *platform.platform);
+  }
   if (!plan.has_value() || !plan->known) {
     response.planned_state = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
                                           : std::move(planned).WithAttribute(

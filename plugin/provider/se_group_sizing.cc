@@ -43,7 +43,9 @@ bool ToInput(const cty::Value& config, segroup::SizingInput& in, bool& has_workl
     }
   }
   bool known = true;
-  for (const std::string& name : segroup::SizingAttributeNames()) {
+  std::vector<std::string> names = segroup::SizingAttributeNames();
+  for (const std::string& name : segroup::LicenceAttributeNames()) names.push_back(name);
+  for (const std::string& name : names) {
     const cty::Value* v = config.GetAttribute(name);
     if (v == nullptr || v->IsNull()) continue;
     if (!v->IsKnown()) {
@@ -79,6 +81,8 @@ cty::Value SizingObject(const segroup::SizingSummary& s) {
        {"utilization_pct", s.utilization_pct.has_value() ? cty::Value::Float(*s.utilization_pct)
                                                          : cty::Value::Null(cty::Type::Number())},
        {"basis", cty::Value::String(s.basis)},
+       {"service_units", s.service_units.has_value() ? cty::Value::Float(*s.service_units)
+                                                     : cty::Value::Null(cty::Type::Number())},
        {"summary", cty::Value::String(s.summary)},
        {"findings", cty::Value::List(cty::Type::String(), std::move(findings))}});
 }
@@ -107,13 +111,14 @@ cty::Type SizingObjectType() {
                             {"binding_metric", cty::Type::String()},
                             {"utilization_pct", cty::Type::Number()},
                             {"basis", cty::Type::String()},
+                            {"service_units", cty::Type::Number()},
                             {"summary", cty::Type::String()},
                             {"findings", cty::Type::List(cty::Type::String())}});
 }
 
 const std::vector<std::string>& SizingFigureNames() {
   static const std::vector<std::string>* const kNames = new std::vector<std::string>{
-      "profile", "se_count", "binding_metric", "utilization_pct", "basis"};
+      "profile", "se_count", "binding_metric", "utilization_pct", "basis", "service_units"};
   return *kNames;
 }
 

@@ -35,8 +35,8 @@ namespace nsxalb::provider {
 cty::Type SizingObjectType();
 
 // The attributes of the `sizing` object that are figures of the sizing (profile, se_count,
-// binding_metric, utilization_pct, basis): what it describes. The others (summary, findings) are
-// the provider's wording of it, which a release may change.
+// binding_metric, utilization_pct, basis, service_units): what it describes. The others (summary,
+// findings) are the provider's wording of it, which a release may change.
 const std::vector<std::string>& SizingFigureNames();
 
 // True when `a` and `b`, two wholly known, non-null `sizing` objects, hold equal figures

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -10,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/cty/json.h"
 #include "plugin/provider/se_group_resource.h"
+#include "plugin/segroup/sizing_plan.h"
 
 namespace nsxalb::provider {
 namespace {
@@ -29,7 +31,8 @@ constexpr std::array<std::string_view, 30> kVersion0Attributes = {
     // computed, and the blocks
     "sizing", "workload", "observed_load"};
 
-// Version 0 to version 1: the same attributes, those the state lacks null.
+// Version 0 to version 1: the same attributes, those the state lacks null, and the `sizing` they
+// recorded with its service_units.
 absl::StatusOr<Json> FromVersion0(Json state) {
   for (auto it = state.begin(); it != state.end(); ++it) {
     if (std::find(kVersion0Attributes.begin(), kVersion0Attributes.end(), it.key()) ==
@@ -37,6 +40,17 @@ absl::StatusOr<Json> FromVersion0(Json state) {
       return absl::InvalidArgumentError(
           absl::StrCat("attribute \"", it.key(), "\" is not one that version 0 (0.1.0) wrote"));
     }
+  }
+  auto observed = state.find("observed_load");
+  if (observed != state.end() && observed->is_object() && !observed->contains("forecast_days")) {
+    (*observed)["forecast_days"] = nullptr;
+  }
+  auto sizing = state.find("sizing");
+  if (sizing != state.end() && sizing->is_object() && !sizing->contains("service_units")) {
+    // What today's plan computes from what the state records (the planned vcpus_per_se and
+    // max_se; version 0 had no licence settings), so that the plan keeps the recorded sizing.
+    const std::optional<double> units = segroup::ServiceUnitsOfSettings(state);
+    (*sizing)["service_units"] = units.has_value() ? Json(*units) : Json();
   }
   return state;
 }

@@ -8,8 +8,12 @@
 //              their current types. What it lacks was not there when it was written: null, and
 //              the refresh that follows fills the Controller's fields (max_cpu_usage) from the
 //              group.
-//   version 1: 0.2.0, the attributes of version 0's last shape. The number records that a
-//              release wrote it, so that the next change of shape has a version to upgrade from.
+//   version 1: 0.2.0: version 0's attributes, the licence settings max_num_se_dps and per_app
+//              (null from version 0: the refresh that follows reads them from the group), and
+//              observed_load.forecast_days (null from version 0), and
+//              sizing.service_units, which the step from version 0 fills with what today's plan
+//              computes from the recorded vcpus_per_se and max_se, so that the plan keeps the
+//              recorded sizing (docs/design/se-group-resource.md, "Upgrades plan no change").
 //
 // Every release that changes the state's shape bumps "version" in
 // provider_schema/resources/nsxalb_se_group.json and adds its step here; the upgrade fixtures

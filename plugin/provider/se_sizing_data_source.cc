@@ -135,8 +135,9 @@ void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
   cty::Value state = config;
   for (const auto& [name, value] : plan.recommended) state = state.WithAttribute(name, value);
   const cty::Value& sizing = plan.sizing_object;
-  state =
-      state.WithAttribute("se_count", framework::GetAttr(sizing, "se_count", cty::Type::Number()));
+  for (const char* name : {"se_count", "service_units"}) {
+    state = state.WithAttribute(name, framework::GetAttr(sizing, name, cty::Type::Number()));
+  }
   for (const char* name : {"binding_metric", "basis", "summary"}) {
     state = state.WithAttribute(name, framework::GetAttr(sizing, name, cty::Type::String()));
   }

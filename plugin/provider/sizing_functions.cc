@@ -77,6 +77,7 @@ cty::Type CheckType() {
                             {"se_count", cty::Type::Number()},
                             {"binding_metric", cty::Type::String()},
                             {"basis", cty::Type::String()},
+                            {"service_units", cty::Type::Number()},
                             {"summary", cty::Type::String()}});
 }
 
@@ -302,7 +303,8 @@ class CheckFunction : public framework::Function {
         "Checks SE group settings against a workload as nsxalb_se_group's plan does, without a "
         "Controller. Returns ok (true when no finding is an error and the settings carry the "
         "workload), findings (one line each, as the resource's sizing.findings), and se_count, "
-        "binding_metric, basis and summary for the planned SEs (null when a finding is an "
+        "binding_metric, basis, service_units and summary for the planned SEs (null when a finding "
+        "is an "
         "error). Unset settings are filled as the resource plans them.";
     return d;
   }
@@ -339,6 +341,7 @@ class CheckFunction : public framework::Function {
          {"se_count", framework::GetAttr(sizing, "se_count", cty::Type::Number())},
          {"binding_metric", framework::GetAttr(sizing, "binding_metric", cty::Type::String())},
          {"basis", framework::GetAttr(sizing, "basis", cty::Type::String())},
+         {"service_units", framework::GetAttr(sizing, "service_units", cty::Type::Number())},
          {"summary", framework::GetAttr(sizing, "summary", cty::Type::String())}});
   }
 };

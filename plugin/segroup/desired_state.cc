@@ -160,6 +160,17 @@ absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGrou
   SizingInput input;
   input.settings = desired.settings;
   input.workload = desired.workload;
+  // The licence settings are never recommended: unset, the group keeps the Controller's values,
+  // which are then what its Service Units count.
+  if (existing.has_value()) {
+    for (const std::string& name : LicenceAttributeNames()) {
+      auto given = input.settings.find(name);
+      auto held = existing->body.find(name);
+      if ((given == input.settings.end() || given->is_null()) && held != existing->body.end()) {
+        input.settings[name] = *held;
+      }
+    }
+  }
   const SizingPlan plan = PlanSizing(input, platform);
   for (const InputError& e : plan.input_errors) out.errors.push_back(InputErrorText(e));
   if (!out.errors.empty()) return out;

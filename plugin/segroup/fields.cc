@@ -51,6 +51,7 @@ const std::vector<std::string>& TypedFieldNames() {
   static const std::vector<std::string>* const kNames = [] {
     auto* names = new std::vector<std::string>{"description"};
     for (const std::string& n : SizingAttributeNames()) names->push_back(n);
+    for (const std::string& n : LicenceAttributeNames()) names->push_back(n);
     return names;
   }();
   return *kNames;

@@ -17,8 +17,8 @@
 
 namespace nsxalb::segroup {
 
-// The Avi fields an SE group's typed settings name one-to-one, besides `name`: `description` and
-// the sizing settings (SizingAttributeNames()).
+// The Avi fields an SE group's typed settings name one-to-one, besides `name`: `description`, the
+// sizing settings (SizingAttributeNames()) and the licence settings (LicenceAttributeNames()).
 const std::vector<std::string>& TypedFieldNames();
 
 // Fields `extra_fields` may not set, because a typed setting manages them: the typed fields,

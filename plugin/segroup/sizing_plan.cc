@@ -36,6 +36,8 @@ constexpr char kVirtualServices[] = "virtual_services";
 constexpr char kMaxVsPerSe[] = "max_vs_per_se";
 constexpr char kMaxCpuUsage[] = "max_cpu_usage";
 constexpr char kHaMode[] = "ha_mode";
+constexpr char kMaxNumSeDps[] = "max_num_se_dps";
+constexpr char kPerApp[] = "per_app";
 // Bound of the MB and GB sizes handed to the model, so that its arithmetic cannot overflow (its
 // ranges are far inside).
 constexpr int64_t kMaxSize = int64_t{1} << 40;
@@ -202,7 +204,14 @@ Inputs ReadSizing(const SizingInput& input, sz::Platform platform) {
   }
   in.workload.buffer_se = r.Int32(kBufferSe).value_or(sz::kDefaultBufferSe);
   in.workload.max_scaleout_per_vs = r.Int32(kMaxScaleoutPerVs).value_or(sz::kMaxScaleoutPerVs);
-  in.workload.max_vs_per_se = r.Int32(kMaxVsPerSe).value_or(sz::kDefaultMaxVsPerSe);
+  // What an SE costs in licences (sizing/service_units.h); per_app also holds an SE to 2 virtual
+  // services (rule per-app-two-vs-per-se), which an unset max_vs_per_se then plans.
+  in.workload.service_unit_settings.max_num_se_dps = r.Int32(kMaxNumSeDps);
+  in.workload.service_unit_settings.per_app = r.Bool(kPerApp).value_or(false);
+  in.workload.max_vs_per_se =
+      r.Int32(kMaxVsPerSe)
+          .value_or(in.workload.service_unit_settings.per_app ? sz::kPerAppMaxVsPerSe
+                                                              : sz::kDefaultMaxVsPerSe);
   // The target utilization follows the group's max_cpu_usage when the workload sets none (rule
   // target-within-max-cpu-usage): the group scales out there.
   s.max_cpu_usage = r.Int32(kMaxCpuUsage);
@@ -277,7 +286,35 @@ std::string Summary(const sz::Recommendation& shape, sz::Basis basis) {
   return absl::StrCat(who, ": the workload declares no demand");
 }
 
-SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Finding>& found) {
+// A whole-number setting >= 0 within int (4 and 4.0 alike), or nullopt.
+std::optional<int> WholeSetting(const Json& settings, const char* name) {
+  auto it = settings.find(name);
+  if (it == settings.end() || !it->is_number()) return std::nullopt;
+  const double v = it->get<double>();
+  if (!(v >= 0) || v != std::floor(v) || v > std::numeric_limits<int>::max()) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+// A max_se that is given, not chosen by a rule.
+sz::Choice<int> SeCount(int ses) {
+  sz::Choice<int> out;
+  out.value = ses;
+  return out;
+}
+
+// The SUs of the planned group (rule service-units-at-planned-scale): the planned SEs' SUs each
+// times the SEs max_se is planned to, the given max_se when it is set, else the recommendation's.
+// Unset while a given max_se is not known yet.
+std::optional<double> PlannedServiceUnits(const sz::Recommendation& shape,
+                                          const std::optional<int>& given_max_se,
+                                          bool max_se_opaque) {
+  if (max_se_opaque) return std::nullopt;
+  if (!given_max_se.has_value()) return shape.service_units.at_planned_scale.value;
+  return sz::ServiceUnitsAtPlannedScale(shape.service_units.per_se, SeCount(*given_max_se)).value;
+}
+
+SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Finding>& found,
+                          std::optional<double> service_units) {
   // The figures used: the capacity of each demanded metric and the table memory of the size.
   std::vector<sz::Basis> bases = {shape.capacity.table_memory_mb.basis};
   for (const sz::MetricLoad& load : shape.loads) bases.push_back(load.per_se.basis);
@@ -290,6 +327,7 @@ SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Fin
     out.utilization_pct = RoundToTenth(sz::BindingUtilizationPct(shape));
   }
   out.basis = sz::BasisName(basis);
+  out.service_units = service_units;
   out.summary = Summary(shape, basis);
   for (const Finding& f : found) out.findings.push_back(FindingText(f));
   return out;
@@ -367,6 +405,30 @@ const std::vector<std::string>& SizingAttributeNames() {
   return *kNames;
 }
 
+const std::vector<std::string>& LicenceAttributeNames() {
+  static const std::vector<std::string>* const kNames =
+      new std::vector<std::string>{kMaxNumSeDps, kPerApp};
+  return *kNames;
+}
+
+sz::ServiceUnitSettings LicenceSettingsOf(const Json& settings) {
+  sz::ServiceUnitSettings licence;
+  if (!settings.is_object()) return licence;
+  licence.max_num_se_dps = WholeSetting(settings, kMaxNumSeDps);
+  auto per_app = settings.find(kPerApp);
+  licence.per_app = per_app != settings.end() && per_app->is_boolean() && per_app->get<bool>();
+  return licence;
+}
+
+std::optional<double> ServiceUnitsOfSettings(const Json& settings) {
+  if (!settings.is_object()) return std::nullopt;
+  const std::optional<int> vcpus = WholeSetting(settings, "vcpus_per_se");
+  const std::optional<int> max_se = WholeSetting(settings, "max_se");
+  if (!vcpus.has_value() || !max_se.has_value()) return std::nullopt;
+  return sz::ServiceUnitsOf(*vcpus, SeCount(*max_se), LicenceSettingsOf(settings))
+      .at_planned_scale.value;
+}
+
 bool IsWorkloadAttribute(std::string_view name) {
   if (name == kTargetUtilization || name == kMaxVcpusPerSe || name == kVirtualServices) {
     return true;
@@ -381,6 +443,7 @@ Json SizingSummaryJson(const SizingSummary& s) {
       {"binding_metric", s.binding_metric.has_value() ? Json(*s.binding_metric) : Json()},
       {"utilization_pct", s.utilization_pct.has_value() ? Json(*s.utilization_pct) : Json()},
       {"basis", s.basis},
+      {"service_units", s.service_units.has_value() ? Json(*s.service_units) : Json()},
       {"summary", s.summary},
       {"findings", s.findings}};
 }
@@ -454,7 +517,9 @@ SizingPlan PlanSizing(const SizingInput& input, sz::Platform platform) {
                      input.opaque_settings.count(name) > 0;
     if (!set) plan.recommended.emplace(name, std::move(value));
   }
-  plan.summary = MakeSummary(*shape, plan.findings);
+  plan.summary = MakeSummary(
+      *shape, plan.findings,
+      PlannedServiceUnits(*shape, in.settings.max_se, input.opaque_settings.count("max_se") > 0));
   plan.loads = shape->loads;
   plan.workload = in.workload;
   if (v.recommendation) plan.recommendation = *v.recommendation;

@@ -70,6 +70,23 @@ absl::StatusOr<SizingPolicy> ParseSizingPolicy(std::string_view text);
 // reads or recommends. Each is recommended when unset and a workload is given.
 const std::vector<std::string>& SizingAttributeNames();
 
+// The settings that set what an SE costs in licences (Avi max_num_se_dps and per_app,
+// sizing/service_units.h), in the order of the Avi fields. The model reads them (the sizing's
+// service_units; per_app also plans max_vs_per_se = 2) but never recommends them: unset, a group
+// keeps the Controller's value, which for a new group is one data-path process per vCPU and not
+// per-app.
+const std::vector<std::string>& LicenceAttributeNames();
+
+// The licence settings of a group from its settings by Avi field name: max_num_se_dps when it is a
+// whole number within int, per_app when it is true; anything else, or null, counts as unset.
+sizing::ServiceUnitSettings LicenceSettingsOf(const nlohmann::json& settings);
+
+// What a group of `settings` (by Avi field name: vcpus_per_se, max_se, max_num_se_dps, per_app;
+// null members unset) costs at its scale in Service Units (rule service-units-at-planned-scale):
+// one SE's SUs times max_se. Unset when vcpus_per_se or max_se is not a whole number >= 0. The
+// sizing's service_units for a planned group, and what plan-report and a state upgrade count.
+std::optional<double> ServiceUnitsOfSettings(const nlohmann::json& settings);
+
 // The keys a workload may have: every metric key (sizing::MetricFromKey), target_utilization,
 // max_vcpus_per_se and virtual_services.
 bool IsWorkloadAttribute(std::string_view name);
@@ -111,12 +128,15 @@ struct SizingSummary {
   std::optional<std::string> binding_metric;  // the metric key, or "cpu"
   std::optional<double> utilization_pct;      // of the binding metric, to a tenth
   std::string basis;                          // the weakest basis of the figures used
-  std::string summary;                        // "1 SE of 6 vCPUs carries ..."
-  std::vector<std::string> findings;          // FindingText of every finding
+  // What the planned group costs in Service Units (rule service-units-at-planned-scale): the SUs
+  // of one planned SE times the SEs max_se is planned to. Unset while max_se is not known.
+  std::optional<double> service_units;
+  std::string summary;                // "1 SE of 6 vCPUs carries ..."
+  std::vector<std::string> findings;  // FindingText of every finding
 };
 
 // The summary as a JSON object with the resource's attribute names (null members for an unset
-// binding_metric and utilization_pct).
+// binding_metric, utilization_pct and service_units).
 nlohmann::json SizingSummaryJson(const SizingSummary& summary);
 
 // The model's answer for one input.

@@ -482,8 +482,8 @@ std::string StepText(int step_seconds) {
 }
 
 // The settings the recommendation keeps from the group: its HA mode and scale-out limits.
-constexpr const char* kKeptSettings[] = {"ha_mode", "buffer_se", "max_vs_per_se",
-                                         "max_scaleout_per_vs"};
+constexpr const char* kKeptSettings[] = {
+    "ha_mode", "buffer_se", "max_vs_per_se", "max_scaleout_per_vs", "max_num_se_dps", "per_app"};
 // The workload policy the recommendation keeps from the declared workload.
 constexpr const char* kKeptWorkload[] = {"max_vcpus_per_se", "virtual_services"};
 // Metric keys of the CPU-bound demand (sizing::SharesCpuBudget).
@@ -536,6 +536,101 @@ bool IsCalibrationSample(const Sample& s, sz::Metric throughput) {
 }
 
 // A report with the query's figures and no observation.
+// "web-se-1": an SE as findings name it (its uuid without a name).
+std::string SeLabel(const SeUsage& se) { return se.name.empty() ? se.uuid : se.name; }
+
+// The forecast of one CPU-bound rate of the group as a percent of the capacity of its SEs (at
+// 100%, the model's per-SE figure at each SE's real size): the handshakes split as the
+// calibration splits them. Unset when an SE's size is one the model does not know.
+std::optional<ForecastInput> RateForecastInput(const UsageInput& in,
+                                               const std::map<int64_t, Sample>& group,
+                                               Series series, double ecc_share,
+                                               const UsageReport& r) {
+  // The capacity of the group's SEs, per second at 100%, for one unit of the series.
+  double capacity = 0;
+  for (const ObservedSe& se : in.ses) {
+    if (se.vcpus < sz::kMinVcpus || se.vcpus > sz::kMaxVcpus) return std::nullopt;
+    absl::StatusOr<sz::SeCapacity> c = se.memory_mb > 0
+                                           ? sz::CapacityOf(in.platform, se.vcpus, se.memory_mb)
+                                           : sz::CapacityOf(in.platform, se.vcpus);
+    if (!c.ok()) return std::nullopt;
+    if (series == kTps) {
+      const double ecc = c->Of(sz::Metric::kSslTpsEcc).value;
+      const double rsa = c->Of(sz::Metric::kSslTpsRsa).value;
+      if (!(ecc > 0) || !(rsa > 0)) return std::nullopt;
+      capacity += 1 / (ecc_share / ecc + (1 - ecc_share) / rsa);
+    } else {
+      capacity += c->Of(series == kRps ? sz::Metric::kL7Rps : sz::Metric::kL4Cps).value;
+    }
+  }
+  if (!(capacity > 0)) return std::nullopt;
+  ForecastInput out;
+  out.measure = series == kRps   ? "l7_rps_pct_of_capacity"
+                : series == kTps ? "ssl_tps_pct_of_capacity"
+                                 : "l4_cps_pct_of_capacity";
+  for (const auto& [t, s] : group) {
+    if (s.Has(series)) out.points.emplace_back(t, s.value[series] * 100 / capacity);
+  }
+  out.window_start = in.now - in.query.window;
+  out.window_end = in.now;
+  out.target = r.target_pct;
+  return out;
+}
+
+// The headroom forecast (forecast.h) of the measure that reaches the target first: the highest
+// SE's CPU and each CPU-bound rate against the SEs' capacity; none for a window under 7 days.
+void AddForecast(const UsageInput& in, const std::vector<SeSamples>& per_se,
+                 const std::map<int64_t, Sample>& group, UsageReport& r) {
+  if (in.query.window < kMinForecastWindow) {
+    r.forecast.reason = absl::StrCat("the window (", UsageWindowProse(in.query.window),
+                                     ") is shorter than 7 days: a forecast needs at least ",
+                                     kMinForecastDailyPeaks, " daily peaks");
+    return;
+  }
+  std::vector<Forecast> forecasts;
+  std::vector<std::string> subjects;
+  // The highest SE's CPU at each timestamp, spoken of as the SE with the highest statistic.
+  std::map<int64_t, double> highest;
+  for (const SeSamples& se : per_se) {
+    for (const auto& [t, s] : se) {
+      if (!s.Has(kCpu)) continue;
+      auto [it, fresh] = highest.emplace(t, s.value[kCpu]);
+      if (!fresh) it->second = std::max(it->second, s.value[kCpu]);
+    }
+  }
+  const SeUsage* busiest = nullptr;
+  for (const SeUsage& u : r.service_engines) {
+    if (u.cpu.value.has_value() && (busiest == nullptr || *u.cpu.value > *busiest->cpu.value)) {
+      busiest = &u;
+    }
+  }
+  ForecastInput cpu;
+  cpu.measure = kCpuForecastMeasure;
+  cpu.points.assign(highest.begin(), highest.end());
+  cpu.window_start = in.now - in.query.window;
+  cpu.window_end = in.now;
+  cpu.target = r.target_pct;
+  forecasts.push_back(ForecastHeadroom(cpu));
+  subjects.push_back(busiest != nullptr ? SeLabel(*busiest) : "the busiest SE");
+  for (Series series : {kRps, kTps, kCps}) {
+    if (std::optional<ForecastInput> rate = RateForecastInput(in, group, series, r.ecc_share, r)) {
+      if (rate->points.empty()) continue;
+      forecasts.push_back(ForecastHeadroom(*rate));
+      const sz::Metric metric = series == kRps   ? sz::Metric::kL7Rps
+                                : series == kTps ? sz::Metric::kSslTpsEcc
+                                                 : sz::Metric::kL4Cps;
+      subjects.push_back(absl::StrCat(
+          "the group's ", series == kTps ? std::string("SSL TPS") : sz::InfoOf(metric).label,
+          " (as a share of its SEs' capacity)"));
+    }
+  }
+  const std::vector<Forecast> all = forecasts;
+  r.forecast = BindingForecast(std::move(forecasts));
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].measure == r.forecast.measure) r.forecast_subject = subjects[i];
+  }
+}
+
 UsageReport EmptyReport(const std::vector<ObservedSe>& ses, const UsageQuery& query) {
   UsageReport r;
   r.se_count = static_cast<int>(ses.size());
@@ -552,10 +647,11 @@ UsageReport EmptyReport(const std::vector<ObservedSe>& ses, const UsageQuery& qu
     u.memory_mb = se.memory_mb;
     r.service_engines.push_back(std::move(u));
   }
+  // Until the analysis says otherwise: nothing was observed.
+  r.service_units.reason = "no observed load";
+  r.forecast.reason = "no observed load";
   return r;
 }
-
-std::string SeLabel(const SeUsage& se) { return se.name.empty() ? se.uuid : se.name; }
 
 }  // namespace
 
@@ -738,6 +834,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
   }
   UsageReport r = EmptyReport(in.ses, in.query);
   const int target = UsageTargetPct(in.settings, in.declared_workload);
+  r.target_pct = target;
   if (in.ses.empty()) {
     r.findings.push_back(Warning(
         rules::kUsageNoSes, "", "The group has no Service Engines",
@@ -874,6 +971,18 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
     r.observed_workload = std::move(workload);
   }
 
+  // What the group costs now and from its observed load, and how long its headroom lasts.
+  std::vector<int> vcpus;
+  vcpus.reserve(in.ses.size());
+  for (const ObservedSe& se : in.ses) vcpus.push_back(se.vcpus);
+  r.service_units =
+      ReclaimableServiceUnits(ServiceUnitsNow(vcpus, LicenceSettingsOf(in.settings)),
+                              r.recommendation.has_value() && r.recommendation->summary.has_value()
+                                  ? r.recommendation->summary->service_units
+                                  : std::nullopt,
+                              r.samples, r.expected_samples);
+  AddForecast(in, per_se, group, r);
+
   // Findings about the data.
   if (notes.malformed_count > 0) {
     r.findings.push_back(Warning(
@@ -951,6 +1060,11 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
     return p.at.has_value() ? absl::StrCat(UsageTimeText(*p.at), ", ", window) : window;
   };
   const auto demand = [&](sz::Metric m) { return w.demand.Get(m).value_or(0); };
+  // " (its recommendation: 2 SEs of 6 vCPUs, 18 SUs)", or "" without one.
+  const std::string recommendation =
+      RecommendationText(report).empty()
+          ? std::string()
+          : absl::StrCat(" (its recommendation: ", RecommendationText(report), ")");
 
   // One observed figure against its declared demand (both in base units).
   const auto compare = [&](const ObservedPeak& peak, sz::Metric metric, double declared_base,
@@ -972,9 +1086,8 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
                      ")"),
         absl::StrCat("The plan is sized for the declared workload, and the group carried more; "
                      "raise ",
-                     attribute,
-                     " to the observed figure, or size from the observed load (its "
-                     "recommendation)."),
+                     attribute, " to the observed figure, or size from the observed load",
+                     recommendation, "."),
         true));
   };
   const auto key_of = [](sz::Metric m) { return absl::StrCat("workload.", sz::InfoOf(m).key); };
@@ -1048,7 +1161,12 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
           absl::StrCat("Calibrated over ", report.calibration.samples, " samples in the last ",
                        window, cpu_text,
                        "; the tables were measured on other hardware. Size from the observed "
-                       "load (its recommendation applies the ratio)."),
+                       "load",
+                       RecommendationText(report).empty()
+                           ? std::string(" (its recommendation applies the ratio)")
+                           : absl::StrCat(" (its recommendation applies the ratio: ",
+                                          RecommendationText(report), ")"),
+                       "."),
           true));
     }
   }
@@ -1080,10 +1198,10 @@ Json UsageReportJson(const UsageReport& r) {
   Json recommendation;
   if (r.recommendation.has_value()) {
     const SizingPlan& plan = *r.recommendation;
-    recommendation = Json{{"vcpus_per_se", nullptr},    {"memory_per_se", nullptr},
-                          {"se_count", nullptr},        {"min_scaleout_per_vs", nullptr},
-                          {"max_se", nullptr},          {"binding_metric", nullptr},
-                          {"utilization_pct", nullptr}, {"summary", nullptr}};
+    recommendation = Json{
+        {"vcpus_per_se", nullptr},        {"memory_per_se", nullptr}, {"se_count", nullptr},
+        {"min_scaleout_per_vs", nullptr}, {"max_se", nullptr},        {"binding_metric", nullptr},
+        {"utilization_pct", nullptr},     {"service_units", nullptr}, {"summary", nullptr}};
     if (plan.summary.has_value() && plan.planned_shape.has_value()) {
       const sz::Recommendation& shape = *plan.planned_shape;
       const Json summary = SizingSummaryJson(*plan.summary);
@@ -1096,6 +1214,7 @@ Json UsageReportJson(const UsageReport& r) {
       recommendation["max_se"] = shape.max_se.value;
       recommendation["binding_metric"] = summary["binding_metric"];
       recommendation["utilization_pct"] = summary["utilization_pct"];
+      recommendation["service_units"] = summary["service_units"];
       recommendation["summary"] = plan.summary->summary;
     }
     std::vector<std::string> lines;
@@ -1106,6 +1225,32 @@ Json UsageReportJson(const UsageReport& r) {
     recommendation["findings"] = lines;
     recommendation["workload"] = r.observed_workload;
   }
+  const auto units = [](const std::optional<double>& v) { return v ? NumberJson(*v) : Json(); };
+  const ServiceUnitsUsage& su = r.service_units;
+  Json service_units = {{"now", units(su.now)},
+                        {"recommended", units(su.recommended)},
+                        {"reclaimable", units(su.reclaimable)},
+                        {"reason", su.reason.empty() ? Json() : Json(su.reason)}};
+  const Forecast& f = r.forecast;
+  Json daily_peaks = Json::array();
+  for (const DailyPeak& p : f.daily_peaks) {
+    daily_peaks.push_back(Json{{"day", absl::FormatTime("%Y-%m-%d", p.day, absl::UTCTimeZone())},
+                               {"value", NumberJson(std::round(p.value * 100) / 100)}});
+  }
+  const auto rounded = [](const std::optional<double>& v, double scale) {
+    return v ? NumberJson(std::round(*v * scale) / scale) : Json();
+  };
+  Json forecast = {{"days_to_target", f.days_to_target ? Json(*f.days_to_target) : Json()},
+                   {"reaches_on", f.reaches_at ? Json(absl::FormatTime("%Y-%m-%d", *f.reaches_at,
+                                                                       absl::UTCTimeZone()))
+                                               : Json()},
+                   {"measure", f.measure.empty() ? Json() : Json(f.measure)},
+                   {"subject", r.forecast_subject.empty() ? Json() : Json(r.forecast_subject)},
+                   {"target_pct", r.target_pct},
+                   {"slope_per_day", rounded(f.slope_per_day, 1000)},
+                   {"r_squared", rounded(f.r_squared, 1000)},
+                   {"daily_peaks", std::move(daily_peaks)},
+                   {"reason", f.reason.empty() ? Json() : Json(f.reason)}};
   std::vector<std::string> findings;
   for (const Finding& f : r.findings) findings.push_back(FindingText(f));
   return Json{{"se_count", r.se_count},
@@ -1124,6 +1269,8 @@ Json UsageReportJson(const UsageReport& r) {
                 {"throughput_key", r.throughput_key},
                 {"rules", {rules::kHandshakeSplit, rules::kThroughputKind}}}},
               {"recommendation", std::move(recommendation)},
+              {"service_units", std::move(service_units)},
+              {"forecast", std::move(forecast)},
               {"findings", std::move(findings)}};
 }
 

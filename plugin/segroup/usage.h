@@ -39,6 +39,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
+#include "plugin/segroup/forecast.h"
+#include "plugin/segroup/headroom.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/profiles.h"
 
@@ -172,6 +174,13 @@ struct Calibration {
   bool applied = false;  // ratio > 1: the recommendation's CPU-bound demand was raised by it
 };
 
+// The measures the headroom forecast reads (rule forecast-daily-peaks): the highest SE's CPU, and
+// each CPU-bound rate of the group as a percent of the capacity of the SEs it runs (the model's
+// per-SE figure at each SE's real size, at 100%).
+inline constexpr char kCpuForecastMeasure[] = "cpu_pct";
+// The shortest window a forecast is made from.
+inline constexpr absl::Duration kMinForecastWindow = absl::Hours(24 * 7);
+
 // The report of one group's usage over one window.
 struct UsageReport {
   int se_count = 0;
@@ -195,6 +204,15 @@ struct UsageReport {
   // PlanSizing of observed_workload with the group's HA settings; unset when nothing was
   // observed.
   std::optional<SizingPlan> recommendation;
+  // What the group costs now and from its observed load (headroom.h).
+  ServiceUnitsUsage service_units;
+  // The target the CPU and the forecast are judged against (UsageTargetPct).
+  int target_pct = 80;
+  // The forecast of the measure that reaches the target first (forecast.h), and who it speaks of
+  // ("web-se-1", "the group's L7 RPS (as a share of its SEs' capacity)"); days_to_target unset with
+  // a reason when none.
+  Forecast forecast;
+  std::string forecast_subject;
   // Missing data and assumptions (attribute "", "workload" or "workload.<key>"); all warnings.
   std::vector<Finding> findings;
 
@@ -239,7 +257,10 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
 // 8601 UTC or null}, service_engines [{uuid, name, vcpus, memory_mb, cpu_peak_pct, cpu_peak_at,
 // samples}], calibration {ratio (to 3 decimals, or null), samples, applied, rule},
 // assumptions {ecc_share, throughput_key}, recommendation {vcpus_per_se, memory_per_se, se_count,
-// min_scaleout_per_vs, max_se, summary, findings} or null, findings [FindingText lines].
+// min_scaleout_per_vs, max_se, service_units, summary, findings} or null, service_units {now,
+// recommended, reclaimable, reason}, forecast {days_to_target, reaches_on, measure, subject,
+// target_pct, slope_per_day, r_squared, daily_peaks [{day, value}], reason}, findings [FindingText
+// lines].
 nlohmann::json UsageReportJson(const UsageReport& report);
 
 // "Nov 28 14:05 UTC": how findings write a time.

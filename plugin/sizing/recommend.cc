@@ -278,6 +278,15 @@ std::vector<Finding> CheckWorkload(const Workload& w) {
     CheckIntRange(out, "max_num_se_dps", *w.service_unit_settings.max_num_se_dps, kMinNumSeDps,
                   kMaxNumSeDps, "Avi max_num_se_dps range");
   }
+  if (w.service_unit_settings.per_app && w.max_vs_per_se > kPerAppMaxVsPerSe) {
+    out.push_back(Finding{Severity::kError, "max_vs_per_se", rules::kPerAppTwoVsPerSe,
+                          absl::StrCat("max_vs_per_se must be at most ", kPerAppMaxVsPerSe,
+                                       " with per_app = true, got ", w.max_vs_per_se),
+                          absl::StrCat("An SE in per-app mode holds at most ", kPerAppMaxVsPerSe,
+                                       " virtual services. Set max_vs_per_se to 1 or ",
+                                       kPerAppMaxVsPerSe, ", or leave it unset (per_app plans ",
+                                       kPerAppMaxVsPerSe, "), or set per_app = false.")});
+  }
   if (w.virtual_services.has_value()) {
     CheckIntRange(out, "workload.virtual_services", *w.virtual_services, 1, kMaxVirtualServices,
                   "at most max_vs_per_se times the largest group");

@@ -143,8 +143,8 @@ const std::vector<RuleDoc>& AllRules() {
        "One active SE, max_se = 2; a workload one SE of max_vcpus_per_se cannot carry is "
        "reported, with what another mode would need.",
        {"max_se", "vcpus_per_se", "ha_mode"}},
-      // The licence rules decide no attribute yet: the front ends do not show service_units, so
-      // the generated registry docs list them under none.
+      // The licence rules: what the planned group costs (sizing.service_units), and the one shape
+      // limit of per-app mode.
       {kServiceUnitsPerSe,
        "VMware NSX ALB 22.1 Administration Guide: 'By default, an eight-core SE will consume eight "
        "Service Units licenses', with max_num_se_dps = 4 'only four', 'Hyper-threaded cores are "
@@ -153,13 +153,19 @@ const std::vector<RuleDoc>& AllRules() {
        absl::StrCat("One SU per data-path process: an SE's vCPUs, or max_num_se_dps when it is "
                     "set and smaller; times ",
                     kPerAppServiceUnitsPerVcpu, " when per_app is true."),
-       {}},
+       {"max_num_se_dps", "per_app"}},
       {kServiceUnitsAtPlannedScale,
        "derived: every running SE consumes its SUs (VMware NSX ALB 22.1 Administration Guide, "
        "GUID-82244519: licences are consumed by SEs); the SEs are the planned max_se",
        "SUs of the group = SUs per SE x the SEs the plan sets max_se to (active + buffer_se in "
        "N+M, the active SEs in active/active, 2 in legacy active/standby).",
-       {}},
+       {"max_se"}},
+      {kPerAppTwoVsPerSe,
+       "VMware NSX ALB 22.1 Administration Guide, per-app SE mode (GUID-F8735A29): each SE is "
+       "limited to 2 virtual services; Avi per_app",
+       absl::StrCat("With per_app = true, max_vs_per_se is at most ", kPerAppMaxVsPerSe,
+                    " (an error above it) and is planned ", kPerAppMaxVsPerSe, " when unset."),
+       {"max_vs_per_se", "per_app"}},
       {kRps160k,
        "000 'Maximum RPS on the Service Engine virtual machine running on ESXi will be "
        "approximately 160k'",
@@ -281,6 +287,49 @@ const std::vector<RuleDoc>& AllRules() {
        "Warn (an under-sizing) when the declared CPU-bound demand times a calibration ratio "
        "above 1 is not carried by the planned SEs.",
        {}},
+      {kServiceUnitsNow,
+       "derived: service-units-per-se; every running SE consumes its SUs",
+       "The SUs a group consumes now: the sum over its SEs, as the Controller lists them, of "
+       "service-units-per-se at each SE's real vCPUs with the group's max_num_se_dps and per_app.",
+       {}},
+      {kReclaimNeedsHalfTheSamples,
+       "derived: a peak among missing samples is not seen",
+       "No SUs are called reclaimable from a window holding fewer than half the samples it "
+       "should (usage-fewer-samples-than-window); the reason is given instead.",
+       {}},
+      {kObservedCapacityUnused,
+       "derived: service-units-now against the observed load's recommendation",
+       "Warn when the recommendation from the observed load needs at least 25% and at least 2 "
+       "SUs fewer than the group consumes now. Never an error: an over-sized group is waste, not "
+       "a risk. The recommendation keeps the HA mode's minimum (buffer SE, pair, standby).",
+       {"vcpus_per_se", "max_se", "min_scaleout_per_vs", "workload"}},
+      {kForecastDailyPeaks,
+       "derived",
+       "The forecast reads the peak of each complete UTC day in the window (7 days or more) of "
+       "the binding measure: the highest SE's CPU, and each CPU-bound rate as a share of the "
+       "capacity of the SEs the group runs.",
+       {}},
+      {kForecastNeedsSevenDays, "derived", "No forecast from fewer than 7 daily peaks.", {}},
+      {kForecastLeastSquares,
+       "derived",
+       "A least-squares line through the daily peaks (x = the day, y = its peak).",
+       {}},
+      {kForecastFitRSquared,
+       "derived",
+       "No forecast when the line explains less than half of the variance of the daily peaks "
+       "(R² below 0.5), nor when its slope is 0 or below.",
+       {}},
+      {kForecastDaysToTarget,
+       "derived",
+       "The whole days from the last daily peak until the line reaches the target (max_cpu_usage "
+       "or the workload's target_utilization), rounded down; 0 when it is already there.",
+       {}},
+      {kForecastAtMost365Days, "derived", "No forecast beyond 365 days.", {}},
+      {kForecastReachesTarget,
+       "derived: forecast-days-to-target",
+       "Warn at the workload when the forecast reaches the target within observed_load's "
+       "forecast_days (default 30). Never an error: a forecast is not a measurement.",
+       {"workload"}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),

@@ -44,6 +44,7 @@ inline constexpr char kLegacyOneActive[] = "legacy-active-standby-one-active";
 // Licences (service_units.h): what the planned group costs in Service Units.
 inline constexpr char kServiceUnitsPerSe[] = "service-units-per-se";
 inline constexpr char kServiceUnitsAtPlannedScale[] = "service-units-at-planned-scale";
+inline constexpr char kPerAppTwoVsPerSe[] = "per-app-two-vs-per-se";
 
 // Warnings.
 inline constexpr char kRps160k[] = "rps-160k-per-se-on-esxi";
@@ -73,6 +74,19 @@ inline constexpr char kBadPoints[] = "usage-bad-points-dropped";
 inline constexpr char kObservedAboveDeclared[] = "observed-peak-above-declared";
 inline constexpr char kObservedCpuAboveTarget[] = "observed-cpu-above-target";
 inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing";
+
+// What a group costs and how long it lasts (plugin/segroup/headroom.h, forecast.h): Service Units
+// reclaimable from the observed load, and the headroom forecast.
+inline constexpr char kServiceUnitsNow[] = "service-units-now";
+inline constexpr char kReclaimNeedsHalfTheSamples[] = "reclaim-needs-half-the-samples";
+inline constexpr char kObservedCapacityUnused[] = "observed-capacity-unused";
+inline constexpr char kForecastDailyPeaks[] = "forecast-daily-peaks";
+inline constexpr char kForecastNeedsSevenDays[] = "forecast-needs-7-daily-peaks";
+inline constexpr char kForecastLeastSquares[] = "forecast-least-squares";
+inline constexpr char kForecastFitRSquared[] = "forecast-fit-r-squared";
+inline constexpr char kForecastDaysToTarget[] = "forecast-days-to-target";
+inline constexpr char kForecastAtMost365Days[] = "forecast-at-most-365-days";
+inline constexpr char kForecastReachesTarget[] = "forecast-reaches-target";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";

@@ -22,6 +22,10 @@ namespace nsxalb::sizing {
 // The licence rate of one vCPU in per_app mode: 25%.
 inline constexpr double kPerAppServiceUnitsPerVcpu = 0.25;
 
+// The most virtual services an SE holds in per_app mode (rule per-app-two-vs-per-se): a group
+// with per_app = true plans max_vs_per_se = 2 when it is unset, and a larger value is an error.
+inline constexpr int kPerAppMaxVsPerSe = 2;
+
 // The SE-group settings that set an SE's licence use, by their Avi names.
 struct ServiceUnitSettings {
   // Avi max_num_se_dps (1-128, limits.h): the data-path processes per SE; unset means one per

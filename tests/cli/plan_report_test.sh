@@ -23,8 +23,8 @@ fi
 has review.md "## NSX ALB sizing review"
 has review.md "Plan: 2 SE groups to create, 0 to update, 0 to replace, 0 to destroy."
 has review.md "**1 of 2 sized SE groups does not carry its workload at the target utilization.**"
-has review.md '| `nsxalb_se_group.tls` | create | 8,000 ECC SSL TPS at 80% target | 1 SE of 2 vCPUs, 2 GB memory, 20 GB disk | 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk | ECC SSL TPS 137.9% (over target) | measured | 1 warning |'
-has review.md '| `nsxalb_se_group.web` | create | 8,000 ECC SSL TPS, 150,000 L7 RPS at 80% target | 2 SEs of 6 vCPUs, 12 GB memory, 29 GB disk | as planned | CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8% | measured | none |'
+has review.md '| `nsxalb_se_group.tls` | create | 8,000 ECC SSL TPS at 80% target | 1 SE of 2 vCPUs, 2 GB memory, 20 GB disk | 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk | ECC SSL TPS 137.9% (over target) | measured | 4 SUs | 1 warning |'
+has review.md '| `nsxalb_se_group.web` | create | 8,000 ECC SSL TPS, 150,000 L7 RPS at 80% target | 2 SEs of 6 vCPUs, 12 GB memory, 29 GB disk | as planned | CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8% | measured | 18 SUs | none |'
 # The CPU budget as one row of the group's table, and the chart's stacked bar of its parts.
 has review.md '| **CPU budget per SE** (one-cpu-budget-per-se) | | | | CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8% | |'
 has review.md "| ECC SSL TPS | 8,000 | 10,000 | 5,800 | 137.9% **over target** | measured |"

@@ -120,13 +120,17 @@ TEST(ServiceUnitsTest, RecommendationFollowsBufferAndLicenceSettings) {
   ASSERT_EQ(r.max_se.value, 4);
   EXPECT_EQ(r.service_units.at_planned_scale.value, 16);
 
+  // per_app holds an SE to 2 virtual services (per-app-two-vs-per-se): the front ends plan
+  // max_vs_per_se = 2 when it is unset, and the model refuses more.
   w.service_unit_settings.per_app = true;
+  w.max_vs_per_se = kPerAppMaxVsPerSe;
   r = MustRecommend(w);
   EXPECT_EQ(r.vcpus_per_se.value, 4);
   EXPECT_EQ(r.service_units.per_se.value, 1);
   EXPECT_EQ(r.service_units.at_planned_scale.value, 4);
 
   w.service_unit_settings.per_app = false;
+  w.max_vs_per_se = kDefaultMaxVsPerSe;
   w.service_unit_settings.max_num_se_dps = 2;
   r = MustRecommend(w);
   EXPECT_EQ(r.service_units.per_se.value, 2);
@@ -168,6 +172,21 @@ TEST(ServiceUnitsTest, MaxNumSeDpsOutsideItsRangeIsAnError) {
         << bad;
   }
   w.service_unit_settings.max_num_se_dps = kMaxNumSeDps;
+  EXPECT_THAT(Recommend(w), IsOk());
+}
+
+TEST(ServiceUnitsTest, PerAppHoldsAnSeToTwoVirtualServices) {
+  // per-app-two-vs-per-se: max_vs_per_se 3 with per_app is an error naming max_vs_per_se; 2 is
+  // fine, and so is 10 without per_app.
+  Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 50000}});
+  w.service_unit_settings.per_app = true;
+  w.max_vs_per_se = 3;
+  EXPECT_THAT(Recommend(w),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_vs_per_se")));
+  w.max_vs_per_se = kPerAppMaxVsPerSe;
+  EXPECT_THAT(Recommend(w), IsOk());
+  w.service_unit_settings.per_app = false;
+  w.max_vs_per_se = 10;
   EXPECT_THAT(Recommend(w), IsOk());
 }
 

@@ -27,8 +27,8 @@ run_pipeline 2
 assert_contains "$review" "## NSX ALB sizing review"
 assert_contains "$review" "Plan: 2 SE groups to create, 0 to update, 0 to replace, 0 to destroy."
 assert_contains "$review" "Both sized SE groups carry their workloads at the target utilization."
-assert_contains "$review" '| `nsxalb_se_group.web` | create | 8,000 ECC SSL TPS, 150,000 L7 RPS at 80% target | 2 SEs of 6 vCPUs, 12 GB memory, 29 GB disk | as planned | CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8% | measured | none |'
-assert_contains "$review" '| `nsxalb_se_group.tls` | create | 8,000 ECC SSL TPS at 80% target | 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk | as planned | ECC SSL TPS 77.3% | interpolated | none |'
+assert_contains "$review" '| `nsxalb_se_group.web` | create | 8,000 ECC SSL TPS, 150,000 L7 RPS at 80% target | 2 SEs of 6 vCPUs, 12 GB memory, 29 GB disk | as planned | CPU 71.4% = L7 RPS 36.6% + ECC SSL TPS 34.8% | measured | 18 SUs | none |'
+assert_contains "$review" '| `nsxalb_se_group.tls` | create | 8,000 ECC SSL TPS at 80% target | 1 SE of 5 vCPUs, 5 GB memory, 35 GB disk | as planned | ECC SSL TPS 77.3% | interpolated | 10 SUs | none |'
 assert_contains "$review" "![L7 RPS capacity of one SE by vCPUs](charts/nsxalb_se_group.web.svg)"
 for chart in nsxalb_se_group.web nsxalb_se_group.tls; do
   xmllint --noout "$TF_WORK/charts/$chart.svg" || fail "charts/$chart.svg is not well-formed"

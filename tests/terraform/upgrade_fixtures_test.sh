@@ -6,7 +6,8 @@
 #   * plans no change: plan -detailed-exitcode exits 0, and the Controller sees no write;
 #   * still warns at the HCL line of the under-sized group (today's wording);
 #   * applies nothing ("0 added, 0 changed, 0 destroyed", no write), and the state it writes has
-#     the current schema version and the `sizing` the release recorded.
+#     the current schema version and the `sizing` the release recorded (with the service_units
+#     the upgrade fills in, for a release that recorded none).
 # A change to the schema or to the plan that would give an upgrading user a diff fails here.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh" "$@"
@@ -48,9 +49,13 @@ for fixture in "${fixtures[@]}"; do
   [ "$writes" = 0 ] || { emu_counters >&2; fail "$label: the apply made $writes writes"; }
   assert_json "[.resources[] | select(.type == \"nsxalb_se_group\") | .instances[0].schema_version] | unique" \
     "[$schema_version]" "$TF_WORK/terraform.tfstate"
-  recorded=$(jq -c '[.resources[] | {name, sizing: .instances[0].attributes.sizing}]' "$fixture/terraform.tfstate")
-  assert_json '[.resources[] | {name, sizing: .instances[0].attributes.sizing}]' "$recorded" \
-    "$TF_WORK/terraform.tfstate"
+  # The sizing the release recorded; service_units, which 0.1.0 did not record, is what the
+  # upgrade step filled: max_se x vcpus_per_se (rule service-units-at-planned-scale).
+  without_units='[.resources[] | {name, sizing: (.instances[0].attributes.sizing | if . == null then null else del(.service_units) end)}]'
+  recorded=$(jq -c "$without_units" "$fixture/terraform.tfstate")
+  assert_json "$without_units" "$recorded" "$TF_WORK/terraform.tfstate"
+  assert_json '[.resources[] | .instances[0].attributes | select(.sizing != null) | .sizing.service_units == .max_se * .vcpus_per_se] | all' \
+    true "$TF_WORK/terraform.tfstate"
   assert_nothing_lost
 done
 pass

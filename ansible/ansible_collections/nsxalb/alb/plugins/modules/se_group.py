@@ -170,6 +170,16 @@ options:
       - "Prefix of the names of the SE virtual machines (Avi se_name_prefix)."
       - "Unset and with C(workload), the sizing model's recommendation."
     type: str
+  max_num_se_dps:
+    description:
+      - "Data-path processes per SE (Avi max_num_se_dps, 1-128): each consumes one Service Unit."
+      - "Never recommended: unset, a new group runs one per vCPU and an existing one keeps the Controller's value."
+    type: int
+  per_app:
+    description:
+      - "Per-app SE mode (Avi per_app): each vCPU is licensed at 25% of a Service Unit, and an SE holds at most 2 virtual services."
+      - "Never recommended: unset, a new group is not per-app and an existing one keeps the Controller's value."
+    type: bool
   workload:
     # The type and the keys come from the nsxalb.alb.workload doc fragment.
     description:
@@ -228,6 +238,11 @@ sizing:
     basis:
       description: The weakest basis of the figures used.
       type: str
+    service_units:
+      description:
+        - What the planned group costs in Service Units (rule service-units-at-planned-scale).
+        - One planned SE's SUs (its vCPUs, or max_num_se_dps when smaller, x 0.25 with per_app) times the SEs max_se is planned to.
+      type: float
     summary:
       description: One line, such as "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)".
       type: str
@@ -285,6 +300,8 @@ SETTINGS = dict(
     max_vs_per_se=dict(type="int"),
     max_cpu_usage=dict(type="int"),
     se_name_prefix=dict(type="str"),
+    max_num_se_dps=dict(type="int"),
+    per_app=dict(type="bool"),
 )
 
 

@@ -1,0 +1,99 @@
+// Headroom forecast from observed load: when will an SE group's load reach its target, if the
+// growth of its daily peaks goes on? Pure, deterministic domain code: no network, no Terraform
+// types, no clock (the window is given). A front end reads one series per measure (the highest
+// SE's CPU, L7 RPS as a percent of capacity, ...), forecasts each with ForecastHeadroom and
+// reports the BindingForecast.
+//
+// Rules:
+// - forecast-daily-peaks: a complete UTC day is [d, d+24h) covered by the window
+//   (window_start <= d and d + 24h <= window_end); its peak is the max of its points inside the
+//   window (window_start, window_end]. A day without such points gives no peak; points outside
+//   complete days, non-finite points and points on a day at the edge of absl::Time's range are
+//   ignored. So a 14-day window ending at a UTC midnight has 14 complete days (the exclusive
+//   start only drops a point at window_start itself), and one ending at 12:00 UTC has 13.
+// - forecast-needs-7-daily-peaks: no forecast from fewer than kMinForecastDailyPeaks daily peaks.
+// - forecast-least-squares: ordinary least squares through (x = days since the first daily peak's
+//   day, y = the peak).
+// - forecast-fit-r-squared: no forecast when the line explains less than kMinForecastRSquared of
+//   the variance of the peaks (R² = 0 when all peaks are equal).
+// - forecast-days-to-target: whole days from the last daily peak's day until the line reaches the
+//   target, rounded down (a forecast warns no later than the line says); 0 when the line at the
+//   last day is already at or above the target.
+// - forecast-at-most-365-days: no forecast beyond kMaxForecastDays.
+#ifndef NSXALB_PLUGIN_SEGROUP_FORECAST_H_
+#define NSXALB_PLUGIN_SEGROUP_FORECAST_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace nsxalb::segroup {
+
+// The fewest daily peaks a forecast is made from (rule forecast-needs-7-daily-peaks).
+inline constexpr int kMinForecastDailyPeaks = 7;
+// The least R² of the fitted line a forecast is made from (rule forecast-fit-r-squared).
+inline constexpr double kMinForecastRSquared = 0.5;
+// The furthest a forecast looks ahead, in days (rule forecast-at-most-365-days).
+inline constexpr int kMaxForecastDays = 365;
+
+// The peak of one complete UTC day (rule forecast-daily-peaks).
+struct DailyPeak {
+  absl::Time day;  // 00:00 UTC of the day
+  double value = 0;
+};
+
+// One measure's points over one window, and the level to forecast.
+struct ForecastInput {
+  // What the points measure, e.g. "cpu_pct" (the highest SE's CPU) or "l7_rps_pct_of_capacity".
+  std::string measure;
+  // (unix seconds, value) in any order; duplicates allowed; non-finite values are dropped.
+  std::vector<std::pair<int64_t, double>> points;
+  absl::Time window_start;  // exclusive start of the window (now - window)
+  absl::Time window_end;    // inclusive end of the window (now)
+  double target = 80;       // the level, in the points' unit (percent)
+};
+
+// The forecast of one measure. No member is ever NaN or infinite.
+struct Forecast {
+  std::string measure;
+  std::vector<DailyPeak> daily_peaks;  // complete UTC days only, ascending
+  // The fitted line (rule forecast-least-squares); set when there are at least 2 daily peaks and
+  // the fit is finite. `intercept` is the line's value at x = 0, the first daily peak's day.
+  std::optional<double> slope_per_day;
+  std::optional<double> intercept;
+  // The share of the peaks' variance the line explains, 0-1; 0 when all peaks are equal.
+  std::optional<double> r_squared;
+  // Whole days from the last daily peak's day to the target (rule forecast-days-to-target); unset,
+  // with `reason` saying why, when no forecast is made.
+  std::optional<int> days_to_target;
+  // The last daily peak's day + days_to_target days; set with days_to_target.
+  std::optional<absl::Time> reaches_at;
+  // Why days_to_target is unset, in the order checked: "3 complete days of data; a forecast needs
+  // at least 7", "the daily peaks are too large or too far apart to fit a line" (the fit overflowed
+  // a double), "the daily peaks do not grow (slope -0.20 a day)", "the trend explains too little of
+  // the daily peaks (R² 0.31, below 0.5)", "the target is not a finite number", "the trend reaches
+  // 80% in more than 365 days". "" when days_to_target is set.
+  std::string reason;
+};
+
+// The daily peaks of `points` in the window (window_start, window_end] (rule
+// forecast-daily-peaks), ascending by day.
+std::vector<DailyPeak> DailyPeaks(const std::vector<std::pair<int64_t, double>>& points,
+                                  absl::Time window_start, absl::Time window_end);
+
+// Forecasts when `input`'s daily peaks reach input.target (see the file comment for the rules).
+// Never fails: a forecast that cannot be made has days_to_target unset and a reason.
+Forecast ForecastHeadroom(const ForecastInput& input);
+
+// The forecast that binds among several measures': the one with the smallest days_to_target (the
+// first of equals); when none has one, the first (its reason stands). For an empty vector, a
+// Forecast with the reason "no measure to forecast".
+Forecast BindingForecast(std::vector<Forecast> forecasts);
+
+}  // namespace nsxalb::segroup
+
+#endif  // NSXALB_PLUGIN_SEGROUP_FORECAST_H_

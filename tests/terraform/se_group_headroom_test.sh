@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Scenario: what a group costs and how long it lasts (issue 34), with the real terraform.
+#  1. The quick start's sizing shows service_units (max_se x vcpus_per_se) and plan-report
+#     totals them.
+#  2. A group declared for 400,000 L7 RPS on nsxt whose 2 SEs carried at most 20,000 RPS at 12%
+#     CPU over 7 days: the plan with observed_load {} warns observed-capacity-unused with the SUs
+#     now, recommended and reclaimable; sizing_policy = "enforce" still plans; the data source
+#     has service_units {now, recommended, reclaimable}.
+#  3. 15 days of hourly points whose daily CPU peak rises by 1 point a day from 40% (53% on the
+#     last complete day), target 80%: forecast.days_to_target is 27 and the plan warns
+#     forecast-reaches-target at the workload line; a 3-day window gives no forecast, with the
+#     reason.
+source "$(dirname "$0")/lib.sh" "$@"
+
+emu_post() {  # emu_post PATH JSON: a control request; prints the body.
+  _emu_curl --fail-with-body -X POST -H 'Content-Type: application/json' -d "$2" "$EMU_URL$1" ||
+    fail "POST $1 failed"
+}
+
+tf_write main.tf <<'EOF'
+provider "nsxalb" {}
+
+resource "nsxalb_se_group" "big" {
+  name                = "big"
+  cloud               = "nsxt-cloud"
+  vcpus_per_se        = 6
+  min_scaleout_per_vs = 3
+
+  workload {
+    l7_rps = 400000
+  }
+}
+EOF
+tf init
+
+step "the plan shows service_units = max_se x vcpus_per_se, and plan-report totals them"
+tf plan -out=tfplan
+tf show -json tfplan
+cp "$TF_STDOUT" "$TF_TMP/plan.json"
+units=$(jq '.planned_values.root_module.resources[0].values.sizing.service_units' "$TF_TMP/plan.json")
+max_se=$(jq '.planned_values.root_module.resources[0].values.max_se' "$TF_TMP/plan.json")
+vcpus=$(jq '.planned_values.root_module.resources[0].values.vcpus_per_se' "$TF_TMP/plan.json")
+[ "$units" = "$((max_se * vcpus))" ] ||
+  fail "sizing.service_units is $units, not max_se ($max_se) x vcpus_per_se ($vcpus)"
+"$TF_PROVIDER_BINARY" plan-report "$TF_TMP/plan.json" >"$TF_TMP/report.md" ||
+  fail "plan-report failed"
+assert_contains "$TF_TMP/report.md" "Service Units: this plan adds $units SUs and removes 0 SUs"
+assert_contains "$TF_TMP/report.md" "| $units SUs |"
+
+step "create it; the Controller places 2 SEs of 6 vCPUs that carry 20,000 RPS at 12% for 7 days"
+tf apply -auto-approve
+group=$(jq -r '.resources[] | select(.type == "nsxalb_se_group") | .instances[0].attributes.id' \
+  "$TF_WORK/terraform.tfstate")
+ses=$(emu_post /_emulator/serviceengines "{\"se_group_uuid\":\"$group\",\"count\":2}")
+se1=$(jq -r '.uuids[0]' <<<"$ses")
+se2=$(jq -r '.uuids[1]' <<<"$ses")
+series=$(python3 - "$se1" "$se2" <<'EOF'
+import json, sys
+n = 2016  # 7 days of 5-minute points
+out = []
+for i, se in enumerate(sys.argv[1:3]):
+    rps = [6000.0 + 1000 * (k % 5) for k in range(n)]
+    rps[500 + i] = 10000.0  # each SE's peak: the group's sum stays at or under 20,000
+    cpu = [8.0 + (k % 4) for k in range(n)]
+    cpu[500 + i] = 12.0
+    out.append({"entity_uuid": "virtualservice-big", "serviceengine_uuid": se,
+                "metric_id": "l7_client.avg_complete_responses", "step": 300, "values": rps})
+    out.append({"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage", "step": 300,
+                "values": cpu})
+print(json.dumps({"series": out}))
+EOF
+)
+emu_post /_emulator/metrics "$series" >/dev/null
+
+step "the data source: service_units now, recommended and reclaimable"
+tf_write usage.tf <<'EOF'
+data "nsxalb_se_group_usage" "big" {
+  name  = "big"
+  cloud = "nsxt-cloud"
+}
+
+output "usage" {
+  value = data.nsxalb_se_group_usage.big
+}
+EOF
+tf apply -auto-approve
+tf output -json
+cp "$TF_STDOUT" "$TF_TMP/usage.json"
+assert_json '.usage.value.service_units.now' 12 "$TF_TMP/usage.json"
+recommended=$(jq '.usage.value.service_units.recommended' "$TF_TMP/usage.json")
+rec_max_se=$(jq '.usage.value.recommendation.max_se' "$TF_TMP/usage.json")
+rec_vcpus=$(jq '.usage.value.recommendation.vcpus_per_se' "$TF_TMP/usage.json")
+[ "$recommended" = "$((rec_max_se * rec_vcpus))" ] ||
+  fail "recommended SUs $recommended are not max_se x vcpus of the recommendation"
+assert_json '.usage.value.service_units.reclaimable' "$((12 - recommended))" "$TF_TMP/usage.json"
+assert_json '.usage.value.forecast.days_to_target' null "$TF_TMP/usage.json"
+assert_json '.usage.value.forecast.reason | type' '"string"' "$TF_TMP/usage.json"
+rm "$TF_WORK/usage.tf"
+tf apply -auto-approve
+
+step "observed_load {}: the plan warns observed-capacity-unused, and once applied plans no change"
+sed -i 's/^  min_scaleout_per_vs = 3$/  min_scaleout_per_vs = 3\n\n  observed_load {}/' \
+  "$TF_WORK/main.tf"
+tf apply -auto-approve
+assert_contains "$TF_OUT" "observed-capacity-unused"
+emu_reset_counters
+tf plan -detailed-exitcode
+assert_contains "$TF_OUT" "observed-capacity-unused"
+assert_contains "$TF_OUT" "2 SEs of 6 vCPUs (12 SUs) carried an observed peak that"
+assert_contains "$TF_OUT" "$((12 - recommended)) SUs reclaimable"
+assert_contains "$TF_OUT" "The declared workload plans"
+grep -B20 "(rule observed-capacity-unused)" "$TF_OUT" | grep -qF "vcpus_per_se        = 6" ||
+  fail "observed-capacity-unused is not at the hand-set vcpus_per_se"
+assert_contains "$TF_OUT" "No changes."
+emu_counters | assert_json '.requests["POST /api/analytics/metrics/collection"]' 1 -
+
+step "enforce still plans: an over-sized group is waste, not a risk"
+sed -i 's/^  cloud               = "nsxt-cloud"$/  cloud               = "nsxt-cloud"\n  sizing_policy       = "enforce"/' \
+  "$TF_WORK/main.tf"
+sed -i 's/^    l7_rps = 400000$/    l7_rps = 390000/' "$TF_WORK/main.tf"
+tf plan
+assert_contains "$TF_OUT" "observed-capacity-unused"
+assert_not_contains "$TF_OUT" "Error:"
+sed -i 's/^    l7_rps = 390000$/    l7_rps = 400000/' "$TF_WORK/main.tf"
+sed -i '/sizing_policy       = "enforce"/d' "$TF_WORK/main.tf"
+
+step "a growing series: 15 days of hourly CPU whose daily peak rises 1 point a day"
+series=$(python3 - "$se1" "$se2" <<'EOF'
+import json, sys, time
+now = int(time.time())
+last = now - now % 3600
+first_day = (now - 15 * 86400) // 86400 + 1  # the first complete UTC day of a 15-day window
+out = []
+n = 15 * 24 + 1
+cpu = []
+for k in range(n):
+    t = last - (n - 1 - k) * 3600
+    d = t // 86400 - first_day
+    if 0 <= d < 14:
+        peak = 40.0 + d
+        cpu.append(peak if t % 86400 == 14 * 3600 else peak - 10)
+    else:
+        cpu.append(30.0)
+for se in sys.argv[1:3]:
+    out.append({"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage", "step": 3600,
+                "values": cpu})
+print(json.dumps({"series": out}))
+EOF
+)
+emu_post /_emulator/metrics "$series" >/dev/null
+sed -i 's/^  observed_load {}$/  observed_load {\n    window = "15d"\n  }/' "$TF_WORK/main.tf"
+tf plan
+assert_contains "$TF_OUT" "forecast-reaches-target"
+assert_contains "$TF_OUT" "reaches 80% in 27 days"
+grep -B20 "(rule forecast-reaches-target)" "$TF_OUT" | grep -qF "l7_rps = 400000" ||
+  fail "forecast-reaches-target is not at the workload line"
+
+step "forecast_days = 20: no forecast warning"
+sed -i 's/^    window = "15d"$/    window        = "15d"\n    forecast_days = 20/' "$TF_WORK/main.tf"
+tf plan
+assert_not_contains "$TF_OUT" "forecast-reaches-target"
+
+step "controller usage: the forecast and the Service Units"
+"$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud --window 15d --json \
+  >"$TF_TMP/forecast.json" || fail "controller usage failed"
+assert_json '.forecast.days_to_target' 27 "$TF_TMP/forecast.json"
+assert_json '.forecast.measure' '"cpu_pct"' "$TF_TMP/forecast.json"
+assert_json '.forecast.daily_peaks | length' 14 "$TF_TMP/forecast.json"
+assert_json '.service_units.now' 12 "$TF_TMP/forecast.json"
+"$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud --window 3d \
+  >"$TF_TMP/short.txt" || fail "controller usage (3d) failed"
+assert_contains "$TF_TMP/short.txt" "Forecast: none (the window (3 days) is shorter than 7 days"
+
+step "destroy"
+tf destroy -auto-approve
+assert_nothing_lost
+pass
