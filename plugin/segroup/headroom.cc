@@ -129,6 +129,13 @@ std::string RecommendationText(const UsageReport& report) {
   }
   const sz::Recommendation& shape = *report.recommendation->planned_shape;
   std::string out = sz::FormatShape(shape.se_count.value, shape.vcpus_per_se.value);
+  // The SUs count max_se: say what the HA mode adds to the active SEs.
+  if (const int extra = shape.max_se.value - shape.se_count.value; extra > 0) {
+    absl::StrAppend(&out, " + ",
+                    shape.ha_mode == sz::HaMode::kLegacyActiveStandby
+                        ? sz::FormatCount(extra, "standby", "standbys")
+                        : sz::FormatCount(extra, "buffer SE", "buffer SEs"));
+  }
   if (report.recommendation->summary->service_units.has_value()) {
     absl::StrAppend(&out, ", ",
                     sz::FormatServiceUnits(*report.recommendation->summary->service_units));

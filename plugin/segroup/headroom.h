@@ -69,8 +69,8 @@ std::optional<Finding> CapacityUnusedFinding(const UsageReport& report, const Si
 // 27 days (Jan 1)". A warning, never policy dependent.
 std::optional<Finding> ForecastFinding(const UsageReport& report, int forecast_days);
 
-// "2 SEs of 6 vCPUs, 18 SUs": the observed load's recommendation as findings name it; "" without
-// one.
+// "2 SEs of 6 vCPUs + 1 buffer SE, 18 SUs": the observed load's recommendation as findings name
+// it (the SUs count max_se: the active SEs and what the HA mode adds); "" without one.
 std::string RecommendationText(const UsageReport& report);
 
 }  // namespace nsxalb::segroup

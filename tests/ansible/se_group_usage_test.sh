@@ -2,7 +2,8 @@
 # nsxalb.alb.se_group_info with usage, with the real ansible-playbook against the emulator: the
 # group's 2 SEs peak at 120,000 and 110,000 RPS at different times, their sum at 200,000, one SE's
 # CPU at 91%; the module returns the peak of the sum (not 230,000), the CPU and the SE count,
-# with one SE listing and one analytics request.
+# with one SE listing and one analytics request; its Service Units now are its 2 SEs' vCPUs, and
+# a day's window gives no forecast, saying why.
 source "$(dirname "$0")/lib.sh" "$@"
 
 emu_post() {  # emu_post PATH JSON: a control request; prints the body.
@@ -43,6 +44,9 @@ assert_recap usage 'ok=2 changed=0 .*failed=0'
 assert_out usage "se_count=2"
 assert_out usage "observed_l7_rps=200000"
 assert_out usage "observed_cpu_pct=91"
+vcpus=$(emu_group web | jq .vcpus_per_se)
+assert_out usage "service_units_now=$((2 * vcpus))"
+assert_out usage "forecast: the window (24 hours) is shorter than 7 days"
 assert_eq "SE listings" 1 "$(emu_counters | jq '.requests["GET /api/serviceengine"] // 0')"
 assert_eq "analytics requests" 1 \
   "$(emu_counters | jq '.requests["POST /api/analytics/metrics/collection"] // 0')"

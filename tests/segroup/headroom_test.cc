@@ -566,8 +566,8 @@ TEST(HeadroomRecommendationTextTest, ObservedAboveDeclaredNamesTheRecommendation
   EXPECT_EQ(above->finding.summary,
             "declared 250,000 L7 RPS; observed peak 300,000 (Nov 28 07:45 UTC, 24 hours)");
   EXPECT_THAT(above->finding.detail,
-              HasSubstr("size from the observed load (its recommendation: 2 SEs of 6 vCPUs, 18 "
-                        "SUs)."));
+              HasSubstr("size from the observed load (its recommendation: 2 SEs of 6 vCPUs + 1 "
+                        "buffer SE, 18 SUs)."));
 
   // A report without a recommendation: the detail names none.
   UsageReport bare;

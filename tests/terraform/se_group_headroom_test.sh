@@ -154,6 +154,15 @@ assert_contains "$TF_OUT" "forecast-reaches-target"
 assert_contains "$TF_OUT" "reaches 80% in 27 days"
 grep -B20 "(rule forecast-reaches-target)" "$TF_OUT" | grep -qF "l7_rps = 400000" ||
   fail "forecast-reaches-target is not at the workload line"
+step "the README's excerpt of this plan (dates, percentages of the day aside)"
+normalise() { sed -E -e 's/\([A-Z][a-z]{2} [0-9]{1,2}\)/(DATE)/g' -e 's/ at [0-9.]+%: / at PCT: /g'; }
+normalise <"$TF_OUT" >"$TF_TMP/plan.normalised"
+sed -n '/<!-- headroom-excerpt:begin -->/,/<!-- headroom-excerpt:end -->/p' "$SOURCE_DIR/README.md" |
+  grep -v -e '^<!--' -e '^```' | normalise >"$TF_TMP/excerpt"
+[ -s "$TF_TMP/excerpt" ] || fail "README.md has no headroom excerpt"
+while IFS= read -r line; do
+  [ -z "$line" ] || assert_contains "$TF_TMP/plan.normalised" "$line"
+done <"$TF_TMP/excerpt"
 
 step "forecast_days = 20: no forecast warning"
 sed -i 's/^    window = "15d"$/    window        = "15d"\n    forecast_days = 20/' "$TF_WORK/main.tf"

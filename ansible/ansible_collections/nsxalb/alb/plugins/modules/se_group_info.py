@@ -97,10 +97,13 @@ usage:
   description: >-
     With C(usage), the group's observed load, with the nsxalb_se_group_usage data source's
     attribute names (se_count, window, statistic, step_seconds, samples, expected_samples, basis,
-    observed, observed_at, service_engines, calibration, assumptions, recommendation, findings).
+    observed, observed_at, service_engines, calibration, assumptions, recommendation,
+    service_units (now, recommended, reclaimable, reason), forecast (days_to_target, reaches_on,
+    measure, subject, target_pct, slope_per_day, r_squared, daily_peaks, reason), findings).
   returned: when usage is given
   type: dict
-  sample: {"se_count": 2, "observed": {"l7_rps": 200000, "cpu_pct": 91}}
+  sample: {"se_count": 2, "observed": {"l7_rps": 200000, "cpu_pct": 91},
+           "service_units": {"now": 12, "recommended": 8, "reclaimable": 4, "reason": null}}
 """
 
 from ansible.module_utils.basic import AnsibleModule
