@@ -1,19 +1,24 @@
 // libFuzzer entry point for the analytics collection response (plugin/segroup/usage.h): the body
 // of `POST /api/analytics/metrics/collection`, read as the client reads every Controller body
 // (controller::ParseJsonLimited), then AnalyzeUsage for a two-SE group (one SE of a size the model
-// knows, one of 0 vCPUs) over a 24-hour window with each statistic, CompareWithDeclared against a
-// declared plan, and UsageReportJson.
+// knows, one of 0 vCPUs) over a 24-hour window with each statistic and over 14 days (the headroom
+// forecast), CompareWithDeclared and the headroom findings against a declared plan, and
+// UsageReportJson.
 //
 // Contract: AnalyzeUsage never fails on the response; every observed figure is finite and >= 0,
 // cpu_pct at most 100, and its time inside the window; no SE has more samples than the group; a
 // calibration ratio is finite and positive with at least one sample; every finding is a warning
-// with a rule; the report's JSON serializes (valid UTF-8) and parses back. A violation aborts.
+// with a rule; a forecast has a day count within 0-365 or a reason, finite figures and R² within
+// 0-1; reclaimable SUs are finite and >= 0; the report's JSON serializes (valid UTF-8) and parses
+// back. A violation aborts.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/time/civil_time.h"
@@ -50,12 +55,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!body.ok()) return 0;
   const absl::Time now =
       absl::FromCivil(absl::CivilMinute(2026, 11, 28, 15, 0), absl::UTCTimeZone());
-  for (seg::UsageStatistic statistic :
-       {seg::UsageStatistic::kMax, seg::UsageStatistic::kP99, seg::UsageStatistic::kP95}) {
+  // Each statistic over a day, and the maximum over 14 days (the headroom forecast's input).
+  const std::pair<seg::UsageStatistic, absl::Duration> kQueries[] = {
+      {seg::UsageStatistic::kMax, absl::Hours(24)},
+      {seg::UsageStatistic::kP99, absl::Hours(24)},
+      {seg::UsageStatistic::kP95, absl::Hours(24)},
+      {seg::UsageStatistic::kMax, absl::Hours(24 * 14)}};
+  for (const auto& [statistic, window] : kQueries) {
     seg::UsageInput in;
     in.ses = {{"se-1", "se-1", 4, 8192}, {"se-2", "se-2", 0, 0}};
     in.collection_response = *body;
-    in.query.window = absl::Hours(24);
+    in.query.window = window;
     in.query.statistic = statistic;
     in.now = now;
     in.platform = nsxalb::sizing::Platform::kNsxt;
@@ -83,6 +93,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (const seg::Finding& f : seg::CompareWithDeclared(*r, DeclaredPlan(), 80)) {
       Check(f.policy_dependent && !f.finding.rule.empty());
+    }
+    // The forecast: finite, a day count within 0-365 or a reason, R² within 0-1; the headroom
+    // findings are warnings no policy makes errors.
+    const seg::Forecast& f = r->forecast;
+    Check(f.days_to_target.has_value() != !f.reason.empty());
+    if (f.days_to_target.has_value()) {
+      Check(*f.days_to_target >= 0 && *f.days_to_target <= seg::kMaxForecastDays);
+    }
+    if (f.slope_per_day.has_value()) Check(std::isfinite(*f.slope_per_day));
+    if (f.r_squared.has_value()) {
+      Check(std::isfinite(*f.r_squared) && *f.r_squared >= 0 && *f.r_squared <= 1 + 1e-9);
+    }
+    for (const seg::DailyPeak& p : f.daily_peaks) Check(std::isfinite(p.value));
+    const seg::ServiceUnitsUsage& su = r->service_units;
+    if (su.reclaimable.has_value()) Check(std::isfinite(*su.reclaimable) && *su.reclaimable >= 0);
+    for (const std::optional<seg::Finding>& h :
+         {seg::CapacityUnusedFinding(*r, DeclaredPlan()), seg::ForecastFinding(*r, 365)}) {
+      if (h.has_value()) Check(!h->policy_dependent && !h->finding.rule.empty());
     }
     const std::string dumped = seg::UsageReportJson(*r).dump();  // throws on invalid UTF-8
     Check(Json::parse(dumped, nullptr, false).is_object());
