@@ -542,13 +542,14 @@ TEST(HeadroomRecommendationTextTest, ObservedAboveDeclaredNamesTheRecommendation
       Input(TwoSixVcpuSes(), response, absl::Hours(24), kSharedBufferOne, declared_workload));
   EXPECT_EQ(*r.Observed(ObservedKey::kL7Rps).value, 300000);
   // The recommendation: 300,000 / 80% = 375,000; one SE of at most 6 vCPUs carries 205,000, so
-  // 2 SEs of 6 (410,000, 73.2%; 2 of 4 give only 306,000); max_se 2 + 1 buffer = 3, 3 x 6 = 18.
+  // 2 SEs of 6 (410,000, 73.2%; 2 of 4 give only 306,000); max_se 2 + 1 buffer = 3, 3 x 6 = 18; the
+  // text names the buffer SE the SUs count.
   ASSERT_TRUE(r.recommendation.has_value());
   ASSERT_TRUE(r.recommendation->planned_shape.has_value());
   EXPECT_EQ(r.recommendation->planned_shape->se_count.value, 2);
   EXPECT_EQ(r.recommendation->planned_shape->vcpus_per_se.value, 6);
   EXPECT_EQ(r.recommendation->planned_shape->max_se.value, 3);
-  EXPECT_EQ(RecommendationText(r), "2 SEs of 6 vCPUs, 18 SUs");
+  EXPECT_EQ(RecommendationText(r), "2 SEs of 6 vCPUs + 1 buffer SE, 18 SUs");
   // Now 2 x 6 = 12 SUs, less than the 18 recommended: nothing reclaimable, no finding.
   EXPECT_EQ(r.service_units.now, 12);
   EXPECT_EQ(r.service_units.recommended, 18);
