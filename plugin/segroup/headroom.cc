@@ -19,17 +19,6 @@ namespace sz = ::nsxalb::sizing;
 namespace rules = ::nsxalb::sizing::rules;
 using Json = nlohmann::json;
 
-// A warning of the observed load that no policy makes an error.
-Finding Note(const char* rule, std::string attribute, std::string summary, std::string detail) {
-  sz::Finding f;
-  f.severity = sz::Severity::kWarning;
-  f.attribute = attribute;
-  f.rule = rule;
-  f.summary = std::move(summary);
-  f.detail = std::move(detail);
-  return Finding{std::move(f), std::move(attribute), /*policy_dependent=*/false};
-}
-
 // True when the declared plan's configuration sets `name` (it is not recommended) and the plan
 // has it at all.
 bool HandSet(const SizingPlan& declared, const char* name) {
@@ -189,8 +178,8 @@ std::optional<Finding> CapacityUnusedFinding(const UsageReport& report,
                     ": lower the declared workload to what was observed, or keep the capacity for "
                     "a peak you know is coming.");
   }
-  return Note(rules::kObservedCapacityUnused, CapacityAttribute(report, declared),
-              std::move(summary), std::move(detail));
+  return ObservedLoadWarning(rules::kObservedCapacityUnused, CapacityAttribute(report, declared),
+                             std::move(summary), std::move(detail));
 }
 
 std::optional<Finding> ForecastFinding(const UsageReport& report, int forecast_days) {
@@ -222,7 +211,8 @@ std::optional<Finding> ForecastFinding(const UsageReport& report, int forecast_d
       RecommendationText(report).empty()
           ? std::string("raise the workload to the growth you expect.")
           : absl::StrCat("the observed load today needs ", RecommendationText(report), "."));
-  return Note(rules::kForecastReachesTarget, "workload", std::move(summary), std::move(detail));
+  return ObservedLoadWarning(rules::kForecastReachesTarget, "workload", std::move(summary),
+                             std::move(detail));
 }
 
 }  // namespace nsxalb::segroup

@@ -465,17 +465,6 @@ std::optional<double> NumberMember(const Json& object, const char* name) {
   return d;
 }
 
-Finding Warning(const char* rule, std::string attribute, std::string summary, std::string detail,
-                bool policy_dependent = false) {
-  sz::Finding f;
-  f.severity = sz::Severity::kWarning;
-  f.attribute = attribute;
-  f.rule = rule;
-  f.summary = std::move(summary);
-  f.detail = std::move(detail);
-  return Finding{std::move(f), std::move(attribute), policy_dependent};
-}
-
 std::string StepText(int step_seconds) {
   return step_seconds % 3600 == 0 ? absl::StrCat(step_seconds / 3600, "-hour")
                                   : absl::StrCat(step_seconds / 60, "-minute");
@@ -624,11 +613,10 @@ void AddForecast(const UsageInput& in, const std::vector<SeSamples>& per_se,
           " (as a share of its SEs' capacity)"));
     }
   }
-  const std::vector<Forecast> all = forecasts;
+  std::map<std::string, std::string> subject_of;  // by measure
+  for (size_t i = 0; i < forecasts.size(); ++i) subject_of[forecasts[i].measure] = subjects[i];
   r.forecast = BindingForecast(std::move(forecasts));
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (all[i].measure == r.forecast.measure) r.forecast_subject = subjects[i];
-  }
+  r.forecast_subject = subject_of[r.forecast.measure];
 }
 
 UsageReport EmptyReport(const std::vector<ObservedSe>& ses, const UsageQuery& query) {
@@ -654,6 +642,17 @@ UsageReport EmptyReport(const std::vector<ObservedSe>& ses, const UsageQuery& qu
 }
 
 }  // namespace
+
+Finding ObservedLoadWarning(const char* rule, std::string attribute, std::string summary,
+                            std::string detail, bool policy_dependent) {
+  sz::Finding f;
+  f.severity = sz::Severity::kWarning;
+  f.attribute = attribute;
+  f.rule = rule;
+  f.summary = std::move(summary);
+  f.detail = std::move(detail);
+  return Finding{std::move(f), std::move(attribute), policy_dependent};
+}
 
 absl::StatusOr<UsageStatistic> ParseUsageStatistic(std::string_view text) {
   if (text == "max") return UsageStatistic::kMax;
@@ -811,10 +810,11 @@ Finding AnalyticsUnavailableFinding(const absl::Status& status) {
   if (http.has_value() && why.find(absl::StrCat("HTTP ", *http)) == std::string::npos) {
     why = absl::StrCat("HTTP ", *http, ": ", why);
   }
-  return Warning(rules::kAnalyticsUnavailable, "", "The Controller's analytics are unavailable",
-                 absl::StrCat("The metrics request failed (", why,
-                              "); the observed load is not known, and the plan goes on without "
-                              "it."));
+  return ObservedLoadWarning(
+      rules::kAnalyticsUnavailable, "", "The Controller's analytics are unavailable",
+      absl::StrCat("The metrics request failed (", why,
+                   "); the observed load is not known, and the plan goes on without "
+                   "it."));
 }
 
 UsageReport UsageUnavailableReport(const std::vector<ObservedSe>& ses, const UsageQuery& query,
@@ -836,7 +836,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
   const int target = UsageTargetPct(in.settings, in.declared_workload);
   r.target_pct = target;
   if (in.ses.empty()) {
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kUsageNoSes, "", "The group has no Service Engines",
         "There is no observed load to compare with the declared workload; it appears once the "
         "group places a virtual service."));
@@ -985,7 +985,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
 
   // Findings about the data.
   if (notes.malformed_count > 0) {
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kBadPoints, "", "Part of the metrics response is not readable",
         absl::StrCat(
             notes.malformed_count, notes.malformed_count == 1 ? " part was" : " parts were",
@@ -997,7 +997,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
     for (int d = 0; d < kDropCount; ++d) {
       if (notes.dropped[d] > 0) why.push_back(absl::StrCat(notes.dropped[d], " ", kDropText[d]));
     }
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kBadPoints, "",
         absl::StrCat("Dropped ", sz::FormatInt(dropped), dropped == 1 ? " point" : " points",
                      " of the metrics response"),
@@ -1005,7 +1005,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
                      ". The figures are taken from the remaining points.")));
   }
   if (notes.capped_series > 0) {
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kUsagePointsCapped, "",
         absl::StrCat("Read the most recent ", sz::FormatInt(limits::kMaxUsagePointsPerSeries),
                      " points of ", notes.capped_series, " series"),
@@ -1015,7 +1015,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
                      " per series); a peak among them is not seen.")));
   }
   if (r.samples < r.expected_samples) {
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kFewerSamples, "",
         absl::StrCat("Observed ", sz::FormatInt(r.samples), " of ",
                      sz::FormatInt(r.expected_samples), " samples"),
@@ -1027,7 +1027,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
   if (handshakes_seen) {
     const std::string amount = absl::StrCat(
         sz::FormatValue(sz::Metric::kSslTpsEcc, *tps.value, sz::Rounding::kUp), " SSL TPS");
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kHandshakeSplit, "workload", "The metrics do not split ECC and RSA handshakes",
         r.ecc_share > 0
             ? absl::StrCat("The observed ", amount, " are taken as ",
@@ -1039,7 +1039,7 @@ absl::StatusOr<UsageReport> AnalyzeUsage(const UsageInput& in) {
                            "handshakes.")));
   }
   if (!uncalibrated.empty()) {
-    r.findings.push_back(Warning(
+    r.findings.push_back(ObservedLoadWarning(
         rules::kCalibrate, "", "Some SEs have no size the model knows",
         absl::StrCat("Not calibrated: ", absl::StrJoin(uncalibrated, ", "), "; the model needs ",
                      sz::VcpuRangeText(), " vCPUs and ", sz::MemoryRangeText(), " MB.")));
@@ -1079,7 +1079,7 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
         declared_base > 0
             ? absl::StrCat(sz::FormatValue(metric, declared_base, sz::Rounding::kUp), " ", label)
             : absl::StrCat("no ", label);
-    out.push_back(Warning(
+    out.push_back(ObservedLoadWarning(
         rules::kObservedAboveDeclared, attribute,
         absl::StrCat("declared ", declared_text, "; ", observed_word, " ",
                      sz::FormatValue(metric, observed_base, sz::Rounding::kUp), " (", when(peak),
@@ -1115,7 +1115,7 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
   for (const SeUsage& se : report.service_engines) {
     if (!se.cpu.value.has_value() || !(*se.cpu.value > target_pct)) continue;
     const std::string at = se.cpu.at.has_value() ? UsageTimeText(*se.cpu.at) : window;
-    out.push_back(Warning(
+    out.push_back(ObservedLoadWarning(
         rules::kObservedCpuAboveTarget, "workload",
         is_max ? absl::StrCat("SE ", SeLabel(se), " peaked at ", PercentText(*se.cpu.value),
                               " CPU (", at, ") against the group's ", target_pct, "% target")
@@ -1150,7 +1150,7 @@ std::vector<Finding> CompareWithDeclared(const UsageReport& report, const Sizing
         cpu_text = absl::StrCat(" (", sz::FormatPercent(load.utilization_pct), " CPU against the ",
                                 calibrated.target_utilization_pct, "% target)");
       }
-      out.push_back(Warning(
+      out.push_back(ObservedLoadWarning(
           rules::kCalibrationUnderSized, "workload",
           absl::StrCat(
               absl::StrFormat("The SEs used %.2fx the CPU the tables predict; at that rate "

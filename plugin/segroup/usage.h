@@ -46,6 +46,11 @@
 
 namespace nsxalb::segroup {
 
+// A warning about the observed load at `attribute` ("", "workload" or "workload.<key>"), under
+// `rule`; `policy_dependent` for the under-sizing ones that sizing_policy = "enforce" makes errors.
+Finding ObservedLoadWarning(const char* rule, std::string attribute, std::string summary,
+                            std::string detail, bool policy_dependent = false);
+
 // The statistic taken over a window's points (the data source's `statistic`).
 enum class UsageStatistic { kMax, kP99, kP95 };
 
