@@ -21,6 +21,7 @@
 #include "plugin/segroup/usage.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/service_units.h"
+#include "tests/segroup/usage_test_support.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::segroup {
@@ -33,19 +34,17 @@ using ::testing::Not;
 namespace sz = ::nsxalb::sizing;
 namespace rules = ::nsxalb::sizing::rules;
 using Json = nlohmann::json;
-
-absl::Time At(int y, int mo, int d, int h, int mi) {
-  return absl::FromCivil(absl::CivilMinute(y, mo, d, h, mi), absl::UTCTimeZone());
-}
+using usage_testing::AllText;
+using usage_testing::Analyze;
+using usage_testing::At;
+using usage_testing::FindRule;
+using usage_testing::Iso;
+using usage_testing::Response;
 
 // The end of the windows of the capacity tests.
 const absl::Time kNow = At(2026, 11, 28, 15, 0);
 // The end of the forecast windows: a UTC midnight, so that a 14-day window has 14 complete days.
 const absl::Time kMidnight = At(2026, 11, 28, 0, 0);
-
-std::string Iso(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%S+00:00", t, absl::UTCTimeZone());
-}
 
 // A series of (time, value) points.
 Json SeriesAt(const std::string& metric, const std::string& entity,
@@ -66,23 +65,6 @@ Json Series(const std::string& metric, const std::string& entity, const std::vec
   }
   return SeriesAt(metric, entity, points);
 }
-
-// A response with SE stats and per-SE virtual-service series.
-class Response {
- public:
-  Response& Se(const std::string& se, Json series) {
-    body_["series"][kSeStatsRequestId][se].push_back(std::move(series));
-    return *this;
-  }
-  Response& Vs(const std::string& se, Json series, const std::string& entity = "*") {
-    body_["series"][std::string(kVsOnSeRequestPrefix) + se][entity].push_back(std::move(series));
-    return *this;
-  }
-  Json json() const { return body_; }
-
- private:
-  Json body_ = {{"series", Json::object()}};
-};
 
 ObservedSe Se(const std::string& name, int vcpus, int64_t memory_mb) {
   ObservedSe se;
@@ -106,30 +88,11 @@ UsageInput Input(std::vector<ObservedSe> ses, Json response, absl::Duration wind
   return in;
 }
 
-UsageReport Analyze(const UsageInput& in) {
-  absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
-  EXPECT_THAT(r, IsOk());
-  return r.ok() ? *std::move(r) : UsageReport();
-}
-
 // `n` values of `base`, with `peak` at index `at`.
 std::vector<double> Spike(int n, double base, int at, double peak) {
   std::vector<double> v(n, base);
   v[at] = peak;
   return v;
-}
-
-const Finding* FindRule(const std::vector<Finding>& findings, const std::string& rule) {
-  for (const Finding& f : findings) {
-    if (f.finding.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-std::string AllText(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) absl::StrAppend(&out, FindingText(f), "\n");
-  return out;
 }
 
 // ---- Service Units now (rule service-units-now).

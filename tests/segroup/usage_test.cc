@@ -26,6 +26,7 @@
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/recommend.h"
 #include "plugin/sizing/rules.h"
+#include "tests/segroup/usage_test_support.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::segroup {
@@ -39,17 +40,15 @@ namespace sz = ::nsxalb::sizing;
 namespace rules = ::nsxalb::sizing::rules;
 using Json = nlohmann::json;
 using ::testing::HasSubstr;
-
-absl::Time At(int y, int mo, int d, int h, int mi) {
-  return absl::FromCivil(absl::CivilMinute(y, mo, d, h, mi), absl::UTCTimeZone());
-}
+using usage_testing::AllText;
+using usage_testing::Analyze;
+using usage_testing::At;
+using usage_testing::FindRule;
+using usage_testing::Iso;
+using usage_testing::Response;
 
 // The end of every window here.
 const absl::Time kNow = At(2026, 11, 28, 15, 0);
-
-std::string Iso(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%S+00:00", t, absl::UTCTimeZone());
-}
 
 // A series whose last value is at `last`, one value per `step` seconds; nullopt is a padded gap.
 Json Series(const std::string& metric, const std::string& entity,
@@ -69,23 +68,6 @@ Json Series(const std::string& metric, const std::string& entity,
           {"data", data}};
 }
 
-// A response with SE stats and per-SE virtual-service series.
-class Response {
- public:
-  Response& Se(const std::string& se, Json series) {
-    body_["series"][kSeStatsRequestId][se].push_back(std::move(series));
-    return *this;
-  }
-  Response& Vs(const std::string& se, Json series, const std::string& entity = "*") {
-    body_["series"][std::string(kVsOnSeRequestPrefix) + se][entity].push_back(std::move(series));
-    return *this;
-  }
-  Json json() const { return body_; }
-
- private:
-  Json body_ = {{"series", Json::object()}};
-};
-
 std::vector<ObservedSe> TwoSes(int vcpus = 4, int64_t memory_mb = 8192) {
   return {{"se-1-uuid", "se-1", vcpus, memory_mb}, {"se-2-uuid", "se-2", vcpus, memory_mb}};
 }
@@ -102,27 +84,8 @@ UsageInput Input(std::vector<ObservedSe> ses, Json response, absl::Duration wind
   return in;
 }
 
-UsageReport Analyze(const UsageInput& in) {
-  absl::StatusOr<UsageReport> r = AnalyzeUsage(in);
-  EXPECT_THAT(r, IsOk());
-  return r.ok() ? *std::move(r) : UsageReport();
-}
-
 std::vector<std::optional<double>> Constant(int n, double v) {
   return std::vector<std::optional<double>>(n, v);
-}
-
-const Finding* FindRule(const std::vector<Finding>& findings, const std::string& rule) {
-  for (const Finding& f : findings) {
-    if (f.finding.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-std::string AllText(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) absl::StrAppend(&out, FindingText(f), "\n");
-  return out;
 }
 
 // ---- Query parsing and the request.
