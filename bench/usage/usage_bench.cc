@@ -18,7 +18,8 @@
 #include "benchmark/benchmark.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/response.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 
 namespace nsxalb::segroup {
 namespace {

@@ -30,8 +30,9 @@
 #include "plugin/controller/response.h"
 #include "plugin/segroup/desired_state.h"
 #include "plugin/segroup/fields.h"
-#include "plugin/segroup/group_usage.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/group_reader.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::cli {

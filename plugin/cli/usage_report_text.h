@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 
 namespace nsxalb::cli {
 

@@ -12,7 +12,7 @@
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/segroup/fields.h"
-#include "plugin/segroup/group_usage.h"
+#include "plugin/segroup/usage/group_reader.h"
 
 namespace nsxalb::provider {
 namespace {

@@ -9,7 +9,8 @@
 
 #include "plugin/framework/data_source.h"
 #include "plugin/framework/diagnostics.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 
 namespace nsxalb::provider {
 

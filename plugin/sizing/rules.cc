@@ -330,6 +330,22 @@ const std::vector<RuleDoc>& AllRules() {
        "Warn at the workload when the forecast reaches the target within observed_load's "
        "forecast_days (default 30). Never an error: a forecast is not a measurement.",
        {"workload"}},
+      {kEstateRequestsBounded,
+       "derived",
+       "An estate is read with one paged listing each of its clouds, SE groups and SEs, and its "
+       "metrics in collection requests of at most 128 metric_requests (a group is never split), "
+       "never a request per group or per SE.",
+       {}},
+      {kEstateGroupAtRisk,
+       "derived: forecast-days-to-target",
+       "A group of an estate is at risk when one of its SEs ran above the group's target in the "
+       "window, or its forecast reaches the target within forecast_days (default 30).",
+       {}},
+      {kEstateGroupNotAnalysed,
+       "derived",
+       "A group whose sizing profile or settings the analysis cannot read is listed with the "
+       "reason and no figures; the other groups of the estate keep theirs.",
+       {}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),

@@ -87,6 +87,10 @@ inline constexpr char kForecastFitRSquared[] = "forecast-fit-r-squared";
 inline constexpr char kForecastDaysToTarget[] = "forecast-days-to-target";
 inline constexpr char kForecastAtMost365Days[] = "forecast-at-most-365-days";
 inline constexpr char kForecastReachesTarget[] = "forecast-reaches-target";
+// The whole estate (plugin/segroup/usage/estate_reader.h)
+inline constexpr char kEstateRequestsBounded[] = "estate-requests-bounded";
+inline constexpr char kEstateGroupAtRisk[] = "estate-group-at-risk";
+inline constexpr char kEstateGroupNotAnalysed[] = "estate-group-not-analysed";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";

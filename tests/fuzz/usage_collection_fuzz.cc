@@ -26,7 +26,8 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/response.h"
 #include "plugin/segroup/sizing_plan.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 
 namespace {
 

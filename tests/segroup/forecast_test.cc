@@ -2,7 +2,7 @@
 // least-squares line, days to the target and every reason a forecast is not made, non-finite and
 // extreme input, and the binding forecast of several measures. Every expected number is worked by
 // hand in the comment beside it.
-#include "plugin/segroup/forecast.h"
+#include "plugin/segroup/usage/forecast.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // recommended and reclaimable, the observed-capacity-unused and forecast-reaches-target findings,
 // and how AnalyzeUsage (usage.h) fills the report's service_units and forecast and their JSON.
 // Every expected figure is worked by hand in a comment beside it.
-#include "plugin/segroup/headroom.h"
+#include "plugin/segroup/usage/headroom.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,9 +16,10 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
-#include "plugin/segroup/forecast.h"
+#include "plugin/segroup/usage/forecast.h"
 #include "plugin/segroup/sizing_plan.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/service_units.h"
 #include "tests/segroup/usage_test_support.h"

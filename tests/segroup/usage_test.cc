@@ -2,7 +2,8 @@
 // group's peaks (the peak of the sum), the statistics, calibration, the recommendation from the
 // observed load, every malformed-response case, the comparison with the declared plan, the
 // report JSON, and the worked calibration example of docs/sizing.md.
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

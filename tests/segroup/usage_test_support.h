@@ -16,7 +16,8 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "plugin/segroup/sizing_plan.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::segroup::usage_testing {

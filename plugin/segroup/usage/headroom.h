@@ -1,7 +1,7 @@
 // What a group costs and how long it lasts, from what its Service Engines really carried: the
 // Service Units it consumes now against the SUs the observed load needs (what could be given
 // back), and the findings that put this and the headroom forecast (forecast.h) in a plan. Pure
-// domain code beside usage.h: no network, no Terraform types.
+// domain code beside report.h: no network, no Terraform types.
 //
 // Rules (names in plugin/sizing/rules.h, long form in docs/sizing.md, "What a group costs and how
 // long it lasts"):
@@ -15,8 +15,8 @@
 //   least kMinReclaimServiceUnits fewer SUs than the group consumes now.
 // - forecast-reaches-target: a warning, under every policy, when the forecast reaches the target
 //   within the resource's observed_load.forecast_days.
-#ifndef NSXALB_PLUGIN_SEGROUP_HEADROOM_H_
-#define NSXALB_PLUGIN_SEGROUP_HEADROOM_H_
+#ifndef NSXALB_PLUGIN_SEGROUP_USAGE_HEADROOM_H_
+#define NSXALB_PLUGIN_SEGROUP_USAGE_HEADROOM_H_
 
 #include <optional>
 #include <string>
@@ -28,7 +28,7 @@
 
 namespace nsxalb::segroup {
 
-struct UsageReport;  // usage.h
+struct UsageReport;  // report.h
 
 // The least share of the SUs now, and the fewest SUs, that observed-capacity-unused reports.
 inline constexpr double kMinReclaimShare = 0.25;
@@ -75,4 +75,4 @@ std::string RecommendationText(const UsageReport& report);
 
 }  // namespace nsxalb::segroup
 
-#endif  // NSXALB_PLUGIN_SEGROUP_HEADROOM_H_
+#endif  // NSXALB_PLUGIN_SEGROUP_USAGE_HEADROOM_H_

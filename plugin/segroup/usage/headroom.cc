@@ -1,4 +1,4 @@
-#include "plugin/segroup/headroom.h"
+#include "plugin/segroup/usage/headroom.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/report.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 

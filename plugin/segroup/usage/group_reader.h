@@ -1,12 +1,12 @@
 // One SE group's observed load read from the Controller: the one piece of code that lists the
-// group's Service Engines, sends the one analytics request (usage.h) and analyses the answer, for
+// group's Service Engines, sends the one analytics request (query.h) and analyses the answer, for
 // every front end (the nsxalb_se_group_usage data source, the resource's observed_load block,
 // `controller usage` and the Ansible se_group_info module).
 //
 // Requests: one paged SE listing (GET /api/serviceengine?refers_to=serviceenginegroup:<uuid>)
 // and, when the group has SEs, one POST /api/analytics/metrics/collection. Nothing else.
-#ifndef NSXALB_PLUGIN_SEGROUP_GROUP_USAGE_H_
-#define NSXALB_PLUGIN_SEGROUP_GROUP_USAGE_H_
+#ifndef NSXALB_PLUGIN_SEGROUP_USAGE_GROUP_READER_H_
+#define NSXALB_PLUGIN_SEGROUP_USAGE_GROUP_READER_H_
 
 #include <string_view>
 #include <vector>
@@ -15,7 +15,7 @@
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
-#include "plugin/segroup/usage.h"
+#include "plugin/segroup/usage/analyze.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::segroup {
@@ -46,4 +46,4 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
 
 }  // namespace nsxalb::segroup
 
-#endif  // NSXALB_PLUGIN_SEGROUP_GROUP_USAGE_H_
+#endif  // NSXALB_PLUGIN_SEGROUP_USAGE_GROUP_READER_H_

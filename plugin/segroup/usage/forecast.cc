@@ -1,4 +1,4 @@
-#include "plugin/segroup/forecast.h"
+#include "plugin/segroup/usage/forecast.h"
 
 #include <algorithm>
 #include <cmath>

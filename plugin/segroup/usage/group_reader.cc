@@ -1,11 +1,36 @@
 // One SE group's observed load read from the Controller.
-#include "plugin/segroup/group_usage.h"
+#include "plugin/segroup/usage/group_reader.h"
 
 #include <utility>
 
 #include "plugin/common/status_macros.h"
+#include "plugin/segroup/usage/collection_stream.h"
+#include "plugin/segroup/usage/decode.h"
 
 namespace nsxalb::segroup {
+
+namespace {
+
+// Reads the metrics of `input.ses`, streamed, and analyses them.
+absl::StatusOr<UsageReport> AnalyzeGroupOf(controller::Client& client, std::string_view tenant,
+                                           const UsageInput& input) {
+  usage_internal::CollectionDecoder decoder(input.ses,
+                                            absl::ToUnixSeconds(input.now - input.query.window),
+                                            absl::ToUnixSeconds(input.now));
+  if (!input.ses.empty()) {
+    const absl::Status read = usage_internal::StreamCollection(
+        client, UsageCollectionRequest(input.ses, input.query, input.now), tenant, decoder);
+    if (!read.ok()) {
+      if (read.code() == absl::StatusCode::kCancelled) return read;
+      return UsageUnavailableReport(input.ses, input.query, read);
+    }
+  }
+  std::vector<size_t> all(input.ses.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return AnalyzeDecoded(input, decoder, all, 0);
+}
+
+}  // namespace
 
 std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>& ses) {
   std::vector<ObservedSe> out;
@@ -28,16 +53,7 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
   input.platform = request.platform;
   input.settings = settings.is_object() ? settings : nlohmann::json::object();
   input.declared_workload = request.declared_workload;
-  if (!input.ses.empty()) {
-    absl::StatusOr<nlohmann::json> answer = client.QueryMetricsCollection(
-        UsageCollectionRequest(input.ses, input.query, input.now), tenant);
-    if (!answer.ok()) {
-      if (answer.status().code() == absl::StatusCode::kCancelled) return answer.status();
-      return UsageUnavailableReport(input.ses, input.query, answer.status());
-    }
-    input.collection_response = *std::move(answer);
-  }
-  return AnalyzeUsage(input);
+  return AnalyzeGroupOf(client, tenant, input);
 }
 
 }  // namespace nsxalb::segroup

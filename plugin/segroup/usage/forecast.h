@@ -20,8 +20,8 @@
 //   target, rounded down (a forecast warns no later than the line says); 0 when the line at the
 //   last day is already at or above the target.
 // - forecast-at-most-365-days: no forecast beyond kMaxForecastDays.
-#ifndef NSXALB_PLUGIN_SEGROUP_FORECAST_H_
-#define NSXALB_PLUGIN_SEGROUP_FORECAST_H_
+#ifndef NSXALB_PLUGIN_SEGROUP_USAGE_FORECAST_H_
+#define NSXALB_PLUGIN_SEGROUP_USAGE_FORECAST_H_
 
 #include <cstdint>
 #include <optional>
@@ -96,4 +96,4 @@ Forecast BindingForecast(std::vector<Forecast> forecasts);
 
 }  // namespace nsxalb::segroup
 
-#endif  // NSXALB_PLUGIN_SEGROUP_FORECAST_H_
+#endif  // NSXALB_PLUGIN_SEGROUP_USAGE_FORECAST_H_
