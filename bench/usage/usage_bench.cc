@@ -3,14 +3,19 @@
 // points and 38.6 MB of JSON), streamed into the decoder in 16 KB chunks as the readers stream a
 // Controller body (decode.h; the body is generated a series at a time, never held whole) and
 // analysed (the decoder keeps the most recent limits::kMaxUsagePointsPerSeries of each series,
-// with a finding). Also the realistic 7-day answer (2,016 points a series), and the analysis of a
-// parsed document (AnalyzeUsage, as the tests call it).
+// with a finding). Also the realistic 7-day answer (2,016 points a series), the analysis of a
+// parsed document (AnalyzeUsage, as the tests call it), and the headroom forecast alone
+// (plugin/segroup/usage/forecast.h) as the analysis runs it for a 30-day window: the Controller's
+// hourly points (rule usage-step-by-window), 720 a measure, for the highest SE's CPU and the
+// group's three CPU-bound rates, each through DailyPeaks and ForecastHeadroom, then
+// BindingForecast.
 // Counters: points in the body, body MB, and the process's peak RSS after the run (ru_maxrss; run
 // one benchmark at a time with --benchmark_filter to read it per case).
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +27,7 @@
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
 #include "plugin/segroup/usage/decode.h"
+#include "plugin/segroup/usage/forecast.h"
 
 namespace nsxalb::segroup {
 namespace {
@@ -187,6 +193,50 @@ void BM_UsageAnalyzeParsed30Days(benchmark::State& state) {
   state.counters["peak_rss_mb"] = PeakRssMb();
 }
 BENCHMARK(BM_UsageAnalyzeParsed30Days)->Unit(benchmark::kMillisecond);
+
+// One forecast measure over a 30-day window ending now, at the hourly step the analysis reads for
+// it: a daily wave whose peak grows by `growth` points a day from `base`, with a little noise.
+ForecastInput HourlyMeasure(const std::string& measure, double base, double growth) {
+  constexpr int kHours = 24 * 30;
+  ForecastInput in;
+  in.measure = measure;
+  in.window_end = Now();
+  in.window_start = Now() - absl::Hours(kHours);
+  in.target = 80;
+  in.points.reserve(kHours);
+  for (int i = 0; i < kHours; ++i) {
+    const absl::Time t = Now() - absl::Hours(kHours - 1 - i);
+    const double day = absl::FDivDuration(t - in.window_start, absl::Hours(24));
+    const double wave = 10.0 * ((i % 24) / 23.0) + (i * 7919 % 13) / 10.0;
+    in.points.emplace_back(absl::ToUnixSeconds(t), base + growth * day + wave);
+  }
+  return in;
+}
+
+void BM_Forecast30DaysHourly(benchmark::State& state) {
+  const std::vector<ForecastInput> measures = {HourlyMeasure(kCpuForecastMeasure, 30, 1.0),
+                                               HourlyMeasure("l7_rps_pct_of_capacity", 20, 0.8),
+                                               HourlyMeasure("ssl_tps_pct_of_capacity", 10, 0.5),
+                                               HourlyMeasure("l4_cps_pct_of_capacity", 5, 0.2)};
+  size_t points = 0;
+  for (const ForecastInput& m : measures) points += m.points.size();
+  Forecast binding;
+  for (auto _ : state) {
+    std::vector<Forecast> forecasts;
+    forecasts.reserve(measures.size());
+    for (const ForecastInput& m : measures) forecasts.push_back(ForecastHeadroom(m));
+    binding = BindingForecast(std::move(forecasts));
+    benchmark::DoNotOptimize(binding);
+  }
+  if (!binding.days_to_target.has_value()) {
+    state.SkipWithError(("no forecast: " + binding.reason).c_str());
+    return;
+  }
+  state.counters["points"] = static_cast<double>(points);
+  state.counters["daily_peaks"] = static_cast<double>(binding.daily_peaks.size());
+  state.counters["days_to_target"] = *binding.days_to_target;
+}
+BENCHMARK(BM_Forecast30DaysHourly)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace nsxalb::segroup

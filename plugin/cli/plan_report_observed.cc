@@ -124,26 +124,44 @@ std::string ForecastLine(const Json& f) {
                       NumberOr(f, "slope_per_day", 0), NumberOr(f, "r_squared", 0), count));
 }
 
-}  // namespace
-
-void RenderObservedLoad(const Json& plan, std::ostream& out) {
-  std::vector<const Json*> read, planned;
-  if (!plan.is_object()) return;
-  // Terraform records what it read in prior_state, and the planned objects in planned_values.
+// The nsxalb_se_group_usage data sources the plan read: Terraform records what it read in
+// prior_state.
+std::vector<const Json*> UsageDataSources(const Json& plan) {
+  std::vector<const Json*> read, usage;
+  if (!plan.is_object()) return usage;
   auto prior = plan.find("prior_state");
   if (prior != plan.end()) {
     if (const Json* root = RootModule(*prior)) CollectResources(*root, read);
   }
+  for (const Json* resource : read) {
+    if (resource->is_object() && resource->value("type", "") == "nsxalb_se_group_usage" &&
+        resource->value("mode", "") == "data") {
+      usage.push_back(resource);
+    }
+  }
+  return usage;
+}
+
+}  // namespace
+
+const Json* ObservedUsageOf(const Json& plan, const std::string& name) {
+  for (const Json* resource : UsageDataSources(plan)) {
+    auto values = resource->find("values");
+    if (values != resource->end() && Text(*values, "name") == name) return &*values;
+  }
+  return nullptr;
+}
+
+void RenderObservedLoad(const Json& plan, std::ostream& out) {
+  std::vector<const Json*> planned;
+  if (!plan.is_object()) return;
+  // The planned objects are in planned_values.
   auto planned_values = plan.find("planned_values");
   if (planned_values != plan.end() && planned_values->is_object()) {
     auto root = planned_values->find("root_module");
     if (root != planned_values->end()) CollectResources(*root, planned);
   }
-  for (const Json* resource : read) {
-    if (!resource->is_object() || resource->value("type", "") != "nsxalb_se_group_usage" ||
-        resource->value("mode", "") != "data") {
-      continue;
-    }
+  for (const Json* resource : UsageDataSources(plan)) {
     const Json usage = resource->value("values", Json::object());
     const std::string name = Text(usage, "name");
     const Json* group = nullptr;

@@ -1,4 +1,4 @@
-// libFuzzer entry point for the analytics collection response (plugin/segroup/usage.h): the body
+// libFuzzer entry point for the analytics collection response (plugin/segroup/usage/): the body
 // of `POST /api/analytics/metrics/collection`, read as the client reads every Controller body
 // (controller::ParseJsonLimited), then AnalyzeUsage for a two-SE group (one SE of a size the model
 // knows, one of 0 vCPUs) over a 24-hour window with each statistic and over 14 days (the headroom

@@ -1,4 +1,4 @@
-// The observed-load analysis (plugin/segroup/usage.h): query parsing, the collection request, the
+// The observed-load analysis (plugin/segroup/usage/): query parsing, the collection request, the
 // group's peaks (the peak of the sum), the statistics, calibration, the recommendation from the
 // observed load, every malformed-response case, the comparison with the declared plan, the
 // report JSON, and the worked calibration example of docs/sizing.md.
