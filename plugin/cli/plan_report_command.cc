@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -19,6 +20,7 @@
 #include "plugin/cli/plan_report_estate.h"
 #include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
+#include "plugin/cli/sizing_chart_usage.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/profiles.h"
@@ -361,7 +363,9 @@ void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
   g.sizing = std::move(sizing);
 }
 
-void WriteChart(const Options& o, Group& g, std::ostream& err) {
+// Writes the group's chart into --svg-dir, with the headroom forecast of the usage data source of
+// its name when the plan read one (a forecast it cannot read is noted on stderr and left out).
+void WriteChart(const Options& o, const Json& plan, Group& g, std::ostream& err) {
   if (o.svg_dir.empty() || !g.sizing || !g.sizing->planned_shape || !g.sizing->workload) return;
   const sz::Recommendation& planned = *g.sizing->planned_shape;
   ChartInput input;
@@ -372,6 +376,19 @@ void WriteChart(const Options& o, Group& g, std::ostream& err) {
                                  rec.se_count.value, rec.service_units.at_planned_scale.value};
   input.given = ChartShape{planned.vcpus_per_se.value, planned.memory_per_se.value,
                            planned.se_count.value, g.service_units_after};
+  auto name = g.after.find("name");
+  const Json* usage = name != g.after.end() && name->is_string()
+                          ? ObservedUsageOf(plan, name->get<std::string>())
+                          : nullptr;
+  if (usage != nullptr) {
+    absl::StatusOr<ChartForecast> forecast = ChartForecastFromUsageJson(*usage);
+    if (forecast.ok()) {
+      input.forecast = *std::move(forecast);
+    } else {
+      err << "plan-report: " << g.address << ": the chart leaves out the forecast of its "
+          << "nsxalb_se_group_usage (" << forecast.status().message() << ")\n";
+    }
+  }
   const std::string path = absl::StrCat(o.svg_dir, "/", FileNameOf(g.address));
   std::ofstream file(path, std::ios::trunc);
   file << SizingChartSvg(input);
@@ -573,7 +590,7 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
                 ? std::nullopt
                 : ServiceUnitsOfState(g.after);
         SizeGroup(plan, change, details, g);
-        WriteChart(o, g, err);
+        WriteChart(o, plan, g, err);
         groups.push_back(std::move(g));
       }
     }

@@ -100,18 +100,33 @@ std::string ForecastLine(const Json& f) {
                       NumberOr(f, "slope_per_day", 0), NumberOr(f, "r_squared", 0), count));
 }
 
+// The nsxalb_se_group_usage data sources the plan read: Terraform records what it read in
+// prior_state.
+std::vector<const Json*> UsageDataSources(const Json& plan) {
+  std::vector<const Json*> usage;
+  for (const Json* resource : PriorStateResources(plan)) {
+    if (StringMember(*resource, "type") == "nsxalb_se_group_usage" &&
+        StringMember(*resource, "mode") == "data") {
+      usage.push_back(resource);
+    }
+  }
+  return usage;
+}
+
 }  // namespace
 
+const Json* ObservedUsageOf(const Json& plan, const std::string& name) {
+  for (const Json* resource : UsageDataSources(plan)) {
+    auto values = resource->find("values");
+    if (values != resource->end() && StringMember(*values, "name") == name) return &*values;
+  }
+  return nullptr;
+}
+
 void RenderObservedLoad(const Json& plan, std::ostream& out) {
-  if (!plan.is_object()) return;
-  // Terraform records what it read in prior_state, and the planned objects in planned_values.
-  const std::vector<const Json*> read = PriorStateResources(plan);
+  // The planned objects are in planned_values.
   const std::vector<const Json*> planned = PlannedResources(plan);
-  for (const Json* resource : read) {
-    if (!resource->is_object() || resource->value("type", "") != "nsxalb_se_group_usage" ||
-        resource->value("mode", "") != "data") {
-      continue;
-    }
+  for (const Json* resource : UsageDataSources(plan)) {
     const Json usage = resource->value("values", Json::object());
     const std::string name = StringMember(usage, "name");
     const Json* group = nullptr;

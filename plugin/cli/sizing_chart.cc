@@ -10,6 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "plugin/cli/svg_writer.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
@@ -23,8 +25,9 @@ namespace sz = ::nsxalb::sizing;
 
 constexpr double kWidth = 780;
 constexpr double kHeight = 460;
-constexpr double kBudgetRow = 64;  // height of one CPU-budget bar row below the chart
-constexpr double kLeft = 100;      // plot area
+constexpr double kBudgetRow = 64;     // height of one CPU-budget bar row below the chart
+constexpr double kForecastRow = 250;  // height of the forecast panel below those
+constexpr double kLeft = 100;         // plot area
 constexpr double kRight = 560;
 constexpr double kTop = 78;
 constexpr double kBottom = 400;
@@ -32,7 +35,8 @@ constexpr double kLegendX = 584;
 
 const char* ColorOf(sz::Platform p) { return p == sz::Platform::kVcenter ? "#1f5fa8" : "#2e8b3a"; }
 constexpr char kDemandColor[] = "#c62828";
-constexpr char kObservedColor[] = "#6a1b9a";  // the observed peak
+constexpr char kObservedColor[] = "#6a1b9a";  // the observed peak and the daily peaks
+constexpr char kTrendColor[] = "#e67e00";
 constexpr char kMarkColor[] = "#e67e00";
 constexpr char kInk[] = "#222222";
 constexpr char kGrid[] = "#dddddd";
@@ -148,6 +152,167 @@ std::string ShapeLabel(const ChartShape& shape) {
 std::string LegendWithServiceUnits(const std::string& label, const ChartShape& shape) {
   if (!shape.service_units.has_value()) return label;
   return absl::StrCat(label, ", ", sz::FormatServiceUnits(*shape.service_units));
+}
+
+// "2026-11-14": how the forecast panel writes a day.
+std::string DayText(absl::Time day) {
+  return absl::FormatTime("%Y-%m-%d", day, absl::UTCTimeZone());
+}
+
+// "80%" or "80.5%".
+std::string TargetText(double pct) { return absl::StrFormat("%g%%", pct); }
+
+// The caption of the forecast panel: "reaches 80% in 27 days (2027-01-01)", "reaches 80% already",
+// or "no forecast: <reason>".
+std::string ForecastCaption(const ChartForecast& chart) {
+  const segroup::Forecast& f = chart.forecast;
+  if (!f.days_to_target.has_value()) {
+    return f.reason.empty() ? std::string("no forecast") : absl::StrCat("no forecast: ", f.reason);
+  }
+  std::string out =
+      absl::StrCat("reaches ", TargetText(chart.target_pct), " ",
+                   *f.days_to_target == 0
+                       ? std::string("already")
+                       : absl::StrCat("in ", sz::FormatCount(*f.days_to_target, "day", "days")));
+  if (f.reaches_at.has_value()) absl::StrAppend(&out, " (", DayText(*f.reaches_at), ")");
+  return out;
+}
+
+// The forecast panel at `y`: the daily peaks, the trend and the target on x = days since the first
+// daily peak, y = percent.
+void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
+  const segroup::Forecast& f = chart.forecast;
+  const double target = chart.target_pct;
+  const double top = y + 36;
+  const double bottom = y + 176;
+  const absl::Time first_day = f.daily_peaks.empty() ? absl::UnixEpoch() : f.daily_peaks[0].day;
+  auto day_x = [&](absl::Time day) { return absl::FDivDuration(day - first_day, absl::Hours(24)); };
+  const double last_x = f.daily_peaks.empty() ? 0 : day_x(f.daily_peaks.back().day);
+
+  // The line, and where it reaches the target when it grows.
+  const bool has_line = f.slope_per_day.has_value() && f.intercept.has_value();
+  auto line_at = [&](double x) { return *f.intercept + *f.slope_per_day * x; };
+  std::optional<double> reach_x;
+  if (has_line && *f.slope_per_day > 0) reach_x = (target - *f.intercept) / *f.slope_per_day;
+
+  // The days shown: up to the day the forecast reaches the target, else a little past the data.
+  double x_end = last_x + std::max(7.0, std::ceil(last_x / 2));
+  if (f.days_to_target.has_value()) {
+    x_end = last_x + *f.days_to_target;
+    // The line fitted again from rounded peaks reaches the target within a day of that.
+    if (reach_x.has_value() && *reach_x <= x_end + 1) x_end = std::max(x_end, std::ceil(*reach_x));
+  }
+  // Whole ticks of days, the last at the panel's end.
+  const double x_step = std::max(1.0, NiceStep(std::max(x_end, 1.0), 6));
+  x_end = std::max(std::ceil(x_end / x_step), 1.0) * x_step;
+
+  // The drawn part of the line: from the first daily peak's day to where it reaches the target or
+  // the panel's end, and not below 0 (or the lowest peak, when one is negative).
+  double floor_pct = 0;
+  for (const segroup::DailyPeak& p : f.daily_peaks) floor_pct = std::min(floor_pct, p.value);
+  double line_from = 0;
+  double line_to = x_end;
+  if (has_line) {
+    if (reach_x.has_value() && *reach_x > 0 && *reach_x < line_to) line_to = *reach_x;
+    if (*f.slope_per_day != 0) {
+      const double at_floor = (floor_pct - *f.intercept) / *f.slope_per_day;
+      if (*f.slope_per_day > 0) line_from = std::max(line_from, at_floor);
+      if (*f.slope_per_day < 0) line_to = std::min(line_to, at_floor);
+    }
+  }
+  const bool draw_line = has_line && line_to > line_from;
+
+  // The percent range: the target, the peaks and the drawn line, with a margin; from 0 when they
+  // are all close to it.
+  double lo = target;
+  double hi = target;
+  for (const segroup::DailyPeak& p : f.daily_peaks) {
+    lo = std::min(lo, p.value);
+    hi = std::max(hi, p.value);
+  }
+  if (draw_line) {
+    lo = std::min({lo, line_at(line_from), line_at(line_to)});
+    hi = std::max({hi, line_at(line_from), line_at(line_to)});
+  }
+  const double margin = (hi - lo) * 0.08;
+  const double step = NiceStep(std::max(hi - lo + 2 * margin, 1.0), 4);
+  double y_floor = std::floor((lo - margin) / step) * step;
+  if (floor_pct >= 0) y_floor = std::max(y_floor, 0.0);
+  const double y_top = std::max(std::ceil((hi + margin) / step) * step, y_floor + step);
+  auto X = [&](double days) { return kLeft + days * (kRight - kLeft) / x_end; };
+  auto Y = [&](double pct) {
+    return bottom - (pct - y_floor) * (bottom - top) / (y_top - y_floor);
+  };
+
+  const std::string measure = f.measure.empty() ? std::string("the measure") : f.measure;
+  svg.Text(kLeft, y + 16,
+           absl::StrCat("Headroom forecast", chart.subject.empty() ? "" : " for ", chart.subject,
+                        ": daily peaks of ", measure),
+           "font-size=\"14\" font-weight=\"bold\" fill=\"#222222\"");
+
+  // Grid and axes.
+  for (double t = y_floor; t <= y_top + step / 2; t += step) {
+    svg.Line(kLeft, Y(t), kRight, Y(t), absl::StrCat("stroke=\"", kGrid, "\" stroke-width=\"1\""));
+    svg.Text(kLeft - 8, Y(t) + 4, TargetText(t), "text-anchor=\"end\" fill=\"#444444\"");
+  }
+  for (double d = 0; d <= x_end + x_step / 2; d += x_step) {
+    svg.Line(X(d), bottom, X(d), bottom + 5, absl::StrCat("stroke=\"", kInk, "\""));
+    svg.Text(X(d), bottom + 18, absl::StrFormat("%g", d),
+             "text-anchor=\"middle\" fill=\"#444444\"");
+  }
+  svg.Line(kLeft, bottom, kRight, bottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Line(kLeft, top - 6, kLeft, bottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Text((kLeft + kRight) / 2, bottom + 34,
+           f.daily_peaks.empty()
+               ? std::string("days (no complete UTC day of data)")
+               : absl::StrCat("days since ", DayText(first_day), " (complete UTC days)"),
+           "text-anchor=\"middle\" fill=\"#222222\"");
+  svg.Text(16, (top + bottom) / 2, "percent",
+           absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
+                        SvgNumber((top + bottom) / 2), ")\""));
+
+  // The target, the trend and the daily peaks on top.
+  svg.Line(kLeft, Y(target), kRight, Y(target),
+           absl::StrCat("class=\"forecast-target\" stroke=\"", kDemandColor,
+                        "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
+  if (draw_line) {
+    svg.Line(X(line_from), Y(line_at(line_from)), X(line_to), Y(line_at(line_to)),
+             absl::StrCat("class=\"trend\" stroke=\"", kTrendColor,
+                          "\" stroke-width=\"2.2\" stroke-linecap=\"round\""));
+  }
+  for (const segroup::DailyPeak& p : f.daily_peaks) {
+    svg.Raw(absl::StrCat("<circle class=\"daily-peak\" data-day=\"", DayText(p.day),
+                         "\" data-value=\"", absl::StrFormat("%.2f", p.value), "\" cx=\"",
+                         SvgNumber(X(day_x(p.day))), "\" cy=\"", SvgNumber(Y(p.value)),
+                         "\" r=\"3.5\" fill=\"", kObservedColor,
+                         "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+  }
+  svg.Text(kLeft, bottom + 56, ForecastCaption(chart),
+           absl::StrCat("class=\"forecast-caption\" font-weight=\"bold\" fill=\"",
+                        f.days_to_target.has_value() ? kDemandColor : kInk, "\""));
+
+  // Legend.
+  double ly = top + 4;
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"3.5\" ", "fill=\"", kObservedColor, "\"/>"));
+  svg.Text(kLegendX + 38, ly + 4,
+           sz::FormatCount(static_cast<int64_t>(f.daily_peaks.size()), "daily peak", "daily peaks"),
+           "fill=\"#222222\"");
+  ly += 22;
+  if (has_line) {
+    svg.Line(kLegendX, ly, kLegendX + 30, ly,
+             absl::StrCat("stroke=\"", kTrendColor, "\" stroke-width=\"2.2\""));
+    svg.Text(kLegendX + 38, ly + 4, absl::StrFormat("trend, %+.2f a day", *f.slope_per_day),
+             "fill=\"#222222\"");
+    svg.Text(kLegendX + 38, ly + 18,
+             absl::StrFormat("(least squares, R² %.2f)", f.r_squared.value_or(0)),
+             "fill=\"#666666\" font-size=\"10\"");
+    ly += 36;
+  }
+  svg.Line(kLegendX, ly, kLegendX + 30, ly,
+           absl::StrCat("stroke=\"", kDemandColor,
+                        "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
+  svg.Text(kLegendX + 38, ly + 4, absl::StrCat("target ", TargetText(target)), "fill=\"#222222\"");
 }
 
 }  // namespace
@@ -413,6 +578,10 @@ std::string SizingChartSvg(const ChartInput& input) {
         height += kBudgetRow;
       }
     }
+  }
+  if (input.forecast.has_value()) {
+    ForecastPanel(svg, height + 6, *input.forecast);
+    height += kForecastRow;
   }
   return svg.Document(title, height);
 }
