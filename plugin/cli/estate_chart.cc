@@ -63,7 +63,7 @@ double LegendEntry(SvgWriter& svg, double x, double y, const char* color, const 
                          "\" width=\"12\" height=\"12\" fill=\"", color, "\"/>"));
   }
   svg.Text(x + 18, y, text, absl::StrCat("font-size=\"12\" fill=\"", kInk, "\""));
-  return x + 18 + 8.0 * std::string(text).size();
+  return x + 18 + 7.0 * std::string(text).size() + 28;
 }
 
 }  // namespace

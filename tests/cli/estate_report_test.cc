@@ -165,21 +165,20 @@ TEST(EstateUsageTextTest, CsvHasTheHeaderAndOneRowPerGroupWithPlainFigures) {
 }
 
 TEST(EstateUsageTextTest, TableFollowsTheEstatesOrderAndEndsWithTheTotal) {
-  EXPECT_EQ(
-      EstateUsageText(HandBuiltView()),
-      "SE group       cloud          SEs  SUs now  SUs recommended  SUs reclaimable  CPU peak"
-      "  forecast  at risk  note\n"
-      "big            nsxt-cloud       2       24                8               16     12.0%"
-      "         -  no\n"
-      "web, \"east\"    Default-Cloud    3       18               12                6     91.0%"
-      "         -  yes\n"
-      "api            nsxt-cloud       1        6                6                0     55.0%"
-      "   20 days  yes\n"
-      "dark           nsxt-cloud       2       12                -                -         -"
-      "         -  no       The Controller's analytics are unavailable\n"
-      "\n"
-      "Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
-      "observed load\n");
+  EXPECT_EQ(EstateUsageText(HandBuiltView()),
+            "SE group     cloud          SEs  SUs now  SUs recommended  SUs reclaimable  CPU peak"
+            "  forecast  at risk  note\n"
+            "big          nsxt-cloud       2       24                8               16     12.0%"
+            "         -  no\n"
+            "web, \"east\"  Default-Cloud    3       18               12                6     91.0%"
+            "         -  yes\n"
+            "api          nsxt-cloud       1        6                6                0     55.0%"
+            "   20 days  yes\n"
+            "dark         nsxt-cloud       2       12                -                -         -"
+            "         -  no       The Controller's analytics are unavailable\n"
+            "\n"
+            "Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
+            "observed load\n");
 }
 
 TEST(EstateViewTest, ReadsWhyAGroupIsAtRisk) {
