@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "plugin/cli/svg_writer.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
@@ -55,31 +56,6 @@ const char* PartColorOf(sz::Metric m) {
   }
 }
 
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
-
-std::string Num(double x) { return absl::StrFormat("%.1f", x); }
-
 // A "nice" step (1, 2 or 5 times a power of ten) that splits `span` into about `parts` parts.
 double NiceStep(double span, int parts) {
   const double raw = span / parts;
@@ -121,31 +97,6 @@ const char* SegmentClass(sz::Basis basis) {
   }
 }
 
-class Svg {
- public:
-  void Line(double x1, double y1, double x2, double y2, const std::string& attrs) {
-    absl::StrAppend(&body_, "  <line x1=\"", Num(x1), "\" y1=\"", Num(y1), "\" x2=\"", Num(x2),
-                    "\" y2=\"", Num(y2), "\" ", attrs, "/>\n");
-  }
-  void Text(double x, double y, const std::string& text, const std::string& attrs) {
-    absl::StrAppend(&body_, "  <text x=\"", Num(x), "\" y=\"", Num(y), "\" ", attrs, ">",
-                    Escape(text), "</text>\n");
-  }
-  void Raw(const std::string& element) { absl::StrAppend(&body_, "  ", element, "\n"); }
-  std::string Document(const std::string& title, double height) const {
-    return absl::StrCat(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", Num(kWidth), "\" height=\"",
-        Num(height), "\" viewBox=\"0 0 ", Num(kWidth), " ", Num(height),
-        "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-        "  <title>", Escape(title), "</title>\n", "  <rect width=\"100%\" height=\"100%\" ",
-        "fill=\"#ffffff\"/>\n", body_, "</svg>\n");
-  }
-
- private:
-  std::string body_;
-};
-
 // The CPU budget of `shape` under the workload; empty when the shape is invalid.
 sz::CpuLoad BudgetOf(const sz::Workload& w, const ChartShape& shape) {
   absl::StatusOr<sz::SeCapacity> c = shape.memory_mb > 0
@@ -157,14 +108,15 @@ sz::CpuLoad BudgetOf(const sz::Workload& w, const ChartShape& shape) {
 
 // One stacked bar (class "cpu-budget") at `y`: the parts of the CPU budget of one SE side by side,
 // from 0 to at least 100%, with the target marked.
-void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& cpu, int target) {
+void BudgetBar(SvgWriter& svg, double y, const std::string& label, const sz::CpuLoad& cpu,
+               int target) {
   const double full = std::max(100.0, cpu.utilization_pct);
   auto X = [&](double pct) { return kLeft + pct * (kRight - kLeft) / full; };
   svg.Text(kLeft, y, label, "font-size=\"12\" fill=\"#222222\"");
   const double top = y + 8;
   const double height = 18;
-  svg.Raw(absl::StrCat("<rect x=\"", Num(kLeft), "\" y=\"", Num(top), "\" width=\"",
-                       Num(kRight - kLeft), "\" height=\"", Num(height),
+  svg.Raw(absl::StrCat("<rect x=\"", SvgNumber(kLeft), "\" y=\"", SvgNumber(top), "\" width=\"",
+                       SvgNumber(kRight - kLeft), "\" height=\"", SvgNumber(height),
                        "\" fill=\"#f4f4f4\" stroke=\"#bbbbbb\"/>"));
   double at = 0;
   for (const sz::CpuPart& part : cpu.parts) {
@@ -172,8 +124,8 @@ void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& 
     const double width = X(at + part.utilization_pct) - x;
     svg.Raw(absl::StrCat("<rect class=\"cpu-budget\" data-metric=\"", sz::InfoOf(part.metric).key,
                          "\" data-pct=\"", sz::FormatPercent(part.utilization_pct), "\" x=\"",
-                         Num(x), "\" y=\"", Num(top), "\" width=\"", Num(width), "\" height=\"",
-                         Num(height), "\" fill=\"", PartColorOf(part.metric),
+                         SvgNumber(x), "\" y=\"", SvgNumber(top), "\" width=\"", SvgNumber(width),
+                         "\" height=\"", SvgNumber(height), "\" fill=\"", PartColorOf(part.metric),
                          "\" fill-opacity=\"0.8\"/>"));
     if (width > 90) {
       svg.Text(
@@ -228,7 +180,7 @@ std::string ForecastCaption(const ChartForecast& chart) {
 
 // The forecast panel at `y`: the daily peaks, the trend and the target on x = days since the first
 // daily peak, y = percent.
-void ForecastPanel(Svg& svg, double y, const ChartForecast& chart) {
+void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
   const segroup::Forecast& f = chart.forecast;
   const double target = chart.target_pct;
   const double top = y + 36;
@@ -317,7 +269,7 @@ void ForecastPanel(Svg& svg, double y, const ChartForecast& chart) {
            "text-anchor=\"middle\" fill=\"#222222\"");
   svg.Text(16, (top + bottom) / 2, "percent",
            absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
-                        Num((top + bottom) / 2), ")\""));
+                        SvgNumber((top + bottom) / 2), ")\""));
 
   // The target, the trend and the daily peaks on top.
   svg.Line(kLeft, Y(target), kRight, Y(target),
@@ -331,8 +283,9 @@ void ForecastPanel(Svg& svg, double y, const ChartForecast& chart) {
   for (const segroup::DailyPeak& p : f.daily_peaks) {
     svg.Raw(absl::StrCat("<circle class=\"daily-peak\" data-day=\"", DayText(p.day),
                          "\" data-value=\"", absl::StrFormat("%.2f", p.value), "\" cx=\"",
-                         Num(X(day_x(p.day))), "\" cy=\"", Num(Y(p.value)), "\" r=\"3.5\" fill=\"",
-                         kObservedColor, "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+                         SvgNumber(X(day_x(p.day))), "\" cy=\"", SvgNumber(Y(p.value)),
+                         "\" r=\"3.5\" fill=\"", kObservedColor,
+                         "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
   }
   svg.Text(kLeft, bottom + 56, ForecastCaption(chart),
            absl::StrCat("class=\"forecast-caption\" font-weight=\"bold\" fill=\"",
@@ -340,8 +293,8 @@ void ForecastPanel(Svg& svg, double y, const ChartForecast& chart) {
 
   // Legend.
   double ly = top + 4;
-  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"3.5\" ",
-                       "fill=\"", kObservedColor, "\"/>"));
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"3.5\" ", "fill=\"", kObservedColor, "\"/>"));
   svg.Text(kLegendX + 38, ly + 4,
            sz::FormatCount(static_cast<int64_t>(f.daily_peaks.size()), "daily peak", "daily peaks"),
            "fill=\"#222222\"");
@@ -416,7 +369,7 @@ std::string SizingChartSvg(const ChartInput& input) {
   auto X = [&](double vcpus) { return kLeft + (vcpus - 1) * (kRight - kLeft) / (max_vcpus - 1); };
   auto Y = [&](double base) { return kBottom - base * (kBottom - kTop) / y_top; };
 
-  Svg svg;
+  SvgWriter svg(kWidth);
   const std::string title = absl::StrCat(info.label, " capacity of one SE by vCPUs (",
                                          sz::PlatformName(w.platform), " workload)");
   svg.Text(kLeft, 28, title, "font-size=\"16\" font-weight=\"bold\" fill=\"#222222\"");
@@ -459,7 +412,7 @@ std::string SizingChartSvg(const ChartInput& input) {
            "text-anchor=\"middle\" fill=\"#222222\"");
   svg.Text(16, (kTop + kBottom) / 2, absl::StrCat(info.label, " per SE"),
            absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
-                        Num((kTop + kBottom) / 2), ")\""));
+                        SvgNumber((kTop + kBottom) / 2), ")\""));
 
   // Curves: the other profile first, so the workload's profile is drawn on top.
   bool any_cross_profile = false;
@@ -490,13 +443,13 @@ std::string SizingChartSvg(const ChartInput& input) {
     for (const sz::MeasuredSize& s : profile.sizes) {
       const auto& cell = s.values[static_cast<int>(metric)];
       if (!cell.has_value() || s.vcpus > max_vcpus) continue;
-      svg.Raw(absl::StrCat("<circle class=\"measured\" data-profile=\"", sz::PlatformName(platform),
-                           "\" data-vcpus=\"", s.vcpus, "\" data-value=\"",
-                           sz::FormatValue(metric, static_cast<double>(*cell), sz::Rounding::kDown),
-                           "\" cx=\"", Num(X(s.vcpus)), "\" cy=\"",
-                           Num(Y(static_cast<double>(*cell))), "\" r=\"", main ? "4.5" : "3.5",
-                           "\" fill=\"", ColorOf(platform), "\" fill-opacity=\"", opacity,
-                           "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+      svg.Raw(absl::StrCat(
+          "<circle class=\"measured\" data-profile=\"", sz::PlatformName(platform),
+          "\" data-vcpus=\"", s.vcpus, "\" data-value=\"",
+          sz::FormatValue(metric, static_cast<double>(*cell), sz::Rounding::kDown), "\" cx=\"",
+          SvgNumber(X(s.vcpus)), "\" cy=\"", SvgNumber(Y(static_cast<double>(*cell))), "\" r=\"",
+          main ? "4.5" : "3.5", "\" fill=\"", ColorOf(platform), "\" fill-opacity=\"", opacity,
+          "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
     }
   }
 
@@ -528,8 +481,9 @@ std::string SizingChartSvg(const ChartInput& input) {
     const double cx = X(input.recommended.vcpus);
     const double cy = Y(rec->value);
     svg.Raw(absl::StrCat("<circle class=\"recommended\" data-vcpus=\"", input.recommended.vcpus,
-                         "\" cx=\"", Num(cx), "\" cy=\"", Num(cy), "\" r=\"9\" fill=\"none\" ",
-                         "stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+                         "\" cx=\"", SvgNumber(cx), "\" cy=\"", SvgNumber(cy),
+                         "\" r=\"9\" fill=\"none\" ", "stroke=\"", kMarkColor,
+                         "\" stroke-width=\"2.5\"/>"));
     const bool left = input.recommended.vcpus > (max_vcpus + 1) / 2;
     // Above the ring: a size that carries the demand sits above the demand line.
     svg.Text(cx + (left ? 6 : -6), cy - 16,
@@ -545,9 +499,10 @@ std::string SizingChartSvg(const ChartInput& input) {
     const double cx = X(input.given->vcpus);
     const double cy = Y(given->value);
     svg.Raw(absl::StrCat("<path class=\"given\" data-vcpus=\"", input.given->vcpus, "\" d=\"M",
-                         Num(cx - 7), " ", Num(cy - 7), " L", Num(cx + 7), " ", Num(cy + 7), " M",
-                         Num(cx - 7), " ", Num(cy + 7), " L", Num(cx + 7), " ", Num(cy - 7),
-                         "\" stroke=\"", kDemandColor, "\" stroke-width=\"2.5\"/>"));
+                         SvgNumber(cx - 7), " ", SvgNumber(cy - 7), " L", SvgNumber(cx + 7), " ",
+                         SvgNumber(cy + 7), " M", SvgNumber(cx - 7), " ", SvgNumber(cy + 7), " L",
+                         SvgNumber(cx + 7), " ", SvgNumber(cy - 7), "\" stroke=\"", kDemandColor,
+                         "\" stroke-width=\"2.5\"/>"));
     svg.Text(cx + 12, cy - 10,
              absl::StrCat("your settings: ", sz::FormatVcpus(input.given->vcpus), " (",
                           sz::FormatValue(metric, given->value, sz::Rounding::kDown), ")"),
@@ -569,8 +524,8 @@ std::string SizingChartSvg(const ChartInput& input) {
     legend_line(ColorOf(p), p == w.platform ? "2.6" : "1.6", "",
                 absl::StrCat(profile.name, " (Avi ", profile.avi_version, ")"));
   }
-  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"4.5\" ",
-                       "fill=\"#555555\"/>"));
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"4.5\" ", "fill=\"#555555\"/>"));
   svg.Text(kLegendX + 38, ly + 4, "measured (seed table)", "fill=\"#222222\"");
   ly += 22;
   legend_line("#555555", "2", "", "interpolated");
@@ -580,15 +535,17 @@ std::string SizingChartSvg(const ChartInput& input) {
     legend_line(kDemandColor, "1.8", "10,4,2,4",
                 absl::StrCat("needed at ", w.target_utilization_pct, "% target"));
   }
-  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"7\" ",
-                       "fill=\"none\" stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"7\" ", "fill=\"none\" stroke=\"", kMarkColor,
+                       "\" stroke-width=\"2.5\"/>"));
   svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("recommended size", input.recommended),
            "fill=\"#222222\"");
   ly += 22;
   if (input.given) {
-    svg.Raw(absl::StrCat("<path d=\"M", Num(kLegendX + 9), " ", Num(ly - 6), " L",
-                         Num(kLegendX + 21), " ", Num(ly + 6), " M", Num(kLegendX + 9), " ",
-                         Num(ly + 6), " L", Num(kLegendX + 21), " ", Num(ly - 6), "\" stroke=\"",
+    svg.Raw(absl::StrCat("<path d=\"M", SvgNumber(kLegendX + 9), " ", SvgNumber(ly - 6), " L",
+                         SvgNumber(kLegendX + 21), " ", SvgNumber(ly + 6), " M",
+                         SvgNumber(kLegendX + 9), " ", SvgNumber(ly + 6), " L",
+                         SvgNumber(kLegendX + 21), " ", SvgNumber(ly - 6), "\" stroke=\"",
                          kDemandColor, "\" stroke-width=\"2.5\"/>"));
     svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("your settings", *input.given),
              "fill=\"#222222\"");
