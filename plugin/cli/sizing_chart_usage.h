@@ -1,8 +1,8 @@
 // What the sizing chart takes from a usage report's JSON: the headroom forecast and the observed
-// peak. The JSON is UsageReportJson's (segroup/usage/report.h), as `controller usage NAME --json` prints
-// it and as nsxalb_se_group_usage's attributes stand in a plan; `size --observed-usage` reads it
-// from a file, `plan-report --svg-dir` from the plan. A shape it cannot read is an InvalidArgument
-// naming the member ("forecast.daily_peaks[2].value: ...").
+// peak. The JSON is UsageReportJson's (segroup/usage/report.h), as `controller usage NAME --json`
+// prints it and as nsxalb_se_group_usage's attributes stand in a plan; `size --observed-usage`
+// reads it from a file, `plan-report --svg-dir` from the plan. A shape it cannot read is an
+// InvalidArgument naming the member ("forecast.daily_peaks[2].value: ...").
 #ifndef NSXALB_PLUGIN_CLI_SIZING_CHART_USAGE_H_
 #define NSXALB_PLUGIN_CLI_SIZING_CHART_USAGE_H_
 

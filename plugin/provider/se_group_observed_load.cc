@@ -11,9 +11,9 @@
 #include "plugin/framework/attr.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/provider/se_group_usage_data_source.h"
-#include "plugin/segroup/usage/group_reader.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
+#include "plugin/segroup/usage/group_reader.h"
 
 namespace nsxalb::provider {
 namespace {

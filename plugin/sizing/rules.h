@@ -75,8 +75,8 @@ inline constexpr char kObservedAboveDeclared[] = "observed-peak-above-declared";
 inline constexpr char kObservedCpuAboveTarget[] = "observed-cpu-above-target";
 inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing";
 
-// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h, forecast.h): Service Units
-// reclaimable from the observed load, and the headroom forecast.
+// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h, forecast.h): Service
+// Units reclaimable from the observed load, and the headroom forecast.
 inline constexpr char kServiceUnitsNow[] = "service-units-now";
 inline constexpr char kReclaimNeedsHalfTheSamples[] = "reclaim-needs-half-the-samples";
 inline constexpr char kObservedCapacityUnused[] = "observed-capacity-unused";

@@ -156,8 +156,8 @@ TEST_F(ControllerCommandTest, CheckWithCloudAlsoResolvesThatCloud) {
 }
 
 TEST_F(ControllerCommandTest, ListFollowsPagesAndFiltersByCloud) {
-  // The client asks for 100 objects a page; 2 seeded groups + 101 make three pages.
-  CreateGroups("cli-seg-", 101, "Default-Cloud");
+  // The client asks for 200 objects a page; 2 seeded groups + 203 make two pages.
+  CreateGroups("cli-seg-", 201, "Default-Cloud");
   CreateGroups("cli-nsxt-", 2, "nsxt-cloud");
   const int gets_before = Count("GET /api/serviceenginegroup");
 
@@ -166,16 +166,16 @@ TEST_F(ControllerCommandTest, ListFollowsPagesAndFiltersByCloud) {
   EXPECT_GE(Count("GET /api/serviceenginegroup") - gets_before, 2);
   nlohmann::json list = Parse(run);
   ASSERT_TRUE(list.is_array());
-  EXPECT_EQ(list.size(), 105u);
+  EXPECT_EQ(list.size(), 205u);
   std::set<std::string> names;
   std::set<std::string> uuids;
   for (const auto& g : list) {
     names.insert(g["name"].get<std::string>());
     uuids.insert(g["uuid"].get<std::string>());
   }
-  EXPECT_EQ(uuids.size(), 105u);  // no page listed twice
-  EXPECT_EQ(names.size(), 104u);  // each cloud has its own Default-Group
-  EXPECT_TRUE(names.count("cli-seg-0") && names.count("cli-seg-100") && names.count("cli-nsxt-1"));
+  EXPECT_EQ(uuids.size(), 205u);  // no page listed twice
+  EXPECT_EQ(names.size(), 204u);  // each cloud has its own Default-Group
+  EXPECT_TRUE(names.count("cli-seg-0") && names.count("cli-seg-200") && names.count("cli-nsxt-1"));
   for (const auto& g : list) {
     if (g["name"] != "cli-seg-4") continue;
     EXPECT_EQ(g["cloud"], "Default-Cloud");

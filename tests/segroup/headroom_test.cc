@@ -1,7 +1,7 @@
-// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h): the Service Units now,
-// recommended and reclaimable, the observed-capacity-unused and forecast-reaches-target findings,
-// and how AnalyzeUsage (usage.h) fills the report's service_units and forecast and their JSON.
-// Every expected figure is worked by hand in a comment beside it.
+// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h): the Service Units
+// now, recommended and reclaimable, the observed-capacity-unused and forecast-reaches-target
+// findings, and how AnalyzeUsage (usage.h) fills the report's service_units and forecast and their
+// JSON. Every expected figure is worked by hand in a comment beside it.
 #include "plugin/segroup/usage/headroom.h"
 
 #include <gmock/gmock.h>
