@@ -120,8 +120,9 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   // The listings: clouds, groups and SEs, each one paged GET.
   NSXALB_ASSIGN_OR_RETURN(std::vector<controller::CloudInfo> clouds, client.ListClouds());
   std::string cloud_uuid;
-  if (!request.cloud.empty())
+  if (!request.cloud.empty()) {
     NSXALB_ASSIGN_OR_RETURN(cloud_uuid, CloudUuidOf(request.cloud, clouds));
+  }
   std::map<std::string, const controller::CloudInfo*> cloud_of;
   for (const controller::CloudInfo& c : clouds) cloud_of[c.uuid] = &c;
   NSXALB_ASSIGN_OR_RETURN(std::vector<controller::SeGroup> listed,
