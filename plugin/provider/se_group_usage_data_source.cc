@@ -110,7 +110,6 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
   // The optional and computed attributes besides the report's.
   const std::map<std::string, cty::Value> chosen = {
       {"id", cty::Value::String(group->uuid)},
-      {"name", cty::Value::String(group->name)},
       {"platform", cty::Value::String(sizing::PlatformName(usage.platform))},
       {"window", cty::Value::String(segroup::UsageWindowText(report->window))},
       {"statistic", cty::Value::String(segroup::UsageStatisticName(report->statistic))}};

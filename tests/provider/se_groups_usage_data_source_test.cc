@@ -278,24 +278,24 @@ TEST_F(SeGroupsUsageDataSourceTest, FiltersKeepTheirGroups) {
 
 TEST_F(SeGroupsUsageDataSourceTest, BadArgumentsAreErrorsAtTheirAttribute) {
   EXPECT_THAT(ErrorPaths(ReadEstate({{"name_regex", Value::String("web-(")}}).diagnostics),
-              ::testing::ElementsAre("name_regex"));
+              ::testing::ElementsAre(".name_regex"));
   EXPECT_THAT(ErrorPaths(ReadEstate({{"cloud", Value::String("no-such-cloud")}}).diagnostics),
-              ::testing::ElementsAre("cloud"));
+              ::testing::ElementsAre(".cloud"));
   EXPECT_THAT(ErrorPaths(ReadEstate({{"min_se_count", Value::Int(-1)}}).diagnostics),
-              ::testing::ElementsAre("min_se_count"));
+              ::testing::ElementsAre(".min_se_count"));
   const auto validate = [&](std::map<std::string, Value> attrs) {
     return ErrorPaths(server_->ValidateDataSourceConfig(
         kSeGroupsUsageDataSourceType, Config(kSeGroupsUsageDataSourceType, std::move(attrs))));
   };
   EXPECT_THAT(validate({{"forecast_days", Value::Int(0)}}),
-              ::testing::ElementsAre("forecast_days"));
+              ::testing::ElementsAre(".forecast_days"));
   EXPECT_THAT(validate({{"forecast_days", Value::Int(366)}}),
-              ::testing::ElementsAre("forecast_days"));
-  EXPECT_THAT(validate({{"window", Value::String("31d")}}), ::testing::ElementsAre("window"));
-  EXPECT_THAT(validate({{"statistic", Value::String("p50")}}), ::testing::ElementsAre("statistic"));
-  EXPECT_THAT(validate({{"platform", Value::String("aws")}}), ::testing::ElementsAre("platform"));
+              ::testing::ElementsAre(".forecast_days"));
+  EXPECT_THAT(validate({{"window", Value::String("31d")}}), ::testing::ElementsAre(".window"));
+  EXPECT_THAT(validate({{"statistic", Value::String("p50")}}), ::testing::ElementsAre(".statistic"));
+  EXPECT_THAT(validate({{"platform", Value::String("aws")}}), ::testing::ElementsAre(".platform"));
   EXPECT_THAT(validate({{"min_se_count", Value::Float(1.5)}}),
-              ::testing::ElementsAre("min_se_count"));
+              ::testing::ElementsAre(".min_se_count"));
   EXPECT_THAT(validate({{"forecast_days", Value::Int(365)}, {"min_se_count", Value::Int(2)}}),
               ::testing::IsEmpty());
 }
