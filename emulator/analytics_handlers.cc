@@ -1,5 +1,6 @@
 // Handlers of the emulated Controller's analytics API: the metrics GETs of Service Engines and
 // virtual services and the collection POST, over metrics.h. Rules in docs/emulator.md.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,7 +83,11 @@ void Server::HandleMetricsCollection(const httplib::Request& req, httplib::Respo
   const json defaults = ParamsObject(req);
   const std::vector<std::string> visible = VisibleServiceEngines(ctx.tenant_uuid);
   const int64_t now = NowSeconds();
-  json series = json::object();
+  // Each request's series are written out as soon as they are made, so that only one request's
+  // are held as JSON at a time: a whole estate's answer runs to tens of MiB of text, and several
+  // times that as a JSON tree.
+  std::set<std::string> ids;
+  std::string out = R"({"series":{)";
   for (size_t i = 0; i < requests.size(); ++i) {
     json fields = requests[i];
     std::string where = absl::StrCat("metric_requests[", i, "].");
@@ -93,7 +98,7 @@ void Server::HandleMetricsCollection(const httplib::Request& req, httplib::Respo
     }
     const std::string id = fields["id"].get<std::string>();
     where = absl::StrCat("metric_requests[id=", id, "].");
-    if (series.contains(id)) return WriteError(res, 400, absl::StrCat(where, "id: repeated"));
+    if (!ids.insert(id).second) return WriteError(res, 400, absl::StrCat(where, "id: repeated"));
     for (auto it = defaults.begin(); it != defaults.end(); ++it) {
       if (!fields.contains(it.key())) fields[it.key()] = it.value();
     }
@@ -110,9 +115,10 @@ void Server::HandleMetricsCollection(const httplib::Request& req, httplib::Respo
       if (!by_entity.contains(key)) by_entity[key] = json::array();
       by_entity[key].push_back(std::move(s));
     }
-    series[id] = std::move(by_entity);
+    absl::StrAppend(&out, ids.size() == 1 ? "" : ",", json(id).dump(), ":", by_entity.dump());
   }
-  res.set_content(json{{"series", series}}.dump(), "application/json");
+  out += "}}";
+  res.set_content(out, "application/json");
 }
 
 }  // namespace nsxalb::emulator

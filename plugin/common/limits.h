@@ -20,6 +20,13 @@ inline constexpr int kMaxGrpcMessageBytes = 256 << 20;
 // and the call fails with ResourceExhausted naming the limit, instead of filling memory.
 inline constexpr size_t kMaxControllerResponseBytes = 64 << 20;
 
+// Largest Controller response body the client streams to a sink (HttpRequest::body_sink;
+// plugin/controller/curl_transport.cc), in bytes. Nothing is held, so memory does not bound it;
+// the cap is there so that a runaway answer still ends. A metrics collection answer of 65 SEs,
+// 8 series of 2016 points each (7 days at 300 s), is about 55 MiB; a longer body than the cap
+// fails with ResourceExhausted naming the limit, not retried.
+inline constexpr size_t kMaxStreamedResponseBytes = size_t{1} << 30;
+
 // Deepest array/object nesting accepted by every decoder of outside input: cty msgpack and JSON
 // from Terraform (plugin/cty), the Controller's JSON (plugin/controller/response.cc) and
 // `extra_fields` (plugin/provider/se_group_state.cc). Deeper input is an error, so that no

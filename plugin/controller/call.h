@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "plugin/controller/transport.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::controller::internal {
@@ -52,6 +53,10 @@ struct Call {
   bool idempotent = true;
   bool with_session = true;
   std::string what;  // for messages: "GET /api/serviceenginegroup/<uuid>"
+  // Not owned; when set, a 2xx body streams into it (HttpRequest::body_sink) and the response
+  // Send returns has an empty body. Each attempt starts the sink over (BodySink::Begin), so a
+  // retry after a partly streamed body does not double it. Only for idempotent calls.
+  BodySink* body_sink = nullptr;
   // For calls that are not idempotent: after an attempt with an unknown outcome, looks for its
   // effect; a value means "it happened", returned as the call's result.
   std::function<absl::StatusOr<std::optional<nlohmann::json>>()> find_outcome;

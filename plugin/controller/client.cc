@@ -284,6 +284,18 @@ class ClientImpl : public Client {
     return internal::QueryMetricsCollection(loop_, Deadline(), request, tenant);
   }
 
+  absl::Status StreamMetricsCollection(const Json& request, std::string_view tenant,
+                                       BodySink& sink) override {
+    OperationScope operation(this);
+    return internal::StreamMetricsCollection(loop_, Deadline(), request, tenant, sink);
+  }
+
+  absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(
+      std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::ListTenantServiceEngines(loop_, Deadline(), config_.page_size, tenant);
+  }
+
   absl::StatusOr<VersionInfo> ControllerVersion() override {
     OperationScope operation(this);
     NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));

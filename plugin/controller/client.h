@@ -1,6 +1,6 @@
 // The NSX ALB (Avi) Controller client: Service Engine group CRUD, cloud and tenant lookup, the
-// Controller version, and a group's Service Engines and their metrics (analytics), over the
-// Controller's REST API.
+// Controller version, and the Service Engines of a group or a tenant and their metrics
+// (analytics, parsed or streamed), over the Controller's REST API.
 //
 // One Client holds one login session for the whole process: the first call logs in (concurrent
 // first calls share that single login), later calls reuse the session cookies and kept-alive
@@ -158,6 +158,19 @@ class Client {
   // retries). A read: retried like a GET.
   virtual absl::StatusOr<nlohmann::json> QueryMetricsCollection(const nlohmann::json& request,
                                                                 std::string_view tenant) = 0;
+
+  // One POST /api/analytics/metrics/collection of `request` (as QueryMetricsCollection checks
+  // it), whose 2xx answer streams into `sink` chunk by chunk (the body is never held whole; at
+  // most limits::kMaxStreamedResponseBytes). Statuses, retries and Cancel as
+  // QueryMetricsCollection. The sink's error, if it returns one, is the call's error.
+  virtual absl::Status StreamMetricsCollection(const nlohmann::json& request,
+                                               std::string_view tenant, BodySink& sink) = 0;
+
+  // Every Service Engine of `tenant` (empty: default), whatever its group: one paged
+  // GET /api/serviceengine?fields=uuid,name,se_group_ref,resources (following `next`), mapped
+  // as ListServiceEngines maps them. For a whole estate: never a request per group.
+  virtual absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(
+      std::string_view tenant) = 0;
 
   // The Controller's version and the API version in use (logs in when needed).
   virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;

@@ -7,6 +7,7 @@
 #include <array>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -24,17 +25,60 @@ constexpr size_t kMaxIdleHandles = 32;
 constexpr absl::Duration kMaxConnectTimeout = absl::Seconds(15);
 
 struct Transfer {
-  HttpResponse* response;
-  const std::atomic<bool>* cancelled;
+  HttpResponse* response = nullptr;
+  const std::atomic<bool>* cancelled = nullptr;
+  // For a streamed body (HttpRequest::body_sink): the sink, the handle whose response code says
+  // whether the body is a 2xx one, whether the sink saw Begin(), the bytes it was given, and its
+  // error when it refused a chunk.
+  BodySink* sink = nullptr;
+  const CurlLibrary* lib = nullptr;
+  CURL* curl = nullptr;
+  bool sink_begun = false;
+  size_t streamed = 0;
+  absl::Status sink_status;
+  // The body went over its cap (limits::kMaxControllerResponseBytes, or
+  // limits::kMaxStreamedResponseBytes when streamed).
   bool too_large = false;
   // Requests started on a connection (OnPrerequest calls), and whether a second was refused.
   int sends = 0;
   bool resend_refused = false;
+
+  // Whether the response being received is a 2xx one going to the sink. Headers have arrived by
+  // the time libcurl hands over body bytes, so its response code is the final one (no
+  // redirects are followed and "Expect: 100-continue" is never sent).
+  bool Streams() const {
+    if (sink == nullptr) return false;
+    long code = 0;
+    lib->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+    return code >= 200 && code < 300;
+  }
+
+  // Begin() once per transfer, before the sink's first chunk. False (and the error kept) when
+  // the sink refuses.
+  bool BeginOnce() {
+    if (sink_begun) return true;
+    sink_begun = true;
+    sink_status = sink->Begin();
+    return sink_status.ok();
+  }
 };
 
+// A 2xx body with a sink goes to the sink, chunk by chunk; any other body is collected in the
+// response. Returning anything but `bytes` makes libcurl abort with CURLE_WRITE_ERROR.
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t bytes = size * n;
+  if (t->Streams()) {
+    if (!t->BeginOnce()) return 0;
+    if (t->streamed + bytes > limits::kMaxStreamedResponseBytes) {
+      t->too_large = true;
+      return 0;
+    }
+    t->sink_status = t->sink->Write(std::string_view(data, bytes));
+    if (!t->sink_status.ok()) return 0;
+    t->streamed += bytes;
+    return bytes;
+  }
   if (t->response->body.size() + bytes > limits::kMaxControllerResponseBytes) {
     t->too_large = true;
     return 0;
@@ -191,7 +235,12 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     return result;
   }
   lib.easy_reset(curl);
-  Transfer transfer{&result.response, cancelled_};
+  Transfer transfer;
+  transfer.response = &result.response;
+  transfer.cancelled = cancelled_;
+  transfer.sink = request.body_sink;
+  transfer.lib = &lib;
+  transfer.curl = curl;
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_slist* headers = nullptr;
   for (const std::string& h : request.headers) headers = lib.slist_append(headers, h.c_str());
@@ -263,6 +312,11 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
 
   if (code == CURLE_OK) {
     result.response.status = static_cast<int>(http_status);
+    // A 2xx answer without a body: the sink still sees it start.
+    if (transfer.Streams() && !transfer.BeginOnce()) {
+      result.status = transfer.sink_status;
+      result.maybe_sent = true;
+    }
     Release(curl);
     return result;
   }
@@ -287,11 +341,19 @@ TransportResult CurlTransport::Perform(const HttpRequest& request) {
     result.maybe_sent = true;
     return result;
   }
+  if (code == CURLE_WRITE_ERROR && !transfer.sink_status.ok()) {
+    // The sink refused the body: its error, as it gave it. Not retried.
+    result.status = transfer.sink_status;
+    return result;
+  }
   if (code == CURLE_WRITE_ERROR && transfer.too_large) {
-    // Not retried: the same request would bring the same body.
+    // Not retried: the same request would bring the same body. (A sink sees Begin() before the
+    // cap is checked, so sink_begun tells a streamed body from a collected one.)
+    const bool streamed = transfer.sink_begun;
     result.status = absl::ResourceExhaustedError(absl::StrCat(
         "controller: ", where, ": HTTP ", http_status, ": the response is larger than ",
-        limits::kMaxControllerResponseBytes >> 20, " MiB, the most the provider reads"));
+        (streamed ? limits::kMaxStreamedResponseBytes : limits::kMaxControllerResponseBytes) >> 20,
+        streamed ? " MiB, the most the provider streams" : " MiB, the most the provider reads"));
     return result;
   }
   if (IsTlsVerificationError(code)) {

@@ -124,6 +124,7 @@ absl::StatusOr<HttpResponse> RequestLoop::SendLoop(const Call& call, absl::Time 
     request.url = endpoint_.base_url + call.path;
     request.timeout = std::min(config_.request_timeout, left);
     request.idempotent = call.idempotent;
+    request.body_sink = call.body_sink;
     request.headers.push_back("Accept: application/json");
     request.headers.push_back(Referer());
     if (call.has_body) {

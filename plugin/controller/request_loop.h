@@ -36,7 +36,9 @@ class RequestLoop {
   RequestLoop& operator=(const RequestLoop&) = delete;
 
   // Sends `call` by `deadline`, retrying as the file comment says. Errors carry what to do about
-  // a set-up problem (errors.h) and never the password or token.
+  // a set-up problem (errors.h) and never the password or token. With call.body_sink, the 2xx
+  // body goes to the sink (the response returned has none), started over on every attempt; the
+  // sink's error ends the call without a retry.
   absl::StatusOr<HttpResponse> Send(const Call& call, absl::Time deadline);
 
   // The session, logging in when needed (for the API version a write must respect).

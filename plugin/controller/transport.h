@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,22 @@ struct TlsOptions {
   std::string ca_file;
   std::string ca_pem;
   bool insecure = false;
+};
+
+// Where a streamed response's body goes (HttpRequest::body_sink): the transport calls Begin()
+// when a 2xx response's body starts (again on each attempt the client's retry loop makes, so a
+// sink starts over), Write() for each chunk in order, and nothing else; the caller finishes.
+// A non-OK status from Begin or Write aborts the exchange: the transport returns that status
+// (not retryable). Bodies of other statuses are collected in HttpResponse::body as before.
+class BodySink {
+ public:
+  virtual ~BodySink() = default;
+
+  // A 2xx body starts (possibly empty): drop whatever an earlier attempt wrote.
+  virtual absl::Status Begin() = 0;
+
+  // The next chunk of the body, decoded (gzip undone); never called before Begin().
+  virtual absl::Status Write(std::string_view chunk) = 0;
 };
 
 // One HTTP request.
@@ -42,6 +59,10 @@ struct HttpRequest {
   // checks whether the create took effect). With a libcurl older than 7.80, which cannot
   // refuse it, such a request goes on a fresh connection instead.
   bool idempotent = true;
+  // Not owned; when set, a 2xx body is streamed to it instead of HttpResponse::body, and the
+  // response-size cap limits::kMaxControllerResponseBytes does not apply to it, since nothing is
+  // held; a streamed body is limited to limits::kMaxStreamedResponseBytes instead.
+  BodySink* body_sink = nullptr;
 };
 
 // One HTTP response. Header names are lower-cased; repeated headers appear repeatedly.
@@ -60,7 +81,8 @@ struct TransportResult {
   // Unavailable (connection-level failure; `retryable`), FailedPrecondition (TLS verification
   // failed: fix the CA settings, not retryable), DeadlineExceeded (timed out; `retryable`),
   // ResourceExhausted (the answer is over the size cap, not retryable), Internal (anything
-  // else).
+  // else). With HttpRequest::body_sink, also the sink's own error, as it returned it (not
+  // retryable).
   absl::Status status;
   // The failure may clear by itself (connection refused/reset, timeout, TLS handshake error).
   bool retryable = false;

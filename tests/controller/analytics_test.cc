@@ -1,17 +1,22 @@
-// Integration tests of the client's analytics calls (ListServiceEngines, QueryMetricsCollection)
-// against nsxalb-controller-emulator over real HTTPS: paging, refers_to filtering, the collection
-// round trip, status mapping (400, 403, 404, 503 after retries) and the body limits; and unit
-// tests of ToServiceEngine.
+// Integration tests of the client's analytics calls (ListServiceEngines, ListTenantServiceEngines,
+// QueryMetricsCollection, StreamMetricsCollection) against nsxalb-controller-emulator over real
+// HTTPS: paging, refers_to and fields filtering, the collection round trip parsed and streamed,
+// status mapping (400, 403, 404, 503 after retries) and the body limits; and unit tests of
+// ToServiceEngine.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/response.h"
+#include "tests/controller/recording_sink.h"
 #include "tests/support/emulator_process.h"
 #include "tests/support/status_matchers.h"
 
@@ -210,6 +215,107 @@ TEST_F(AnalyticsClientTest, AnswersMeetTheBodyLimits) {
   Fault({{"bad_body_next", 1}, {"bad_body", "malformed_json"}});
   auto malformed = client_->QueryMetricsCollection(CpuRequest(se), "");
   EXPECT_THAT(malformed, StatusIs(absl::StatusCode::kInternal));
+}
+
+// The SEs of every group of the tenant in one paged listing: page_size 2, five SEs, three
+// requests; only the fields asked for, with the sizes read from `resources`.
+TEST_F(AnalyticsClientTest, ListsEveryServiceEngineOfATenantAcrossPages) {
+  const std::string web = Group("web", {{"vcpus_per_se", 2}, {"memory_per_se", 4096}});
+  const std::string db = Group("db", {{"vcpus_per_se", 8}, {"memory_per_se", 16384}});
+  std::vector<std::string> web_ses = Ses(web, 3);
+  std::vector<std::string> db_ses = Ses(db, 2);
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset"), IsOk());
+
+  auto listed = client_->ListTenantServiceEngines("");
+  ASSERT_THAT(listed, IsOk());
+  EXPECT_EQ(Count("GET /api/serviceengine"), 3);  // five SEs, two a page
+  EXPECT_EQ(Count("GET /api/serviceenginegroup"), 0);
+  ASSERT_EQ(listed->size(), 5u);
+  for (size_t i = 0; i < listed->size(); ++i) {
+    const ServiceEngine& se = (*listed)[i];
+    const bool in_web = i < 3;
+    SCOPED_TRACE(se.name);
+    EXPECT_EQ(se.uuid, in_web ? web_ses[i] : db_ses[i - 3]);
+    EXPECT_THAT(se.se_group_ref, HasSubstr(in_web ? web : db));
+    EXPECT_EQ(se.num_vcpus, in_web ? 2 : 8);
+    EXPECT_EQ(se.memory_mb, in_web ? 4096 : 16384);
+    EXPECT_FALSE(se.name.empty());
+    EXPECT_FALSE(se.body.contains("enable_state"));  // fields= honoured
+  }
+}
+
+// A streamed collection brings the very answer QueryMetricsCollection parses, in many chunks:
+// 7 days at 300 s of the SE metrics of SEs in two groups in one request, and of the virtual
+// services on each SE aggregated, in one request per SE. One 503 on the way is retried without
+// touching the sink.
+TEST_F(AnalyticsClientTest, StreamedCollectionIsTheParsedOnesAnswer) {
+  std::vector<std::string> ses = Ses(Group("web", Json::object()), 2);
+  for (const std::string& se : Ses(Group("db", Json::object()), 2)) ses.push_back(se);
+  const absl::Time stop = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
+  const std::string stop_text = absl::FormatTime(absl::RFC3339_sec, stop, absl::UTCTimeZone());
+  const std::string start_text =
+      absl::FormatTime(absl::RFC3339_sec, stop - absl::Hours(24 * 7), absl::UTCTimeZone());
+  constexpr int kPoints = 2016;
+  Json values = Json::array();
+  for (int i = 0; i < kPoints; ++i) values.push_back(i % 97);
+  Json series = Json::array();
+  for (const std::string& se : ses) {
+    for (const char* metric :
+         {"se_stats.avg_cpu_usage", "se_stats.avg_mem_usage", "se_if.avg_bandwidth"}) {
+      series.push_back({{"entity_uuid", se},
+                        {"metric_id", metric},
+                        {"step", 300},
+                        {"stop", stop_text},
+                        {"values", values}});
+    }
+    series.push_back({{"entity_uuid", "virtualservice-on-" + se},
+                      {"serviceengine_uuid", se},
+                      {"metric_id", "l7_client.avg_complete_responses"},
+                      {"step", 300},
+                      {"stop", stop_text},
+                      {"values", values}});
+  }
+  ASSERT_THAT(emulator_->Control("POST", "metrics", {{"series", series}}), IsOk());
+  Json common = {{"step", 300},
+                 {"limit", kPoints},
+                 {"start", start_text},
+                 {"stop", stop_text},
+                 {"pad_missing_data", false}};
+  Json se_stats = common;
+  se_stats["id"] = "se-stats";
+  se_stats["entity_uuid"] = absl::StrJoin(ses, ",");
+  se_stats["metric_id"] = "se_stats.avg_cpu_usage,se_stats.avg_mem_usage,se_if.avg_bandwidth";
+  Json request = {{"metric_requests", {se_stats}}};
+  for (const std::string& se : ses) {
+    Json vs_on = common;
+    vs_on["id"] = "vs-on:" + se;
+    vs_on["entity_uuid"] = "*";
+    vs_on["serviceengine_uuid"] = se;
+    vs_on["aggregate_entity"] = true;
+    vs_on["metric_id"] = "l7_client.avg_complete_responses,l4_client.max_open_conns";
+    request["metric_requests"].push_back(vs_on);
+  }
+
+  auto parsed = client_->QueryMetricsCollection(request, "");
+  ASSERT_THAT(parsed, IsOk());
+  for (const std::string& se : ses) {
+    SCOPED_TRACE(se);
+    const Json& by_se = (*parsed)["series"]["se-stats"][se];
+    ASSERT_EQ(by_se.size(), 3u);
+    for (const Json& one : by_se) EXPECT_EQ(one["data"].size(), static_cast<size_t>(kPoints));
+    EXPECT_EQ((*parsed)["series"]["vs-on:" + se][se][0]["data"].size(),
+              static_cast<size_t>(kPoints));
+  }
+
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset"), IsOk());
+  Fault({{"fail_next", 1}, {"fail_status", 503}, {"match", "POST /api/analytics/metrics/*"}});
+  RecordingSink sink;
+  ASSERT_THAT(client_->StreamMetricsCollection(request, "", sink), IsOk());
+  EXPECT_EQ(Count("POST /api/analytics/metrics/collection"), 2);
+  EXPECT_EQ(sink.begins(), 1);
+  EXPECT_GT(sink.writes(), 10);
+  EXPECT_GT(sink.data().size(), size_t{1} << 20);
+  EXPECT_EQ(Json::parse(sink.data()), *parsed);
 }
 
 TEST(ToServiceEngineTest, ReadsSizesAndRejectsBadOnes) {

@@ -1,8 +1,8 @@
-// Unit tests of the Controller client's session, retry, re-login and paging logic, against a
-// scripted transport (fake_transport.h) and a clock that moves only when the client sleeps
-// (fake_clock.h): no sockets, no TLS, no waiting. What needs real HTTPS (TLS verification,
-// kept-alive connections, cancelling a transfer, the emulator's behaviour) is tested in
-// client_test.cc and client_limits_test.cc.
+// Unit tests of the Controller client's session, retry, re-login, paging and body-streaming
+// logic, against a scripted transport (fake_transport.h) and a clock that moves only when the
+// client sleeps (fake_clock.h): no sockets, no TLS, no waiting. What needs real HTTPS (TLS
+// verification, kept-alive connections, cancelling a transfer, the emulator's behaviour) is
+// tested in client_test.cc, client_limits_test.cc and curl_transport_test.cc.
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -19,6 +19,7 @@
 #include "plugin/controller/errors.h"
 #include "tests/controller/fake_clock.h"
 #include "tests/controller/fake_transport.h"
+#include "tests/controller/recording_sink.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
@@ -39,6 +40,7 @@ constexpr char kBase[] = "https://ctrl.example";
 constexpr char kPassword[] = "Fake-Secret-Passw0rd";
 constexpr char kGroups[] = "/api/serviceenginegroup?page_size=100";
 constexpr char kGroup[] = "/api/serviceenginegroup/serviceenginegroup-1";
+constexpr char kCollection[] = "/api/analytics/metrics/collection";
 
 // The answer to a successful POST /login: the session cookies and the Controller's version.
 TransportResult LoginAnswer(const std::string& csrf, const std::string& session,
@@ -62,6 +64,12 @@ TransportResult Page(std::vector<Json> results, const std::string& next = "") {
   Json page = {{"count", results.size()}, {"results", std::move(results)}};
   if (!next.empty()) page["next"] = absl::StrCat(kBase, next);
   return FakeTransport::Http(200, page.dump());
+}
+
+// A metrics collection request: one SE's CPU.
+Json CpuRequest() {
+  return {{"metric_requests",
+           {{{"id", "cpu"}, {"entity_uuid", "se-1"}, {"metric_id", "se_stats.avg_cpu_usage"}}}}};
 }
 
 std::vector<std::string> Lines(const std::vector<Request>& requests) {
@@ -550,6 +558,99 @@ TEST_F(ClientTransportTest, CancelledClientSendsNothing) {
   EXPECT_EQ(client->ListSeGroups("", "").status().code(), absl::StatusCode::kCancelled);
   client.reset();  // no logout either: a cancelled client leaves at once
   EXPECT_THAT(Lines(fake_.requests()), ElementsAre("POST /login"));
+}
+
+// A streamed metrics collection starts its sink over on every attempt: an answer broken off
+// half way (retried after a backoff), a 503 (its body collected, not streamed) and a 419 (a
+// re-login) leave the sink holding only the last attempt's body, once, in chunks.
+TEST_F(ClientTransportTest, StreamedCollectionStartsTheSinkOverOnEveryAttempt) {
+  const std::string answer =
+      Json{{"series", {{"cpu", {{"se-1", Json::array({{{"data", Json::array()}}})}}}}}}.dump();
+  fake_.set_stream_chunk_bytes(7);
+  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", LoginAnswer("csrf-2", "sess-2"));
+  fake_.Queue("POST", kCollection,
+              FakeTransport::BrokenOff(200, answer.substr(0, answer.size() / 2),
+                                       absl::UnavailableError("connection reset")));
+  fake_.Queue("POST", kCollection, FakeTransport::Http(503, R"({"error":"busy"})"));
+  fake_.Queue("POST", kCollection, FakeTransport::Http(419, R"({"error":"session expired"})"));
+  fake_.Queue("POST", kCollection, FakeTransport::Http(200, answer));
+  auto client = NewClientOrDie();
+  RecordingSink sink;
+  ASSERT_THAT(client->StreamMetricsCollection(CpuRequest(), "", sink), IsOk());
+  EXPECT_EQ(sink.data(), answer);
+  EXPECT_EQ(sink.begins(), 2);  // the broken-off 200 and the last one
+  EXPECT_GT(sink.writes(), 2);
+  EXPECT_FALSE(sink.wrote_before_begin());
+  const std::vector<Request> posts = fake_.requests("POST", kCollection);
+  ASSERT_EQ(posts.size(), 4u);
+  for (const Request& post : posts) {
+    EXPECT_EQ(Json::parse(post.body), CpuRequest());
+    EXPECT_TRUE(post.idempotent);
+  }
+  EXPECT_EQ(Logins(), 2);
+  EXPECT_EQ(clock_.sleeps().size(), 2u);  // after the broken-off answer and the 503
+}
+
+// A streamed collection is checked as QueryMetricsCollection checks it; the sink's error is the
+// call's error, as the sink gave it, and is not retried; a 4xx is the call's error and never
+// reaches the sink.
+TEST_F(ClientTransportTest, StreamedCollectionErrors) {
+  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  auto client = NewClientOrDie();
+  RecordingSink sink;
+  EXPECT_THAT(client->StreamMetricsCollection(Json{{"metric_requests", 1}}, "", sink),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(fake_.requests("POST", kCollection), IsEmpty());
+
+  fake_.Queue("POST", kCollection, FakeTransport::Http(200, R"({"series":{}})"));
+  sink.FailWriteBeyond(3, absl::DataLossError("sink: cannot keep it"));
+  EXPECT_EQ(client->StreamMetricsCollection(CpuRequest(), "", sink),
+            absl::DataLossError("sink: cannot keep it"));
+  EXPECT_EQ(fake_.requests("POST", kCollection).size(), 1u);
+
+  RecordingSink untouched;
+  fake_.Queue("POST", kCollection, FakeTransport::Http(400, R"({"error":"bad metric_id"})"));
+  absl::Status rejected = client->StreamMetricsCollection(CpuRequest(), "team-a", untouched);
+  EXPECT_THAT(rejected, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(std::string(rejected.message()), HasSubstr("bad metric_id"));
+  EXPECT_EQ(untouched.begins(), 0);
+  EXPECT_EQ(untouched.writes(), 0);
+  EXPECT_THAT(fake_.requests("POST", kCollection).back().Header("X-Avi-Tenant"),
+              Optional(std::string("team-a")));
+  EXPECT_THAT(clock_.sleeps(), IsEmpty());
+}
+
+// The SEs of a whole tenant come from one paged listing with only the fields a ServiceEngine
+// holds, one request a page, whatever their groups.
+TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
+  const std::string first =
+      "/api/serviceengine?page_size=100&fields=uuid,name,se_group_ref,resources";
+  const std::string second = absl::StrCat(first, "&page=2");
+  auto se = [](const std::string& uuid, const std::string& group, int vcpus) {
+    return Json{{"uuid", uuid},
+                {"name", uuid + "-name"},
+                {"se_group_ref", absl::StrCat(kBase, "/api/serviceenginegroup/", group)},
+                {"resources", {{"num_vcpus", vcpus}, {"memory", 4096}, {"disk", 20}}}};
+  };
+  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", first, Page({se("se-1", "g-1", 2), se("se-2", "g-2", 4)}, second));
+  fake_.Queue("GET", second, Page({se("se-3", "g-3", 8)}));
+  auto client = NewClientOrDie();
+  auto listed = client->ListTenantServiceEngines("team-a");
+  ASSERT_THAT(listed, IsOk());
+  ASSERT_EQ(listed->size(), 3u);
+  EXPECT_EQ((*listed)[0].uuid, "se-1");
+  EXPECT_EQ((*listed)[0].name, "se-1-name");
+  EXPECT_THAT((*listed)[1].se_group_ref, HasSubstr("/api/serviceenginegroup/g-2"));
+  EXPECT_EQ((*listed)[1].num_vcpus, 4);
+  EXPECT_EQ((*listed)[2].num_vcpus, 8);
+  EXPECT_EQ((*listed)[2].memory_mb, 4096);
+  EXPECT_EQ((*listed)[2].disk_gb, 20);
+  EXPECT_THAT(Lines(fake_.requests()), ElementsAre("POST /login", absl::StrCat("GET ", first),
+                                                   absl::StrCat("GET ", second)));
+  EXPECT_THAT(fake_.requests("GET", first)[0].Header("X-Avi-Tenant"),
+              Optional(std::string("team-a")));
 }
 
 }  // namespace

@@ -69,9 +69,24 @@ absl::StatusOr<std::unique_ptr<FakeController>> FakeController::Start() {
     res.set_content(body + "}", "application/json");
     ++self->pages_served_;
   });
-  // A body of exactly `bytes` bytes.
+  // A body of exactly `bytes` bytes of BigBodyByte, with HTTP `status` (200 by default), made
+  // as it is sent so that even a body of gigabytes is never held.
   s.Get("/big", [](const httplib::Request& req, httplib::Response& res) {
-    res.set_content(std::string(std::max(0, IntParam(req, "bytes", 0)), 'x'), "text/plain");
+    int64_t bytes = 0;
+    if (req.has_param("bytes") && !absl::SimpleAtoi(req.get_param_value("bytes"), &bytes)) {
+      bytes = 0;
+    }
+    res.status = IntParam(req, "status", 200);
+    // httplib takes a provider of length 0 for one without a length, which never ends.
+    if (bytes <= 0) return res.set_content("", "text/plain");
+    res.set_content_provider(static_cast<size_t>(bytes), "text/plain",
+                             [](size_t offset, size_t length, httplib::DataSink& sink) {
+                               constexpr size_t kPiece = 1 << 20;
+                               std::string piece(std::min(length, kPiece), '\0');
+                               for (size_t i = 0; i < piece.size(); ++i)
+                                 piece[i] = BigBodyByte(offset + i);
+                               return sink.write(piece.data(), piece.size());
+                             });
   });
   const int port = s.bind_to_any_port("127.0.0.1");
   if (port <= 0) return absl::InternalError("the fake Controller cannot listen");

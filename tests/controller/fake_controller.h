@@ -1,5 +1,6 @@
-// A minimal HTTPS Controller for the client's limit tests: it logs anyone in, serves a collection
-// of `objects` tiny SE groups in pages (with `next` links), and a body of any size. Unlike the
+// A minimal HTTPS Controller for the client's limit and transport tests: it logs anyone in, serves
+// a collection of `objects` tiny SE groups in pages (with `next` links), and a body of any size
+// and status. Unlike the
 // emulator it does no per-object work, so a listing of ten thousand objects or a thousand pages
 // takes well under a second. Runs on a free loopback port with a fresh self-signed certificate
 // for "localhost".
@@ -7,6 +8,7 @@
 #define NSXALB_TESTS_CONTROLLER_FAKE_CONTROLLER_H_
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +22,12 @@ class SSLServer;
 
 namespace nsxalb::controller {
 
+// Byte `offset` of a body GET /big serves: the alphabet over and over, so that a test can tell a
+// chunk out of place.
+inline char BigBodyByte(size_t offset) { return static_cast<char>('a' + offset % 26); }
+
+// The fake Controller: POST /login, POST /logout, GET /api/serviceenginegroup (paged), and
+// GET /big?bytes=N[&status=S], a body of N bytes (BigBodyByte) with HTTP status S (200).
 class FakeController {
  public:
   // Starts serving; fails when the certificate or the listener cannot be set up.

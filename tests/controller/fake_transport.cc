@@ -1,8 +1,12 @@
 // Implementation of fake_transport.h.
 #include "tests/controller/fake_transport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -73,6 +77,19 @@ TransportResult FakeTransport::Failure(absl::Status status, bool retryable, bool
   return result;
 }
 
+TransportResult FakeTransport::BrokenOff(int status, std::string partial_body,
+                                         absl::Status failure) {
+  TransportResult result = Failure(std::move(failure), true, true);
+  result.response.status = status;
+  result.response.body = std::move(partial_body);
+  return result;
+}
+
+void FakeTransport::set_stream_chunk_bytes(size_t bytes) {
+  absl::MutexLock lock(&mu_);
+  stream_chunk_bytes_ = std::max<size_t>(1, bytes);
+}
+
 void FakeTransport::Queue(const std::string& method, const std::string& path,
                           TransportResult result) {
   absl::MutexLock lock(&mu_);
@@ -128,6 +145,28 @@ TransportFactory FakeTransport::Factory() {
 }
 
 TransportResult FakeTransport::Perform(const HttpRequest& request) {
+  TransportResult result = Answer(request);
+  const int code = result.response.status;
+  if (request.body_sink != nullptr && code >= 200 && code < 300) {
+    size_t chunk_bytes = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      chunk_bytes = stream_chunk_bytes_;
+    }
+    const std::string body = std::exchange(result.response.body, "");
+    BodySink& sink = *request.body_sink;
+    absl::Status sunk = sink.Begin();
+    for (size_t at = 0; sunk.ok() && at < body.size(); at += chunk_bytes) {
+      sunk = sink.Write(std::string_view(body).substr(at, chunk_bytes));
+    }
+    if (!sunk.ok()) return Failure(std::move(sunk), false, true);
+  }
+  // A broken-off answer: what had arrived is lost with the connection.
+  if (!result.status.ok()) result.response = HttpResponse();
+  return result;
+}
+
+TransportResult FakeTransport::Answer(const HttpRequest& request) {
   Request recorded{request.method, PathOf(request.url), request.headers, request.body,
                    request.idempotent};
   const std::string key = Key(recorded.method, recorded.path);

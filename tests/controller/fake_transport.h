@@ -2,10 +2,13 @@
 // the test queues the answers to each request ("METHOD path"), the client runs against them
 // through ClientHooks::transport, and the test reads back every request the client sent
 // (method, path, headers, body). No sockets, no TLS, no wall clock: with a FakeClock
-// (fake_clock.h) the session, retry and paging logic run in microseconds. Thread-safe.
+// (fake_clock.h) the session, retry and paging logic run in microseconds. A request with a body
+// sink (HttpRequest::body_sink) gets a 2xx body as the curl transport gives it: Begin(), then
+// the body in chunks of stream_chunk_bytes; a sink error is the exchange's error. Thread-safe.
 #ifndef NSXALB_TESTS_CONTROLLER_FAKE_TRANSPORT_H_
 #define NSXALB_TESTS_CONTROLLER_FAKE_TRANSPORT_H_
 
+#include <cstddef>
 #include <deque>
 #include <map>
 #include <optional>
@@ -44,6 +47,14 @@ class FakeTransport {
   // A transport failure: no HTTP answer, `status` (not OK) and its flags.
   static TransportResult Failure(absl::Status status, bool retryable, bool maybe_sent);
 
+  // An answer that breaks off: an HTTP `status` answer whose body had come as far as
+  // `partial_body` when the connection failed with `failure` (retryable, maybe sent). A body sink
+  // sees the partial body first; without one it is lost, as with a real transport.
+  static TransportResult BrokenOff(int status, std::string partial_body, absl::Status failure);
+
+  // The size of the chunks a body sink is given (1024 until set; at least 1).
+  void set_stream_chunk_bytes(size_t bytes);
+
   // Queues `result` as the answer to the next `method` request to `path` (exactly, with its
   // query). The answers queued for one request are given in order, each once.
   void Queue(const std::string& method, const std::string& path, TransportResult result);
@@ -72,10 +83,14 @@ class FakeTransport {
   // transport whose cancel flag is set answers Cancelled, as a real one does.
   TransportFactory Factory();
 
-  // The answer to `request`, and records it. What Factory()'s transports call.
+  // The answer to `request`, and records it; a 2xx body goes to request.body_sink when set.
+  // What Factory()'s transports call.
   TransportResult Perform(const HttpRequest& request);
 
  private:
+  // The scripted answer to `request`, and records it.
+  TransportResult Answer(const HttpRequest& request);
+
   struct Script {
     std::deque<TransportResult> queued;
     std::optional<TransportResult> always;
@@ -87,6 +102,7 @@ class FakeTransport {
   std::vector<std::string> unscripted_ ABSL_GUARDED_BY(mu_);
   TlsOptions tls_ ABSL_GUARDED_BY(mu_);
   int transports_made_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t stream_chunk_bytes_ ABSL_GUARDED_BY(mu_) = 1024;
 };
 
 }  // namespace nsxalb::controller

@@ -33,6 +33,10 @@ class MockClient : public Client {
               (std::string_view se_group_uuid, std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<nlohmann::json>, QueryMetricsCollection,
               (const nlohmann::json& request, std::string_view tenant), (override));
+  MOCK_METHOD(absl::Status, StreamMetricsCollection,
+              (const nlohmann::json& request, std::string_view tenant, BodySink& sink), (override));
+  MOCK_METHOD(absl::StatusOr<std::vector<ServiceEngine>>, ListTenantServiceEngines,
+              (std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
   MOCK_METHOD(void, Cancel, (), (override));
 };
