@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "plugin/cli/controller_command.h"
 #include "plugin/cli/docs_command.h"
+#include "plugin/cli/estate_report_command.h"
 #include "plugin/cli/plan_report_command.h"
 #include "plugin/cli/schema_command.h"
 #include "plugin/cli/size_command.h"
@@ -17,6 +18,9 @@
 
 namespace nsxalb::cli {
 namespace {
+
+// The width of the name column in the top-level usage: the longest command name and two spaces.
+constexpr size_t kNameColumn = 15;
 
 using Runner =
     std::function<int(const std::vector<std::string>&, std::ostream& out, std::ostream& err)>;
@@ -55,6 +59,9 @@ const std::vector<Command>& Commands() {
        RunSizeCommand},
       {"plan-report", "a Markdown sizing review of a Terraform plan (terraform show -json)",
        RunPlanReportCommand},
+      {"estate-report",
+       "the usage of every SE group (controller usage --all --json) as Markdown and SVG",
+       RunEstateReportCommand},
       {"docs", "write the provider's Terraform Registry docs from the embedded schemas",
        RunDocsCommand},
       {"schema", "print the provider's schemas as `terraform providers schema -json` does",
@@ -110,13 +117,14 @@ void PrintUsage(std::ostream& out) {
          "runs one of these commands:\n"
          "\n";
   for (const Command& c : Commands()) {
-    out << "  " << c.name << std::string(13 - std::string(c.name).size(), ' ') << c.summary << "\n";
+    out << "  " << c.name << std::string(kNameColumn - std::string(c.name).size(), ' ') << c.summary
+        << "\n";
   }
   out << "\n"
          "Flags:\n"
-         "  --debug      serve the plugin for TF_REATTACH_PROVIDERS (a debugger or a test)\n"
-         "  --version    the same as version\n"
-         "  --help, -h   print this help\n"
+         "  --debug        serve the plugin for TF_REATTACH_PROVIDERS (a debugger or a test)\n"
+         "  --version      the same as version\n"
+         "  --help, -h     print this help\n"
          "\n"
          "Run 'terraform-provider-nsxalb COMMAND --help' for a command's flags.\n";
 }

@@ -11,10 +11,10 @@
 
 namespace nsxalb::cli {
 
-// Runs `command` (the first argument: "size", "plan-report", "docs", "schema", "controller",
-// "version", "help", or the flags "--help", "-h", "--version") with `args`, the arguments after
-// it, and returns its exit code. std::nullopt when `command` is none of these (no argument, a
-// plugin flag such as --debug, or an unknown word): the caller decides.
+// Runs `command` (the first argument: "size", "plan-report", "estate-report", "docs", "schema",
+// "controller", "version", "help", or the flags "--help", "-h", "--version") with `args`, the
+// arguments after it, and returns its exit code. std::nullopt when `command` is none of these (no
+// argument, a plugin flag such as --debug, or an unknown word): the caller decides.
 std::optional<int> RunCommand(const std::string& command, const std::vector<std::string>& args,
                               std::ostream& out, std::ostream& err);
 
@@ -22,7 +22,7 @@ std::optional<int> RunCommand(const std::string& command, const std::vector<std:
 // get a command's own help. `--help` prints it on stdout.
 void PrintUsage(std::ostream& out);
 
-// "size, plan-report, docs, schema, controller, version": the commands, for error messages.
+// "size, plan-report, estate-report, docs, ...": the commands, for error messages.
 std::string CommandList();
 
 }  // namespace nsxalb::cli

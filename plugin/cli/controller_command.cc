@@ -3,6 +3,8 @@
 // parses flags, builds the client's settings and renders.
 #include "plugin/cli/controller_command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -19,10 +21,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/estate_usage_text.h"
+#include "plugin/cli/estate_view.h"
+#include "plugin/cli/text_table.h"
 #include "plugin/cli/usage_report_text.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/config.h"
@@ -30,9 +36,11 @@
 #include "plugin/controller/response.h"
 #include "plugin/segroup/desired_state.h"
 #include "plugin/segroup/fields.h"
-#include "plugin/segroup/usage/group_reader.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
+#include "plugin/segroup/usage/estate_reader.h"
+#include "plugin/segroup/usage/forecast.h"
+#include "plugin/segroup/usage/group_reader.h"
 #include "plugin/sizing/profiles.h"
 
 namespace nsxalb::cli {
@@ -50,6 +58,9 @@ constexpr char kUsage[] =
        terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
        terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
                                  [--statistic max|p99|p95] [--platform P] [--json] [settings]
+       terraform-provider-nsxalb controller usage --all [--cloud NAME] [--name REGEX]
+                                 [--min-ses N] [--window 7d] [--statistic max|p99|p95]
+                                 [--platform P] [--forecast-days N] [--json | --csv] [settings]
 
 Talks to the NSX ALB Controller with the provider's own client and settings.
 
@@ -67,7 +78,14 @@ Actions:
   usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
                    the group's peaks (summed over its SEs per timestamp), each SE's CPU, the
                    model's calibration and a recommendation from the observed workload, as
-                   nsxalb_se_group_usage reads them (--json: its attributes)
+                   nsxalb_se_group_usage reads them (--json: its attributes).
+                   With --all instead of NAME: every SE group of the tenant (those --cloud,
+                   --name and --min-ses keep), read in a few metrics requests whatever their
+                   number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SUs
+                   now, recommended and reclaimable, CPU peak, forecast, at risk, note), most
+                   reclaimable first, and the totals; --json: the data source's groups, totals
+                   and metrics_requests (what estate-report reads); --csv: one row per group.
+                   On a terminal, stderr shows the progress of the metrics requests.
 
 Settings (flags override the environment variables the provider block reads):
   --controller ADDR     NSXALB_CONTROLLER    host, host:port or https:// URL
@@ -81,17 +99,26 @@ Settings (flags override the environment variables the provider block reads):
   --insecure            NSXALB_INSECURE      skip TLS verification (true|false)
 Options:
   --cloud NAME     cloud name, uuid or ref
-  --json           machine-readable output (check, list-se-groups)
+  --json           machine-readable output (check, list-se-groups, usage)
+  --csv            usage --all: CSV (RFC 4180) with a header row, instead of the table
   --full           list-se-groups --json: every group as the Controller holds it
-  --name NAME      list-se-groups: only groups of that name
+  --name NAME      list-se-groups: only groups of that name; usage --all: only groups whose
+                   name matches this regular expression (ECMAScript, anywhere in the name)
+  --all            usage: every SE group instead of one NAME
+  --min-ses N      usage --all: only groups with at least N SEs now (default 0)
+  --forecast-days N
+                   usage --all: a group whose forecast reaches its target within N days is at
+                   risk, 1-365 (default 30)
   --dry-run        apply-se-group: plan only, send no POST, PUT or DELETE
   --window W       usage: how far back, 1h-30d ("24h", "7d"; default 7d)
   --statistic S    usage: max (default), p99 or p95 over the window's points
-  --platform P     usage: vcenter or nsxt (default: from the cloud's type)
+  --platform P     usage: vcenter or nsxt (default: from the cloud's type; with --all, each
+                   group's cloud's)
   --help           print this help
 
-Exit codes: 0 ok; 1 the Controller call failed (apply-se-group: or the sizing failed; its JSON
-says why); 2 usage error or invalid setting.
+Exit codes: 0 ok; 1 the Controller call failed (usage --all: or --cloud names no cloud the
+tenant sees; apply-se-group: or the sizing failed, its JSON says why); 2 usage error or invalid
+setting (usage: NAME with --all, --csv with --json, a --name that is not a regular expression).
 )";
 
 // Where one client setting can come from, for building it and for naming it in errors.
@@ -137,17 +164,59 @@ struct Options {
   std::string action;
   std::optional<std::string> name;  // get-se-group's NAME
   std::string cloud;
-  std::string name_filter;  // list-se-groups --name
-  std::string window;       // usage --window
-  std::string statistic;    // usage --statistic
-  std::string platform;     // usage --platform
+  std::string name_filter;           // --name: list-se-groups a name, usage --all a regex
+  std::string window;                // usage --window
+  std::string statistic;             // usage --statistic
+  std::string platform;              // usage --platform
+  bool all = false;                  // usage --all
+  int min_ses = 0;                   // usage --all --min-ses
+  std::optional<int> forecast_days;  // usage --all --forecast-days
   bool json = false;
+  bool csv = false;
   bool full = false;
   bool dry_run = false;
   bool help = false;
   std::map<std::string, std::string> flag_values;  // "--controller" -> value
   bool insecure_flag = false;
 };
+
+// What usage reads, from its flags (checked by ParseArgs): the window and statistic of the query.
+segroup::UsageQuery UsageQueryOf(const Options& o) {
+  segroup::UsageQuery query;
+  if (!o.window.empty()) query.window = *segroup::ParseUsageWindow(o.window);
+  if (!o.statistic.empty()) query.statistic = *segroup::ParseUsageStatistic(o.statistic);
+  return query;
+}
+
+// What usage --all reads, from its flags; `now` is left to the caller.
+segroup::EstateUsageRequest EstateRequestOf(const Options& o) {
+  segroup::EstateUsageRequest request;
+  request.query = UsageQueryOf(o);
+  request.cloud = o.cloud;
+  request.name_regex = o.name_filter;
+  request.min_se_count = o.min_ses;
+  if (!o.platform.empty()) request.platform = *sizing::ParsePlatform(o.platform);
+  if (o.forecast_days.has_value()) request.forecast_days = *o.forecast_days;
+  return request;
+}
+
+// The flags of usage --all against the action and each other: --all only for usage and not with
+// a NAME, --csv only with --all and not with --json, and the estate's filters only with --all.
+std::optional<UsageError> CheckEstateFlags(const Options& o, std::map<std::string, bool>& seen) {
+  if (o.all && o.action != "usage") return UsageError{"--all: only for usage"};
+  if (o.all && o.name.has_value()) {
+    return UsageError{absl::StrCat("usage: give either the SE group NAME (\"", *o.name,
+                                   "\") or --all, not both")};
+  }
+  if (o.csv && o.json) return UsageError{"--csv and --json: give one of them"};
+  for (const char* flag : {"--csv", "--min-ses", "--forecast-days"}) {
+    if (seen[flag] && !o.all) return UsageError{absl::StrCat(flag, ": only with usage --all")};
+  }
+  if (seen["--name"] && o.action == "usage" && !o.all) {
+    return UsageError{"--name: only with usage --all (usage NAME names its group itself)"};
+  }
+  return std::nullopt;
+}
 
 std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Options& o) {
   if (args.empty()) {
@@ -186,9 +255,11 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     if (seen[flag]) return UsageError{absl::StrCat(flag, ": given more than once")};
     seen[flag] = true;
     if (flag == "--help" || flag == "-h" || flag == "--json" || flag == "--insecure" ||
-        flag == "--full" || flag == "--dry-run") {
+        flag == "--full" || flag == "--dry-run" || flag == "--all" || flag == "--csv") {
       if (value.has_value()) return UsageError{absl::StrCat(flag, ": takes no value")};
       if (flag == "--json") o.json = true;
+      if (flag == "--csv") o.csv = true;
+      if (flag == "--all") o.all = true;
       if (flag == "--full") o.full = true;
       if (flag == "--dry-run") o.dry_run = true;
       if (flag == "--insecure") o.insecure_flag = true;
@@ -206,7 +277,7 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     }
     const bool known =
         flag == "--cloud" || flag == "--name" || flag == "--window" || flag == "--statistic" ||
-        flag == "--platform" ||
+        flag == "--platform" || flag == "--min-ses" || flag == "--forecast-days" ||
         std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
           return s.flag != nullptr && flag == s.flag;
         });
@@ -226,14 +297,27 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
       o.statistic = *value;
     } else if (flag == "--platform") {
       o.platform = *value;
+    } else if (flag == "--min-ses") {
+      if (!absl::SimpleAtoi(*value, &o.min_ses) || o.min_ses < 0) {
+        return UsageError{
+            absl::StrCat("--min-ses: want a whole number of SEs, 0 or more, not \"", *value, "\"")};
+      }
+    } else if (flag == "--forecast-days") {
+      int days = 0;
+      if (!absl::SimpleAtoi(*value, &days) || days < 1 || days > segroup::kMaxForecastDays) {
+        return UsageError{absl::StrCat("--forecast-days: want a whole number of days from 1 to ",
+                                       segroup::kMaxForecastDays, ", not \"", *value, "\"")};
+      }
+      o.forecast_days = days;
     } else {
       o.flag_values[flag] = *value;
     }
   }
   if (o.help) return std::nullopt;
-  if ((o.action == "get-se-group" || o.action == "usage") &&
+  if (std::optional<UsageError> e = CheckEstateFlags(o, seen)) return e;
+  if ((o.action == "get-se-group" || (o.action == "usage" && !o.all)) &&
       (!o.name.has_value() || o.name->empty())) {
-    return UsageError{absl::StrCat(o.action, ": missing the SE group NAME")};
+    return UsageError{absl::StrCat(o.action, ": missing the SE group NAME (or --all)")};
   }
   if (o.action == "usage") {
     if (!o.window.empty()) {
@@ -249,6 +333,11 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     if (!o.platform.empty()) {
       if (absl::Status s = sizing::ParsePlatform(o.platform).status(); !s.ok()) {
         return UsageError{absl::StrCat("--platform: ", s.message())};
+      }
+    }
+    if (o.all) {
+      if (absl::Status s = segroup::CheckEstateFilters(EstateRequestOf(o)); !s.ok()) {
+        return UsageError{absl::StrCat("--name: ", s.message())};
       }
     }
   }
@@ -449,20 +538,7 @@ int RunList(const Options& o, ctl::Client& client, std::ostream& out, std::ostre
     for (const char* f : kListedFields) row.push_back(Cell(g.body, f));
     rows.push_back(std::move(row));
   }
-  std::vector<size_t> width(rows.front().size(), 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      absl::StrAppend(&line, c == 0 ? "" : "  ",
-                      c + 1 == row.size()
-                          ? row[c]
-                          : absl::StrFormat("%-*s", static_cast<int>(width[c]), row[c]));
-    }
-    out << line << "\n";
-  }
+  out << TextTable(rows);
   out << groups->size() << (groups->size() == 1 ? " SE group" : " SE groups")
       << (o.cloud.empty() ? "" : absl::StrCat(" in cloud ", o.cloud)) << ".\n";
   return 0;
@@ -544,8 +620,7 @@ int RunUsage(const Options& o, ctl::Client& client, std::ostream& out, std::ostr
   absl::StatusOr<ctl::SeGroup> group = segroup::FindSeGroupByName(client, *o.name, "", o.cloud);
   if (!group.ok()) return Failed(err, o.action, group.status());
   segroup::GroupUsageRequest request;
-  if (!o.window.empty()) request.query.window = *segroup::ParseUsageWindow(o.window);
-  if (!o.statistic.empty()) request.query.statistic = *segroup::ParseUsageStatistic(o.statistic);
+  request.query = UsageQueryOf(o);
   absl::StatusOr<ctl::CloudInfo> cloud = client.ResolveCloud(group->cloud_ref);
   if (!cloud.ok()) return Failed(err, o.action, cloud.status());
   if (!o.platform.empty()) {
@@ -577,16 +652,43 @@ int RunUsage(const Options& o, ctl::Client& client, std::ostream& out, std::ostr
   return 0;
 }
 
-}  // namespace
-
-int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
-                         std::ostream& out, std::ostream& err) {
-  std::istringstream no_input;
-  return RunControllerCommand(args, env, no_input, out, err);
+// usage --all: the tenant's groups that pass the filters, read in a few metrics requests
+// (segroup::ReadEstateUsage); a table, CSV, or with --json the nsxalb_se_groups_usage data
+// source's value. With `show_progress`, a line on `err` follows the metrics requests and is
+// erased at the end (for a terminal: nothing of it reaches stdout).
+int RunEstateUsage(const Options& o, ctl::Client& client, bool show_progress, std::ostream& out,
+                   std::ostream& err) {
+  segroup::EstateUsageRequest request = EstateRequestOf(o);
+  request.now = absl::Now();
+  segroup::EstateProgress progress;
+  if (show_progress) {
+    progress = [&err](int done, int total) {
+      err << "\r\033[K";
+      if (total == 0) {
+        err << "reading the SE groups, clouds and SEs";
+      } else {
+        err << "reading metrics: " << done << "/" << total << " requests";
+      }
+      err.flush();
+    };
+  }
+  absl::StatusOr<segroup::EstateUsage> estate = segroup::ReadEstateUsage(client, request, progress);
+  if (show_progress) err << "\r\033[K" << std::flush;
+  if (!estate.ok()) return Failed(err, o.action, estate.status());
+  const nlohmann::json json = segroup::EstateUsageJson(*estate);
+  if (o.json) {
+    out << json.dump(2) << "\n";
+    return 0;
+  }
+  absl::StatusOr<EstateView> view = ReadEstateView(json);
+  if (!view.ok()) return Failed(err, o.action, view.status());
+  out << (o.csv ? EstateUsageCsv(*view) : EstateUsageText(*view));
+  return 0;
 }
 
-int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
-                         std::istream& in, std::ostream& out, std::ostream& err) {
+// The command, with progress lines on `err` when `show_progress`.
+int Run(const std::vector<std::string>& args, const ControllerEnvLookup& env, std::istream& in,
+        std::ostream& out, std::ostream& err, bool show_progress) {
   Options o;
   if (std::optional<UsageError> e = ParseArgs(args, o)) {
     err << kProgram << ": " << e->message << "\n\n" << kUsage;
@@ -609,20 +711,34 @@ int RunControllerCommand(const std::vector<std::string>& args, const ControllerE
   if (o.action == "check") return RunCheck(o, config, **client, out, err);
   if (o.action == "list-se-groups") return RunList(o, **client, out, err);
   if (o.action == "apply-se-group") return RunApply(o, config, **client, in, out);
+  if (o.action == "usage" && o.all) return RunEstateUsage(o, **client, show_progress, out, err);
   if (o.action == "usage") return RunUsage(o, **client, out, err);
   return RunGet(o, config, **client, out, err);
 }
 
+}  // namespace
+
+int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
+                         std::ostream& out, std::ostream& err) {
+  std::istringstream no_input;
+  return RunControllerCommand(args, env, no_input, out, err);
+}
+
+int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
+                         std::istream& in, std::ostream& out, std::ostream& err) {
+  return Run(args, env, in, out, err, /*show_progress=*/false);
+}
+
 int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out,
                          std::ostream& err) {
-  return RunControllerCommand(
+  return Run(
       args,
       [](const std::string& name) -> std::optional<std::string> {
         const char* v = std::getenv(name.c_str());
         if (v == nullptr) return std::nullopt;
         return std::string(v);
       },
-      std::cin, out, err);
+      std::cin, out, err, /*show_progress=*/isatty(STDERR_FILENO) == 1);
 }
 
 }  // namespace nsxalb::cli

@@ -9,14 +9,18 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/markdown.h"
+#include "plugin/cli/plan_report_estate.h"
 #include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
+#include "plugin/cli/sizing_chart_usage.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/profiles.h"
@@ -38,7 +42,9 @@ Renders a sizing review of a Terraform plan as Markdown (for a pull-request comm
 nsxalb_se_group, the workload, the planned and the recommended shape, the utilization of each
 demanded metric, the basis of the figures, and the findings; and for every nsxalb_se_group_usage
 data source the plan read, the observed load against the declared workload of the group of that
-name, the calibration and the recommendation from the observed load.
+name, the calibration and the recommendation from the observed load; and for every
+nsxalb_se_groups_usage data source, the estate as `estate-report` renders it (the totals, the
+groups, those at risk and those with reclaimable Service Units).
 
   PLAN_JSON       the output of `terraform show -json PLANFILE`, or - for stdin
   --svg-dir DIR   also write one sizing chart per SE group, DIR/<address>.svg, linked as such
@@ -322,21 +328,6 @@ std::string ServiceUnitsTotal(const std::vector<Group>& groups) {
   return out + ".\n";
 }
 
-// Markdown table cells must not contain a bare '|'.
-std::string Cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
 void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
   if (!g.after.is_object()) {
     g.not_sized = "destroyed";
@@ -372,7 +363,9 @@ void SizeGroup(const Json& plan, const Json& change, const Json& c, Group& g) {
   g.sizing = std::move(sizing);
 }
 
-void WriteChart(const Options& o, Group& g, std::ostream& err) {
+// Writes the group's chart into --svg-dir, with the headroom forecast of the usage data source of
+// its name when the plan read one (a forecast it cannot read is noted on stderr and left out).
+void WriteChart(const Options& o, const Json& plan, Group& g, std::ostream& err) {
   if (o.svg_dir.empty() || !g.sizing || !g.sizing->planned_shape || !g.sizing->workload) return;
   const sz::Recommendation& planned = *g.sizing->planned_shape;
   ChartInput input;
@@ -383,6 +376,19 @@ void WriteChart(const Options& o, Group& g, std::ostream& err) {
                                  rec.se_count.value, rec.service_units.at_planned_scale.value};
   input.given = ChartShape{planned.vcpus_per_se.value, planned.memory_per_se.value,
                            planned.se_count.value, g.service_units_after};
+  auto name = g.after.find("name");
+  const Json* usage = name != g.after.end() && name->is_string()
+                          ? ObservedUsageOf(plan, name->get<std::string>())
+                          : nullptr;
+  if (usage != nullptr) {
+    absl::StatusOr<ChartForecast> forecast = ChartForecastFromUsageJson(*usage);
+    if (forecast.ok()) {
+      input.forecast = *std::move(forecast);
+    } else {
+      err << "plan-report: " << g.address << ": the chart leaves out the forecast of its "
+          << "nsxalb_se_group_usage (" << forecast.status().message() << ")\n";
+    }
+  }
   const std::string path = absl::StrCat(o.svg_dir, "/", FileNameOf(g.address));
   std::ofstream file(path, std::ios::trunc);
   file << SizingChartSvg(input);
@@ -420,7 +426,8 @@ void RenderGroupDetail(const Group& g, std::ostream& out) {
     }
     if (budget_of_many) {
       out << "| **CPU budget per SE** (" << sz::rules::kCpuBudget << ") | | | | "
-          << Cell(sz::CpuLoadText(p.cpu)) << (p.cpu.carried ? "" : " **over target**") << " | |\n";
+          << MarkdownCell(sz::CpuLoadText(p.cpu)) << (p.cpu.carried ? "" : " **over target**")
+          << " | |\n";
     }
     out << "\n- Planned: " << PlannedShape(g) << "; max_se " << IntOf(g.after, "max_se") << ".\n";
     if (g.sizing->recommendation) {
@@ -484,8 +491,9 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
   for (const Group& g : groups) {
     out << "| `" << g.address << "` | " << g.action << " | ";
     if (!g.sizing || !g.sizing->planned_shape || !g.sizing->workload) {
-      out << Cell(g.not_sized) << " | " << (g.after.is_object() ? Cell(PlannedShape(g)) : "-")
-          << " | - | - | - | " << Cell(ServiceUnitsCell(g)) << " | ";
+      out << MarkdownCell(g.not_sized) << " | "
+          << (g.after.is_object() ? MarkdownCell(PlannedShape(g)) : "-") << " | - | - | - | "
+          << MarkdownCell(ServiceUnitsCell(g)) << " | ";
       const size_t n = g.sizing ? g.sizing->findings.size() + g.sizing->input_errors.size() : 0;
       out << (n == 0 ? "none" : sz::FormatCount(static_cast<int>(n), "finding", "findings"))
           << " |\n";
@@ -509,10 +517,11 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
     std::vector<std::string> counts;
     if (errors > 0) counts.push_back(sz::FormatCount(errors, "error", "errors"));
     if (warnings > 0) counts.push_back(sz::FormatCount(warnings, "warning", "warnings"));
-    out << Cell(WorkloadText(*g.sizing->workload)) << " | " << Cell(planned) << " | "
-        << Cell(recommended) << " | " << Cell(utilization) << " | "
-        << (g.sizing->summary ? g.sizing->summary->basis : "") << " | " << Cell(ServiceUnitsCell(g))
-        << " | " << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
+    out << MarkdownCell(WorkloadText(*g.sizing->workload)) << " | " << MarkdownCell(planned)
+        << " | " << MarkdownCell(recommended) << " | " << MarkdownCell(utilization) << " | "
+        << (g.sizing->summary ? g.sizing->summary->basis : "") << " | "
+        << MarkdownCell(ServiceUnitsCell(g)) << " | "
+        << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
   }
   for (const Group& g : groups) RenderGroupDetail(g, out);
   out << "\n<sub>Sizing from the NSX Advanced Load Balancer performance and sizing tables for "
@@ -581,7 +590,7 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
                 ? std::nullopt
                 : ServiceUnitsOfState(g.after);
         SizeGroup(plan, change, details, g);
-        WriteChart(o, g, err);
+        WriteChart(o, plan, g, err);
         groups.push_back(std::move(g));
       }
     }
@@ -592,6 +601,7 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
   }
   Render(groups, out);
   RenderObservedLoad(plan, out);
+  RenderEstates(plan, out);
   return 0;
 }
 

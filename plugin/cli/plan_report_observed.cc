@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "plugin/cli/plan_json.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/service_units.h"
 
@@ -18,35 +19,10 @@ namespace sz = ::nsxalb::sizing;
 
 using Json = nlohmann::json;
 
-// Every resource of a module in the plan's value tree, child modules included.
-void CollectResources(const Json& module, std::vector<const Json*>& out) {
-  if (!module.is_object()) return;
-  if (auto r = module.find("resources"); r != module.end() && r->is_array()) {
-    for (const Json& resource : *r) out.push_back(&resource);
-  }
-  if (auto c = module.find("child_modules"); c != module.end() && c->is_array()) {
-    for (const Json& child : *c) CollectResources(child, out);
-  }
-}
-
-const Json* RootModule(const Json& values_holder) {
-  if (!values_holder.is_object()) return nullptr;
-  auto values = values_holder.find("values");
-  if (values == values_holder.end() || !values->is_object()) return nullptr;
-  auto root = values->find("root_module");
-  return root != values->end() ? &*root : nullptr;
-}
-
 double NumberOr(const Json& object, const char* key, double fallback) {
   if (!object.is_object()) return fallback;
   auto v = object.find(key);
   return v != object.end() && v->is_number() ? v->get<double>() : fallback;
-}
-
-std::string Text(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto v = object.find(key);
-  return v != object.end() && v->is_string() ? v->get<std::string>() : "";
 }
 
 // "200,000", "12.50 Gbps" or "91.0%"; "-" when unknown.
@@ -102,7 +78,7 @@ std::string ServiceUnitsLine(const Json& su) {
                                  units("recommended"), " recommended, ");
   const double reclaimable = NumberOr(su, "reclaimable", std::nan(""));
   if (std::isnan(reclaimable)) {
-    absl::StrAppend(&out, "none called reclaimable (", Text(su, "reason"), ").");
+    absl::StrAppend(&out, "none called reclaimable (", StringMember(su, "reason"), ").");
   } else {
     absl::StrAppend(&out, "**", sz::FormatServiceUnits(reclaimable), " reclaimable**.");
   }
@@ -113,50 +89,58 @@ std::string ServiceUnitsLine(const Json& su) {
 // daily peaks.", or "Forecast: none (<reason>)."
 std::string ForecastLine(const Json& f) {
   const double days = NumberOr(f, "days_to_target", std::nan(""));
-  if (std::isnan(days)) return absl::StrCat("Forecast: none (", Text(f, "reason"), ").");
+  if (std::isnan(days)) return absl::StrCat("Forecast: none (", StringMember(f, "reason"), ").");
   auto peaks = f.find("daily_peaks");
   const int count = peaks != f.end() && peaks->is_array() ? static_cast<int>(peaks->size()) : 0;
   return absl::StrCat(
-      "Forecast (forecast-days-to-target): ", Text(f, "subject"), " reaches ",
+      "Forecast (forecast-days-to-target): ", StringMember(f, "subject"), " reaches ",
       static_cast<int64_t>(NumberOr(f, "target_pct", 0)), "% in **",
-      sz::FormatCount(static_cast<int>(days), "day", "days"), "** (", Text(f, "reaches_on"),
+      sz::FormatCount(static_cast<int>(days), "day", "days"), "** (", StringMember(f, "reaches_on"),
       absl::StrFormat("), %+.2f a day, R² %.2f over %d daily peaks.",
                       NumberOr(f, "slope_per_day", 0), NumberOr(f, "r_squared", 0), count));
 }
 
+// The nsxalb_se_group_usage data sources the plan read: Terraform records what it read in
+// prior_state.
+std::vector<const Json*> UsageDataSources(const Json& plan) {
+  std::vector<const Json*> usage;
+  for (const Json* resource : PriorStateResources(plan)) {
+    if (StringMember(*resource, "type") == "nsxalb_se_group_usage" &&
+        StringMember(*resource, "mode") == "data") {
+      usage.push_back(resource);
+    }
+  }
+  return usage;
+}
+
 }  // namespace
 
+const Json* ObservedUsageOf(const Json& plan, const std::string& name) {
+  for (const Json* resource : UsageDataSources(plan)) {
+    auto values = resource->find("values");
+    if (values != resource->end() && StringMember(*values, "name") == name) return &*values;
+  }
+  return nullptr;
+}
+
 void RenderObservedLoad(const Json& plan, std::ostream& out) {
-  std::vector<const Json*> read, planned;
-  if (!plan.is_object()) return;
-  // Terraform records what it read in prior_state, and the planned objects in planned_values.
-  auto prior = plan.find("prior_state");
-  if (prior != plan.end()) {
-    if (const Json* root = RootModule(*prior)) CollectResources(*root, read);
-  }
-  auto planned_values = plan.find("planned_values");
-  if (planned_values != plan.end() && planned_values->is_object()) {
-    auto root = planned_values->find("root_module");
-    if (root != planned_values->end()) CollectResources(*root, planned);
-  }
-  for (const Json* resource : read) {
-    if (!resource->is_object() || resource->value("type", "") != "nsxalb_se_group_usage" ||
-        resource->value("mode", "") != "data") {
-      continue;
-    }
+  // The planned objects are in planned_values.
+  const std::vector<const Json*> planned = PlannedResources(plan);
+  for (const Json* resource : UsageDataSources(plan)) {
     const Json usage = resource->value("values", Json::object());
-    const std::string name = Text(usage, "name");
+    const std::string name = StringMember(usage, "name");
     const Json* group = nullptr;
     for (const Json* r : planned) {
       if (r->is_object() && r->value("type", "") == "nsxalb_se_group" &&
-          r->value("mode", "") == "managed" && Text(r->value("values", Json()), "name") == name) {
+          r->value("mode", "") == "managed" &&
+          StringMember(r->value("values", Json()), "name") == name) {
         group = &(*r)["values"];
       }
     }
     out << "\n### Observed load: `" << resource->value("address", "") << "` (" << name << ", "
-        << Text(usage, "statistic") << " over " << Text(usage, "window") << ", "
+        << StringMember(usage, "statistic") << " over " << StringMember(usage, "window") << ", "
         << static_cast<int64_t>(NumberOr(usage, "se_count", 0)) << " SEs, basis "
-        << Text(usage, "basis") << ")\n\n"
+        << StringMember(usage, "basis") << ")\n\n"
         << "| metric | declared | observed | at |\n|---|--:|--:|---|\n";
     const Json observed = usage.value("observed", Json::object());
     const Json at = usage.value("observed_at", Json::object());
@@ -174,7 +158,7 @@ void RenderObservedLoad(const Json& plan, std::ostream& out) {
       const std::string seen = Figure(observed, row.key, row.kind);
       if (seen == "-") continue;
       out << "| " << row.label << " | " << Declared(group, row.key) << " | " << seen << " | "
-          << Text(at, row.key) << " |\n";
+          << StringMember(at, row.key) << " |\n";
     }
     const Json calibration = usage.value("calibration", Json::object());
     const double ratio = NumberOr(calibration, "ratio", std::nan(""));
@@ -185,7 +169,7 @@ void RenderObservedLoad(const Json& plan, std::ostream& out) {
                                   static_cast<int>(NumberOr(calibration, "samples", 0)),
                                   calibration.value("applied", false) ? ", applied" : ""))
         << ".\n";
-    const std::string summary = Text(usage.value("recommendation", Json()), "summary");
+    const std::string summary = StringMember(usage.value("recommendation", Json()), "summary");
     if (!summary.empty()) out << "- Recommended from the observed load: " << summary << ".\n";
     out << "- " << ServiceUnitsLine(usage.value("service_units", Json::object())) << "\n";
     out << "- " << ForecastLine(usage.value("forecast", Json::object())) << "\n";

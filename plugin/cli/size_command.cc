@@ -7,9 +7,12 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -22,6 +25,7 @@
 #include "plugin/cli/size_report_json.h"
 #include "plugin/cli/size_report_text.h"
 #include "plugin/cli/sizing_chart.h"
+#include "plugin/cli/sizing_chart_usage.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/limits.h"
 #include "plugin/sizing/profiles.h"
@@ -90,6 +94,11 @@ Options:
   --observed-peak N        --svg: also draw the group's observed peak of the charted metric (as
                            nsxalb_se_group_usage or `controller usage` reports it; Gbps for
                            throughput) beside the demand line
+  --observed-usage FILE    --svg: draw the group's headroom forecast (daily peaks, trend, target)
+                           in a panel below the chart, from FILE: the JSON of
+                           `terraform-provider-nsxalb controller usage NAME --json`; and its
+                           observed peak of the charted metric when --observed-peak is not given
+                           (not for SSL TPS: the report does not split ECC from RSA handshakes)
   --json                   print the report as JSON
   --strict                 exit 1 when the settings under-deliver the workload
   --tables                 print the embedded seed tables
@@ -166,6 +175,7 @@ struct Options {
   std::string svg_file;                    // --svg: write the sizing chart here
   std::optional<sz::Metric> chart_metric;  // --chart-metric: else the binding metric
   std::optional<double> observed_peak;     // --observed-peak: display units of the chart metric
+  std::string observed_usage_file;         // --observed-usage: a usage report's JSON
 };
 
 // A parse error: the message names the flag.
@@ -342,6 +352,11 @@ const std::map<std::string, ValueHandler>& ValueFlags() {
       }
       return std::optional<ParseError>();
     };
+    m["--observed-usage"] = [](Options& o, const std::string& flag, const std::string& value) {
+      if (value.empty()) return std::optional<ParseError>(ParseError{flag + ": needs a file"});
+      o.observed_usage_file = value;
+      return std::optional<ParseError>();
+    };
     m["--observed-peak"] = [](Options& o, const std::string& flag, const std::string& value) {
       double peak = 0;
       if (!absl::SimpleAtod(value, &peak) || !std::isfinite(peak) || peak < 0) {
@@ -412,9 +427,44 @@ int UsageError(const std::string& message, std::ostream& err) {
   return 2;
 }
 
+// What the chart takes from --observed-usage's report: the forecast, and the observed peak of
+// each metric the report gives one for (display units).
+struct ObservedUsage {
+  ChartForecast forecast;
+  std::map<sz::Metric, double> observed_peaks;
+};
+
+// Reads --observed-usage's file; a ParseError naming the flag, the file and the member otherwise.
+std::variant<ObservedUsage, ParseError> ReadObservedUsage(const std::string& path) {
+  const std::string flag = "--observed-usage";
+  std::ifstream in(path);
+  if (!in) return ParseError{absl::StrCat(flag, ": cannot read ", path)};
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const nlohmann::json report = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded()) {
+    return ParseError{absl::StrCat(flag, ": ", path,
+                                   " is not JSON; write it with "
+                                   "`terraform-provider-nsxalb controller usage NAME --json`")};
+  }
+  ObservedUsage usage;
+  absl::StatusOr<ChartForecast> forecast = ChartForecastFromUsageJson(report);
+  if (!forecast.ok()) {
+    return ParseError{absl::StrCat(flag, ": ", path, ": ", forecast.status().message())};
+  }
+  usage.forecast = *std::move(forecast);
+  for (sz::Metric metric : sz::kAllMetrics) {
+    absl::StatusOr<std::optional<double>> peak = ObservedPeakFromUsageJson(report, metric);
+    if (!peak.ok())
+      return ParseError{absl::StrCat(flag, ": ", path, ": ", peak.status().message())};
+    if (peak->has_value()) usage.observed_peaks[metric] = **peak;
+  }
+  return usage;
+}
+
 // Writes the sizing chart of --svg: the binding metric (of the given settings when any, else of
-// the recommendation) or --chart-metric.
-int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std::ostream& err) {
+// the recommendation) or --chart-metric, with --observed-usage's forecast and observed peak.
+int WriteChart(const Options& o, const sz::Validation& v, bool has_settings,
+               const std::optional<ObservedUsage>& usage, std::ostream& err) {
   if (o.workload.demand.Empty() || !v.recommendation) {
     return UsageError("--svg needs a valid workload (e.g. --l7-rps 150000)", err);
   }
@@ -436,7 +486,15 @@ int WriteChart(const Options& o, const sz::Validation& v, bool has_settings, std
   }
   if (!metric) metric = r.binding;
   input.metric = metric.value_or(sz::Metric::kL7Rps);
-  if (o.observed_peak) input.observed = sz::BaseFromDisplay(input.metric, *o.observed_peak);
+  std::optional<double> observed_peak = o.observed_peak;
+  if (usage.has_value()) {
+    input.forecast = usage->forecast;
+    const auto peak = usage->observed_peaks.find(input.metric);
+    if (!observed_peak.has_value() && peak != usage->observed_peaks.end()) {
+      observed_peak = peak->second;
+    }
+  }
+  if (observed_peak) input.observed = sz::BaseFromDisplay(input.metric, *observed_peak);
   std::ofstream file(o.svg_file, std::ios::trunc);
   file << SizingChartSvg(input);
   file.close();
@@ -475,6 +533,17 @@ int RunSizeCommand(const std::vector<std::string>& args, std::ostream& out, std:
         "give a workload (e.g. --l7-rps 150000) or settings to check (e.g. --vcpus-per-se 4)", err);
   }
 
+  // The usage file is read before any output, so that a bad one is only a usage error.
+  std::optional<ObservedUsage> usage;
+  if (!o.observed_usage_file.empty()) {
+    if (o.svg_file.empty()) {
+      return UsageError("--observed-usage draws on the chart: give --svg FILE too", err);
+    }
+    std::variant<ObservedUsage, ParseError> read = ReadObservedUsage(o.observed_usage_file);
+    if (const ParseError* e = std::get_if<ParseError>(&read)) return UsageError(e->message, err);
+    usage = std::get<ObservedUsage>(std::move(read));
+  }
+
   const sz::Validation v = sz::Validate(o.workload, o.settings);
   if (o.json) {
     out << SizeReportJson(o.workload, o.settings, v).dump(2) << "\n";
@@ -482,7 +551,7 @@ int RunSizeCommand(const std::vector<std::string>& args, std::ostream& out, std:
     PrintSizeReport(o.workload, v, has_settings, out);
   }
   if (!o.svg_file.empty()) {
-    if (int rc = WriteChart(o, v, has_settings, err); rc != 0) return rc;
+    if (int rc = WriteChart(o, v, has_settings, usage, err); rc != 0) return rc;
   }
 
   if (v.HasErrors()) {

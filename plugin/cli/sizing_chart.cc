@@ -11,6 +11,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "plugin/cli/svg_writer.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/format.h"
@@ -23,8 +25,9 @@ namespace sz = ::nsxalb::sizing;
 
 constexpr double kWidth = 780;
 constexpr double kHeight = 460;
-constexpr double kBudgetRow = 64;  // height of one CPU-budget bar row below the chart
-constexpr double kLeft = 100;      // plot area
+constexpr double kBudgetRow = 64;     // height of one CPU-budget bar row below the chart
+constexpr double kForecastRow = 250;  // height of the forecast panel below those
+constexpr double kLeft = 100;         // plot area
 constexpr double kRight = 560;
 constexpr double kTop = 78;
 constexpr double kBottom = 400;
@@ -32,7 +35,8 @@ constexpr double kLegendX = 584;
 
 const char* ColorOf(sz::Platform p) { return p == sz::Platform::kVcenter ? "#1f5fa8" : "#2e8b3a"; }
 constexpr char kDemandColor[] = "#c62828";
-constexpr char kObservedColor[] = "#6a1b9a";  // the observed peak
+constexpr char kObservedColor[] = "#6a1b9a";  // the observed peak and the daily peaks
+constexpr char kTrendColor[] = "#e67e00";
 constexpr char kMarkColor[] = "#e67e00";
 constexpr char kInk[] = "#222222";
 constexpr char kGrid[] = "#dddddd";
@@ -51,31 +55,6 @@ const char* PartColorOf(sz::Metric m) {
       return "#7570b3";
   }
 }
-
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
-
-std::string Num(double x) { return absl::StrFormat("%.1f", x); }
 
 // A "nice" step (1, 2 or 5 times a power of ten) that splits `span` into about `parts` parts.
 double NiceStep(double span, int parts) {
@@ -118,31 +97,6 @@ const char* SegmentClass(sz::Basis basis) {
   }
 }
 
-class Svg {
- public:
-  void Line(double x1, double y1, double x2, double y2, const std::string& attrs) {
-    absl::StrAppend(&body_, "  <line x1=\"", Num(x1), "\" y1=\"", Num(y1), "\" x2=\"", Num(x2),
-                    "\" y2=\"", Num(y2), "\" ", attrs, "/>\n");
-  }
-  void Text(double x, double y, const std::string& text, const std::string& attrs) {
-    absl::StrAppend(&body_, "  <text x=\"", Num(x), "\" y=\"", Num(y), "\" ", attrs, ">",
-                    Escape(text), "</text>\n");
-  }
-  void Raw(const std::string& element) { absl::StrAppend(&body_, "  ", element, "\n"); }
-  std::string Document(const std::string& title, double height) const {
-    return absl::StrCat(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", Num(kWidth), "\" height=\"",
-        Num(height), "\" viewBox=\"0 0 ", Num(kWidth), " ", Num(height),
-        "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-        "  <title>", Escape(title), "</title>\n", "  <rect width=\"100%\" height=\"100%\" ",
-        "fill=\"#ffffff\"/>\n", body_, "</svg>\n");
-  }
-
- private:
-  std::string body_;
-};
-
 // The CPU budget of `shape` under the workload; empty when the shape is invalid.
 sz::CpuLoad BudgetOf(const sz::Workload& w, const ChartShape& shape) {
   absl::StatusOr<sz::SeCapacity> c = shape.memory_mb > 0
@@ -154,14 +108,15 @@ sz::CpuLoad BudgetOf(const sz::Workload& w, const ChartShape& shape) {
 
 // One stacked bar (class "cpu-budget") at `y`: the parts of the CPU budget of one SE side by side,
 // from 0 to at least 100%, with the target marked.
-void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& cpu, int target) {
+void BudgetBar(SvgWriter& svg, double y, const std::string& label, const sz::CpuLoad& cpu,
+               int target) {
   const double full = std::max(100.0, cpu.utilization_pct);
   auto X = [&](double pct) { return kLeft + pct * (kRight - kLeft) / full; };
   svg.Text(kLeft, y, label, "font-size=\"12\" fill=\"#222222\"");
   const double top = y + 8;
   const double height = 18;
-  svg.Raw(absl::StrCat("<rect x=\"", Num(kLeft), "\" y=\"", Num(top), "\" width=\"",
-                       Num(kRight - kLeft), "\" height=\"", Num(height),
+  svg.Raw(absl::StrCat("<rect x=\"", SvgNumber(kLeft), "\" y=\"", SvgNumber(top), "\" width=\"",
+                       SvgNumber(kRight - kLeft), "\" height=\"", SvgNumber(height),
                        "\" fill=\"#f4f4f4\" stroke=\"#bbbbbb\"/>"));
   double at = 0;
   for (const sz::CpuPart& part : cpu.parts) {
@@ -169,8 +124,8 @@ void BudgetBar(Svg& svg, double y, const std::string& label, const sz::CpuLoad& 
     const double width = X(at + part.utilization_pct) - x;
     svg.Raw(absl::StrCat("<rect class=\"cpu-budget\" data-metric=\"", sz::InfoOf(part.metric).key,
                          "\" data-pct=\"", sz::FormatPercent(part.utilization_pct), "\" x=\"",
-                         Num(x), "\" y=\"", Num(top), "\" width=\"", Num(width), "\" height=\"",
-                         Num(height), "\" fill=\"", PartColorOf(part.metric),
+                         SvgNumber(x), "\" y=\"", SvgNumber(top), "\" width=\"", SvgNumber(width),
+                         "\" height=\"", SvgNumber(height), "\" fill=\"", PartColorOf(part.metric),
                          "\" fill-opacity=\"0.8\"/>"));
     if (width > 90) {
       svg.Text(
@@ -197,6 +152,167 @@ std::string ShapeLabel(const ChartShape& shape) {
 std::string LegendWithServiceUnits(const std::string& label, const ChartShape& shape) {
   if (!shape.service_units.has_value()) return label;
   return absl::StrCat(label, ", ", sz::FormatServiceUnits(*shape.service_units));
+}
+
+// "2026-11-14": how the forecast panel writes a day.
+std::string DayText(absl::Time day) {
+  return absl::FormatTime("%Y-%m-%d", day, absl::UTCTimeZone());
+}
+
+// "80%" or "80.5%".
+std::string TargetText(double pct) { return absl::StrFormat("%g%%", pct); }
+
+// The caption of the forecast panel: "reaches 80% in 27 days (2027-01-01)", "reaches 80% already",
+// or "no forecast: <reason>".
+std::string ForecastCaption(const ChartForecast& chart) {
+  const segroup::Forecast& f = chart.forecast;
+  if (!f.days_to_target.has_value()) {
+    return f.reason.empty() ? std::string("no forecast") : absl::StrCat("no forecast: ", f.reason);
+  }
+  std::string out =
+      absl::StrCat("reaches ", TargetText(chart.target_pct), " ",
+                   *f.days_to_target == 0
+                       ? std::string("already")
+                       : absl::StrCat("in ", sz::FormatCount(*f.days_to_target, "day", "days")));
+  if (f.reaches_at.has_value()) absl::StrAppend(&out, " (", DayText(*f.reaches_at), ")");
+  return out;
+}
+
+// The forecast panel at `y`: the daily peaks, the trend and the target on x = days since the first
+// daily peak, y = percent.
+void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
+  const segroup::Forecast& f = chart.forecast;
+  const double target = chart.target_pct;
+  const double top = y + 36;
+  const double bottom = y + 176;
+  const absl::Time first_day = f.daily_peaks.empty() ? absl::UnixEpoch() : f.daily_peaks[0].day;
+  auto day_x = [&](absl::Time day) { return absl::FDivDuration(day - first_day, absl::Hours(24)); };
+  const double last_x = f.daily_peaks.empty() ? 0 : day_x(f.daily_peaks.back().day);
+
+  // The line, and where it reaches the target when it grows.
+  const bool has_line = f.slope_per_day.has_value() && f.intercept.has_value();
+  auto line_at = [&](double x) { return *f.intercept + *f.slope_per_day * x; };
+  std::optional<double> reach_x;
+  if (has_line && *f.slope_per_day > 0) reach_x = (target - *f.intercept) / *f.slope_per_day;
+
+  // The days shown: up to the day the forecast reaches the target, else a little past the data.
+  double x_end = last_x + std::max(7.0, std::ceil(last_x / 2));
+  if (f.days_to_target.has_value()) {
+    x_end = last_x + *f.days_to_target;
+    // The line fitted again from rounded peaks reaches the target within a day of that.
+    if (reach_x.has_value() && *reach_x <= x_end + 1) x_end = std::max(x_end, std::ceil(*reach_x));
+  }
+  // Whole ticks of days, the last at the panel's end.
+  const double x_step = std::max(1.0, NiceStep(std::max(x_end, 1.0), 6));
+  x_end = std::max(std::ceil(x_end / x_step), 1.0) * x_step;
+
+  // The drawn part of the line: from the first daily peak's day to where it reaches the target or
+  // the panel's end, and not below 0 (or the lowest peak, when one is negative).
+  double floor_pct = 0;
+  for (const segroup::DailyPeak& p : f.daily_peaks) floor_pct = std::min(floor_pct, p.value);
+  double line_from = 0;
+  double line_to = x_end;
+  if (has_line) {
+    if (reach_x.has_value() && *reach_x > 0 && *reach_x < line_to) line_to = *reach_x;
+    if (*f.slope_per_day != 0) {
+      const double at_floor = (floor_pct - *f.intercept) / *f.slope_per_day;
+      if (*f.slope_per_day > 0) line_from = std::max(line_from, at_floor);
+      if (*f.slope_per_day < 0) line_to = std::min(line_to, at_floor);
+    }
+  }
+  const bool draw_line = has_line && line_to > line_from;
+
+  // The percent range: the target, the peaks and the drawn line, with a margin; from 0 when they
+  // are all close to it.
+  double lo = target;
+  double hi = target;
+  for (const segroup::DailyPeak& p : f.daily_peaks) {
+    lo = std::min(lo, p.value);
+    hi = std::max(hi, p.value);
+  }
+  if (draw_line) {
+    lo = std::min({lo, line_at(line_from), line_at(line_to)});
+    hi = std::max({hi, line_at(line_from), line_at(line_to)});
+  }
+  const double margin = (hi - lo) * 0.08;
+  const double step = NiceStep(std::max(hi - lo + 2 * margin, 1.0), 4);
+  double y_floor = std::floor((lo - margin) / step) * step;
+  if (floor_pct >= 0) y_floor = std::max(y_floor, 0.0);
+  const double y_top = std::max(std::ceil((hi + margin) / step) * step, y_floor + step);
+  auto X = [&](double days) { return kLeft + days * (kRight - kLeft) / x_end; };
+  auto Y = [&](double pct) {
+    return bottom - (pct - y_floor) * (bottom - top) / (y_top - y_floor);
+  };
+
+  const std::string measure = f.measure.empty() ? std::string("the measure") : f.measure;
+  svg.Text(kLeft, y + 16,
+           absl::StrCat("Headroom forecast", chart.subject.empty() ? "" : " for ", chart.subject,
+                        ": daily peaks of ", measure),
+           "font-size=\"14\" font-weight=\"bold\" fill=\"#222222\"");
+
+  // Grid and axes.
+  for (double t = y_floor; t <= y_top + step / 2; t += step) {
+    svg.Line(kLeft, Y(t), kRight, Y(t), absl::StrCat("stroke=\"", kGrid, "\" stroke-width=\"1\""));
+    svg.Text(kLeft - 8, Y(t) + 4, TargetText(t), "text-anchor=\"end\" fill=\"#444444\"");
+  }
+  for (double d = 0; d <= x_end + x_step / 2; d += x_step) {
+    svg.Line(X(d), bottom, X(d), bottom + 5, absl::StrCat("stroke=\"", kInk, "\""));
+    svg.Text(X(d), bottom + 18, absl::StrFormat("%g", d),
+             "text-anchor=\"middle\" fill=\"#444444\"");
+  }
+  svg.Line(kLeft, bottom, kRight, bottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Line(kLeft, top - 6, kLeft, bottom, absl::StrCat("stroke=\"", kInk, "\""));
+  svg.Text((kLeft + kRight) / 2, bottom + 34,
+           f.daily_peaks.empty()
+               ? std::string("days (no complete UTC day of data)")
+               : absl::StrCat("days since ", DayText(first_day), " (complete UTC days)"),
+           "text-anchor=\"middle\" fill=\"#222222\"");
+  svg.Text(16, (top + bottom) / 2, "percent",
+           absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
+                        SvgNumber((top + bottom) / 2), ")\""));
+
+  // The target, the trend and the daily peaks on top.
+  svg.Line(kLeft, Y(target), kRight, Y(target),
+           absl::StrCat("class=\"forecast-target\" stroke=\"", kDemandColor,
+                        "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
+  if (draw_line) {
+    svg.Line(X(line_from), Y(line_at(line_from)), X(line_to), Y(line_at(line_to)),
+             absl::StrCat("class=\"trend\" stroke=\"", kTrendColor,
+                          "\" stroke-width=\"2.2\" stroke-linecap=\"round\""));
+  }
+  for (const segroup::DailyPeak& p : f.daily_peaks) {
+    svg.Raw(absl::StrCat("<circle class=\"daily-peak\" data-day=\"", DayText(p.day),
+                         "\" data-value=\"", absl::StrFormat("%.2f", p.value), "\" cx=\"",
+                         SvgNumber(X(day_x(p.day))), "\" cy=\"", SvgNumber(Y(p.value)),
+                         "\" r=\"3.5\" fill=\"", kObservedColor,
+                         "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+  }
+  svg.Text(kLeft, bottom + 56, ForecastCaption(chart),
+           absl::StrCat("class=\"forecast-caption\" font-weight=\"bold\" fill=\"",
+                        f.days_to_target.has_value() ? kDemandColor : kInk, "\""));
+
+  // Legend.
+  double ly = top + 4;
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"3.5\" ", "fill=\"", kObservedColor, "\"/>"));
+  svg.Text(kLegendX + 38, ly + 4,
+           sz::FormatCount(static_cast<int64_t>(f.daily_peaks.size()), "daily peak", "daily peaks"),
+           "fill=\"#222222\"");
+  ly += 22;
+  if (has_line) {
+    svg.Line(kLegendX, ly, kLegendX + 30, ly,
+             absl::StrCat("stroke=\"", kTrendColor, "\" stroke-width=\"2.2\""));
+    svg.Text(kLegendX + 38, ly + 4, absl::StrFormat("trend, %+.2f a day", *f.slope_per_day),
+             "fill=\"#222222\"");
+    svg.Text(kLegendX + 38, ly + 18,
+             absl::StrFormat("(least squares, R² %.2f)", f.r_squared.value_or(0)),
+             "fill=\"#666666\" font-size=\"10\"");
+    ly += 36;
+  }
+  svg.Line(kLegendX, ly, kLegendX + 30, ly,
+           absl::StrCat("stroke=\"", kDemandColor,
+                        "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
+  svg.Text(kLegendX + 38, ly + 4, absl::StrCat("target ", TargetText(target)), "fill=\"#222222\"");
 }
 
 }  // namespace
@@ -253,7 +369,7 @@ std::string SizingChartSvg(const ChartInput& input) {
   auto X = [&](double vcpus) { return kLeft + (vcpus - 1) * (kRight - kLeft) / (max_vcpus - 1); };
   auto Y = [&](double base) { return kBottom - base * (kBottom - kTop) / y_top; };
 
-  Svg svg;
+  SvgWriter svg(kWidth);
   const std::string title = absl::StrCat(info.label, " capacity of one SE by vCPUs (",
                                          sz::PlatformName(w.platform), " workload)");
   svg.Text(kLeft, 28, title, "font-size=\"16\" font-weight=\"bold\" fill=\"#222222\"");
@@ -296,7 +412,7 @@ std::string SizingChartSvg(const ChartInput& input) {
            "text-anchor=\"middle\" fill=\"#222222\"");
   svg.Text(16, (kTop + kBottom) / 2, absl::StrCat(info.label, " per SE"),
            absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",
-                        Num((kTop + kBottom) / 2), ")\""));
+                        SvgNumber((kTop + kBottom) / 2), ")\""));
 
   // Curves: the other profile first, so the workload's profile is drawn on top.
   bool any_cross_profile = false;
@@ -327,13 +443,13 @@ std::string SizingChartSvg(const ChartInput& input) {
     for (const sz::MeasuredSize& s : profile.sizes) {
       const auto& cell = s.values[static_cast<int>(metric)];
       if (!cell.has_value() || s.vcpus > max_vcpus) continue;
-      svg.Raw(absl::StrCat("<circle class=\"measured\" data-profile=\"", sz::PlatformName(platform),
-                           "\" data-vcpus=\"", s.vcpus, "\" data-value=\"",
-                           sz::FormatValue(metric, static_cast<double>(*cell), sz::Rounding::kDown),
-                           "\" cx=\"", Num(X(s.vcpus)), "\" cy=\"",
-                           Num(Y(static_cast<double>(*cell))), "\" r=\"", main ? "4.5" : "3.5",
-                           "\" fill=\"", ColorOf(platform), "\" fill-opacity=\"", opacity,
-                           "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
+      svg.Raw(absl::StrCat(
+          "<circle class=\"measured\" data-profile=\"", sz::PlatformName(platform),
+          "\" data-vcpus=\"", s.vcpus, "\" data-value=\"",
+          sz::FormatValue(metric, static_cast<double>(*cell), sz::Rounding::kDown), "\" cx=\"",
+          SvgNumber(X(s.vcpus)), "\" cy=\"", SvgNumber(Y(static_cast<double>(*cell))), "\" r=\"",
+          main ? "4.5" : "3.5", "\" fill=\"", ColorOf(platform), "\" fill-opacity=\"", opacity,
+          "\" stroke=\"#ffffff\" stroke-width=\"1\"/>"));
     }
   }
 
@@ -365,8 +481,9 @@ std::string SizingChartSvg(const ChartInput& input) {
     const double cx = X(input.recommended.vcpus);
     const double cy = Y(rec->value);
     svg.Raw(absl::StrCat("<circle class=\"recommended\" data-vcpus=\"", input.recommended.vcpus,
-                         "\" cx=\"", Num(cx), "\" cy=\"", Num(cy), "\" r=\"9\" fill=\"none\" ",
-                         "stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+                         "\" cx=\"", SvgNumber(cx), "\" cy=\"", SvgNumber(cy),
+                         "\" r=\"9\" fill=\"none\" ", "stroke=\"", kMarkColor,
+                         "\" stroke-width=\"2.5\"/>"));
     const bool left = input.recommended.vcpus > (max_vcpus + 1) / 2;
     // Above the ring: a size that carries the demand sits above the demand line.
     svg.Text(cx + (left ? 6 : -6), cy - 16,
@@ -382,9 +499,10 @@ std::string SizingChartSvg(const ChartInput& input) {
     const double cx = X(input.given->vcpus);
     const double cy = Y(given->value);
     svg.Raw(absl::StrCat("<path class=\"given\" data-vcpus=\"", input.given->vcpus, "\" d=\"M",
-                         Num(cx - 7), " ", Num(cy - 7), " L", Num(cx + 7), " ", Num(cy + 7), " M",
-                         Num(cx - 7), " ", Num(cy + 7), " L", Num(cx + 7), " ", Num(cy - 7),
-                         "\" stroke=\"", kDemandColor, "\" stroke-width=\"2.5\"/>"));
+                         SvgNumber(cx - 7), " ", SvgNumber(cy - 7), " L", SvgNumber(cx + 7), " ",
+                         SvgNumber(cy + 7), " M", SvgNumber(cx - 7), " ", SvgNumber(cy + 7), " L",
+                         SvgNumber(cx + 7), " ", SvgNumber(cy - 7), "\" stroke=\"", kDemandColor,
+                         "\" stroke-width=\"2.5\"/>"));
     svg.Text(cx + 12, cy - 10,
              absl::StrCat("your settings: ", sz::FormatVcpus(input.given->vcpus), " (",
                           sz::FormatValue(metric, given->value, sz::Rounding::kDown), ")"),
@@ -406,8 +524,8 @@ std::string SizingChartSvg(const ChartInput& input) {
     legend_line(ColorOf(p), p == w.platform ? "2.6" : "1.6", "",
                 absl::StrCat(profile.name, " (Avi ", profile.avi_version, ")"));
   }
-  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"4.5\" ",
-                       "fill=\"#555555\"/>"));
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"4.5\" ", "fill=\"#555555\"/>"));
   svg.Text(kLegendX + 38, ly + 4, "measured (seed table)", "fill=\"#222222\"");
   ly += 22;
   legend_line("#555555", "2", "", "interpolated");
@@ -417,15 +535,17 @@ std::string SizingChartSvg(const ChartInput& input) {
     legend_line(kDemandColor, "1.8", "10,4,2,4",
                 absl::StrCat("needed at ", w.target_utilization_pct, "% target"));
   }
-  svg.Raw(absl::StrCat("<circle cx=\"", Num(kLegendX + 15), "\" cy=\"", Num(ly), "\" r=\"7\" ",
-                       "fill=\"none\" stroke=\"", kMarkColor, "\" stroke-width=\"2.5\"/>"));
+  svg.Raw(absl::StrCat("<circle cx=\"", SvgNumber(kLegendX + 15), "\" cy=\"", SvgNumber(ly),
+                       "\" r=\"7\" ", "fill=\"none\" stroke=\"", kMarkColor,
+                       "\" stroke-width=\"2.5\"/>"));
   svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("recommended size", input.recommended),
            "fill=\"#222222\"");
   ly += 22;
   if (input.given) {
-    svg.Raw(absl::StrCat("<path d=\"M", Num(kLegendX + 9), " ", Num(ly - 6), " L",
-                         Num(kLegendX + 21), " ", Num(ly + 6), " M", Num(kLegendX + 9), " ",
-                         Num(ly + 6), " L", Num(kLegendX + 21), " ", Num(ly - 6), "\" stroke=\"",
+    svg.Raw(absl::StrCat("<path d=\"M", SvgNumber(kLegendX + 9), " ", SvgNumber(ly - 6), " L",
+                         SvgNumber(kLegendX + 21), " ", SvgNumber(ly + 6), " M",
+                         SvgNumber(kLegendX + 9), " ", SvgNumber(ly + 6), " L",
+                         SvgNumber(kLegendX + 21), " ", SvgNumber(ly - 6), "\" stroke=\"",
                          kDemandColor, "\" stroke-width=\"2.5\"/>"));
     svg.Text(kLegendX + 38, ly + 4, LegendWithServiceUnits("your settings", *input.given),
              "fill=\"#222222\"");
@@ -458,6 +578,10 @@ std::string SizingChartSvg(const ChartInput& input) {
         height += kBudgetRow;
       }
     }
+  }
+  if (input.forecast.has_value()) {
+    ForecastPanel(svg, height + 6, *input.forecast);
+    height += kForecastRow;
   }
   return svg.Document(title, height);
 }

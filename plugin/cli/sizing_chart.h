@@ -21,6 +21,11 @@
 //     shape, and at the given one when settings were checked and give another shape. The curve and
 //     the demand line show one metric; the bar shows what the metrics take of the same cores
 //     together.
+//   - below those, with a headroom forecast (a usage report's), a second panel: x = days since the
+//     first daily peak, y = percent of the forecast's measure; a dot per daily peak (class
+//     "daily-peak"), the least-squares line (class "trend") up to where it reaches the target or
+//     to the panel's end, the target (class "forecast-target"), and a caption (class
+//     "forecast-caption"): "reaches 80% in 27 days (2027-01-01)" or "no forecast: <reason>".
 // The SVG has no scripts, external fonts or stylesheets; every figure comes from plugin/sizing.
 #ifndef NSXALB_PLUGIN_CLI_SIZING_CHART_H_
 #define NSXALB_PLUGIN_CLI_SIZING_CHART_H_
@@ -29,6 +34,7 @@
 #include <optional>
 #include <string>
 
+#include "plugin/segroup/usage/forecast.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
 
@@ -42,6 +48,18 @@ struct ChartShape {
   // What the shape costs at its planned scale (rule service-units-at-planned-scale), for the
   // legend; unset when not known.
   std::optional<double> service_units;
+};
+
+// A headroom forecast to draw below the chart, as a usage report gives it (segroup::UsageReport's
+// forecast, forecast_subject and target_pct).
+struct ChartForecast {
+  // The measure and its daily peaks (percent), the fitted line (slope_per_day and intercept; unset
+  // without one), and days_to_target with reaches_at, or the reason there is none.
+  segroup::Forecast forecast;
+  // Who the measure speaks of ("web-se-1"); "" when not known.
+  std::string subject;
+  // The level the forecast is judged against, percent.
+  double target_pct = 80;
 };
 
 // What to draw.
@@ -58,6 +76,8 @@ struct ChartInput {
   // nsxalb_se_group_usage reports it), drawn beside the demand line on the same scale: observed /
   // target utilization / SE count (class "observed").
   std::optional<double> observed;
+  // The group's headroom forecast, drawn in a panel of its own below the chart.
+  std::optional<ChartForecast> forecast;
 };
 
 // The chart as an SVG document (UTF-8, with an XML declaration).

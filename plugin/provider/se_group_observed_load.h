@@ -1,5 +1,5 @@
 // The resource's observed_load block: the plan of an existing group compared with what its SEs
-// really carried (plugin/segroup/group_usage.h reads it; usage.h compares it). The findings are
+// really carried (plugin/segroup/usage/group_reader.h reads it; compare.h compares it). The findings are
 // placed at the workload line and gated like the model's under-sizing findings.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_

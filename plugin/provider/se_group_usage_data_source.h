@@ -1,8 +1,8 @@
 // The nsxalb_se_group_usage data source: what an existing SE group's Service Engines really
 // carried over a window (the Controller's analytics), the calibration of the sizing model against
 // it, and a recommendation sized from the observed peak workload. The reading and the analysis
-// are the domain's (plugin/segroup/usage/group_reader.h); this is the cty glue, and the report's
-// attributes are usage_attributes.h's, shared with nsxalb_se_groups_usage.
+// are the domain's (plugin/segroup/usage/group_reader.h, report.h); this is the cty glue, and the
+// report's attributes are usage_attributes.h's, shared with nsxalb_se_groups_usage.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_USAGE_DATA_SOURCE_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_USAGE_DATA_SOURCE_H_
 

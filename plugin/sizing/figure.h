@@ -14,7 +14,7 @@ enum class Basis {
   kExtrapolated,  // above the measured sizes (more than 6 vCPUs)
   kCrossProfile,  // borrowed from the other platform's seed
   kRule,          // derived by a named rule from the seeds' text
-  kObserved,      // read from the Controller's analytics for this group (plugin/segroup/usage.h)
+  kObserved,      // read from the Controller's analytics for this group (plugin/segroup/usage/)
 };
 
 // "measured", "interpolated", "extrapolated", "cross-profile", "rule" or "observed".

@@ -56,7 +56,7 @@ inline constexpr char kQueuesNotOne[] = "queues-per-vnic-not-1";
 inline constexpr char kHaModeSettings[] = "settings-match-ha-mode";
 inline constexpr char kTargetWithinMaxCpuUsage[] = "target-within-max-cpu-usage";
 
-// Observed load (plugin/segroup/usage.h): how the Controller's analytics become a workload, the
+// Observed load (plugin/segroup/usage/): how the Controller's analytics become a workload, the
 // missing data, and the observed load against the declared workload.
 inline constexpr char kUsageStep[] = "usage-step-by-window";
 inline constexpr char kUsagePointsCapped[] = "usage-points-capped";
@@ -75,7 +75,7 @@ inline constexpr char kObservedAboveDeclared[] = "observed-peak-above-declared";
 inline constexpr char kObservedCpuAboveTarget[] = "observed-cpu-above-target";
 inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing";
 
-// What a group costs and how long it lasts (plugin/segroup/headroom.h, forecast.h): Service Units
+// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h, forecast.h): Service Units
 // reclaimable from the observed load, and the headroom forecast.
 inline constexpr char kServiceUnitsNow[] = "service-units-now";
 inline constexpr char kReclaimNeedsHalfTheSamples[] = "reclaim-needs-half-the-samples";

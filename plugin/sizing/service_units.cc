@@ -53,17 +53,21 @@ ServiceUnits ServiceUnitsOf(int vcpus, const Choice<int>& max_se,
   return out;
 }
 
-std::string FormatServiceUnits(double service_units) {
+std::string FormatServiceUnitsNumber(double service_units) {
   // To the quarter: the finest step per_app gives.
   const int64_t quarters = std::llround(service_units * 4);
-  const int64_t whole = quarters / 4;
   const int64_t rest = quarters % 4;
-  std::string out = FormatInt(whole);
+  std::string out = FormatInt(quarters / 4);
   if (rest == 1) absl::StrAppend(&out, ".25");
   if (rest == 2) absl::StrAppend(&out, ".5");
   if (rest == 3) absl::StrAppend(&out, ".75");
-  absl::StrAppend(&out, quarters == 4 || (whole == 0 && rest != 0) ? " SU" : " SUs");
   return out;
+}
+
+std::string FormatServiceUnits(double service_units) {
+  const int64_t quarters = std::llround(service_units * 4);
+  return absl::StrCat(FormatServiceUnitsNumber(service_units),
+                      quarters == 4 || (quarters / 4 == 0 && quarters % 4 != 0) ? " SU" : " SUs");
 }
 
 }  // namespace nsxalb::sizing

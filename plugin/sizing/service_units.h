@@ -60,6 +60,9 @@ ServiceUnits ServiceUnitsOf(int vcpus, const Choice<int>& max_se,
 // SUs for prose, to the quarter: "1 SU", "0.5 SU", "18 SUs", "1,250.75 SUs".
 std::string FormatServiceUnits(double service_units);
 
+// The same number without the unit, for table cells: "1", "0.5", "18", "1,250.75".
+std::string FormatServiceUnitsNumber(double service_units);
+
 }  // namespace nsxalb::sizing
 
 #endif  // NSXALB_PLUGIN_SIZING_SERVICE_UNITS_H_

@@ -284,6 +284,70 @@ TEST_F(ControllerCommandTest, UsageErrorsNameTheSetting) {
   EXPECT_EQ(Count("POST /login"), 0);
 }
 
+// usage --all: its flags against NAME, --json and the action, each refused with exit 2 before
+// any request.
+TEST_F(ControllerCommandTest, UsageAllFlagErrorsExitTwoBeforeAnyRequest) {
+  const struct {
+    std::vector<std::string> args;
+    const char* says;
+  } cases[] = {
+      {{"usage", "web", "--all"}, "give either the SE group NAME (\"web\") or --all, not both"},
+      {{"usage", "--all", "web"}, "give either the SE group NAME (\"web\") or --all, not both"},
+      {{"usage", "--all", "--csv", "--json"}, "--csv and --json: give one of them"},
+      {{"usage", "web", "--csv"}, "--csv: only with usage --all"},
+      {{"usage", "web", "--min-ses", "2"}, "--min-ses: only with usage --all"},
+      {{"usage", "web", "--name", "w.*"}, "--name: only with usage --all"},
+      {{"list-se-groups", "--all"}, "--all: only for usage"},
+      {{"usage", "--all", "--min-ses", "-1"}, "--min-ses: want a whole number of SEs"},
+      {{"usage", "--all", "--forecast-days", "0"},
+       "--forecast-days: want a whole number of days "
+       "from 1 to 365"},
+      {{"usage", "--all", "--name", "(web"},
+       "--name: name_regex \"(web\" is not a regular "
+       "expression"},
+      {{"usage", "--all", "--window", "90d"}, "--window:"},
+      {{"usage"}, "usage: missing the SE group NAME (or --all)"},
+  };
+  for (const auto& c : cases) {
+    Outcome run = Run(c.args);
+    EXPECT_EQ(run.code, 2) << c.args[1];
+    EXPECT_THAT(run.err, HasSubstr(c.says));
+    EXPECT_EQ(run.out, "");
+  }
+  EXPECT_EQ(Count("POST /login"), 0);
+  Outcome help = Run({"usage", "--help"});
+  EXPECT_THAT(help.out, HasSubstr("controller usage --all [--cloud NAME] [--name REGEX]"));
+}
+
+// usage --all on the emulator's seed (a Default-Group without SEs in each cloud): every group,
+// no metrics request, and --cloud and --name filter.
+TEST_F(ControllerCommandTest, UsageAllReadsEveryGroupOfTheTenant) {
+  Outcome json = Run({"usage", "--all", "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = Parse(json);
+  EXPECT_EQ(j["totals"]["groups"], 2);
+  EXPECT_EQ(j["totals"]["groups_without_observed_load"], 2);
+  EXPECT_EQ(j["metrics_requests"], 0);
+  EXPECT_EQ(Count("POST /api/analytics/metrics/collection"), 0);
+
+  Outcome text = Run({"usage", "--all", "--cloud", "nsxt-cloud"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("Default-Group  nsxt-cloud"));
+  EXPECT_THAT(text.out, HasSubstr("The group has no Service Engines"));
+  EXPECT_THAT(text.out, HasSubstr("Total: 1 group, 0 SUs now"));
+  EXPECT_EQ(text.err, "");  // no progress line: stderr is not a terminal here
+
+  Outcome csv = Run({"usage", "--all", "--name", "^nothing", "--csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(csv.out,
+            "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
+            "days_to_target,reaches_on,at_risk,observed,note\n");
+
+  Outcome unknown = Run({"usage", "--all", "--cloud", "no-such-cloud"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("no-such-cloud"));
+}
+
 // apply-se-group: the desired state on stdin, JSON out; --dry-run sends nothing; a second run
 // finds nothing to do; a failure is JSON too, with exit code 1.
 TEST_F(ControllerCommandTest, ApplySeGroupConvergesAndDryRunSendsNothing) {

@@ -42,10 +42,10 @@ for flag in --help -h help; do expect_help "$flag"; done
 # "runs one of these commands:" and the next blank line.
 mapfile -t listed < <(sed -n '/runs one of these commands:/,/^Flags:/p' "$tmp/top" |
   sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p')
-for want in size plan-report docs schema controller version help; do
+for want in size plan-report estate-report docs schema controller version help; do
   printf '%s\n' "${listed[@]}" | grep -qx -- "$want" || fail "--help does not list the command $want"
 done
-[ "${#listed[@]}" -ge 7 ] || fail "--help lists ${#listed[@]} commands: ${listed[*]}"
+[ "${#listed[@]}" -ge 8 ] || fail "--help lists ${#listed[@]} commands: ${listed[*]}"
 
 for command in "${listed[@]}"; do
   expect_help "$command" --help

@@ -2,7 +2,8 @@
 # `plan-report` on a plan that real Terraform (1.11.4) wrote for examples/quickstart
 # (testdata/quickstart_plan.json): the Markdown names each SE group's workload, planned and
 # recommended shape, utilization, basis and findings; --svg-dir writes a chart per group that the
-# report links; bad input gives exit codes 1 and 2 with a message that says what to do.
+# report links, with the forecast panel of the group whose nsxalb_se_group_usage the plan read;
+# bad input gives exit codes 1 and 2 with a message that says what to do.
 # Usage: plan_report_test.sh PROVIDER_BINARY TESTDATA_DIR
 set -uo pipefail
 provider=$1 testdata=$2
@@ -37,6 +38,34 @@ done
 parts=$(xmllint --xpath "count(//*[local-name()='rect' and @class='cpu-budget'])" charts/nsxalb_se_group.web.svg)
 [ "$parts" = 2 ] && ok || bad "the web chart has $parts CPU-budget parts, expected 2"
 has charts/nsxalb_se_group.web.svg 'data-metric="l7_rps" data-pct="36.6%"'
+
+# The plan with a usage data source read for "web" (testdata/usage_forecast.json as its values):
+# web's chart draws the report's daily peaks, trend and caption; tls's has no forecast panel.
+count() { xmllint --xpath "count(//*[local-name()='$2' and @class='$3'])" "$1"; }
+usage=$testdata/usage_forecast.json
+jq --slurpfile usage "$usage" '.prior_state = {format_version: "1.0", values: {root_module: {resources: [
+      {address: "data.nsxalb_se_group_usage.web", mode: "data", type: "nsxalb_se_group_usage",
+       name: "web", values: ($usage[0] + {name: "web"})}]}}}' \
+  "$testdata/quickstart_plan.json" >observed_plan.json
+mkdir observed_charts
+if "$provider" plan-report observed_plan.json --svg-dir observed_charts >observed.md 2>err.txt; then
+  ok
+else
+  bad "plan-report of the plan with usage exited non-zero: $(cat err.txt)"
+fi
+has observed.md '### Observed load: `data.nsxalb_se_group_usage.web`'
+web=observed_charts/nsxalb_se_group.web.svg
+peaks=$(jq '.forecast.daily_peaks | length' "$usage")
+[ "$(count "$web" circle daily-peak)" = "$peaks" ] && ok || bad "web's chart has $(count "$web" circle daily-peak) daily peaks, expected $peaks"
+[ "$(count "$web" line trend)" = 1 ] && ok || bad "web's chart has no trend"
+has "$web" "$(jq -r '.forecast | "reaches \(.target_pct)% in \(.days_to_target) days (\(.reaches_on))"' "$usage")"
+[ "$(count observed_charts/nsxalb_se_group.tls.svg circle daily-peak)" = 0 ] && ok || bad "tls's chart has daily peaks"
+# A forecast the chart cannot read is left out with a note, never a failed report.
+jq '.prior_state.values.root_module.resources[0].values.forecast.daily_peaks[1].value = "high"' \
+  observed_plan.json >bad_forecast_plan.json
+if "$provider" plan-report bad_forecast_plan.json --svg-dir observed_charts >/dev/null 2>err.txt; then ok; else bad "a bad forecast failed the report"; fi
+has err.txt "forecast.daily_peaks[1].value: a number is needed, not string"
+[ "$(count "$web" circle daily-peak)" = 0 ] && ok || bad "web's chart drew an unreadable forecast"
 
 # The same plan from stdin, without charts.
 "$provider" plan-report - <"$testdata/quickstart_plan.json" >stdin.md

@@ -1,10 +1,16 @@
 // The size command in-process: reports, JSON shape, exit codes and usage errors.
 #include "plugin/cli/size_command.h"
 
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -209,7 +215,10 @@ TEST(SizeCommandTest, Help) {
                            "--min-scaleout-per-vs",
                            "--json",
                            "--strict",
-                           "--tables"}) {
+                           "--tables",
+                           "--svg",
+                           "--observed-peak",
+                           "--observed-usage"}) {
     EXPECT_THAT(run.out, HasSubstr(flag));
   }
   EXPECT_THAT(run.err, Not(HasSubstr("error")));
@@ -405,6 +414,174 @@ TEST(SizeCommandTest, VirtualServiceSlotsSetTheActiveCount) {
                         "--max-se", "3", "--strict"});
   EXPECT_EQ(slots.code, 1);
   EXPECT_THAT(slots.out, HasSubstr("[max_se] max_se = 3 leaves slots for 20 of 25"));
+}
+
+// --observed-usage: files in the test's temporary directory.
+std::string TempPath(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = TempPath(name);
+  std::ofstream(path, std::ios::trunc) << text;
+  return path;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int Occurrences(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A usage report as `controller usage --json` writes it, with 10 daily CPU peaks from 50% growing
+// by 2 points a day (68% on 2026-11-10): 80% in 6 days, on 2026-11-16.
+nlohmann::json GrowingUsage() {
+  nlohmann::json peaks = nlohmann::json::array();
+  for (int i = 0; i < 10; ++i) {
+    const std::string day = absl::StrCat(i + 1 < 10 ? "2026-11-0" : "2026-11-", i + 1);
+    peaks.push_back({{"day", day}, {"value", 50 + 2 * i}});
+  }
+  return {{"name", "web"},
+          {"observed", {{"l7_rps", 40000}, {"ssl_tps", nullptr}, {"cpu_pct", 68}}},
+          {"assumptions", {{"ecc_share", 0}, {"throughput_key", "l4_gbps"}}},
+          {"forecast",
+           {{"days_to_target", 6},
+            {"reaches_on", "2026-11-16"},
+            {"measure", "cpu_pct"},
+            {"subject", "web-se-1"},
+            {"target_pct", 80},
+            {"slope_per_day", 2},
+            {"r_squared", 1},
+            {"daily_peaks", peaks},
+            {"reason", nullptr}}}};
+}
+
+// The chart of `size --platform nsxt --l7-rps 100000` with `usage` as --observed-usage.
+Outcome ChartWithUsage(const nlohmann::json& usage, const std::string& svg) {
+  std::remove(svg.c_str());
+  const std::string file = WriteTemp("usage.json", usage.dump(2));
+  return Size({"--platform", "nsxt", "--l7-rps", "100000", "--svg", svg, "--observed-usage", file});
+}
+
+TEST(SizeCommandTest, ObservedUsageDrawsTheForecastPanel) {
+  const nlohmann::json usage = GrowingUsage();
+  const std::string svg_path = TempPath("forecast.svg");
+  Outcome run = ChartWithUsage(usage, svg_path);
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const std::string svg = ReadFile(svg_path);
+  const nlohmann::json& peaks = usage["forecast"]["daily_peaks"];
+  EXPECT_EQ(Occurrences(svg, "class=\"daily-peak\""), static_cast<int>(peaks.size()));
+  for (const nlohmann::json& peak : peaks) {
+    EXPECT_THAT(svg, HasSubstr(absl::StrCat("data-day=\"", peak["day"].get<std::string>(), "\"")));
+  }
+  EXPECT_EQ(Occurrences(svg, "class=\"trend\""), 1);
+  EXPECT_EQ(Occurrences(svg, "class=\"forecast-target\""), 1);
+  EXPECT_THAT(svg, HasSubstr(">reaches 80% in 6 days (2026-11-16)</text>"));
+  EXPECT_THAT(svg, HasSubstr("Headroom forecast for web-se-1: daily peaks of cpu_pct"));
+  // The line fitted again from the peaks: +2 a day, R² 1.
+  EXPECT_THAT(svg, HasSubstr("trend, +2.00 a day"));
+  EXPECT_THAT(svg, HasSubstr("R² 1.00"));
+  // The report's observed L7 RPS, per SE at 80% on 1 SE: 40,000 / 0.8 = 50,000.
+  EXPECT_THAT(svg, HasSubstr("observed peak, per SE: 50,000<"));
+  // No SVG script or external reference.
+  EXPECT_THAT(svg, Not(HasSubstr("<script")));
+  EXPECT_THAT(svg, Not(HasSubstr("href=")));
+}
+
+TEST(SizeCommandTest, ObservedUsageWithoutAForecastSaysWhy) {
+  nlohmann::json usage = GrowingUsage();
+  nlohmann::json& f = usage["forecast"];
+  for (size_t i = 0; i < f["daily_peaks"].size(); ++i) f["daily_peaks"][i]["value"] = 60.0 - i;
+  f["days_to_target"] = nullptr;
+  f["reaches_on"] = nullptr;
+  f["reason"] = "the daily peaks do not grow (slope -1.00 a day)";
+  const std::string svg_path = TempPath("falling.svg");
+  Outcome run = ChartWithUsage(usage, svg_path);
+  ASSERT_EQ(run.code, 0) << run.err;
+  std::string svg = ReadFile(svg_path);
+  EXPECT_EQ(Occurrences(svg, "class=\"daily-peak\""), 10);
+  EXPECT_EQ(Occurrences(svg, "class=\"trend\""), 1);  // a falling line is still a line
+  EXPECT_THAT(svg, HasSubstr(">no forecast: the daily peaks do not grow (slope -1.00 a day)<"));
+  EXPECT_THAT(svg, Not(HasSubstr(">reaches ")));
+
+  // One daily peak fits no line.
+  f["daily_peaks"] = nlohmann::json::array({{{"day", "2026-11-01"}, {"value", 42}}});
+  f["reason"] = "1 complete day of data; a forecast needs at least 7";
+  run = ChartWithUsage(usage, svg_path);
+  ASSERT_EQ(run.code, 0) << run.err;
+  svg = ReadFile(svg_path);
+  EXPECT_EQ(Occurrences(svg, "class=\"daily-peak\""), 1);
+  EXPECT_EQ(Occurrences(svg, "class=\"trend\""), 0);
+  EXPECT_THAT(svg, HasSubstr(">no forecast: 1 complete day of data; a forecast needs at least 7<"));
+}
+
+TEST(SizeCommandTest, ObservedPeakWinsOverTheUsageFile) {
+  const std::string svg_path = TempPath("peak.svg");
+  const std::string file = WriteTemp("usage.json", GrowingUsage().dump());
+  Outcome run = Size({"--platform", "nsxt", "--l7-rps", "100000", "--svg", svg_path,
+                      "--observed-usage", file, "--observed-peak", "80000"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(ReadFile(svg_path), HasSubstr("observed peak, per SE: 100,000<"));
+  // SSL TPS: the report does not split ECC from RSA, so it draws no observed peak for it.
+  run = Size(
+      {"--platform", "nsxt", "--ssl-tps-ecc", "8000", "--svg", svg_path, "--observed-usage", file});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(ReadFile(svg_path), Not(HasSubstr("class=\"observed\"")));
+  EXPECT_THAT(ReadFile(svg_path), HasSubstr("class=\"daily-peak\""));
+}
+
+TEST(SizeCommandTest, ObservedUsageErrorsExitTwoNamingTheFlagAndTheMember) {
+  const std::string svg = TempPath("never.svg");
+  const std::string missing = TempPath("no-such-usage.json");
+  std::remove(missing.c_str());
+  const std::string not_json = WriteTemp("not-json.json", "{\"forecast\": [1,");
+  const auto with = [](const char* name, const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json usage = GrowingUsage();
+    change(usage);
+    return WriteTemp(name, usage.dump());
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {missing, "--observed-usage: cannot read " + missing},
+      {not_json, "--observed-usage: " + not_json + " is not JSON"},
+      {with("no-forecast.json", [](nlohmann::json& u) { u.erase("forecast"); }),
+       "forecast: missing"},
+      {with("bad-value.json",
+            [](nlohmann::json& u) { u["forecast"]["daily_peaks"][1]["value"] = "high"; }),
+       "forecast.daily_peaks[1].value: a number is needed, not string"},
+      {with("bad-day.json",
+            [](nlohmann::json& u) { u["forecast"]["daily_peaks"][0]["day"] = "Nov 1"; }),
+       "forecast.daily_peaks[0].day: \"Nov 1\" is not a day (YYYY-MM-DD)"},
+      {with("repeated-day.json",
+            [](nlohmann::json& u) { u["forecast"]["daily_peaks"][2]["day"] = "2026-11-02"; }),
+       "forecast.daily_peaks[2].day: 2026-11-02 is not after the day before it"},
+      {with("fractional-days.json",
+            [](nlohmann::json& u) { u["forecast"]["days_to_target"] = 2.5; }),
+       "forecast.days_to_target: 2.5 is not a whole number of days 0-365"},
+      {with("no-target.json", [](nlohmann::json& u) { u["forecast"].erase("target_pct"); }),
+       "forecast.target_pct: a number is needed, not null"},
+      {with("bad-observed.json", [](nlohmann::json& u) { u["observed"]["l7_rps"] = "lots"; }),
+       "observed.l7_rps: a number is needed, not string"},
+  };
+  for (const auto& [file, message] : cases) {
+    std::remove(svg.c_str());
+    Outcome run =
+        Size({"--platform", "nsxt", "--l7-rps", "100000", "--svg", svg, "--observed-usage", file});
+    EXPECT_EQ(run.code, 2) << message;
+    EXPECT_THAT(run.err, HasSubstr(message));
+    EXPECT_THAT(run.err, HasSubstr("size --help"));
+    // The file is read before any output: a bad one prints no report and writes no chart.
+    EXPECT_EQ(run.out, "") << message;
+    EXPECT_FALSE(std::ifstream(svg).good()) << message;
+  }
+  // The forecast is only drawn: without --svg the flag is a usage error.
+  Outcome no_svg = Size({"--platform", "nsxt", "--l7-rps", "100000", "--observed-usage",
+                         WriteTemp("usage.json", GrowingUsage().dump())});
+  EXPECT_EQ(no_svg.code, 2);
+  EXPECT_THAT(no_svg.err, HasSubstr("--observed-usage draws on the chart: give --svg FILE too"));
 }
 
 }  // namespace

@@ -1,16 +1,19 @@
-// libFuzzer entry point for the analytics collection response (plugin/segroup/usage.h): the body
+// libFuzzer entry point for the analytics collection response (plugin/segroup/usage/): the body
 // of `POST /api/analytics/metrics/collection`, read as the client reads every Controller body
 // (controller::ParseJsonLimited), then AnalyzeUsage for a two-SE group (one SE of a size the model
 // knows, one of 0 vCPUs) over a 24-hour window with each statistic and over 14 days (the headroom
 // forecast), CompareWithDeclared and the headroom findings against a declared plan, and
-// UsageReportJson.
+// UsageReportJson. The same bytes also go through the streaming decoder (decode.h: yajl, pushed in
+// chunks of 1-64 bytes, the size taken from the first byte) and through nlohmann's sax_parse into
+// another decoder.
 //
 // Contract: AnalyzeUsage never fails on the response; every observed figure is finite and >= 0,
 // cpu_pct at most 100, and its time inside the window; no SE has more samples than the group; a
 // calibration ratio is finite and positive with at least one sample; every finding is a warning
 // with a rule; a forecast has a day count within 0-365 or a reason, finite figures and R² within
 // 0-1; reclaimable SUs are finite and >= 0; the report's JSON serializes (valid UTF-8) and parses
-// back. A violation aborts.
+// back. The streaming decoder never crashes on any bytes, and when both it and nlohmann's
+// sax_parse accept them, the two give the same report. A violation aborts.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +31,7 @@
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
+#include "plugin/segroup/usage/decode.h"
 
 namespace {
 
@@ -48,10 +52,48 @@ const seg::SizingPlan& DeclaredPlan() {
   return *plan;
 }
 
+// The two-SE group's input over a day.
+seg::UsageInput DayInput(absl::Time now) {
+  seg::UsageInput in;
+  in.ses = {{"se-1", "se-1", 4, 8192}, {"se-2", "se-2", 0, 0}};
+  in.query.window = absl::Hours(24);
+  in.now = now;
+  in.platform = nsxalb::sizing::Platform::kNsxt;
+  in.settings = {{"max_cpu_usage", 80}};
+  return in;
+}
+
+// The report of a decoder's answer, as JSON.
+Json ReportOf(const seg::UsageInput& in, const seg::usage_internal::CollectionDecoder& d) {
+  absl::StatusOr<seg::UsageReport> r = seg::AnalyzeDecoded(in, d, {0, 1}, 0);
+  Check(r.ok());
+  return seg::UsageReportJson(*r);
+}
+
+// The bytes streamed through yajl and parsed by nlohmann's SAX parser: no crash, and the same
+// report when both accept them.
+void CheckStreaming(std::string_view text, absl::Time now) {
+  const seg::UsageInput in = DayInput(now);
+  const int64_t start = absl::ToUnixSeconds(now - in.query.window);
+  const int64_t stop = absl::ToUnixSeconds(now);
+  seg::usage_internal::CollectionDecoder pushed(in.ses, start, stop);
+  const size_t chunk = text.empty() ? 1 : 1 + static_cast<unsigned char>(text[0]) % 64;
+  absl::Status fed = absl::OkStatus();
+  for (size_t at = 0; at < text.size() && fed.ok(); at += chunk) {
+    fed = pushed.Feed(text.substr(at, chunk));
+  }
+  if (fed.ok()) fed = pushed.Finish();
+  seg::usage_internal::CollectionDecoder parsed(in.ses, start, stop);
+  const bool parsed_ok = Json::sax_parse(text, &parsed);
+  if (fed.ok() && parsed_ok) Check(ReportOf(in, pushed) == ReportOf(in, parsed));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  CheckStreaming(text,
+                 absl::FromCivil(absl::CivilMinute(2026, 11, 28, 15, 0), absl::UTCTimeZone()));
   absl::StatusOr<Json> body = nsxalb::controller::ParseJsonLimited(text);
   if (!body.ok()) return 0;
   const absl::Time now =

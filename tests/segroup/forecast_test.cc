@@ -1,4 +1,4 @@
-// The headroom forecast (plugin/segroup/forecast.h): complete UTC days and their peaks, the
+// The headroom forecast (plugin/segroup/usage/forecast.h): complete UTC days and their peaks, the
 // least-squares line, days to the target and every reason a forecast is not made, non-finite and
 // extreme input, and the binding forecast of several measures. Every expected number is worked by
 // hand in the comment beside it.
@@ -396,6 +396,34 @@ Forecast Made(const std::string& measure, std::optional<int> days) {
   f.days_to_target = days;
   if (!days.has_value()) f.reason = "the daily peaks do not grow (slope 0.00 a day)";
   return f;
+}
+
+// The fit on its own, as a chart that has only the daily peaks calls it: peaks 40, 42, 41, 43 on
+// 4 consecutive days. x = 0..3 (mean 1.5), y mean 41.5; Sxx = 5, Sxy = (-1.5)(-1.5) + (-0.5)(0.5)
+// + (0.5)(-0.5) + (1.5)(1.5) = 4, so slope 0.8 and intercept 41.5 - 0.8 x 1.5 = 40.3; Syy = 5,
+// R² = 4² / (5 x 5) = 0.64. The same line ForecastHeadroom reports for them.
+TEST(ForecastTrendLineTest, FitsTheDailyPeaksAsTheForecastDoes) {
+  const std::vector<DailyPeak> peaks = {{Day(2026, 11, 1), 40},
+                                        {Day(2026, 11, 2), 42},
+                                        {Day(2026, 11, 3), 41},
+                                        {Day(2026, 11, 4), 43}};
+  const std::optional<TrendLine> line = FitTrendLine(peaks);
+  ASSERT_TRUE(line.has_value());
+  EXPECT_NEAR(line->slope_per_day, 0.8, 1e-12);
+  EXPECT_NEAR(line->intercept, 40.3, 1e-12);
+  EXPECT_NEAR(line->r_squared, 0.64, 1e-12);
+
+  ForecastInput in;
+  in.points = Hourly(Day(2026, 11, 1), {40, 42, 41, 43});
+  in.window_start = Day(2026, 11, 1) - absl::Seconds(1);
+  in.window_end = Day(2026, 11, 5);
+  const Forecast f = ForecastHeadroom(in);
+  EXPECT_EQ(f.slope_per_day, line->slope_per_day);
+  EXPECT_EQ(f.intercept, line->intercept);
+  EXPECT_EQ(f.r_squared, line->r_squared);
+
+  EXPECT_FALSE(FitTrendLine({peaks[0]}).has_value());
+  EXPECT_FALSE(FitTrendLine({}).has_value());
 }
 
 TEST(ForecastBindingTest, PicksTheSoonest) {

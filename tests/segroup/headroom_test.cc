@@ -1,4 +1,4 @@
-// What a group costs and how long it lasts (plugin/segroup/headroom.h): the Service Units now,
+// What a group costs and how long it lasts (plugin/segroup/usage/headroom.h): the Service Units now,
 // recommended and reclaimable, the observed-capacity-unused and forecast-reaches-target findings,
 // and how AnalyzeUsage (usage.h) fills the report's service_units and forecast and their JSON.
 // Every expected figure is worked by hand in a comment beside it.
@@ -16,10 +16,10 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
-#include "plugin/segroup/usage/forecast.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
+#include "plugin/segroup/usage/forecast.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/service_units.h"
 #include "tests/segroup/usage_test_support.h"

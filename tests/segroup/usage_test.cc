@@ -1,10 +1,7 @@
-// The observed-load analysis (plugin/segroup/usage.h): query parsing, the collection request, the
+// The observed-load analysis (plugin/segroup/usage/): query parsing, the collection request, the
 // group's peaks (the peak of the sum), the statistics, calibration, the recommendation from the
 // observed load, every malformed-response case, the comparison with the declared plan, the
 // report JSON, and the worked calibration example of docs/sizing.md.
-#include "plugin/segroup/usage/analyze.h"
-#include "plugin/segroup/usage/compare.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -22,6 +19,8 @@
 #include "nlohmann/json.hpp"
 #include "plugin/common/limits.h"
 #include "plugin/controller/errors.h"
+#include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/compare.h"
 #include "plugin/sizing/capacity.h"
 #include "plugin/sizing/cpu_budget.h"
 #include "plugin/sizing/format.h"

@@ -4,7 +4,6 @@
 #include <yajl/yajl_parse.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -210,23 +209,22 @@ struct CollectionDecoder::Yajl {
   static int Number(CollectionDecoder* d, const char* text, size_t n) {
     const std::string s(text, n);
     if (s.find_first_of(".eE") == std::string::npos) {
-      int64_t i = 0;
-      if (absl::SimpleAtoi(s, &i)) return d->number_integer(i) ? 1 : 0;
+      // As nlohmann: a non-negative integer is unsigned, a negative one signed.
       uint64_t u = 0;
-      if (absl::SimpleAtoi(s, &u)) return d->number_unsigned(u) ? 1 : 0;
+      if (s[0] != '-' && absl::SimpleAtoi(s, &u)) return d->number_unsigned(u) ? 1 : 0;
+      int64_t i = 0;
+      if (s[0] == '-' && absl::SimpleAtoi(s, &i)) return d->number_integer(i) ? 1 : 0;
     }
-    errno = 0;
     const double v = std::strtod(s.c_str(), nullptr);
     return d->number_float(v, s) ? 1 : 0;
   }
 
   // The error text of the last parse, and where it stopped.
-  std::string Error(std::string_view chunk) const {
+  std::string Error() const {
     unsigned char* text = yajl_get_error(handle, 0, nullptr, 0);
     std::string out = text != nullptr ? reinterpret_cast<const char*>(text) : "not JSON";
     if (text != nullptr) yajl_free_error(handle, text);
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    (void)chunk;
     return out;
   }
 
@@ -274,7 +272,7 @@ absl::Status CollectionDecoder::Feed(std::string_view chunk) {
     const int64_t at =
         yajl_->consumed + static_cast<int64_t>(yajl_get_bytes_consumed(yajl_->handle));
     error_ = absl::InternalError(
-        absl::StrCat("the metrics answer is not JSON at byte ", at, ": ", yajl_->Error(chunk)));
+        absl::StrCat("the metrics answer is not JSON at byte ", at, ": ", yajl_->Error()));
   }
   yajl_->consumed += static_cast<int64_t>(chunk.size());
   return error_;
@@ -285,7 +283,7 @@ absl::Status CollectionDecoder::Finish() {
   if (yajl_ == nullptr) yajl_ = std::make_unique<Yajl>(this);
   if (yajl_complete_parse(yajl_->handle) != yajl_status_ok && error_.ok()) {
     error_ = absl::InternalError(absl::StrCat("the metrics answer ends inside a value, after ",
-                                              yajl_->consumed, " bytes: ", yajl_->Error("")));
+                                              yajl_->consumed, " bytes: ", yajl_->Error()));
   }
   return error_;
 }

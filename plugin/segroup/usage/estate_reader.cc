@@ -88,19 +88,13 @@ UsageReport AnalyseInBatch(const Pending& p, const absl::Status& read,
   return out;
 }
 
-}  // namespace
-
-bool GroupAtRisk(const UsageReport& report, int forecast_days) {
-  for (const SeUsage& se : report.service_engines) {
-    if (se.cpu.value.has_value() && *se.cpu.value > report.target_pct) return true;
+// The compiled name filter (unset: every name), after checking the filters that need no request:
+// InvalidArgument naming a bad name_regex or a negative min_se_count.
+absl::StatusOr<std::optional<std::regex>> NameFilter(const EstateUsageRequest& request) {
+  if (request.min_se_count < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("min_se_count must be 0 or more, got ", request.min_se_count));
   }
-  return report.forecast.days_to_target.has_value() &&
-         *report.forecast.days_to_target <= forecast_days;
-}
-
-absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
-                                            const EstateUsageRequest& request,
-                                            const EstateProgress& progress) {
   std::optional<std::regex> name_re;
   if (!request.name_regex.empty()) {
     try {
@@ -111,10 +105,27 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
                                                      "\" is not a regular expression: ", e.what()));
     }
   }
-  if (request.min_se_count < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("min_se_count must be 0 or more, got ", request.min_se_count));
+  return name_re;
+}
+
+}  // namespace
+
+bool GroupAtRisk(const UsageReport& report, int forecast_days) {
+  for (const SeUsage& se : report.service_engines) {
+    if (se.cpu.value.has_value() && *se.cpu.value > report.target_pct) return true;
   }
+  return report.forecast.days_to_target.has_value() &&
+         *report.forecast.days_to_target <= forecast_days;
+}
+
+absl::Status CheckEstateFilters(const EstateUsageRequest& request) {
+  return NameFilter(request).status();
+}
+
+absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
+                                            const EstateUsageRequest& request,
+                                            const EstateProgress& progress) {
+  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::regex> name_re, NameFilter(request));
   if (progress) progress(0, 0);
 
   // The listings: clouds, groups and SEs, each one paged GET.

@@ -93,6 +93,11 @@ struct EstateUsage {
 // Called after each step of the read: `done` of `total` metrics POSTs (the listings first, as 0).
 using EstateProgress = std::function<void(int done, int total)>;
 
+// The filters' errors that need no request (ReadEstateUsage returns them too): InvalidArgument
+// naming the filter for a bad `name_regex` or a negative `min_se_count`. A front end calls it to
+// refuse its flags before it connects.
+absl::Status CheckEstateFilters(const EstateUsageRequest& request);
+
 // Reads and analyses the estate (see the file comment). InvalidArgument naming the filter for a
 // bad `name_regex` or an unknown `cloud`; a failed listing is the client's status.
 absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,

@@ -33,63 +33,6 @@ absl::Time DayOf(absl::Time t) {
 // Days from `from` to `to`, both UTC midnights: a whole number.
 double DaysBetween(absl::Time from, absl::Time to) { return absl::FDivDuration(to - from, kDay); }
 
-// A line fitted by rule forecast-least-squares.
-struct Line {
-  double slope = 0;      // per day
-  double intercept = 0;  // at the first peak's day
-  double r_squared = 0;
-};
-
-// Ordinary least squares through (days since the first peak's day, peak); nullopt for fewer than
-// two peaks or a fit that does not fit in a double. The peaks are scaled by a power of two (exact)
-// so that the sums of squares cannot overflow for any finite peak.
-std::optional<Line> FitLine(const std::vector<DailyPeak>& peaks) {
-  if (peaks.size() < 2) return std::nullopt;
-  double max_abs = 0;
-  for (const DailyPeak& p : peaks) max_abs = std::max(max_abs, std::fabs(p.value));
-  int exponent = 0;
-  if (max_abs > 0) std::frexp(max_abs, &exponent);
-
-  const double n = static_cast<double>(peaks.size());
-  std::vector<double> xs;
-  std::vector<double> ys;
-  xs.reserve(peaks.size());
-  ys.reserve(peaks.size());
-  double x_sum = 0;
-  double y_sum = 0;
-  for (const DailyPeak& p : peaks) {
-    xs.push_back(DaysBetween(peaks.front().day, p.day));
-    ys.push_back(std::ldexp(p.value, -exponent));
-    x_sum += xs.back();
-    y_sum += ys.back();
-  }
-  const double x_mean = x_sum / n;
-  const double y_mean = y_sum / n;
-  double sxx = 0;
-  double sxy = 0;
-  double syy = 0;
-  for (size_t i = 0; i < xs.size(); ++i) {
-    const double dx = xs[i] - x_mean;
-    const double dy = ys[i] - y_mean;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  if (!(sxx > 0)) return std::nullopt;  // not reached: the days are distinct
-
-  const double slope = sxy / sxx;
-  Line line;
-  line.slope = std::ldexp(slope, exponent);
-  line.intercept = std::ldexp(y_mean - slope * x_mean, exponent);
-  // All peaks equal (syy = 0): the line explains nothing, by definition.
-  line.r_squared = syy > 0 ? std::clamp((sxy / sxx) * (sxy / syy), 0.0, 1.0) : 0.0;
-  if (!std::isfinite(line.slope) || !std::isfinite(line.intercept) ||
-      !std::isfinite(line.r_squared)) {
-    return std::nullopt;
-  }
-  return line;
-}
-
 // "80%" or "80.5%": a percent to a tenth, without a trailing ".0" (and never "-0%" or "inf%").
 std::string PercentText(double pct) {
   double tenth = std::round(pct * 10) / 10;
@@ -133,13 +76,62 @@ std::vector<DailyPeak> DailyPeaks(const std::vector<std::pair<int64_t, double>>&
   return peaks;
 }
 
+// Ordinary least squares through (days since the first peak's day, peak). The peaks are scaled by
+// a power of two (exact) so that the sums of squares cannot overflow for any finite peak.
+std::optional<TrendLine> FitTrendLine(const std::vector<DailyPeak>& peaks) {
+  if (peaks.size() < 2) return std::nullopt;
+  double max_abs = 0;
+  for (const DailyPeak& p : peaks) max_abs = std::max(max_abs, std::fabs(p.value));
+  int exponent = 0;
+  if (max_abs > 0) std::frexp(max_abs, &exponent);
+
+  const double n = static_cast<double>(peaks.size());
+  std::vector<double> xs;
+  std::vector<double> ys;
+  xs.reserve(peaks.size());
+  ys.reserve(peaks.size());
+  double x_sum = 0;
+  double y_sum = 0;
+  for (const DailyPeak& p : peaks) {
+    xs.push_back(DaysBetween(peaks.front().day, p.day));
+    ys.push_back(std::ldexp(p.value, -exponent));
+    x_sum += xs.back();
+    y_sum += ys.back();
+  }
+  const double x_mean = x_sum / n;
+  const double y_mean = y_sum / n;
+  double sxx = 0;
+  double sxy = 0;
+  double syy = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double dx = xs[i] - x_mean;
+    const double dy = ys[i] - y_mean;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (!(sxx > 0)) return std::nullopt;  // not reached: the days are distinct
+
+  const double slope = sxy / sxx;
+  TrendLine line;
+  line.slope_per_day = std::ldexp(slope, exponent);
+  line.intercept = std::ldexp(y_mean - slope * x_mean, exponent);
+  // All peaks equal (syy = 0): the line explains nothing, by definition.
+  line.r_squared = syy > 0 ? std::clamp((sxy / sxx) * (sxy / syy), 0.0, 1.0) : 0.0;
+  if (!std::isfinite(line.slope_per_day) || !std::isfinite(line.intercept) ||
+      !std::isfinite(line.r_squared)) {
+    return std::nullopt;
+  }
+  return line;
+}
+
 Forecast ForecastHeadroom(const ForecastInput& input) {
   Forecast forecast;
   forecast.measure = input.measure;
   forecast.daily_peaks = DailyPeaks(input.points, input.window_start, input.window_end);
-  const std::optional<Line> line = FitLine(forecast.daily_peaks);
+  const std::optional<TrendLine> line = FitTrendLine(forecast.daily_peaks);
   if (line.has_value()) {
-    forecast.slope_per_day = line->slope;
+    forecast.slope_per_day = line->slope_per_day;
     forecast.intercept = line->intercept;
     forecast.r_squared = line->r_squared;
   }
@@ -155,9 +147,9 @@ Forecast ForecastHeadroom(const ForecastInput& input) {
     forecast.reason = "the daily peaks are too large or too far apart to fit a line";
     return forecast;
   }
-  if (!(line->slope > 0)) {
-    forecast.reason =
-        absl::StrFormat("the daily peaks do not grow (slope %s a day)", SlopeText(line->slope));
+  if (!(line->slope_per_day > 0)) {
+    forecast.reason = absl::StrFormat("the daily peaks do not grow (slope %s a day)",
+                                      SlopeText(line->slope_per_day));
     return forecast;
   }
   if (line->r_squared < kMinForecastRSquared) {
@@ -173,11 +165,11 @@ Forecast ForecastHeadroom(const ForecastInput& input) {
 
   const absl::Time last_day = forecast.daily_peaks.back().day;
   const double last_x = DaysBetween(forecast.daily_peaks.front().day, last_day);
-  const double at_last = line->intercept + line->slope * last_x;
+  const double at_last = line->intercept + line->slope_per_day * last_x;
   double days = 0;
   if (!(at_last >= input.target)) {
     // Infinite when the distance overflows; then above kMaxForecastDays, never NaN (slope > 0).
-    days = std::floor((input.target - at_last) / line->slope + kDaysSlack);
+    days = std::floor((input.target - at_last) / line->slope_per_day + kDaysSlack);
   }
   if (!(days <= kMaxForecastDays)) {
     forecast.reason = absl::StrFormat("the trend reaches %s in more than %d days",

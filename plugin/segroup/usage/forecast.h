@@ -85,6 +85,18 @@ struct Forecast {
 std::vector<DailyPeak> DailyPeaks(const std::vector<std::pair<int64_t, double>>& points,
                                   absl::Time window_start, absl::Time window_end);
 
+// The line of rule forecast-least-squares through a series of daily peaks.
+struct TrendLine {
+  double slope_per_day = 0;
+  double intercept = 0;  // the line's value at x = 0, the first daily peak's day
+  double r_squared = 0;  // 0-1; 0 when all peaks are equal
+};
+
+// The least-squares line through `peaks` (ascending, distinct days), as ForecastHeadroom fits it;
+// nullopt for fewer than 2 peaks or a fit that does not fit in a double. A chart that has only the
+// daily peaks (a usage report's JSON) draws its trend with it.
+std::optional<TrendLine> FitTrendLine(const std::vector<DailyPeak>& peaks);
+
 // Forecasts when `input`'s daily peaks reach input.target (see the file comment for the rules).
 // Never fails: a forecast that cannot be made has days_to_target unset and a reason.
 Forecast ForecastHeadroom(const ForecastInput& input);

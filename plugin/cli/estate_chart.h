@@ -1,0 +1,21 @@
+// The estate's Service Units as a self-contained SVG (`estate-report --svg`): per group, in the
+// estate's order, a pair of horizontal bars, the SUs it costs now (class "su-now") over the SUs
+// recommended from its observed load (class "su-recommended"), on one scale; a group at risk
+// (rule estate-group-at-risk) marked by a red triangle before its name (class "at-risk"); a
+// legend; and the totals in the title. An unknown figure is a bar of no length labelled
+// "unknown". No scripts, external fonts or stylesheets (svg_writer.h).
+#ifndef NSXALB_PLUGIN_CLI_ESTATE_CHART_H_
+#define NSXALB_PLUGIN_CLI_ESTATE_CHART_H_
+
+#include <string>
+
+#include "plugin/cli/estate_view.h"
+
+namespace nsxalb::cli {
+
+// The chart as an SVG document (UTF-8, with an XML declaration).
+std::string EstateChartSvg(const EstateView& estate);
+
+}  // namespace nsxalb::cli
+
+#endif  // NSXALB_PLUGIN_CLI_ESTATE_CHART_H_

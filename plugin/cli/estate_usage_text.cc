@@ -1,0 +1,71 @@
+// Implementation of estate_usage_text.h.
+#include "plugin/cli/estate_usage_text.h"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "nlohmann/json.hpp"
+#include "plugin/cli/text_table.h"
+
+namespace nsxalb::cli {
+namespace {
+
+// A figure for CSV: whole numbers without a fraction, others as JSON writes them (the shortest
+// text that reads back the same); "" when unknown.
+std::string PlainNumber(const std::optional<double>& value) {
+  if (!value.has_value()) return "";
+  if (std::trunc(*value) == *value && std::fabs(*value) < 9e15) {
+    return absl::StrCat(static_cast<int64_t>(*value));
+  }
+  return nlohmann::json(*value).dump();
+}
+
+std::string PlainBool(bool value) { return value ? "true" : "false"; }
+
+}  // namespace
+
+std::string EstateUsageText(const EstateView& estate) {
+  std::vector<std::vector<std::string>> rows = {EstateColumns()};
+  for (const EstateRow& row : estate.groups) rows.push_back(EstateCells(row));
+  const std::vector<size_t>& figures = EstateFigureColumns();
+  return absl::StrCat(TextTable(rows, std::set<size_t>(figures.begin(), figures.end())), "\n",
+                      EstateTotalLine(estate.totals), "\n");
+}
+
+std::string EstateUsageCsv(const EstateView& estate) {
+  std::string out = CsvRecord({"name", "uuid", "cloud", "platform", "se_count", "su_now",
+                               "su_recommended", "su_reclaimable", "cpu_peak_pct", "days_to_target",
+                               "reaches_on", "at_risk", "observed", "note"});
+  for (const EstateRow& r : estate.groups) {
+    const std::optional<double> days =
+        r.days_to_target.has_value() ? std::optional<double>(*r.days_to_target) : std::nullopt;
+    absl::StrAppend(
+        &out, CsvRecord({r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
+                         PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
+                         PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
+                         PlainNumber(days), r.reaches_on, PlainBool(r.at_risk),
+                         PlainBool(r.observed), r.note}));
+  }
+  return out;
+}
+
+std::string CsvRecord(const std::vector<std::string>& fields) {
+  std::string out;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string& f = fields[i];
+    if (i > 0) out += ',';
+    if (f.find_first_of(",\"\r\n") == std::string::npos) {
+      out += f;
+    } else {
+      absl::StrAppend(&out, "\"", absl::StrReplaceAll(f, {{"\"", "\"\""}}), "\"");
+    }
+  }
+  out += '\n';
+  return out;
+}
+
+}  // namespace nsxalb::cli

@@ -1,0 +1,91 @@
+// The estate's usage as the CLI shows it. Every front end of the estate renders the same JSON: what
+// `controller usage --all --json` prints (segroup::EstateUsageJson) is the nsxalb_se_groups_usage
+// data source's value, which `estate-report` reads from a file and `plan-report` from a plan. This
+// file reads that JSON back into the figures of each group's row, naming the JSON path of anything
+// missing or of the wrong type, and defines once the columns, the total line and the reasons that
+// the text table, the CSV and the Markdown share.
+#ifndef NSXALB_PLUGIN_CLI_ESTATE_VIEW_H_
+#define NSXALB_PLUGIN_CLI_ESTATE_VIEW_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "plugin/segroup/usage/estate_reader.h"
+
+namespace nsxalb::cli {
+
+// One SE of a group whose CPU ran above the group's target in the window.
+struct SeAboveTarget {
+  std::string se;  // its name, or its uuid without one
+  double cpu_peak_pct = 0;
+};
+
+// One group of the estate, as its row shows it.
+struct EstateRow {
+  std::string name;
+  std::string uuid;
+  std::string cloud;
+  std::string platform;
+  int se_count = 0;
+  // Service Units now, recommended from the observed load, and reclaimable; unset when unknown,
+  // with `service_units_reason` saying why reclaimable is.
+  std::optional<double> service_units_now;
+  std::optional<double> service_units_recommended;
+  std::optional<double> service_units_reclaimable;
+  std::string service_units_reason;
+  std::optional<double> cpu_peak_pct;  // the highest SE's CPU (usage.observed.cpu_pct)
+  int target_pct = 80;                 // the target CPU and forecast are judged against
+  std::vector<SeAboveTarget> ses_above_target;
+  // The forecast: days until `forecast_subject` reaches the target, on `reaches_on`
+  // ("2026-05-01"); unset (and "") when there is none.
+  std::optional<int> days_to_target;
+  std::string reaches_on;
+  std::string forecast_subject;
+  bool at_risk = false;
+  bool observed = false;
+  // Without observed load, the summary of the group's first finding ("The Controller's analytics
+  // are unavailable"); "" otherwise.
+  std::string note;
+};
+
+// The estate: its groups in the order the JSON lists them (the estate reader's: most reclaimable
+// first), the totals, and the metrics POSTs the read took (unset when the JSON does not say).
+struct EstateView {
+  std::vector<EstateRow> groups;
+  segroup::EstateTotals totals;
+  std::optional<int> metrics_requests;
+};
+
+// Reads the estate's JSON ({groups: [{id, name, cloud, platform, at_risk, observed, usage}],
+// totals: {...}, metrics_requests?}). InvalidArgument naming the JSON path ("$.groups[2].usage.
+// se_count: missing") when a member the rows show is missing or of another type. The CLI reads
+// an estate the reader returned through EstateUsageJson too, so that every front end shows the
+// same figures.
+absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
+
+// The columns of the estate's table (text and Markdown): SE group, cloud, SEs, SUs now, SUs
+// recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
+const std::vector<std::string>& EstateColumns();
+
+// The indexes of EstateColumns that hold figures (right-aligned in a terminal).
+const std::vector<size_t>& EstateFigureColumns();
+
+// A group's cells under EstateColumns: SUs to the quarter, CPU to 0.1%, the forecast in days,
+// "yes" or "no"; "-" for an unknown figure.
+std::vector<std::string> EstateCells(const EstateRow& row);
+
+// "Total: 4 groups, 24 SUs now, 8 recommended, 16 reclaimable; 1 at risk; 1 without observed
+// load".
+std::string EstateTotalLine(const segroup::EstateTotals& totals);
+
+// Why an at-risk group is (rule estate-group-at-risk): "CPU peak 91% above the 80% target
+// (web-se-1 91%)" and/or "the forecast reaches 80% in 12 days (2026-05-01, web-se-1)", joined by
+// "; ".
+std::string AtRiskReason(const EstateRow& row);
+
+}  // namespace nsxalb::cli
+
+#endif  // NSXALB_PLUGIN_CLI_ESTATE_VIEW_H_

@@ -1,0 +1,353 @@
+// The estate's front ends in-process, from a hand-built estate: the CSV's quoting, the table's
+// order and total line, the JSON read back with the path of what is wrong, estate-report's
+// Markdown and chart from a file, its errors on bad input, and plan-report's Estate section from
+// the same renderer.
+#include "plugin/cli/estate_report.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "plugin/cli/estate_report_command.h"
+#include "plugin/cli/estate_usage_text.h"
+#include "plugin/cli/estate_view.h"
+#include "plugin/cli/plan_report_command.h"
+#include "plugin/segroup/usage/estate_reader.h"
+#include "plugin/segroup/usage/report.h"
+
+namespace nsxalb::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using Json = nlohmann::json;
+
+// One group as the estate reader reports it.
+struct GroupSpec {
+  std::string name;
+  std::string cloud;
+  std::vector<double> se_cpu;  // one SE each, its CPU peak; empty with observed = false
+  std::optional<double> now, recommended, reclaimable;
+  std::optional<int> days_to_target;
+  bool at_risk = false;
+  bool observed = true;
+};
+
+segroup::EstateGroup Group(const GroupSpec& spec) {
+  segroup::EstateGroup g;
+  g.name = spec.name;
+  g.uuid = "serviceenginegroup-" + spec.name.substr(0, 3);
+  g.cloud = spec.cloud;
+  g.platform = sizing::Platform::kNsxt;
+  g.at_risk = spec.at_risk;
+  g.observed = spec.observed;
+  segroup::UsageReport& r = g.report;
+  r.target_pct = 80;
+  r.se_count = static_cast<int>(spec.se_cpu.size());
+  double highest = 0;
+  for (size_t i = 0; i < spec.se_cpu.size(); ++i) {
+    segroup::SeUsage se;
+    se.uuid = "se-" + std::to_string(i);
+    se.name = spec.name + "-se-" + std::to_string(i + 1);
+    if (spec.observed) se.cpu.value = spec.se_cpu[i];
+    highest = std::max(highest, spec.se_cpu[i]);
+    r.service_engines.push_back(se);
+  }
+  if (spec.observed) r.observed[static_cast<int>(segroup::ObservedKey::kCpuPct)].value = highest;
+  r.service_units = {spec.now, spec.recommended, spec.reclaimable,
+                     spec.reclaimable.has_value() ? "" : "no observed load"};
+  if (spec.days_to_target.has_value()) {
+    r.forecast.days_to_target = spec.days_to_target;
+    r.forecast.reaches_at = absl::FromCivil(absl::CivilDay(2026, 5, 1), absl::UTCTimeZone()) +
+                            absl::Hours(24 * *spec.days_to_target);
+    r.forecast_subject = spec.name + "-se-1";
+  }
+  if (!spec.observed) {
+    r.findings.push_back(segroup::AnalyticsUnavailableFinding(
+        absl::PermissionDeniedError("HTTP 403: analytics are not licensed")));
+  }
+  return g;
+}
+
+// Four groups in the reader's order (most reclaimable first, unknown last): one over-sized, one
+// whose SE ran above the target (its name needs CSV quoting), one whose forecast reaches the
+// target, one without analytics.
+segroup::EstateUsage HandBuiltEstate() {
+  segroup::EstateUsage estate;
+  estate.groups = {
+      Group({"big", "nsxt-cloud", {12, 10}, 24, 8, 16, std::nullopt, false, true}),
+      Group({"web, \"east\"", "Default-Cloud", {91, 40, 35}, 18, 12, 6, std::nullopt, true, true}),
+      Group({"api", "nsxt-cloud", {55}, 6, 6, 0, 20, true, true}),
+      Group({"dark",
+             "nsxt-cloud",
+             {0, 0},
+             12,
+             std::nullopt,
+             std::nullopt,
+             std::nullopt,
+             false,
+             false}),
+  };
+  estate.totals = {4, 2, 1, 60, 26, 22};
+  estate.metrics_requests = 1;
+  return estate;
+}
+
+EstateView HandBuiltView() {
+  absl::StatusOr<EstateView> view = ReadEstateView(segroup::EstateUsageJson(HandBuiltEstate()));
+  EXPECT_TRUE(view.ok()) << view.status();
+  return view.ok() ? *view : EstateView();
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::trunc) << text;
+  return path;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int Count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome EstateReport(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int code = RunEstateReportCommand(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(CsvRecordTest, QuotesFieldsWithCommasQuotesAndLineBreaks) {
+  EXPECT_EQ(CsvRecord({"plain", "a,b", "say \"hi\"", "two\nlines", "cr\rhere", ""}),
+            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",\n");
+  EXPECT_EQ(CsvRecord({"\""}), "\"\"\"\"\n");
+  EXPECT_EQ(CsvRecord({}), "\n");
+}
+
+TEST(EstateUsageTextTest, CsvHasTheHeaderAndOneRowPerGroupWithPlainFigures) {
+  const std::string csv = EstateUsageCsv(HandBuiltView());
+  const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 5u) << csv;
+  EXPECT_EQ(lines[0],
+            "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
+            "days_to_target,reaches_on,at_risk,observed,note");
+  EXPECT_EQ(lines[1], "big,serviceenginegroup-big,nsxt-cloud,nsxt,2,24,8,16,12,,,false,true,");
+  EXPECT_EQ(lines[2],
+            "\"web, \"\"east\"\"\",serviceenginegroup-web,Default-Cloud,nsxt,3,18,12,6,91,,,true,"
+            "true,");
+  EXPECT_EQ(lines[3],
+            "api,serviceenginegroup-api,nsxt-cloud,nsxt,1,6,6,0,55,20,2026-05-21,true,"
+            "true,");
+  EXPECT_EQ(lines[4],
+            "dark,serviceenginegroup-dar,nsxt-cloud,nsxt,2,12,,,,,,false,false,"
+            "The Controller's analytics are unavailable");
+}
+
+TEST(EstateUsageTextTest, TableFollowsTheEstatesOrderAndEndsWithTheTotal) {
+  EXPECT_EQ(
+      EstateUsageText(HandBuiltView()),
+      "SE group       cloud          SEs  SUs now  SUs recommended  SUs reclaimable  CPU peak"
+      "  forecast  at risk  note\n"
+      "big            nsxt-cloud       2       24                8               16     12.0%"
+      "         -  no\n"
+      "web, \"east\"    Default-Cloud    3       18               12                6     91.0%"
+      "         -  yes\n"
+      "api            nsxt-cloud       1        6                6                0     55.0%"
+      "   20 days  yes\n"
+      "dark           nsxt-cloud       2       12                -                -         -"
+      "         -  no       The Controller's analytics are unavailable\n"
+      "\n"
+      "Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
+      "observed load\n");
+}
+
+TEST(EstateViewTest, ReadsWhyAGroupIsAtRisk) {
+  const EstateView view = HandBuiltView();
+  ASSERT_EQ(view.groups.size(), 4u);
+  EXPECT_EQ(AtRiskReason(view.groups[1]),
+            "CPU peak 91.0% above the 80% target (web, \"east\"-se-1 91.0%)");
+  EXPECT_EQ(AtRiskReason(view.groups[2]),
+            "the forecast reaches 80% in 20 days (2026-05-21, api-se-1)");
+  EXPECT_EQ(view.metrics_requests, 1);
+}
+
+TEST(EstateViewTest, NamesTheJsonPathOfWhatIsMissingOrOfAnotherType) {
+  const Json good = segroup::EstateUsageJson(HandBuiltEstate());
+  const auto error = [](const Json& j) {
+    return std::string(ReadEstateView(j).status().message());
+  };
+  Json j = good;
+  j["groups"][1]["usage"].erase("se_count");
+  EXPECT_EQ(error(j), "$.groups[1].usage.se_count: missing");
+  j = good;
+  j["totals"]["groups"] = "4";
+  EXPECT_EQ(error(j), "$.totals.groups: want a whole number, got string \"4\"");
+  j = good;
+  j["groups"][0]["usage"]["service_units"]["now"] = nullptr;
+  EXPECT_TRUE(ReadEstateView(j).ok());  // unknown figures are null
+  j = good;
+  j["groups"][2]["at_risk"] = 1;
+  EXPECT_EQ(error(j), "$.groups[2].at_risk: want true or false, got number 1");
+  j = good;
+  j.erase("groups");
+  EXPECT_EQ(error(j), "$.groups: missing");
+  EXPECT_EQ(error(Json::array()), "$: want an object with groups and totals, got array");
+}
+
+TEST(EstateReportTest, WritesMarkdownAndAChartFromAFile) {
+  const std::string input =
+      WriteTemp("estate.json", segroup::EstateUsageJson(HandBuiltEstate()).dump(2));
+  const std::string svg_path = ::testing::TempDir() + "/estate.svg";
+  Outcome run = EstateReport({input, "--svg", svg_path});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_THAT(run.out, HasSubstr("## NSX ALB SE groups: usage of the estate\n\nTotal: 4 groups, 60 "
+                                 "SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
+                                 "observed load. Read with 1 metrics request"));
+  EXPECT_THAT(run.out, HasSubstr("| SE group | cloud | SEs | SUs now | SUs recommended | SUs "
+                                 "reclaimable | CPU peak | forecast | at risk | note |\n"
+                                 "|---|---|--:|--:|--:|--:|--:|--:|---|---|\n"));
+  EXPECT_THAT(run.out, HasSubstr("| web, \"east\" | Default-Cloud | 3 | 18 | 12 | 6 | 91.0% | - | "
+                                 "yes |  |\n"));
+  EXPECT_EQ(Count(run.out, "\n| "), 5);  // the header and four groups
+  EXPECT_THAT(run.out,
+              HasSubstr("### At risk\n\n"
+                        "- `web, \"east\"` (Default-Cloud): CPU peak 91.0% above the 80% target "
+                        "(web, \"east\"-se-1 91.0%).\n"
+                        "- `api` (nsxt-cloud): the forecast reaches 80% in 20 days (2026-05-21, "
+                        "api-se-1).\n"));
+  EXPECT_THAT(run.out, HasSubstr("### Reclaimable\n\n"
+                                 "- `big` (nsxt-cloud): **16 SUs reclaimable** of 24 SUs now (8 "
+                                 "recommended from the observed load).\n"
+                                 "- `web, \"east\"` (Default-Cloud): **6 SUs reclaimable** of 18 "
+                                 "SUs now (12 recommended from the observed load).\n\n"));
+  EXPECT_THAT(run.out, HasSubstr("](" + svg_path + ")"));
+
+  const std::string svg = ReadFile(svg_path);
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0), 0u) << svg;
+  EXPECT_EQ(Count(svg, "<rect class=\"su-now\""), 4);
+  EXPECT_EQ(Count(svg, "<rect class=\"su-recommended\""), 4);
+  EXPECT_EQ(Count(svg, "class=\"at-risk\""), 2);
+  EXPECT_EQ(Count(svg, "class=\"legend-at-risk\""), 1);
+  EXPECT_THAT(svg, HasSubstr("<title>SE groups' Service Units: 60 SUs now, 26 recommended, 22 "
+                             "reclaimable (4 groups, 2 at risk)</title>"));
+  EXPECT_THAT(svg, HasSubstr("web, &quot;east&quot;"));
+  EXPECT_THAT(svg, Not(HasSubstr("<script")));
+  EXPECT_THAT(svg, Not(HasSubstr("href")));
+  // The bars share one scale: 24 SUs is the longest (470 px), 12 SUs half of it.
+  EXPECT_THAT(svg, HasSubstr("class=\"su-now\" x=\"230.0\" y=\"84.0\" width=\"470.0\""));
+  EXPECT_THAT(svg, HasSubstr("class=\"su-recommended\" x=\"230.0\" y=\"138.0\" width=\"235.0\""));
+
+  // --out: the same Markdown in a file, nothing on stdout.
+  const std::string md_path = ::testing::TempDir() + "/estate.md";
+  Outcome to_file = EstateReport({input, "--out", md_path, "--svg=" + svg_path});
+  ASSERT_EQ(to_file.code, 0) << to_file.err;
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(ReadFile(md_path), run.out);
+}
+
+TEST(EstateReportTest, BadInputNamesTheFileAndTheJsonPath) {
+  const std::string missing = ::testing::TempDir() + "/no-such-estate.json";
+  Outcome run = EstateReport({missing});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr(missing + ": cannot be read"));
+
+  const std::string not_json = WriteTemp("not-json.json", "groups: []\n");
+  run = EstateReport({not_json});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr(not_json + " is not JSON ("));
+
+  Json estate = segroup::EstateUsageJson(HandBuiltEstate());
+  estate["groups"][3]["usage"].erase("forecast");
+  const std::string no_forecast = WriteTemp("no-forecast.json", estate.dump());
+  run = EstateReport({no_forecast});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr(no_forecast + " is not an estate as `controller usage --all "
+                                               "--json` writes it: $.groups[3].usage.forecast: "
+                                               "missing"));
+  EXPECT_EQ(run.out, "");
+
+  // The single group's JSON (`controller usage NAME --json`) is not an estate either.
+  const std::string one_group = WriteTemp("one-group.json", R"({"name": "web", "se_count": 2})");
+  run = EstateReport({one_group});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.err, HasSubstr("$.groups: missing"));
+
+  EXPECT_EQ(EstateReport({}).code, 2);
+  EXPECT_EQ(EstateReport({one_group, "--frobnicate"}).code, 2);
+  EXPECT_EQ(EstateReport({one_group, "--svg"}).code, 2);
+  Outcome help = EstateReport({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out.rfind("Usage: terraform-provider-nsxalb estate-report", 0), 0u);
+}
+
+TEST(EstateReportTest, AnEmptyEstateSaysSo) {
+  segroup::EstateUsage none;
+  const std::string input = WriteTemp("empty.json", segroup::EstateUsageJson(none).dump());
+  Outcome run = EstateReport({input, "--svg", ::testing::TempDir() + "/empty.svg"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("Total: 0 groups, 0 SUs now"));
+  EXPECT_THAT(run.out, HasSubstr("No SE group matched."));
+  EXPECT_EQ(Count(ReadFile(::testing::TempDir() + "/empty.svg"), "class=\"su-now\""), 0);
+}
+
+// The data source's value in a plan: the Estate section is estate-report's Markdown, one heading
+// level down, under the data source's address.
+TEST(PlanReportEstateTest, AnEstateDataSourceGetsTheSameMarkdown) {
+  Json values = segroup::EstateUsageJson(HandBuiltEstate());
+  values["cloud"] = nullptr;
+  values["name_regex"] = "";
+  values["window"] = "7d";
+  const Json resource = {{"address", "data.nsxalb_se_groups_usage.all"},
+                         {"mode", "data"},
+                         {"type", "nsxalb_se_groups_usage"},
+                         {"name", "all"},
+                         {"values", values}};
+  const Json plan = {{"format_version", "1.2"},
+                     {"planned_values", {{"root_module", {{"resources", {resource}}}}}},
+                     {"prior_state", {{"values", {{"root_module", {{"resources", {resource}}}}}}}}};
+  const std::string path = WriteTemp("estate-plan.json", plan.dump());
+  std::ostringstream out, err;
+  ASSERT_EQ(RunPlanReportCommand({path}, out, err), 0) << err.str();
+  const std::string report = out.str();
+  const std::string section =
+      EstateMarkdown(HandBuiltView(), "Estate: `data.nsxalb_se_groups_usage.all`", 3);
+  EXPECT_THAT(report, HasSubstr("\n" + section));
+  EXPECT_EQ(Count(report, "### Estate: "), 1);  // once, though both trees hold it
+  EXPECT_THAT(section, HasSubstr("#### At risk\n"));
+
+  // A value that is not an estate says where.
+  Json broken = plan;
+  broken["prior_state"]["values"]["root_module"]["resources"][0]["values"]["totals"] = 3;
+  broken["planned_values"]["root_module"]["resources"][0]["values"]["groups"] = nullptr;
+  const std::string broken_path = WriteTemp("broken-plan.json", broken.dump());
+  std::ostringstream broken_out;
+  ASSERT_EQ(RunPlanReportCommand({broken_path}, broken_out, err), 0) << err.str();
+  EXPECT_THAT(broken_out.str(),
+              HasSubstr("### Estate: `data.nsxalb_se_groups_usage.all`\n\nThe data source's value "
+                        "is not an estate: $.totals: want an object, got number 3.\n"));
+}
+
+}  // namespace
+}  // namespace nsxalb::cli

@@ -1,0 +1,302 @@
+// The estate reader (plugin/segroup/usage/estate_reader.h) over a fake Controller client: the same
+// figures per group as the one-group reader, a bounded number of requests (three listings and
+// metrics POSTs of at most kMaxMetricRequestsPerCollection metric_requests), a failed POST that
+// costs only its batch, the filters, the order and the totals.
+#include "plugin/segroup/usage/estate_reader.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "plugin/segroup/usage/group_reader.h"
+#include "plugin/sizing/rules.h"
+#include "tests/controller/mock_client.h"
+#include "tests/segroup/usage_test_support.h"
+#include "tests/support/status_matchers.h"
+
+namespace nsxalb::segroup {
+namespace {
+
+using ::nsxalb::testing::StatusIs;
+using ::testing::_;
+using ::testing::HasSubstr;
+using ::testing::NiceMock;
+using usage_testing::At;
+using usage_testing::Iso;
+using Json = nlohmann::json;
+
+const absl::Time kNow = At(2026, 11, 28, 0, 0);
+constexpr int kPoints = 2016;  // 7 days of 5-minute points
+
+// A fake Controller: clouds, groups and SEs, and a metrics answer computed from each SE's uuid
+// (its CPU is `cpu_of[se]`, its L7 RPS 100 times that), streamed in two chunks.
+class FakeEstate {
+ public:
+  FakeEstate() {
+    clouds_ = {{"cloud-vc", "Default-Cloud", "https://ctl/api/cloud/cloud-vc", "CLOUD_VCENTER"},
+               {"cloud-nsxt", "nsxt-cloud", "https://ctl/api/cloud/cloud-nsxt", "CLOUD_NSXT"}};
+    ON_CALL(client, ListClouds()).WillByDefault([this] {
+      ++list_clouds;
+      return clouds_;
+    });
+    ON_CALL(client, ListSeGroups(_, _)).WillByDefault([this](std::string_view, std::string_view) {
+      ++list_groups;
+      return groups_;
+    });
+    ON_CALL(client, ListTenantServiceEngines(_)).WillByDefault([this](std::string_view) {
+      ++list_ses;
+      std::vector<controller::ServiceEngine> all;
+      for (const auto& [group, ses] : ses_) all.insert(all.end(), ses.begin(), ses.end());
+      return all;
+    });
+    ON_CALL(client, ListServiceEngines(_, _))
+        .WillByDefault(
+            [this](std::string_view group, std::string_view) { return ses_[std::string(group)]; });
+    ON_CALL(client, StreamMetricsCollection(_, _, _))
+        .WillByDefault([this](const Json& request, std::string_view, controller::BodySink& sink) {
+          ++posts;
+          largest_post =
+              std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
+          if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
+          const std::string text = Answer(request).dump();
+          if (absl::Status s = sink.Begin(); !s.ok()) return s;
+          if (absl::Status s = sink.Write(text.substr(0, text.size() / 2)); !s.ok()) return s;
+          return sink.Write(text.substr(text.size() / 2));
+        });
+  }
+
+  // Adds a group in `cloud` (0 or 1) with `ses` SEs of `vcpus` whose CPU is `cpu` percent.
+  void AddGroup(const std::string& name, int cloud, int ses, int vcpus, double cpu) {
+    const std::string uuid = absl::StrCat("serviceenginegroup-", name);
+    controller::SeGroup g;
+    g.uuid = uuid;
+    g.name = name;
+    g.cloud_ref = clouds_[cloud].ref;
+    g.body = {{"uuid", uuid},
+              {"name", name},
+              {"cloud_ref", g.cloud_ref},
+              {"ha_mode", "HA_MODE_SHARED"},
+              {"max_cpu_usage", 80},
+              {"buffer_se", 1}};
+    groups_.push_back(g);
+    for (int i = 0; i < ses; ++i) {
+      controller::ServiceEngine se;
+      se.uuid = absl::StrCat("se-", name, "-", i);
+      se.name = se.uuid;
+      se.se_group_ref = absl::StrCat("https://ctl/api/serviceenginegroup/", uuid);
+      se.num_vcpus = vcpus;
+      se.memory_mb = 8192;
+      ses_[uuid].push_back(se);
+      cpu_of_[se.uuid] = cpu + i;
+    }
+  }
+
+  NiceMock<controller::MockClient> client;
+  int list_clouds = 0, list_groups = 0, list_ses = 0, posts = 0, largest_post = 0;
+  int fail_post = 0;  // the POST (1-based) that answers 403; 0: none
+
+ private:
+  Json Points(double base) const {
+    Json data = Json::array();
+    for (int i = 0; i < kPoints; ++i) {
+      data.push_back({{"timestamp", Iso(kNow - absl::Minutes(5 * (kPoints - 1 - i)))},
+                      {"value", base * (0.5 + 0.5 * ((i % 288) / 287.0))}});
+    }
+    return data;
+  }
+  Json Answer(const Json& request) const {
+    Json series = Json::object();
+    for (const Json& q : request["metric_requests"]) {
+      const std::string id = q["id"];
+      if (id == kSeStatsRequestId) {
+        for (absl::string_view se : absl::StrSplit(q["entity_uuid"].get<std::string>(), ',')) {
+          const double cpu = cpu_of_.at(std::string(se));
+          series[id][std::string(se)].push_back(
+              {{"header", {{"name", "se_stats.avg_cpu_usage"}, {"entity_uuid", se}}},
+               {"data", Points(cpu)}});
+        }
+      } else {
+        const std::string se = q["serviceengine_uuid"];
+        series[id]["*"].push_back(
+            {{"header", {{"name", "l7_client.avg_complete_responses"}, {"entity_uuid", "*"}}},
+             {"data", Points(100 * cpu_of_.at(se))}});
+      }
+    }
+    return {{"series", series}};
+  }
+
+  std::vector<controller::CloudInfo> clouds_;
+  std::vector<controller::SeGroup> groups_;
+  std::map<std::string, std::vector<controller::ServiceEngine>> ses_;
+  std::map<std::string, double> cpu_of_;
+};
+
+EstateUsageRequest Request() {
+  EstateUsageRequest r;
+  r.query.window = absl::Hours(24 * 7);
+  r.now = kNow;
+  return r;
+}
+
+const EstateGroup* Named(const EstateUsage& e, const std::string& name) {
+  for (const EstateGroup& g : e.groups) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+TEST(EstateReaderTest, EachGroupHasTheOneGroupReadersFigures) {
+  FakeEstate fake;
+  fake.AddGroup("idle", 0, 3, 8, 6);
+  fake.AddGroup("hot", 1, 2, 2, 85);
+  fake.AddGroup("mid", 1, 2, 4, 40);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  ASSERT_EQ(estate->groups.size(), 3u);
+  for (const EstateGroup& g : estate->groups) {
+    GroupUsageRequest one;
+    one.query = Request().query;
+    one.now = kNow;
+    one.platform = g.platform;
+    const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
+    absl::StatusOr<UsageReport> alone = ReadGroupUsage(fake.client, g.uuid, "", body, one);
+    ASSERT_TRUE(alone.ok());
+    EXPECT_EQ(UsageReportJson(g.report), UsageReportJson(*alone)) << g.name;
+    EXPECT_TRUE(g.observed) << g.name;
+  }
+  EXPECT_EQ(Named(*estate, "hot")->platform, sizing::Platform::kNsxt);
+  EXPECT_EQ(Named(*estate, "idle")->cloud, "Default-Cloud");
+  EXPECT_TRUE(Named(*estate, "hot")->at_risk);
+  EXPECT_FALSE(Named(*estate, "idle")->at_risk);
+}
+
+TEST(EstateReaderTest, TwoHundredGroupsOfTwoSesAreThreeListingsAndFourPosts) {
+  FakeEstate fake;
+  for (int i = 0; i < 200; ++i) fake.AddGroup(absl::StrCat("g", i), i % 2, 2, 4, 10 + i % 50);
+  EXPECT_CALL(fake.client, ListServiceEngines(_, _)).Times(0);
+  EXPECT_CALL(fake.client, QueryMetricsCollection(_, _)).Times(0);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  EXPECT_EQ(estate->groups.size(), 200u);
+  EXPECT_EQ(fake.list_clouds + fake.list_groups + fake.list_ses, 3);
+  EXPECT_EQ(fake.posts, 4);
+  EXPECT_EQ(estate->metrics_requests, 4);
+  EXPECT_LE(fake.largest_post, kMaxMetricRequestsPerCollection);
+}
+
+TEST(EstateReaderTest, AFailedPostCostsOnlyItsBatch) {
+  FakeEstate fake;
+  for (int i = 0; i < 100; ++i) fake.AddGroup(absl::StrCat("g", i), 0, 2, 4, 30);
+  fake.fail_post = 2;
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  int unavailable = 0, observed = 0;
+  for (const EstateGroup& g : estate->groups) {
+    if (usage_testing::FindRule(g.report.findings, sizing::rules::kAnalyticsUnavailable)) {
+      ++unavailable;
+      EXPECT_FALSE(g.observed);
+      EXPECT_THAT(usage_testing::AllText(g.report.findings), HasSubstr("403"));
+    } else {
+      ++observed;
+      EXPECT_TRUE(g.observed);
+    }
+  }
+  EXPECT_EQ(fake.posts, 2);
+  EXPECT_EQ(observed, 63);  // the first batch: 127 SEs hold 63 whole groups of 2
+  EXPECT_EQ(unavailable, 37);
+  EXPECT_EQ(estate->totals.groups_without_observed_load, 37);
+}
+
+TEST(EstateReaderTest, FiltersByCloudNameAndSeCount) {
+  FakeEstate fake;
+  fake.AddGroup("web-1", 0, 2, 4, 20);
+  fake.AddGroup("web-2", 1, 1, 4, 20);
+  fake.AddGroup("db-1", 1, 3, 4, 20);
+  fake.AddGroup("empty", 1, 0, 4, 20);
+  EstateUsageRequest r = Request();
+  r.cloud = "nsxt-cloud";
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, r);
+  ASSERT_TRUE(estate.ok());
+  EXPECT_EQ(estate->groups.size(), 3u);
+  r.name_regex = "^web-";
+  estate = ReadEstateUsage(fake.client, r);
+  ASSERT_TRUE(estate.ok());
+  ASSERT_EQ(estate->groups.size(), 1u);
+  EXPECT_EQ(estate->groups[0].name, "web-2");
+  r = Request();
+  r.min_se_count = 2;
+  estate = ReadEstateUsage(fake.client, r);
+  ASSERT_TRUE(estate.ok());
+  EXPECT_EQ(estate->groups.size(), 2u);
+}
+
+TEST(EstateReaderTest, AGroupWithoutSesIsListedWithoutAPost) {
+  FakeEstate fake;
+  fake.AddGroup("empty", 0, 0, 4, 20);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok());
+  ASSERT_EQ(estate->groups.size(), 1u);
+  EXPECT_EQ(fake.posts, 0);
+  EXPECT_NE(usage_testing::FindRule(estate->groups[0].report.findings, sizing::rules::kUsageNoSes),
+            nullptr);
+  EXPECT_EQ(estate->totals.groups_without_observed_load, 1);
+}
+
+TEST(EstateReaderTest, BadFiltersNameTheFilter) {
+  FakeEstate fake;
+  EstateUsageRequest r = Request();
+  r.name_regex = "web-(";
+  EXPECT_THAT(ReadEstateUsage(fake.client, r),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("name_regex")));
+  r = Request();
+  r.cloud = "no-such-cloud";
+  EXPECT_THAT(ReadEstateUsage(fake.client, r),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cloud")));
+}
+
+TEST(EstateReaderTest, SortedByReclaimableAndTotalledAsTheSum) {
+  FakeEstate fake;
+  fake.AddGroup("small-idle", 0, 2, 2, 5);
+  fake.AddGroup("big-idle", 0, 3, 8, 5);
+  fake.AddGroup("busy", 0, 2, 4, 70);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok());
+  ASSERT_EQ(estate->groups.size(), 3u);
+  EXPECT_EQ(estate->groups[0].name, "big-idle");
+  double now = 0, recommended = 0, reclaimable = 0;
+  for (size_t i = 0; i < estate->groups.size(); ++i) {
+    const ServiceUnitsUsage& su = estate->groups[i].report.service_units;
+    now += su.now.value_or(0);
+    recommended += su.recommended.value_or(0);
+    reclaimable += su.reclaimable.value_or(0);
+    if (i > 0) {
+      EXPECT_GE(estate->groups[i - 1].report.service_units.reclaimable.value_or(-1),
+                su.reclaimable.value_or(-1));
+    }
+  }
+  EXPECT_EQ(estate->totals.service_units_now, now);
+  EXPECT_EQ(estate->totals.service_units_recommended, recommended);
+  EXPECT_EQ(estate->totals.service_units_reclaimable, reclaimable);
+  EXPECT_EQ(now, 2 * 2 + 3 * 8 + 2 * 4);
+  const Json json = EstateUsageJson(*estate);
+  EXPECT_EQ(json["totals"]["service_units_now"], now);
+  EXPECT_EQ(json["groups"].size(), 3u);
+}
+
+TEST(EstateReaderTest, CancelledIsReturned) {
+  FakeEstate fake;
+  fake.AddGroup("g", 0, 2, 4, 20);
+  ON_CALL(fake.client, StreamMetricsCollection(_, _, _))
+      .WillByDefault([](const Json&, std::string_view, controller::BodySink&) {
+        return absl::CancelledError("stopped");
+      });
+  EXPECT_THAT(ReadEstateUsage(fake.client, Request()), StatusIs(absl::StatusCode::kCancelled));
+}
+
+}  // namespace
+}  // namespace nsxalb::segroup
