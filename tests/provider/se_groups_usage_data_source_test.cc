@@ -292,7 +292,8 @@ TEST_F(SeGroupsUsageDataSourceTest, BadArgumentsAreErrorsAtTheirAttribute) {
   EXPECT_THAT(validate({{"forecast_days", Value::Int(366)}}),
               ::testing::ElementsAre(".forecast_days"));
   EXPECT_THAT(validate({{"window", Value::String("31d")}}), ::testing::ElementsAre(".window"));
-  EXPECT_THAT(validate({{"statistic", Value::String("p50")}}), ::testing::ElementsAre(".statistic"));
+  EXPECT_THAT(validate({{"statistic", Value::String("p50")}}),
+              ::testing::ElementsAre(".statistic"));
   EXPECT_THAT(validate({{"platform", Value::String("aws")}}), ::testing::ElementsAre(".platform"));
   EXPECT_THAT(validate({{"min_se_count", Value::Float(1.5)}}),
               ::testing::ElementsAre(".min_se_count"));

@@ -86,10 +86,15 @@ options:
         default: max
       platform:
         description:
-          - "The sizing profile for the calibration and the recommendation. Unset, derived from the cloud's type."
-          - "Not with C(all): each group's cloud type decides."
+          - "The sizing profile for the calibration and the recommendation. Unset, derived from the cloud's type"
+          - "(with C(all), each group's cloud's type)."
         type: str
         choices: [vcenter, nsxt]
+      forecast_days:
+        description:
+          - "With C(all), how soon a forecast must reach the target for a group to be at risk, 1 to 365 days."
+        type: int
+        default: 30
 """
 
 EXAMPLES = r"""
@@ -181,12 +186,13 @@ def usage_args(module):
             args += ["--name", usage["name_regex"]]
         if usage["min_se_count"]:
             args += ["--min-ses", str(usage["min_se_count"])]
+        args += ["--forecast-days", str(usage["forecast_days"])]
     else:
         args.append(module.params["name"])
         if module.params["cloud"]:
             args += ["--cloud", module.params["cloud"]]
-        if usage["platform"]:
-            args += ["--platform", usage["platform"]]
+    if usage["platform"]:
+        args += ["--platform", usage["platform"]]
     return args + ["--json", "--window", usage["window"], "--statistic", usage["statistic"]]
 
 
@@ -201,8 +207,8 @@ def main():
                 min_se_count=dict(type="int", default=0),
                 window=dict(type="str", default="7d"),
                 statistic=dict(type="str", default="max", choices=["max", "p99", "p95"]),
-                platform=dict(type="str", choices=["vcenter", "nsxt"])),
-                mutually_exclusive=[["all", "platform"]])),
+                platform=dict(type="str", choices=["vcenter", "nsxt"]),
+                forecast_days=dict(type="int", default=30)))),
         supports_check_mode=True)
     usage = module.params["usage"]
     if usage is not None and not usage["all"]:
@@ -213,8 +219,6 @@ def main():
                 module.fail_json(msg="usage.%s filters the estate: it needs usage.all: true" % option)
         if usage["min_se_count"]:
             module.fail_json(msg="usage.min_se_count filters the estate: it needs usage.all: true")
-    if usage is not None and usage["min_se_count"] < 0:
-        module.fail_json(msg="usage.min_se_count must be 0 or more, got %d" % usage["min_se_count"])
     args = ["controller", "list-se-groups", "--json", "--full"]
     if module.params["name"]:
         args += ["--name", module.params["name"]]
