@@ -9,6 +9,7 @@
 #include "plugin/provider/se_group_data_source.h"
 #include "plugin/provider/se_group_resource.h"
 #include "plugin/provider/se_group_usage_data_source.h"
+#include "plugin/provider/se_groups_usage_data_source.h"
 #include "plugin/provider/se_sizing_data_source.h"
 #include "plugin/provider/sizing_functions.h"
 #include "provider_schema/embedded.h"
@@ -117,6 +118,8 @@ std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources(
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
       {kSeGroupUsageDataSourceType,
        [this] { return std::make_unique<SeGroupUsageDataSource>(this); }},
+      {kSeGroupsUsageDataSourceType,
+       [this] { return std::make_unique<SeGroupsUsageDataSource>(this); }},
       {kSeSizingDataSource, NewSeSizingDataSource},
   };
 }

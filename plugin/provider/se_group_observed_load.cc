@@ -10,7 +10,7 @@
 #include "absl/time/clock.h"
 #include "plugin/framework/attr.h"
 #include "plugin/provider/se_group_state.h"
-#include "plugin/provider/se_group_usage_data_source.h"
+#include "plugin/provider/usage_attributes.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
 #include "plugin/segroup/usage/group_reader.h"
@@ -27,23 +27,6 @@ std::string WorkloadLine(const SizingPlan& plan) {
     if (most == nullptr || load.utilization_pct > most->utilization_pct) most = &load;
   }
   return most == nullptr ? "workload" : absl::StrCat("workload.", sizing::InfoOf(most->metric).key);
-}
-
-// observed_load.forecast_days: how soon a forecast must reach the target to warn, 1-365 (default
-// segroup::kDefaultForecastDays). An error at the attribute otherwise.
-std::optional<int> ForecastDaysOf(const cty::Value& block, const cty::AttributePath& at,
-                                  framework::Diagnostics& diagnostics) {
-  const framework::Attr<cty::Number> days = framework::NumberAttr(block, "forecast_days");
-  if (!days.value().has_value()) return segroup::kDefaultForecastDays;
-  absl::StatusOr<int64_t> whole = days.value()->AsInt64();
-  if (!whole.ok() || *whole < 1 || *whole > segroup::kMaxForecastDays) {
-    diagnostics.AddAttributeError(
-        at.Attribute("forecast_days"), "Invalid forecast_days",
-        absl::StrCat("forecast_days must be a whole number of days from 1 to ",
-                     segroup::kMaxForecastDays, ", got ", days.value()->ToString(), "."));
-    return std::nullopt;
-  }
-  return static_cast<int>(*whole);
 }
 
 // The declared plan as the domain's comparisons read it: its workload, planned shape, which

@@ -1,68 +1,24 @@
 // nsxalb_se_group_usage (data source).
 #include "plugin/provider/se_group_usage_data_source.h"
 
+#include <map>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "plugin/cty/json.h"
 #include "plugin/framework/attr.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
+#include "plugin/provider/usage_attributes.h"
 #include "plugin/segroup/fields.h"
 #include "plugin/segroup/usage/group_reader.h"
 
 namespace nsxalb::provider {
-namespace {
 
 using framework::StringAttr;
-using Json = nlohmann::json;
-
-// The state's value for one attribute of the report: the report JSON member decoded as `type`.
-absl::StatusOr<cty::Value> ReportAttribute(const Json& member, const cty::Type& type) {
-  return cty::DecodeJson(member.dump(), type);
-}
-
-// The configuration's platform, parsed; unset when it is null or unknown. An invalid one is an
-// error at `platform` (and unset).
-std::optional<sizing::Platform> WrittenPlatform(const cty::Value& config,
-                                                framework::Diagnostics& diagnostics) {
-  const std::optional<std::string> platform = StringAttr(config, "platform").value();
-  if (!platform.has_value()) return std::nullopt;
-  absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
-  if (parsed.ok()) return *parsed;
-  diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"), "Invalid platform",
-                                std::string(parsed.status().message()));
-  return std::nullopt;
-}
-
-}  // namespace
-
-segroup::UsageQuery UsageQueryOf(const cty::Value& object, const cty::AttributePath& base,
-                                 framework::Diagnostics& diagnostics) {
-  segroup::UsageQuery query;
-  if (const std::optional<std::string> window = StringAttr(object, "window").value()) {
-    absl::StatusOr<absl::Duration> parsed = segroup::ParseUsageWindow(*window);
-    if (parsed.ok()) {
-      query.window = *parsed;
-    } else {
-      diagnostics.AddAttributeError(base.Attribute("window"), "Invalid window",
-                                    std::string(parsed.status().message()));
-    }
-  }
-  if (const std::optional<std::string> statistic = StringAttr(object, "statistic").value()) {
-    absl::StatusOr<segroup::UsageStatistic> parsed = segroup::ParseUsageStatistic(*statistic);
-    if (parsed.ok()) {
-      query.statistic = *parsed;
-    } else {
-      diagnostics.AddAttributeError(base.Attribute("statistic"), "Invalid statistic",
-                                    std::string(parsed.status().message()));
-    }
-  }
-  return query;
-}
 
 framework::Schema SeGroupUsageDataSource::GetSchema() const {
   return EmbeddedDataSourceSchema(kSeGroupUsageDataSourceType);
@@ -144,19 +100,19 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
                        report.status());
     return;
   }
-  Json values = segroup::UsageReportJson(*report);
-  if (values["recommendation"].is_object()) {
-    // Only the attributes the schema has; workload keys with a null value are left out.
-    Json& workload = values["recommendation"]["workload"];
-    if (workload.is_object()) {
-      for (auto it = workload.begin(); it != workload.end();) {
-        it = it.value().is_number() ? std::next(it) : workload.erase(it);
-      }
-    }
+  absl::StatusOr<cty::Value> report_value = UsageReportValue(*report);
+  if (!report_value.ok()) {
+    response.diagnostics.AddError(
+        "Cannot record the usage report",
+        framework::ErrorDetail(action, std::string(report_value.status().message()), ""));
+    return;
   }
-  values["id"] = group->uuid;
-  values["name"] = group->name;
-  values["platform"] = sizing::PlatformName(usage.platform);
+  // The optional and computed attributes besides the report's.
+  const std::map<std::string, cty::Value> chosen = {
+      {"id", cty::Value::String(group->uuid)},
+      {"platform", cty::Value::String(sizing::PlatformName(usage.platform))},
+      {"window", cty::Value::String(segroup::UsageWindowText(report->window))},
+      {"statistic", cty::Value::String(segroup::UsageStatisticName(report->statistic))}};
   for (const segroup::Finding& f : report->findings) {
     response.diagnostics.AddWarning(absl::StrCat("SE group usage: ", f.finding.summary),
                                     segroup::FindingText(f));
@@ -165,21 +121,15 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
   const framework::Block& block = GetSchema().block;
   cty::Value state = response.state;
   for (const auto& [attribute, schema] : block.attributes) {
-    auto member = values.find(attribute);
-    if (member == values.end()) continue;
+    if (const cty::Value* value = report_value->GetAttribute(attribute)) {
+      state = state.WithAttribute(attribute, *value);
+      continue;
+    }
+    auto value = chosen.find(attribute);
+    if (value == chosen.end()) continue;
     // What the configuration sets stays as written ("24h" is not rewritten to "1d").
     if (schema.optional && !config.GetAttribute(attribute)->IsNull()) continue;
-    absl::StatusOr<cty::Value> value = ReportAttribute(*member, schema.type);
-    if (!value.ok()) {
-      response.diagnostics.AddError(
-          "Cannot record the usage report",
-          framework::ErrorDetail(action,
-                                 absl::StrCat("attribute ", attribute, ": ",
-                                              value.status().message(), ". This is a bug."),
-                                 ""));
-      return;
-    }
-    state = state.WithAttribute(attribute, *std::move(value));
+    state = state.WithAttribute(attribute, value->second);
   }
   response.state = std::move(state);
 }

@@ -1,7 +1,8 @@
 // The nsxalb_se_group_usage data source: what an existing SE group's Service Engines really
 // carried over a window (the Controller's analytics), the calibration of the sizing model against
 // it, and a recommendation sized from the observed peak workload. The reading and the analysis
-// are the domain's (plugin/segroup/usage/group_reader.h, report.h); this is the cty glue.
+// are the domain's (plugin/segroup/usage/group_reader.h, report.h); this is the cty glue, and the
+// report's attributes are usage_attributes.h's, shared with nsxalb_se_groups_usage.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_USAGE_DATA_SOURCE_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_USAGE_DATA_SOURCE_H_
 
@@ -9,8 +10,6 @@
 
 #include "plugin/framework/data_source.h"
 #include "plugin/framework/diagnostics.h"
-#include "plugin/segroup/usage/analyze.h"
-#include "plugin/segroup/usage/compare.h"
 
 namespace nsxalb::provider {
 
@@ -39,12 +38,6 @@ class SeGroupUsageDataSource : public framework::DataSource,
  private:
   NsxalbProvider* provider_;
 };
-
-// The window and statistic of an object's `window` and `statistic` attributes (a configuration
-// or its observed_load block at `base`; null: the defaults; unknown: the defaults, checked again
-// at read). Errors are added at their attribute below `base`.
-segroup::UsageQuery UsageQueryOf(const cty::Value& object, const cty::AttributePath& base,
-                                 framework::Diagnostics& diagnostics);
 
 }  // namespace nsxalb::provider
 
