@@ -38,7 +38,7 @@ using Request = FakeTransport::Request;
 
 constexpr char kBase[] = "https://ctrl.example";
 constexpr char kPassword[] = "Fake-Secret-Passw0rd";
-constexpr char kGroups[] = "/api/serviceenginegroup?page_size=100";
+constexpr char kGroups[] = "/api/serviceenginegroup?page_size=200";
 constexpr char kGroup[] = "/api/serviceenginegroup/serviceenginegroup-1";
 constexpr char kCollection[] = "/api/analytics/metrics/collection";
 
@@ -492,7 +492,7 @@ TEST_F(ClientTransportTest, UpdateGivesUpAfterBounded412s) {
 TEST_F(ClientTransportTest, CreateAnswered503LooksForTheGroupBeforeRetrying) {
   const std::string cloud = "/api/cloud?name=Default-Cloud";
   const std::string lookup =
-      "/api/serviceenginegroup?page_size=100&name=seg-new&cloud_ref.uuid=cloud-1";
+      "/api/serviceenginegroup?page_size=200&name=seg-new&cloud_ref.uuid=cloud-1";
   fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("POST", "/api/serviceenginegroup", FakeTransport::Http(503));
   fake_.Queue("GET", cloud,
@@ -625,7 +625,7 @@ TEST_F(ClientTransportTest, StreamedCollectionErrors) {
 // holds, one request a page, whatever their groups.
 TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
   const std::string first =
-      "/api/serviceengine?page_size=100&fields=uuid,name,se_group_ref,resources";
+      "/api/serviceengine?page_size=200&fields=uuid,name,se_group_ref,resources";
   const std::string second = absl::StrCat(first, "&page=2");
   auto se = [](const std::string& uuid, const std::string& group, int vcpus) {
     return Json{{"uuid", uuid},
