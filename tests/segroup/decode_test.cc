@@ -4,6 +4,8 @@
 // a retried request starts over; and the notes of a batch of groups stay with their group.
 #include "plugin/segroup/usage/decode.h"
 
+#include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,38 @@ TEST(CollectionDecoderTest, TheStreamedReportIsAnalyzeUsages) {
   EXPECT_EQ(streamed, UsageReportJson(*direct));
   // The bad points are reported with their path.
   EXPECT_THAT(streamed["findings"].dump(), HasSubstr("series.vs-on:se-b.*[0].data[5].value (-4)"));
+}
+
+TEST(CollectionDecoderTest, TimestampsAreTheUnixSecondsAbslReads) {
+  // Leap days, the end of a year, offsets, a fraction, a space for the T, a leap second.
+  const std::vector<std::string> texts = {"2024-02-29T23:59:59Z",      "2000-02-29T00:00:00+00:00",
+                                          "1999-12-31T23:59:59-01:30", "2026-11-28T14:05:00.123Z",
+                                          "2026-11-28 14:05:00",       "2100-03-01T00:00:00+14:00",
+                                          "2026-06-30T23:59:60Z"};
+  Json data = Json::array();
+  for (const std::string& t : texts) data.push_back({{"timestamp", t}, {"value", 1}});
+  data.push_back({{"timestamp", "2023-02-29T00:00:00Z"}, {"value", 1}});  // no such day
+  const Json answer = {
+      {"series",
+       {{kSeStatsRequestId,
+         {{"se-a", {{{"header", {{"name", "se_stats.avg_cpu_usage"}}}, {"data", data}}}}}}}}};
+  CollectionDecoder d({{"se-a", "se-a", 4, 8192}}, std::numeric_limits<int64_t>::min() / 2,
+                      std::numeric_limits<int64_t>::max() / 2);
+  ASSERT_TRUE(d.Feed(answer.dump()).ok());
+  ASSERT_TRUE(d.Finish().ok());
+  std::set<int64_t> expected;
+  for (std::string t : texts) {
+    if (t[10] == ' ') t[10] = 'T';
+    if (t.size() == 19) t += "Z";
+    absl::Time parsed;
+    std::string err;
+    ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, t, &parsed, &err)) << t << ": " << err;
+    expected.insert(absl::ToUnixSeconds(parsed));
+  }
+  std::set<int64_t> got;
+  for (const auto& [t, sample] : d.SamplesOf(0)) got.insert(t);
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(d.NotesOfGroup(0).dropped[usage_internal::kBadTimestamp], 1);
 }
 
 TEST(CollectionDecoderTest, TextThatIsNotJsonIsAnErrorNamingTheByte) {

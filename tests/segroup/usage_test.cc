@@ -149,7 +149,7 @@ TEST(UsageQueryTest, OneCollectionRequestForTheGroup) {
   const Json& se = body["metric_requests"][0];
   EXPECT_EQ(se["id"], "se-stats");
   EXPECT_EQ(se["entity_uuid"], "se-1-uuid,se-2-uuid");
-  EXPECT_EQ(se["metric_id"], "se_stats.avg_cpu_usage,se_stats.avg_mem_usage,se_if.avg_bandwidth");
+  EXPECT_EQ(se["metric_id"], "se_stats.avg_cpu_usage");
   EXPECT_EQ(se["step"], 300);
   EXPECT_EQ(se["limit"], 288);
   EXPECT_EQ(se["start"], "2026-11-27T15:00:00Z");

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <system_error>
 #include <utility>
 
+#include "absl/strings/charconv.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "plugin/common/limits.h"
 #include "plugin/segroup/usage/values.h"
@@ -26,10 +28,12 @@ constexpr double kAbsurdValue = 1e15;
 
 std::optional<Series> SeriesOf(std::string_view metric) {
   static const auto* const kIds = new std::unordered_map<std::string_view, Series>{
-      {"se_stats.avg_cpu_usage", kCpu},           {"se_stats.avg_mem_usage", kMem},
-      {"se_if.avg_bandwidth", kSeBandwidth},      {"l7_client.avg_complete_responses", kRps},
-      {"l7_client.avg_ssl_handshakes_new", kTps}, {"l4_client.avg_new_established_conns", kCps},
-      {"l4_client.max_open_conns", kOpenConns},   {"l4_client.avg_bandwidth", kVsBandwidth},
+      {"se_stats.avg_cpu_usage", kCpu},
+      {"l7_client.avg_complete_responses", kRps},
+      {"l7_client.avg_ssl_handshakes_new", kTps},
+      {"l4_client.avg_new_established_conns", kCps},
+      {"l4_client.max_open_conns", kOpenConns},
+      {"l4_client.avg_bandwidth", kVsBandwidth},
   };
   auto it = kIds->find(metric);
   if (it == kIds->end()) return std::nullopt;
@@ -38,8 +42,8 @@ std::optional<Series> SeriesOf(std::string_view metric) {
 
 // True for the series of the SE itself (one value per timestamp); the virtual-service series of
 // an SE add up (several virtual services, if the Controller did not aggregate them).
-bool IsSeStat(Series s) { return s == kCpu || s == kMem || s == kSeBandwidth; }
-bool IsPercent(Series s) { return s == kCpu || s == kMem; }
+bool IsSeStat(Series s) { return s == kCpu; }
+bool IsPercent(Series s) { return s == kCpu; }
 
 // Two digits at s[i], or -1.
 int Digits(std::string_view s, size_t i, size_t n) {
@@ -51,6 +55,24 @@ int Digits(std::string_view s, size_t i, size_t n) {
     v = v * 10 + (c - '0');
   }
   return v;
+}
+
+// The days of month `m` (1-12) of year `y` in the proleptic Gregorian calendar.
+int DaysInMonth(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+// Days from 1970-01-01 to y-m-d (proleptic Gregorian; the civil-from-days algorithm inverted, by
+// 400-year eras): the hot path of a timestamp, without a time-zone library.
+int64_t DaysFromCivil(int y, int m, int d) {
+  const int64_t year = static_cast<int64_t>(y) - (m <= 2 ? 1 : 0);
+  const int64_t era = (year >= 0 ? year : year - 399) / 400;
+  const int64_t year_of_era = year - era * 400;
+  const int64_t day_of_year = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
 }
 
 // Parses an analytics timestamp: ISO 8601 "2026-11-28T14:05:00", with optional fraction and "Z"
@@ -81,10 +103,9 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
     } else {
       return std::nullopt;
     }
-    const absl::CivilSecond cs(y, mo, d, h, mi, se);
-    // CivilSecond normalizes (Feb 30 is Mar 2): such a date is not a timestamp.
-    if (cs.month() != mo || cs.day() != d) return std::nullopt;
-    return absl::ToUnixSeconds(absl::FromCivil(cs, absl::UTCTimeZone())) - offset;
+    // A day the month does not have (Feb 30) is not a timestamp.
+    if (d > DaysInMonth(y, mo)) return std::nullopt;
+    return DaysFromCivil(y, mo, d) * 86400 + int64_t{h} * 3600 + int64_t{mi} * 60 + se - offset;
   }
   absl::Time t;
   std::string err;
@@ -178,8 +199,8 @@ struct CollectionDecoder::Yajl {
         [](void* ctx, const char* text, size_t n) -> int { return Number(Of(ctx), text, n); },
         /*yajl_string=*/
         [](void* ctx, const unsigned char* text, size_t n) -> int {
-          std::string s(reinterpret_cast<const char*>(text), n);
-          return Of(ctx)->string(s) ? 1 : 0;
+          return Of(ctx)->StringText(std::string_view(reinterpret_cast<const char*>(text), n)) ? 1
+                                                                                               : 0;
         },
         /*yajl_start_map=*/
         [](void* ctx) -> int {
@@ -215,7 +236,10 @@ struct CollectionDecoder::Yajl {
       int64_t i = 0;
       if (s[0] == '-' && absl::SimpleAtoi(s, &i)) return d->number_integer(i) ? 1 : 0;
     }
-    const double v = std::strtod(s.c_str(), nullptr);
+    double v = 0;
+    const absl::from_chars_result r = absl::from_chars(s.data(), s.data() + s.size(), v);
+    // Out of range: strtod's infinity (or zero), as nlohmann would read the digits.
+    if (r.ec == std::errc::result_out_of_range) v = std::strtod(s.c_str(), nullptr);
     return d->number_float(v, s) ? 1 : 0;
   }
 
@@ -258,6 +282,8 @@ void CollectionDecoder::Reset() {
   seen_series_ = false;
   element_ = nullptr;
   element_open_.clear();
+  frames_.clear();
+  raw_points_.clear();
   in_element_ = false;
   yajl_.reset();
   error_ = absl::OkStatus();
@@ -338,12 +364,7 @@ CollectionDecoder::Role CollectionDecoder::RoleOfNextValue() {
 
 bool CollectionDecoder::Scalar(Json value) {
   if (in_element_) {
-    Json* parent = element_open_.back();
-    if (parent->is_array()) {
-      parent->push_back(std::move(value));
-    } else {
-      (*parent)[element_key_] = std::move(value);
-    }
+    ElementScalar(std::move(value));
     return true;
   }
   switch (RoleOfNextValue()) {
@@ -371,21 +392,13 @@ bool CollectionDecoder::Scalar(Json value) {
 }
 
 bool CollectionDecoder::Open(Json container) {
-  if (open_.size() + element_open_.size() >= static_cast<size_t>(limits::kMaxNestingDepth)) {
+  if (open_.size() + frames_.size() >= static_cast<size_t>(limits::kMaxNestingDepth)) {
     error_ = absl::InternalError(
         absl::StrCat("the metrics answer nests deeper than ", limits::kMaxNestingDepth, " levels"));
     return false;
   }
   if (in_element_) {
-    Json* parent = element_open_.back();
-    if (parent->is_array()) {
-      parent->push_back(std::move(container));
-      element_open_.push_back(&parent->back());
-    } else {
-      Json& slot = (*parent)[element_key_];
-      slot = std::move(container);
-      element_open_.push_back(&slot);
-    }
+    ElementOpen(std::move(container));
     return true;
   }
   const bool is_object = container.is_object();
@@ -423,6 +436,8 @@ bool CollectionDecoder::Open(Json container) {
     case Role::kElement:
       element_ = std::move(container);
       element_open_.assign(1, &element_);
+      frames_.assign(1, Frame::kDom);
+      raw_points_.clear();
       in_element_ = true;
       return true;
     case Role::kSkip:
@@ -434,12 +449,7 @@ bool CollectionDecoder::Open(Json container) {
 
 bool CollectionDecoder::Close() {
   if (in_element_) {
-    element_open_.pop_back();
-    if (element_open_.empty()) {
-      in_element_ = false;
-      ElementDone(element_);
-      element_ = nullptr;
-    }
+    ElementClose();
     return true;
   }
   if (open_.empty()) return true;
@@ -447,6 +457,124 @@ bool CollectionDecoder::Close() {
   open_.pop_back();
   if (role == Role::kRoot && !seen_series_) shared_notes_.Malformed("the response has no series");
   return true;
+}
+
+Json* CollectionDecoder::AddToDocument(Json value) {
+  Json* parent = element_open_.back();
+  if (parent->is_array()) {
+    parent->push_back(std::move(value));
+    return &parent->back();
+  }
+  Json& slot = (*parent)[element_key_];
+  slot = std::move(value);
+  return &slot;
+}
+
+void CollectionDecoder::SetTimestamp(RawPoint& p, const Json& ts) const {
+  if (ts.is_string()) {
+    SetTimestamp(p, std::string_view(ts.get_ref<const std::string&>()));
+    return;
+  }
+  p.t.reset();
+  p.timestamp_quote.clear();
+}
+
+void CollectionDecoder::SetTimestamp(RawPoint& p, std::string_view text) const {
+  p.t = ParseTimestamp(text);
+  p.timestamp_quote.clear();
+  if (p.t.has_value() && (*p.t <= start_ || *p.t > stop_)) {
+    p.timestamp_quote = Quote(Json(std::string(text)));
+  }
+}
+
+void CollectionDecoder::ElementScalar(Json value) {
+  switch (frames_.back()) {
+    case Frame::kDom:
+      // A "data" that is not a list replaces the points read so far (the last member counts).
+      if (element_open_.size() == 1 && element_key_ == "data") raw_points_.clear();
+      AddToDocument(std::move(value));
+      break;
+    case Frame::kPointValue:
+      AddToDocument(std::move(value));
+      break;
+    case Frame::kData:
+      raw_points_.emplace_back().not_object = TypeName(value);
+      break;
+    case Frame::kPoint: {
+      RawPoint& p = raw_points_.back();
+      if (point_key_ == "value") {
+        p.has_value = true;
+        p.value = std::move(value);
+      } else if (point_key_ == "timestamp") {
+        SetTimestamp(p, value);
+      } else if (point_key_ == "is_null") {
+        p.is_null = value.is_boolean() && value.get<bool>();
+      }
+      break;
+    }
+    case Frame::kSkip:
+      break;
+  }
+}
+
+void CollectionDecoder::ElementOpen(Json container) {
+  switch (frames_.back()) {
+    case Frame::kDom:
+      if (element_open_.size() == 1 && element_.is_object() && element_key_ == "data" &&
+          container.is_array()) {
+        // The points: kept as RawPoints, the document only says the list is there.
+        element_["data"] = Json::array();
+        raw_points_.clear();
+        frames_.push_back(Frame::kData);
+        return;
+      }
+      if (element_open_.size() == 1 && element_key_ == "data") raw_points_.clear();
+      element_open_.push_back(AddToDocument(std::move(container)));
+      frames_.push_back(Frame::kDom);
+      return;
+    case Frame::kPointValue:
+      element_open_.push_back(AddToDocument(std::move(container)));
+      frames_.push_back(Frame::kPointValue);
+      return;
+    case Frame::kData: {
+      RawPoint& p = raw_points_.emplace_back();
+      if (container.is_object()) {
+        frames_.push_back(Frame::kPoint);
+      } else {
+        p.not_object = TypeName(container);
+        frames_.push_back(Frame::kSkip);
+      }
+      return;
+    }
+    case Frame::kPoint: {
+      RawPoint& p = raw_points_.back();
+      if (point_key_ == "value") {
+        p.has_value = true;
+        p.value = std::move(container);
+        element_open_.push_back(&p.value);
+        frames_.push_back(Frame::kPointValue);
+        return;
+      }
+      if (point_key_ == "timestamp") SetTimestamp(p, container);
+      if (point_key_ == "is_null") p.is_null = false;
+      frames_.push_back(Frame::kSkip);
+      return;
+    }
+    case Frame::kSkip:
+      frames_.push_back(Frame::kSkip);
+      return;
+  }
+}
+
+void CollectionDecoder::ElementClose() {
+  const Frame closed = frames_.back();
+  frames_.pop_back();
+  if (closed == Frame::kDom || closed == Frame::kPointValue) element_open_.pop_back();
+  if (frames_.empty()) {
+    in_element_ = false;
+    ElementDone(element_);
+    element_ = nullptr;
+  }
 }
 
 void CollectionDecoder::ElementDone(const Json& element) {
@@ -462,12 +590,36 @@ bool CollectionDecoder::number_unsigned(number_unsigned_t val) { return Scalar(J
 bool CollectionDecoder::number_float(number_float_t val, const string_t& /*s*/) {
   return Scalar(Json(val));
 }
-bool CollectionDecoder::string(string_t& val) { return Scalar(Json(std::move(val))); }
+bool CollectionDecoder::string(string_t& val) {
+  if (IsPointTimestamp()) {
+    SetTimestamp(raw_points_.back(), std::string_view(val));
+    return true;
+  }
+  return Scalar(Json(std::move(val)));
+}
+
+bool CollectionDecoder::StringText(std::string_view text) {
+  // A point's timestamp is read in place: no string nor document for the most frequent string.
+  if (IsPointTimestamp()) {
+    SetTimestamp(raw_points_.back(), text);
+    return true;
+  }
+  std::string val(text);
+  return string(val);
+}
+
+bool CollectionDecoder::IsPointTimestamp() const {
+  return in_element_ && frames_.back() == Frame::kPoint && point_key_ == "timestamp";
+}
 bool CollectionDecoder::binary(binary_t& /*val*/) { return Scalar(Json()); }
 bool CollectionDecoder::start_object(std::size_t /*elements*/) { return Open(Json::object()); }
 bool CollectionDecoder::key(string_t& val) {
   if (in_element_) {
-    element_key_ = std::move(val);
+    if (frames_.back() == Frame::kPoint) {
+      point_key_ = std::move(val);
+    } else {
+      element_key_ = std::move(val);
+    }
   } else {
     key_ = std::move(val);
   }
@@ -528,21 +680,19 @@ void CollectionDecoder::DecodeSeries(const Json& s, const std::string& path,
     return;
   }
   points_.clear();
-  for (size_t i = 0; i < data->size(); ++i) {
-    const Json& p = (*data)[i];
-    if (!p.is_object()) {
-      notes.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "] (", TypeName(p), ")"));
+  for (size_t i = 0; i < raw_points_.size(); ++i) {
+    const RawPoint& p = raw_points_[i];
+    if (!p.not_object.empty()) {
+      notes.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "] (", p.not_object, ")"));
       continue;
     }
-    auto is_null = p.find("is_null");
-    if (is_null != p.end() && is_null->is_boolean() && is_null->get<bool>()) continue;  // a gap
-    auto value = p.find("value");
-    if (value == p.end() || value->is_null()) continue;  // a gap
-    if (!value->is_number()) {
-      notes.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "].value (", Quote(*value), ")"));
+    if (p.is_null) continue;                          // a gap
+    if (!p.has_value || p.value.is_null()) continue;  // a gap
+    if (!p.value.is_number()) {
+      notes.DropAt(kNotNumber, absl::StrCat(path, ".data[", i, "].value (", Quote(p.value), ")"));
       continue;
     }
-    const double v = value->get<double>();
+    const double v = p.value.get<double>();
     Drop why;
     if (!std::isfinite(v)) {
       why = kNonFinite;
@@ -551,18 +701,16 @@ void CollectionDecoder::DecodeSeries(const Json& s, const std::string& path,
     } else if (v > kAbsurdValue || (IsPercent(*kind) && v > 100)) {
       why = kAbsurd;
     } else {
-      auto ts = p.find("timestamp");
-      std::optional<int64_t> t;
-      if (ts != p.end() && ts->is_string()) t = ParseTimestamp(ts->get_ref<const std::string&>());
-      if (!t.has_value()) {
+      if (!p.t.has_value()) {
         notes.DropAt(kBadTimestamp, absl::StrCat(path, ".data[", i, "].timestamp"));
         continue;
       }
-      if (*t <= start_ || *t > stop_) {
-        notes.DropAt(kOutside, absl::StrCat(path, ".data[", i, "].timestamp (", Quote(*ts), ")"));
+      if (*p.t <= start_ || *p.t > stop_) {
+        notes.DropAt(kOutside,
+                     absl::StrCat(path, ".data[", i, "].timestamp (", p.timestamp_quote, ")"));
         continue;
       }
-      points_.push_back({*t, v, i});
+      points_.push_back({*p.t, v, i});
       continue;
     }
     notes.DropAt(why, absl::StrCat(path, ".data[", i, "].value (", absl::StrCat(v), ")"));
@@ -587,8 +735,14 @@ void CollectionDecoder::DecodeSeries(const Json& s, const std::string& path,
     notes.capped_points += static_cast<int64_t>(first);
   }
   SeSamples& out = samples_[se];
+  // The points and the SE's samples are both in time order: one walk merges them.
+  auto next = out.begin();
   for (size_t i = first; i < points_.size(); ++i) {
-    Sample& sample = out[points_[i].t];
+    const int64_t t = points_[i].t;
+    while (next != out.end() && next->first < t) ++next;
+    auto at = next != out.end() && next->first == t ? next : out.emplace_hint(next, t, Sample());
+    next = std::next(at);
+    Sample& sample = at->second;
     if (IsSeStat(*kind) && sample.Has(*kind)) {
       // The same SE statistic from a second series: one value per timestamp.
       notes.DropAt(kDuplicate, absl::StrCat(path, ".data[", points_[i].index, "].timestamp"));

@@ -42,8 +42,6 @@ namespace nsxalb::segroup::usage_internal {
 // The series a usage report reads, by metric id.
 enum Series {
   kCpu = 0,  // se_stats.avg_cpu_usage, percent
-  kMem,      // se_stats.avg_mem_usage, percent
-  kSeBandwidth,
   kRps,
   kTps,
   kCps,
@@ -143,16 +141,43 @@ class CollectionDecoder final : public nlohmann::json_sax<nlohmann::json> {
   bool end_array() override;
   bool parse_error(std::size_t position, const std::string& last_token,
                    const nlohmann::detail::exception& ex) override;
+  // A string event from text the decoder does not own (the push parser's): copied only when kept.
+  bool StringText(std::string_view text);
 
  private:
   // What a JSON value is to the decoder, by where it stands.
   enum class Role { kRoot, kSeriesMap, kRequest, kEntityList, kElement, kSkip };
   struct Yajl;  // the push parser (decode.cc)
 
+  // Where a value inside a series object stands: in its document (header and the rest), in its
+  // "data" list, in one point of it, in a point's "value" (built as a document, to quote it), or
+  // in something the decoder does not read.
+  enum class Frame { kDom, kData, kPoint, kPointValue, kSkip };
+  // One item of a series' "data" list as the decoder keeps it: the list is never built as a
+  // document (a point as a document costs more than all the rest of its decode).
+  struct RawPoint {
+    std::string not_object;  // the item's type name when it is not an object; "" for an object
+    bool has_value = false;
+    nlohmann::json value;         // its last "value"
+    bool is_null = false;         // its last "is_null" is true (a gap)
+    std::optional<int64_t> t;     // its last "timestamp", when a string that parses
+    std::string timestamp_quote;  // that timestamp quoted, kept only when outside the window
+  };
+
   Role RoleOfNextValue();
   bool Scalar(nlohmann::json value);
   bool Open(nlohmann::json container);
   bool Close();
+  void ElementScalar(nlohmann::json value);
+  void ElementOpen(nlohmann::json container);
+  void ElementClose();
+  // Adds `value` under the document container on top of element_open_.
+  nlohmann::json* AddToDocument(nlohmann::json value);
+  // Sets the point's timestamp from a JSON value, or from a string's text.
+  void SetTimestamp(RawPoint& p, const nlohmann::json& ts) const;
+  void SetTimestamp(RawPoint& p, std::string_view text) const;
+  // Whether the next string is a point's timestamp.
+  bool IsPointTimestamp() const;
   void ElementDone(const nlohmann::json& element);
   void DecodeSeries(const nlohmann::json& s, const std::string& path, const std::string& entity_key,
                     std::optional<size_t> vs_se);
@@ -183,10 +208,14 @@ class CollectionDecoder final : public nlohmann::json_sax<nlohmann::json> {
   std::string entity_path_;  // "series.<request id>.<entity key>"
   std::string entity_key_;
   size_t element_index_ = 0;
-  // The series object being built: the document and the containers open in it.
+  // The series object being read: its document without the points, the document containers open
+  // in it, the frames, its points, and the last keys read in it and in a point.
   nlohmann::json element_;
   std::vector<nlohmann::json*> element_open_;
+  std::vector<Frame> frames_;
+  std::vector<RawPoint> raw_points_;
   std::string element_key_;
+  std::string point_key_;
   bool in_element_ = false;
 
   std::unique_ptr<Yajl> yajl_;

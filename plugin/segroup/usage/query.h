@@ -67,8 +67,9 @@ struct ObservedSe {
 // Request ids and metric ids of the collection request.
 inline constexpr char kSeStatsRequestId[] = "se-stats";
 inline constexpr char kVsOnSeRequestPrefix[] = "vs-on:";  // + the SE uuid
-inline constexpr char kSeStatsMetricIds[] =
-    "se_stats.avg_cpu_usage,se_stats.avg_mem_usage,se_if.avg_bandwidth";
+// Only what the analysis reads: an SE's memory and interface bandwidth would be a quarter of the
+// answer, and no figure of the report comes from them.
+inline constexpr char kSeStatsMetricIds[] = "se_stats.avg_cpu_usage";
 inline constexpr char kVsOnSeMetricIds[] =
     "l7_client.avg_complete_responses,l7_client.avg_ssl_handshakes_new,"
     "l4_client.avg_new_established_conns,l4_client.max_open_conns,l4_client.avg_bandwidth";
