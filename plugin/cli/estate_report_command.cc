@@ -47,7 +47,7 @@ struct Options {
 
 std::optional<std::string> Parse(const std::vector<std::string>& args, Options& o) {
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
+    const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       o.help = true;
       continue;

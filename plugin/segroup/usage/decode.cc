@@ -28,12 +28,9 @@ constexpr double kAbsurdValue = 1e15;
 
 std::optional<Series> SeriesOf(std::string_view metric) {
   static const auto* const kIds = new std::unordered_map<std::string_view, Series>{
-      {"se_stats.avg_cpu_usage", kCpu},
-      {"l7_client.avg_complete_responses", kRps},
-      {"l7_client.avg_ssl_handshakes_new", kTps},
-      {"l4_client.avg_new_established_conns", kCps},
-      {"l4_client.max_open_conns", kOpenConns},
-      {"l4_client.avg_bandwidth", kVsBandwidth},
+      {"se_stats.avg_cpu_usage", kCpu},           {"l7_client.avg_complete_responses", kRps},
+      {"l7_client.avg_ssl_handshakes_new", kTps}, {"l4_client.avg_new_established_conns", kCps},
+      {"l4_client.max_open_conns", kOpenConns},   {"l4_client.avg_bandwidth", kVsBandwidth},
   };
   auto it = kIds->find(metric);
   if (it == kIds->end()) return std::nullopt;
@@ -267,7 +264,7 @@ CollectionDecoder::CollectionDecoder(std::vector<ObservedSe> ses, std::vector<si
   for (size_t i = 0; i < ses_.size(); ++i) index_.emplace(ses_[i].uuid, i);
 }
 
-CollectionDecoder::CollectionDecoder(std::vector<ObservedSe> ses, int64_t window_start,
+CollectionDecoder::CollectionDecoder(const std::vector<ObservedSe>& ses, int64_t window_start,
                                      int64_t window_stop)
     : CollectionDecoder(ses, std::vector<size_t>(ses.size(), 0), 1, window_start, window_stop) {}
 

@@ -102,7 +102,7 @@ class CollectionDecoder final : public nlohmann::json_sax<nlohmann::json> {
   CollectionDecoder(std::vector<ObservedSe> ses, std::vector<size_t> group_of_se,
                     size_t group_count, int64_t window_start, int64_t window_stop);
   // One group: every SE in group 0.
-  CollectionDecoder(std::vector<ObservedSe> ses, int64_t window_start, int64_t window_stop);
+  CollectionDecoder(const std::vector<ObservedSe>& ses, int64_t window_start, int64_t window_stop);
   ~CollectionDecoder() override;
   CollectionDecoder(const CollectionDecoder&) = delete;
   CollectionDecoder& operator=(const CollectionDecoder&) = delete;
