@@ -103,7 +103,7 @@ Options:
   --csv            usage --all: CSV (RFC 4180) with a header row, instead of the table
   --full           list-se-groups --json: every group as the Controller holds it
   --name NAME      list-se-groups: only groups of that name; usage --all: only groups whose
-                   name matches this regular expression (ECMAScript, anywhere in the name)
+                   name matches this regular expression (RE2 syntax, anywhere in the name)
   --all            usage: every SE group instead of one NAME
   --min-ses N      usage --all: only groups with at least N SEs now (default 0)
   --forecast-days N

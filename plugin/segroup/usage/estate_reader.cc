@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <limits>
 #include <map>
-#include <regex>
+#include <memory>
 #include <string_view>
 #include <utility>
 
@@ -20,6 +20,7 @@
 #include "plugin/segroup/usage/group_reader.h"
 #include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/rules.h"
+#include "re2/re2.h"
 
 namespace nsxalb::segroup {
 namespace {
@@ -90,20 +91,17 @@ UsageReport AnalyseInBatch(const Pending& p, const absl::Status& read,
 
 // The compiled name filter (unset: every name), after checking the filters that need no request:
 // InvalidArgument naming a bad name_regex or a negative min_se_count.
-absl::StatusOr<std::optional<std::regex>> NameFilter(const EstateUsageRequest& request) {
+absl::StatusOr<std::unique_ptr<re2::RE2>> NameFilter(const EstateUsageRequest& request) {
   if (request.min_se_count < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("min_se_count must be 0 or more, got ", request.min_se_count));
   }
-  std::optional<std::regex> name_re;
-  if (!request.name_regex.empty()) {
-    try {
-      name_re.emplace(request.name_regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return absl::InvalidArgumentError(absl::StrCat("name_regex \"",
-                                                     usage_internal::Clip(request.name_regex),
-                                                     "\" is not a regular expression: ", e.what()));
-    }
+  if (request.name_regex.empty()) return nullptr;
+  auto name_re = std::make_unique<re2::RE2>(request.name_regex, re2::RE2::Quiet);
+  if (!name_re->ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("name_regex \"", usage_internal::Clip(request.name_regex),
+                     "\" is not a regular expression: ", name_re->error()));
   }
   return name_re;
 }
@@ -125,7 +123,7 @@ absl::Status CheckEstateFilters(const EstateUsageRequest& request) {
 absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
                                             const EstateUsageRequest& request,
                                             const EstateProgress& progress) {
-  NSXALB_ASSIGN_OR_RETURN(const std::optional<std::regex> name_re, NameFilter(request));
+  NSXALB_ASSIGN_OR_RETURN(const std::unique_ptr<re2::RE2> name_re, NameFilter(request));
   if (progress) progress(0, 0);
 
   // The listings: clouds, groups and SEs, each one paged GET.
@@ -151,7 +149,7 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   for (const controller::SeGroup& g : listed) {
     const std::string group_cloud = UuidOfRef(g.cloud_ref, "cloud");
     if (!cloud_uuid.empty() && group_cloud != cloud_uuid) continue;
-    if (name_re.has_value() && !std::regex_search(g.name, *name_re)) continue;
+    if (name_re != nullptr && !re2::RE2::PartialMatch(g.name, *name_re)) continue;
     auto ses = ses_of.find(g.uuid);
     const std::vector<ObservedSe> observed =
         ses == ses_of.end() ? std::vector<ObservedSe>() : ObservedSes(ses->second);

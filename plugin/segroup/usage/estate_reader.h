@@ -46,8 +46,9 @@ struct EstateUsageRequest {
   absl::Time now;      // the end of the window
   std::string tenant;  // name or ref; empty: the client's
   // Filters, all of which a group must pass: its cloud (a name, uuid or ref; empty: every cloud),
-  // its name (an ECMAScript regular expression that must match part of it, as grep does; empty:
-  // every name), and its SE count now (at least `min_se_count`).
+  // its name (an RE2 regular expression, matched in linear time whatever the pattern, that must
+  // match part of it, as grep does; empty: every name), and its SE count now (at least
+  // `min_se_count`).
   std::string cloud;
   std::string name_regex;
   int min_se_count = 0;

@@ -66,7 +66,7 @@ options:
         type: str
       name_regex:
         description:
-          - "With C(all), only the groups whose name this regular expression (ECMAScript) matches in part; anchor it to match the whole name."
+          - "With C(all), only the groups whose name this regular expression (RE2 syntax) matches in part; anchor it to match the whole name."
         type: str
       min_se_count:
         description:
