@@ -4,15 +4,27 @@
 # release left behind, recorded by scripts/record-upgrade-fixture), this build of the provider,
 # after terraform init -upgrade:
 #   * plans no change: plan -detailed-exitcode exits 0, and the Controller sees no write;
-#   * still warns at the HCL line of the under-sized group (today's wording);
+#   * still warns at the HCL line of the under-sized group, in TODAY's wording (below), never in
+#     the recorded one where the two differ;
 #   * applies nothing ("0 added, 0 changed, 0 destroyed", no write), and the state it writes has
 #     the current schema version and the `sizing` the release recorded (with the service_units
-#     the upgrade fills in, for a release that recorded none).
+#     the upgrade fills in, for a release that recorded none): its tls finding keeps the recorded
+#     wording, not today's.
 # A change to the schema or to the plan that would give an upgrading user a diff fails here.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh" "$@"
 
 schema_version=$(jq .version "$SOURCE_DIR/provider_schema/resources/nsxalb_se_group.json")
+# Today's wording of the tls group's demand-within-capacity finding, as this build says it in a
+# plan (a change to the wording changes it here). 0.1.0 at bbd8d21 wrote "2 vCPUs deliver 5,800".
+today_tls="1 SE of 2 vCPUs delivers 5,800 ECC SSL TPS (vcenter, measured); the workload needs 8,000"
+# tls_detail STATE: the detail of the tls group's demand-within-capacity finding in STATE (the
+# finding is "warning [vcpus_per_se] demand-within-capacity: SUMMARY. DETAIL").
+tls_detail() {
+  jq -r '.resources[] | select(.type == "nsxalb_se_group" and .name == "tls")
+    | .instances[0].attributes.sizing.findings[] | select(contains("demand-within-capacity"))
+    | sub("^.*? needed\\. "; "")' "$1"
+}
 fixtures=()
 for dir in "$SOURCE_DIR"/tests/upgrade/fixtures/*/; do fixtures+=("${dir%/}"); done
 [ ${#fixtures[@]} -gt 0 ] || fail "no fixtures under tests/upgrade/fixtures"
@@ -39,6 +51,14 @@ for fixture in "${fixtures[@]}"; do
   assert_contains "$TF_OUT" "No changes. Your infrastructure matches the configuration."
   assert_says "$TF_OUT" "with nsxalb_se_group.tls,"
   assert_says "$TF_OUT" "demand-within-capacity"
+  recorded_tls=$(tls_detail "$fixture/terraform.tfstate")
+  [ -n "$recorded_tls" ] || fail "$label: the fixture's tls group records no demand-within-capacity"
+  assert_says "$TF_OUT" "$today_tls"
+  # The recorded wording, where it differs from today's, is not what the plan says.
+  case "$recorded_tls" in
+    *"$today_tls"*) ;;
+    *) assert_not_says "$TF_OUT" "$recorded_tls" ;;
+  esac
   writes=$(emu_writes)
   [ "$writes" = 0 ] || { emu_counters >&2; fail "$label: the plan made $writes writes"; }
 
@@ -56,6 +76,15 @@ for fixture in "${fixtures[@]}"; do
   assert_json "$without_units" "$recorded" "$TF_WORK/terraform.tfstate"
   assert_json '[.resources[] | .instances[0].attributes | select(.sizing != null) | .sizing.service_units == .max_se * .vcpus_per_se] | all' \
     true "$TF_WORK/terraform.tfstate"
+  # The state keeps the recorded wording of the tls finding, and today's only where they agree.
+  [ "$(tls_detail "$TF_WORK/terraform.tfstate")" = "$recorded_tls" ] ||
+    fail "$label: the state's tls finding is not the recorded one: $(tls_detail "$TF_WORK/terraform.tfstate")"
+  case "$recorded_tls" in
+    *"$today_tls"*) ;;
+    *) if grep -qF -- "$today_tls" "$TF_WORK/terraform.tfstate"; then
+      fail "$label: the state took today's wording of the tls finding"
+    fi ;;
+  esac
   assert_nothing_lost
 done
 pass
