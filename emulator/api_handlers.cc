@@ -26,6 +26,11 @@ namespace {
 
 using nlohmann::json;
 
+// The largest page_size a collection GET accepts. The vendor's own alert script
+// (se_grp_cleanup_old_spec_se) lists serviceengine?page_size=1000, so a Controller accepts 1000;
+// its exact limit is unconfirmed (docs/emulator.md).
+constexpr int kMaxPageSize = 1000;
+
 bool FlagParam(const httplib::Request& req, const char* name) {
   if (!req.has_param(name)) return false;
   const std::string v = req.get_param_value(name);
@@ -168,15 +173,16 @@ void Server::HandleUserToken(const httplib::Request& req, httplib::Response& res
 }
 
 void Server::HandleList(const std::string& type, const httplib::Request& req,
-                        httplib::Response& res) {
+                        httplib::Response& res,
+                        const std::function<json(json, const json&)>& decorate) {
   ApiContext ctx;
   if (!Authorize(req, res, &ctx)) return;
   int page_size = config_.default_page_size;
   int page = 1;
   if (req.has_param("page_size") &&
       (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1 ||
-       page_size > 200)) {
-    WriteError(res, 400, "page_size can range from 1 to 200.");
+       page_size > kMaxPageSize)) {
+    WriteError(res, 400, absl::StrCat("page_size can range from 1 to ", kMaxPageSize, "."));
     return;
   }
   if (req.has_param("page") &&
@@ -220,7 +226,8 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
   json results = json::array();
   for (size_t i = start; i < all.size() && i < start + static_cast<size_t>(page_size); ++i) {
-    results.push_back(store_.Render(type, all[i], ro));
+    json rendered = store_.Render(type, all[i], ro);
+    results.push_back(decorate ? decorate(std::move(rendered), all[i]) : std::move(rendered));
   }
   json out = {{"count", all.size()}, {"results", results}};
   if (start + static_cast<size_t>(page_size) < all.size()) {
@@ -237,7 +244,8 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
 }
 
 void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
-                          httplib::Response& res) {
+                          httplib::Response& res,
+                          const std::function<json(json, const json&)>& decorate) {
   ApiContext ctx;
   if (!Authorize(req, res, &ctx)) return;
   absl::StatusOr<json> obj = store_.Get(type, req.matches[1].str(), ctx.tenant_uuid);
@@ -251,7 +259,9 @@ void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
   ro.skip_default = FlagParam(req, "skip_default");
   ro.version = ctx.version;
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
-  res.set_content(store_.Render(type, *obj, ro).dump(), "application/json");
+  json rendered = store_.Render(type, *obj, ro);
+  if (decorate) rendered = decorate(std::move(rendered), *obj);
+  res.set_content(rendered.dump(), "application/json");
   if (type != kSeGroup) return;
   // The other_writer fault: someone else changes the group as soon as this reader has it.
   if (std::optional<std::pair<std::string, int>> other = faults_.TakeOtherWriter()) {
