@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -26,10 +27,12 @@ namespace {
 
 using nlohmann::json;
 
-// The largest page_size a collection GET accepts. The vendor's own alert script
-// (se_grp_cleanup_old_spec_se) lists serviceengine?page_size=1000, so a Controller accepts 1000;
-// its exact limit is unconfirmed (docs/emulator.md).
-constexpr int kMaxPageSize = 1000;
+// The largest page a collection GET answers. The swagger says page_size "can range from 1 to
+// 200"; the vendor's own alert script (se_grp_cleanup_old_spec_se) lists
+// serviceengine?page_size=1000 and reads the results, so a larger page_size is not refused: the
+// emulator answers pages of 200 (with `next`). How a real Controller treats it is unconfirmed
+// (docs/emulator.md).
+constexpr int kMaxPageSize = 200;
 
 bool FlagParam(const httplib::Request& req, const char* name) {
   if (!req.has_param(name)) return false;
@@ -181,10 +184,11 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
   int page = 1;
   if (req.has_param("page_size") &&
       (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1 ||
-       page_size > kMaxPageSize)) {
+       page_size < 1)) {
     WriteError(res, 400, absl::StrCat("page_size can range from 1 to ", kMaxPageSize, "."));
     return;
   }
+  page_size = std::min(page_size, kMaxPageSize);
   if (req.has_param("page") &&
       (!absl::SimpleAtoi(req.get_param_value("page"), &page) || page < 1)) {
     WriteError(res, 400, "page must be a positive integer.");

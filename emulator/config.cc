@@ -50,8 +50,8 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
   auto int64_flag = [](int64_t* slot, int64_t lo) {
     return [slot, lo](const std::string& flag, const std::string& v) -> absl::Status {
       if (!absl::SimpleAtoi(v, slot) || *slot < lo || *slot > 3600000) {
-        return absl::InvalidArgumentError(absl::StrCat(flag, " must be an integer from ", lo,
-                                                       " to 3600000, got \"", v, "\""));
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, " must be an integer from ", lo, " to 3600000, got \"", v, "\""));
       }
       return absl::OkStatus();
     };

@@ -134,9 +134,10 @@ void Server::ServiceEngineRoutes() {
   http_->Delete("/api/serviceengine/([^/]+)/?", api([this](Req q, Res r) {
                   ApiContext ctx;
                   if (!Authorize(q, r, &ctx)) return;
-                  absl::Status s = lifecycle_.DeleteServiceEngine(q.matches[1].str(),
-                                                                  ctx.tenant_uuid);
-                  if (absl::IsFailedPrecondition(s)) return WriteError(r, 409, std::string(s.message()));
+                  absl::Status s =
+                      lifecycle_.DeleteServiceEngine(q.matches[1].str(), ctx.tenant_uuid);
+                  if (absl::IsFailedPrecondition(s))
+                    return WriteError(r, 409, std::string(s.message()));
                   if (!s.ok()) return WriteError(r, HttpStatusFor(s), std::string(s.message()));
                   Persist();
                   r.status = 204;
@@ -144,9 +145,10 @@ void Server::ServiceEngineRoutes() {
   http_->Post("/api/serviceengine/([^/]+)/reboot/?", api([this](Req q, Res r) {
                 ApiContext ctx;
                 if (!Authorize(q, r, &ctx)) return;
-                absl::Status s = lifecycle_.RebootServiceEngine(q.matches[1].str(),
-                                                                ctx.tenant_uuid);
-                if (absl::IsFailedPrecondition(s)) return WriteError(r, 409, std::string(s.message()));
+                absl::Status s =
+                    lifecycle_.RebootServiceEngine(q.matches[1].str(), ctx.tenant_uuid);
+                if (absl::IsFailedPrecondition(s))
+                  return WriteError(r, 409, std::string(s.message()));
                 if (!s.ok()) return WriteError(r, HttpStatusFor(s), std::string(s.message()));
                 r.set_content("{}", "application/json");
               }));
@@ -157,8 +159,8 @@ void Server::ServiceEngineRoutes() {
       const std::string base = absl::StrCat(rendered.value("url", ""));
       const std::string host = base.substr(0, base.find("/api/"));
       json config = json::object();
-      for (const char* key : {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref",
-                              "enable_state"}) {
+      for (const char* key :
+           {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref", "enable_state"}) {
         if (rendered.contains(key)) config[key] = rendered[key];
       }
       json vs_refs = json::array();
@@ -203,19 +205,20 @@ void Server::ServiceEngineRoutes() {
                r.set_content(json{{"count", results.size()}, {"results", results}}.dump(),
                              "application/json");
              }));
-  http_->Get("/api/virtualservice/([^/]+)/?", api([this, vs_object](Req q, Res r) {
-               ApiContext ctx;
-               if (!Authorize(q, r, &ctx)) return;
-               absl::StatusOr<json> vs = lifecycle_.VirtualService(q.matches[1].str());
-               if (vs.ok() && ctx.tenant_uuid != "*" && (*vs)["tenant_uuid"] != ctx.tenant_uuid) {
-                 vs = absl::NotFoundError(absl::StrCat("Object ", q.matches[1].str(),
-                                                       " of type virtualservice not found"));
-               }
-               if (!vs.ok()) {
-                 return WriteError(r, HttpStatusFor(vs.status()), std::string(vs.status().message()));
-               }
-               r.set_content(vs_object(ctx, *vs).dump(), "application/json");
-             }));
+  http_->Get(
+      "/api/virtualservice/([^/]+)/?", api([this, vs_object](Req q, Res r) {
+        ApiContext ctx;
+        if (!Authorize(q, r, &ctx)) return;
+        absl::StatusOr<json> vs = lifecycle_.VirtualService(q.matches[1].str());
+        if (vs.ok() && ctx.tenant_uuid != "*" && (*vs)["tenant_uuid"] != ctx.tenant_uuid) {
+          vs = absl::NotFoundError(
+              absl::StrCat("Object ", q.matches[1].str(), " of type virtualservice not found"));
+        }
+        if (!vs.ok()) {
+          return WriteError(r, HttpStatusFor(vs.status()), std::string(vs.status().message()));
+        }
+        r.set_content(vs_object(ctx, *vs).dump(), "application/json");
+      }));
 }
 
 void Server::LifecycleControlRoutes() {
@@ -252,8 +255,9 @@ void Server::LifecycleControlRoutes() {
     Persist();
     reply(r, json{{"uuids", *uuids}});
   });
-  http_->Get("/_emulator/virtualservices",
-             [this, reply](Req, Res r) { reply(r, json{{"results", lifecycle_.VirtualServices()}}); });
+  http_->Get("/_emulator/virtualservices", [this, reply](Req, Res r) {
+    reply(r, json{{"results", lifecycle_.VirtualServices()}});
+  });
   http_->Delete("/_emulator/virtualservices/([^/]+)", [this, reply](Req q, Res r) {
     absl::Status s = lifecycle_.RemoveVirtualService(q.matches[1].str());
     if (!s.ok()) return WriteError(r, HttpStatusFor(s), std::string(s.message()));
@@ -268,14 +272,15 @@ void Server::LifecycleControlRoutes() {
     }
     const std::string vtype = body.value("vtype", "CLOUD_NONE");
     if (vtype != "CLOUD_NONE" && vtype != "CLOUD_VCENTER" && vtype != "CLOUD_NSXT") {
-      return WriteError(r, 400,
-                        absl::StrCat("vtype: must be CLOUD_NONE, CLOUD_VCENTER or CLOUD_NSXT, not \"",
-                                     vtype, "\""));
+      return WriteError(
+          r, 400,
+          absl::StrCat("vtype: must be CLOUD_NONE, CLOUD_VCENTER or CLOUD_NSXT, not \"", vtype,
+                       "\""));
     }
     std::string privilege = body.value("privilege", vtype == "CLOUD_VCENTER" ? "WRITE_ACCESS" : "");
-    if (!privilege.empty() && (vtype != "CLOUD_VCENTER" ||
-                               (privilege != "WRITE_ACCESS" && privilege != "READ_ACCESS" &&
-                                privilege != "NO_ACCESS"))) {
+    if (!privilege.empty() &&
+        (vtype != "CLOUD_VCENTER" ||
+         (privilege != "WRITE_ACCESS" && privilege != "READ_ACCESS" && privilege != "NO_ACCESS"))) {
       return WriteError(r, 400,
                         "privilege: only for CLOUD_VCENTER, one of WRITE_ACCESS, READ_ACCESS, "
                         "NO_ACCESS");
@@ -289,8 +294,9 @@ void Server::LifecycleControlRoutes() {
   });
   http_->Get("/_emulator/timing", [this, reply](Req, Res r) {
     const SeTiming t = lifecycle_.timing();
-    reply(r, json{{"boot_ms", t.boot_ms}, {"migration_ms", t.migration_ms},
-                  {"minute_ms", t.minute_ms}});
+    reply(
+        r,
+        json{{"boot_ms", t.boot_ms}, {"migration_ms", t.migration_ms}, {"minute_ms", t.minute_ms}});
   });
   http_->Post("/_emulator/timing", [this, reply](Req q, Res r) {
     json body;
@@ -298,8 +304,9 @@ void Server::LifecycleControlRoutes() {
     absl::Status s = lifecycle_.UpdateTiming(body);
     if (!s.ok()) return WriteError(r, 400, std::string(s.message()));
     const SeTiming t = lifecycle_.timing();
-    reply(r, json{{"boot_ms", t.boot_ms}, {"migration_ms", t.migration_ms},
-                  {"minute_ms", t.minute_ms}});
+    reply(
+        r,
+        json{{"boot_ms", t.boot_ms}, {"migration_ms", t.migration_ms}, {"minute_ms", t.minute_ms}});
   });
   http_->Get("/_emulator/timeline", [this, reply](Req, Res r) {
     json out = lifecycle_.Timeline();

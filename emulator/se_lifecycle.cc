@@ -48,9 +48,7 @@ void Erase(std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-bool TakesEffectAfterReboot(const controller::SeGroupField& field) {
-  return field.requires_reboot;
-}
+bool TakesEffectAfterReboot(const controller::SeGroupField& field) { return field.requires_reboot; }
 
 SeLifecycle::SeLifecycle(Store* store, Faults* faults, Clock clock_ms, SeTiming timing,
                          json defaults)
@@ -190,7 +188,8 @@ void SeLifecycle::PlaceOnLocked(Vs& vs, Se& se, int64_t now) {
   vs.waiting.clear();
   if (se.oper == "OPER_UP") {
     vs.placed.push_back(se.uuid);
-    EmitLocked(now, {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se.uuid}, {"se_group", vs.group}});
+    EmitLocked(now,
+               {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se.uuid}, {"se_group", vs.group}});
   } else {
     vs.pending.push_back(se.uuid);
     EmitLocked(now,
@@ -316,14 +315,15 @@ void SeLifecycle::AdvanceLocked(int64_t now) {
 void SeLifecycle::BootedLocked(Se& se, int64_t now) {
   se.snapshot = RebootSettingsLocked(se.group);
   se.online_since_ms = now;
-  const bool disabled = se.enable_state == "SE_STATE_DISABLED" ||
-                        se.enable_state == "SE_STATE_DISABLED_FORCE";
+  const bool disabled =
+      se.enable_state == "SE_STATE_DISABLED" || se.enable_state == "SE_STATE_DISABLED_FORCE";
   SetOperLocked(se, disabled && LoadLocked(se.uuid) == 0 ? "OPER_DISABLED" : "OPER_UP", {}, now);
   for (Vs& vs : vss_) {
     if (!Contains(vs.pending, se.uuid)) continue;
     Erase(vs.pending, se.uuid);
     vs.placed.push_back(se.uuid);
-    EmitLocked(now, {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se.uuid}, {"se_group", vs.group}});
+    EmitLocked(now,
+               {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se.uuid}, {"se_group", vs.group}});
   }
 }
 
@@ -397,8 +397,8 @@ void SeLifecycle::PlaceLocked(Vs& vs, int64_t now) {
     }
     if (why != vs.waiting) {
       vs.waiting = why;
-      EmitLocked(now,
-                 {{"kind", "vs_waiting"}, {"vs", vs.uuid}, {"se_group", vs.group}, {"reason", why}});
+      EmitLocked(
+          now, {{"kind", "vs_waiting"}, {"vs", vs.uuid}, {"se_group", vs.group}, {"reason", why}});
     }
     return;
   }
@@ -429,13 +429,14 @@ void SeLifecycle::FinishMigrationsLocked(int64_t now) {
       se.migrate_due = false;
       se.migrate_fails = false;
       se.migrate_state = "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE";
-      const std::string why =
-          stuck.empty() ? "MIGRATE_SE_FAILED: migration failed (fault injection)"
-                        : absl::StrCat("MIGRATE_SE_FAILED: no Service Engine can take ",
-                                       absl::StrJoin(stuck, ", "));
+      const std::string why = stuck.empty()
+                                  ? "MIGRATE_SE_FAILED: migration failed (fault injection)"
+                                  : absl::StrCat("MIGRATE_SE_FAILED: no Service Engine can take ",
+                                                 absl::StrJoin(stuck, ", "));
       SetOperLocked(se, "OPER_UP", {why}, now);
-      EmitLocked(now, {{"kind", "MIGRATE_SE_FAILED"}, {"se", uuid}, {"se_group", se.group},
-                       {"reason", why}});
+      EmitLocked(
+          now,
+          {{"kind", "MIGRATE_SE_FAILED"}, {"se", uuid}, {"se_group", se.group}, {"reason", why}});
       continue;
     }
     if (LoadLocked(uuid) == 0) {
@@ -544,8 +545,8 @@ absl::StatusOr<std::vector<std::string>> SeLifecycle::AddVirtualServices(
     return absl::NotFoundError(absl::StrCat("se_group: no SE group '", group, "'"));
   }
   if (matches.size() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "se_group: '", group, "' names ", matches.size(), " SE groups; give its uuid"));
+    return absl::InvalidArgumentError(absl::StrCat("se_group: '", group, "' names ", matches.size(),
+                                                   " SE groups; give its uuid"));
   }
   std::vector<std::string> out;
   for (int i = 0; i < count; ++i) {
@@ -644,25 +645,23 @@ absl::StatusOr<json> SeLifecycle::UpdateServiceEngine(const std::string& se_uuid
   if (object.contains("enable_state") && !object["enable_state"].is_null()) {
     const json& v = object["enable_state"];
     if (!v.is_string() || std::find(std::begin(kEnableStates), std::end(kEnableStates),
-                                     v.get<std::string>()) == std::end(kEnableStates)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Invalid value ", v.dump(), " for field enable_state: expected one of ",
-                       absl::StrJoin(kEnableStates, ", "), "."));
+                                    v.get<std::string>()) == std::end(kEnableStates)) {
+      return absl::InvalidArgumentError(absl::StrCat("Invalid value ", v.dump(),
+                                                     " for field enable_state: expected one of ",
+                                                     absl::StrJoin(kEnableStates, ", "), "."));
     }
     state = v.get<std::string>();
   }
   const json* last_modified =
       object.contains("_last_modified") ? &object["_last_modified"] : nullptr;
   NSXALB_ASSIGN_OR_RETURN(
-      json updated,
-      store_->UpdateServiceEngine(se_uuid, {{"enable_state", state}}, last_modified));
+      json updated, store_->UpdateServiceEngine(se_uuid, {{"enable_state", state}}, last_modified));
   const std::string before = se->enable_state;
   se->enable_state = state;
   const bool disable = state == "SE_STATE_DISABLED" || state == "SE_STATE_DISABLED_FORCE";
   if (state != before) EmitSeLocked(*se, now, "se_enable_state");
   if (disable && !se->leaving && se->oper != "OPER_DISABLED" &&
-      (state != before ||
-       se->migrate_state == "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE")) {
+      (state != before || se->migrate_state == "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE")) {
     // MIGRATE_SE_STARTED: the SE's virtual services go to others (make before break).
     const bool restarted = se->migrate_state == "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE";
     se->leaving = true;
@@ -744,8 +743,8 @@ absl::Status SeLifecycle::RebootServiceEngine(const std::string& se_uuid,
         absl::StrCat("Object ", se_uuid, " of type ", kServiceEngine, " not found"));
   }
   if (se->up_at.has_value() || se->never_up || se->oper == "OPER_CREATING") {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Service Engine ", se_uuid, " is ", se->oper, " and cannot be rebooted now."));
+    return absl::FailedPreconditionError(
+        absl::StrCat("Service Engine ", se_uuid, " is ", se->oper, " and cannot be rebooted now."));
   }
   // Down for the boot time; its placements stay (a VS with no other SE is not served meanwhile).
   se->up_at = now + timing_.boot_ms;

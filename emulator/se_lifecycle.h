@@ -92,14 +92,13 @@ class SeLifecycle {
   // The control endpoint's SE load: `count` SEs that already run in the group (OPER_UP at once,
   // any cloud), each admitted first. On a refusal the SEs admitted before it stay: the error
   // carries the refusal, `created` the uuids made.
-  absl::Status AddServiceEngines(const std::string& group_uuid, int count,
-                                 std::optional<int> vcpus, std::vector<std::string>* created);
+  absl::Status AddServiceEngines(const std::string& group_uuid, int count, std::optional<int> vcpus,
+                                 std::vector<std::string>* created);
 
   // Places `count` new virtual services in a group (by uuid or name; `tenant` narrows a name),
   // each on the group's min_scaleout_per_vs SEs. Returns their uuids; placement proceeds as the
   // group allows (a VS may wait for an SE that boots, or for room).
-  absl::StatusOr<std::vector<std::string>> AddVirtualServices(const std::string& group,
-                                                              int count,
+  absl::StatusOr<std::vector<std::string>> AddVirtualServices(const std::string& group, int count,
                                                               const std::string& tenant);
   // Removes a virtual service. NotFound when absent.
   absl::Status RemoveVirtualService(const std::string& vs_uuid);
@@ -183,8 +182,8 @@ class SeLifecycle {
   absl::StatusOr<std::string> CreateSeLocked(const std::string& group, std::optional<int> vcpus,
                                              bool up_now, int64_t now)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void SetOperLocked(Se& se, const std::string& oper, std::vector<std::string> reason,
-                     int64_t now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SetOperLocked(Se& se, const std::string& oper, std::vector<std::string> reason, int64_t now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EmitSeLocked(const Se& se, int64_t now, const std::string& kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EmitLocked(int64_t at, nlohmann::json event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

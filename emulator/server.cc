@@ -96,8 +96,9 @@ Server::Server(const Config& config)
       sessions_(absl::Seconds(config.session_idle_timeout_seconds), [] { return absl::Now(); }),
       store_([] { return absl::ToUnixMicros(absl::Now()); }),
       faults_(config.faults),
-      lifecycle_(&store_, &faults_, [] { return absl::ToUnixMillis(absl::Now()); },
-                 config.se_timing, DefaultsFor(config.controller_version)) {
+      lifecycle_(
+          &store_, &faults_, [] { return absl::ToUnixMillis(absl::Now()); }, config.se_timing,
+          DefaultsFor(config.controller_version)) {
   SetServiceEngineHooks({});
 }
 

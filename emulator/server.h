@@ -9,8 +9,9 @@
 // GET /api/virtualservice[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
 // and POST /api/analytics/metrics/collection.
 // /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines, metric
-// series, virtual services, clouds, the SE lifecycle's timing and timeline); it is not counted, not subject to faults and needs no session. Behaviour and
-// status codes are documented in docs/emulator.md.
+// series, virtual services, clouds, the SE lifecycle's timing and timeline); it is not counted, not
+// subject to faults and needs no session. Behaviour and status codes are documented in
+// docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_
 

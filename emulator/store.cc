@@ -68,8 +68,8 @@ absl::Status CheckLastModified(const char* type, const json& existing, const jso
   if (absl::SimpleAtoi(existing.value("_last_modified", "0"), &stored) && given < stored) {
     return absl::AbortedError(
         absl::StrCat("Concurrent Update Error: ", type, " ", existing.value("name", ""),
-                     " was modified since it was read (_last_modified ", text, ", current ",
-                     stored, "). Read the object again and retry."));
+                     " was modified since it was read (_last_modified ", text, ", current ", stored,
+                     "). Read the object again and retry."));
   }
   return absl::OkStatus();
 }

@@ -5,8 +5,10 @@
 // of the vendor's alert script se_grp_cleanup_old_spec_se.
 #include <unistd.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -68,10 +70,10 @@ TEST_F(EmulatorLifecycleTest, TheListingJoinsTheRuntimeWithFields) {
   const std::vector<std::string> ses = Ses(g, 2);
   ASSERT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", "web"}, {"count", 1}}),
               IsOk());
-  ApiResponse r = api_->Send(
-      "GET",
-      "/api/serviceengine?fields=uuid,name,se_group_ref,resources,enable_state"
-      "&join_subresources=runtime&page_size=200");
+  ApiResponse r =
+      api_->Send("GET",
+                 "/api/serviceengine?fields=uuid,name,se_group_ref,resources,enable_state"
+                 "&join_subresources=runtime&page_size=200");
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_EQ(r.json["count"], 2);
   for (const json& se : r.json["results"]) {
@@ -165,6 +167,18 @@ TEST_F(EmulatorLifecycleTest, ReplaysTheVendorsAlertScript) {
   }
 }
 
+// page_size above 200 (the swagger's range) is answered in pages of 200, not refused.
+TEST_F(EmulatorLifecycleTest, APageSizeOver200GivesPagesOf200) {
+  const std::string g = Group("big");
+  Ses(g, 201);
+  ApiResponse r = api_->Send(
+      "GET", absl::StrCat("/api/serviceengine?page_size=1000&refers_to=serviceenginegroup:", g));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["count"], 201);
+  EXPECT_THAT(r.json["results"], SizeIs(200));
+  EXPECT_THAT(r.json.value("next", ""), HasSubstr("page=2"));
+}
+
 TEST_F(EmulatorLifecycleTest, DeleteRebootAndPatchOverHttps) {
   const std::string g = Group("web");
   const std::vector<std::string> ses = Ses(g, 2);
@@ -179,7 +193,8 @@ TEST_F(EmulatorLifecycleTest, DeleteRebootAndPatchOverHttps) {
   r = api_->Send("PATCH", path, {{"replace", {{"enable_state", "SE_STATE_OFF"}}}});
   EXPECT_EQ(r.status, 400);
   EXPECT_THAT(r.json.value("error", ""), HasSubstr("enable_state"));
-  r = api_->Send("PATCH", path, {{"replace", {{"enable_state", "SE_STATE_DISABLED_FOR_PLACEMENT"}}}});
+  r = api_->Send("PATCH", path,
+                 {{"replace", {{"enable_state", "SE_STATE_DISABLED_FOR_PLACEMENT"}}}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.json["enable_state"], "SE_STATE_DISABLED_FOR_PLACEMENT");
   // Reboot: down, then up again.
@@ -201,8 +216,8 @@ TEST_F(EmulatorLifecycleTest, ControlEndpointsForCloudsTimingAndFaults) {
   ASSERT_THAT(cloud, IsOk());
   EXPECT_FALSE(emu_->Control("POST", "clouds", {{"name", "manual"}}).ok());
   EXPECT_FALSE(emu_->Control("POST", "clouds", {{"name", "x"}, {"vtype", "AWS"}}).ok());
-  const std::string g =
-      Group("web", {{"cloud_ref", absl::StrCat("/api/cloud/", (*cloud)["uuid"].get<std::string>())}});
+  const std::string g = Group(
+      "web", {{"cloud_ref", absl::StrCat("/api/cloud/", (*cloud)["uuid"].get<std::string>())}});
   ASSERT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", g}, {"count", 1}}), IsOk());
   absl::StatusOr<json> vss = emu_->Control("GET", "virtualservices");
   ASSERT_THAT(vss, IsOk());
@@ -220,6 +235,42 @@ TEST_F(EmulatorLifecycleTest, ControlEndpointsForCloudsTimingAndFaults) {
       emu_->Control("POST", "faults", {{"migrate_fail_next", 1}, {"se_never_up_next", 2}});
   ASSERT_THAT(faults, IsOk());
   EXPECT_EQ((*faults)["se_never_up_next"], 2);
+}
+
+// Readers list and read runtimes while a writer disables SEs and places virtual services: every
+// answer is whole and the migrations end (run under ThreadSanitizer in CI, label tsan).
+TEST_F(EmulatorLifecycleTest, ConcurrentReadersAndWriters) {
+  const std::string g = Group("busy", {{"max_vs_per_se", 3}});
+  const std::vector<std::string> ses = Ses(g, 4);
+  ASSERT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", g}, {"count", 6}}), IsOk());
+  std::atomic<int> bad{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([this, &bad, &ses, t] {
+      ApiClient client(*emu_);
+      if (client.Login().status != 200) return void(++bad);
+      for (int i = 0; i < 30; ++i) {
+        ApiResponse r = client.Send(
+            "GET", i % 2 == 0 ? "/api/serviceengine?join_subresources=runtime&page_size=200"
+                              : absl::StrCat("/api/serviceengine/", ses[(i + t) % 4], "/runtime"));
+        if (r.status != 200 && r.status != 404) ++bad;
+        if (r.status == 200 && r.json.is_null()) ++bad;
+      }
+    });
+  }
+  for (int i = 0; i < 2; ++i) {
+    const std::string path = absl::StrCat("/api/serviceengine/", ses[i]);
+    EXPECT_EQ(
+        api_->Send("PATCH", path, {{"replace", {{"enable_state", "SE_STATE_DISABLED"}}}}).status,
+        200);
+    EXPECT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", g}, {"count", 1}}), IsOk());
+  }
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  for (int i = 0; i < 2; ++i) EXPECT_TRUE(WaitFor(ses[i], "OPER_DISABLED")) << ses[i];
+  absl::StatusOr<json> timeline = emu_->Control("GET", "timeline");
+  ASSERT_THAT(timeline, IsOk());
+  EXPECT_EQ((*timeline)["summary"]["unplaced_instants"], json::array());
 }
 
 }  // namespace

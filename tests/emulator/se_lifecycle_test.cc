@@ -29,9 +29,10 @@ class SeLifecycleTest : public ::testing::Test {
   SeLifecycleTest()
       : store_([this] { return now_ms_.load() * 1000; }),
         faults_(FaultConfig{}),
-        lifecycle_(&store_, &faults_, [this] { return now_ms_.load(); },
-                   SeTiming{/*boot_ms=*/100, /*migration_ms=*/50, /*minute_ms=*/1000},
-                   DefaultsFor(controller::ApiVersion{22, 1, 3})) {
+        lifecycle_(
+            &store_, &faults_, [this] { return now_ms_.load(); },
+            SeTiming{/*boot_ms=*/100, /*migration_ms=*/50, /*minute_ms=*/1000},
+            DefaultsFor(controller::ApiVersion{22, 1, 3})) {
     store_.Seed();
   }
 
@@ -236,8 +237,8 @@ TEST_F(SeLifecycleTest, IdleSesAreDeprovisionedAfterTheGroupsDelay) {
 TEST_F(SeLifecycleTest, ANoAccessCloudCreatesNoSe) {
   absl::StatusOr<json> cloud = store_.CreateCloud("manual", "CLOUD_NONE", "");
   ASSERT_TRUE(cloud.ok());
-  const std::string g = Group({{"name", "web"}, {"se_deprovision_delay", 1}},
-                              (*cloud)["uuid"].get<std::string>());
+  const std::string g =
+      Group({{"name", "web"}, {"se_deprovision_delay", 1}}, (*cloud)["uuid"].get<std::string>());
   const std::string vs = lifecycle_.AddVirtualServices(g, 1, "").value()[0];
   At(1'100'000);
   EXPECT_THAT(SesOf(g), IsEmpty());
