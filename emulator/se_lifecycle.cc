@@ -317,7 +317,10 @@ void SeLifecycle::BootedLocked(Se& se, int64_t now) {
   se.online_since_ms = now;
   const bool disabled =
       se.enable_state == "SE_STATE_DISABLED" || se.enable_state == "SE_STATE_DISABLED_FORCE";
-  SetOperLocked(se, disabled && LoadLocked(se.uuid) == 0 ? "OPER_DISABLED" : "OPER_UP", {}, now);
+  std::string oper = "OPER_UP";
+  if (se.leaving) oper = "OPER_DISABLING";
+  if (!se.leaving && disabled && LoadLocked(se.uuid) == 0) oper = "OPER_DISABLED";
+  SetOperLocked(se, oper, {}, now);
   for (Vs& vs : vss_) {
     if (!Contains(vs.pending, se.uuid)) continue;
     Erase(vs.pending, se.uuid);
@@ -382,6 +385,7 @@ void SeLifecycle::PlaceLocked(Vs& vs, int64_t now) {
       continue;
     }
     std::string why;
+    bool refused = false;
     if (!WriteAccessLocked(vs.group)) {
       why = "no Service Engine with room, and the cloud has no write access (no SE is created)";
     } else if (group_ses >= max_se) {
@@ -394,9 +398,13 @@ void SeLifecycle::PlaceLocked(Vs& vs, int64_t now) {
         continue;
       }
       why = std::string(created.status().message());
+      refused = true;
     }
     if (why != vs.waiting) {
       vs.waiting = why;
+      if (refused) {
+        EmitLocked(now, {{"kind", "se_refused"}, {"se_group", vs.group}, {"reason", why}});
+      }
       EmitLocked(
           now, {{"kind", "vs_waiting"}, {"vs", vs.uuid}, {"se_group", vs.group}, {"reason", why}});
     }
@@ -417,9 +425,14 @@ void SeLifecycle::FinishMigrationsLocked(int64_t now) {
         for (const std::string& s : vs.placed) {
           others += s != uuid && ServingLocked(s) && !ses_.at(s).leaving;
         }
-        if (others >= wanted || (others >= 1 && vs.pending.empty())) {
+        // SEs still booting for it elsewhere: worth waiting for.
+        bool booting_elsewhere = false;
+        for (const std::string& s : vs.pending) {
+          booting_elsewhere |= s != uuid && ses_.count(s) > 0 && !ses_.at(s).leaving;
+        }
+        if (others >= wanted || (others >= 1 && !booting_elsewhere)) {
           RemoveFromLocked(vs, uuid, now);
-        } else if (vs.pending.empty()) {
+        } else if (!booting_elsewhere) {
           stuck.push_back(vs.name);
         }
       }
@@ -477,12 +490,7 @@ absl::StatusOr<std::string> SeLifecycle::CreateSeLocked(const std::string& group
   shape.disk = GroupIntLocked(group, "disk_per_se", 15);
   if (hooks_.admit) {
     absl::Status admitted = hooks_.admit(g->second, shape);
-    if (!admitted.ok()) {
-      EmitLocked(now, {{"kind", "se_refused"},
-                       {"se_group", group},
-                       {"reason", std::string(admitted.message())}});
-      return admitted;
-    }
+    if (!admitted.ok()) return admitted;
   }
   NSXALB_ASSIGN_OR_RETURN(std::vector<std::string> uuids,
                           store_->CreateServiceEngines(group, 1, vcpus, defaults_));
@@ -520,7 +528,13 @@ absl::Status SeLifecycle::AddServiceEngines(const std::string& group_uuid, int c
   AdvanceLocked(now);
   for (int i = 0; i < count; ++i) {
     absl::StatusOr<std::string> uuid = CreateSeLocked(group_uuid, vcpus, true, now);
-    if (!uuid.ok()) return uuid.status();
+    if (absl::IsNotFound(uuid.status())) return uuid.status();
+    if (!uuid.ok()) {
+      EmitLocked(now, {{"kind", "se_refused"},
+                       {"se_group", group_uuid},
+                       {"reason", std::string(uuid.status().message())}});
+      return uuid.status();
+    }
     created->push_back(*uuid);
   }
   ReconcileLocked(now);

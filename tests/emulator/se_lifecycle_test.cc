@@ -213,6 +213,22 @@ TEST_F(SeLifecycleTest, RebootAppliesTheGroupsCurrentRebootOnlySettings) {
   EXPECT_EQ(unplaced[0]["at_ms"], 1'000'002);
 }
 
+TEST_F(SeLifecycleTest, ARebootDuringAMigrationComesBackDisabling) {
+  const std::string g = Group({{"name", "web"}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> ses = Ses(g, 1);
+  const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  ASSERT_TRUE(lifecycle_.RebootServiceEngine(ses[0], "admin").ok());
+  EXPECT_EQ(Oper(ses[0]), "OPER_DOWN");
+  At(1'000'050);
+  // The new SE is still booting; the rebooting one is down: the VS waits for either.
+  EXPECT_EQ(Oper(ses[0]), "OPER_DOWN");
+  At(1'000'100);
+  EXPECT_EQ(Oper(ses[0]), "OPER_DISABLED");
+  EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(1));
+  EXPECT_NE(Vs(vs)["se_uuids"][0], ses[0]);
+}
+
 TEST_F(SeLifecycleTest, IdleSesAreDeprovisionedAfterTheGroupsDelay) {
   const std::string g = Group({{"name", "web"}, {"se_deprovision_delay", 2}});
   const std::string keep = Group({{"name", "keep"}, {"se_deprovision_delay", 0}});
@@ -302,10 +318,17 @@ TEST_F(SeLifecycleTest, TheAdmissionPointRefusesAndTheVirtualServiceWaits) {
   const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
   EXPECT_THAT(SesOf(g), IsEmpty());
   EXPECT_THAT(Vs(vs)["waiting"].get<std::string>(), ::testing::HasSubstr("Insufficient"));
-  allow = true;
+  // Asked again at each advance, the refusal is recorded once per waiting reason.
   At(1'000'001);
+  At(1'000'002);
+  int refusals = 0;
+  const json timeline = lifecycle_.Timeline();
+  for (const json& e : timeline["events"]) refusals += e["kind"] == "se_refused";
+  EXPECT_EQ(refusals, 2);  // the control endpoint's, and the virtual service's
+  allow = true;
+  At(1'000'003);
   ASSERT_THAT(SesOf(g), SizeIs(1));
-  At(1'000'101);
+  At(1'000'103);
   EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(1));
   EXPECT_THAT(asked, ::testing::Each(2));
 }
