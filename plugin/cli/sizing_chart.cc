@@ -263,9 +263,9 @@ void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
   svg.Line(kLeft, bottom, kRight, bottom, absl::StrCat("stroke=\"", kInk, "\""));
   svg.Line(kLeft, top - 6, kLeft, bottom, absl::StrCat("stroke=\"", kInk, "\""));
   svg.Text((kLeft + kRight) / 2, bottom + 34,
-           f.daily_peaks.empty()
-               ? std::string("days (no complete UTC day of data)")
-               : absl::StrCat("days since ", DayText(first_day), " (complete UTC days)"),
+           f.daily_peaks.empty() ? std::string("days (no complete 24-hour period of data)")
+                                 : absl::StrCat("days since ", DayText(first_day),
+                                                " (24-hour periods ending at the last sample)"),
            "text-anchor=\"middle\" fill=\"#222222\"");
   svg.Text(16, (top + bottom) / 2, "percent",
            absl::StrCat("text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 16 ",

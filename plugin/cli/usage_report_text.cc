@@ -52,7 +52,7 @@ std::string AtText(const std::optional<absl::Time>& at) {
 }
 
 // "Service Units (service-units-now): 24 SUs now, 8 recommended, 16 reclaimable", or with the
-// reason reclaimable is unknown.
+// reason reclaimable is unknown or withheld.
 std::string ServiceUnitsText(const segroup::ServiceUnitsUsage& su) {
   const auto units = [](const std::optional<double>& v) {
     return v.has_value() ? sizing::FormatServiceUnits(*v) : std::string("unknown");
@@ -62,6 +62,8 @@ std::string ServiceUnitsText(const segroup::ServiceUnitsUsage& su) {
                    " now, ", units(su.recommended), " recommended, ");
   if (su.reclaimable.has_value()) {
     absl::StrAppend(&out, sizing::FormatServiceUnits(*su.reclaimable), " reclaimable");
+    // Withheld (rule observed-cpu-floor): the reason.
+    if (!su.reason.empty()) absl::StrAppend(&out, " (", su.reason, ")");
   } else {
     absl::StrAppend(&out, "none called reclaimable: ", su.reason);
   }

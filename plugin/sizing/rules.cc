@@ -303,16 +303,27 @@ const std::vector<RuleDoc>& AllRules() {
        "SUs fewer than the group consumes now. Never an error: an over-sized group is waste, not "
        "a risk. The recommendation keeps the HA mode's minimum (buffer SE, pair, standby).",
        {"vcpus_per_se", "max_se", "min_scaleout_per_vs", "workload"}},
+      {kObservedCpuFloor,
+       "derived: the SEs' own CPU (se_stats.avg_cpu_usage)",
+       "A recommendation from observed load never carries less CPU than the group used: the "
+       "vCPUs its SEs used at their peak (per timestamp, the sum of CPU% x vCPUs) must fit the "
+       "recommended active SEs at or below the target, calibrated or not; else the CPU-bound "
+       "demand is raised and sized again. Nothing is reclaimable from a group at risk, or whose "
+       "recommendation still misses the floor; the reason says so.",
+       {}},
       {kForecastDailyPeaks,
        "derived",
-       "The forecast reads the peak of each complete UTC day in the window (7 days or more) of "
-       "the binding measure: the highest SE's CPU, and each CPU-bound rate as a share of the "
-       "capacity of the SEs the group runs.",
+       "The forecast reads the peak of each complete 24-hour period ending at the last sample "
+       "(period k is (last - (k+1) x 24h, last - k x 24h]; complete when the window covers it, "
+       "all but at most its first hour, and it holds a sample) in the window (7 days or more) "
+       "of the binding measure: the highest SE's CPU, and each CPU-bound rate as a share of the "
+       "capacity of the SEs the group runs. 7 days of data make 7 peaks.",
        {}},
       {kForecastNeedsSevenDays, "derived", "No forecast from fewer than 7 daily peaks.", {}},
       {kForecastLeastSquares,
        "derived",
-       "A least-squares line through the daily peaks (x = the day, y = its peak).",
+       "A least-squares line through the daily peaks (x = the days since the first period "
+       "ended, y = its peak).",
        {}},
       {kForecastFitRSquared,
        "derived",
@@ -321,7 +332,7 @@ const std::vector<RuleDoc>& AllRules() {
        {}},
       {kForecastDaysToTarget,
        "derived",
-       "The whole days from the last daily peak until the line reaches the target (max_cpu_usage "
+       "The whole days from the last sample until the line reaches the target (max_cpu_usage "
        "or the workload's target_utilization), rounded down; 0 when it is already there.",
        {}},
       {kForecastAtMost365Days, "derived", "No forecast beyond 365 days.", {}},

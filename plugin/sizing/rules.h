@@ -80,6 +80,7 @@ inline constexpr char kCalibrationUnderSized[] = "calibration-shows-under-sizing
 inline constexpr char kServiceUnitsNow[] = "service-units-now";
 inline constexpr char kReclaimNeedsHalfTheSamples[] = "reclaim-needs-half-the-samples";
 inline constexpr char kObservedCapacityUnused[] = "observed-capacity-unused";
+inline constexpr char kObservedCpuFloor[] = "observed-cpu-floor";
 inline constexpr char kForecastDailyPeaks[] = "forecast-daily-peaks";
 inline constexpr char kForecastNeedsSevenDays[] = "forecast-needs-7-daily-peaks";
 inline constexpr char kForecastLeastSquares[] = "forecast-least-squares";

@@ -1,4 +1,5 @@
-// The headroom forecast (plugin/segroup/usage/forecast.h): complete UTC days and their peaks, the
+// The headroom forecast (plugin/segroup/usage/forecast.h): the complete 24-hour periods that end at
+// the last point and their peaks (boundaries, partial periods), the
 // least-squares line, days to the target and every reason a forecast is not made, non-finite and
 // extreme input, and the binding forecast of several measures. Every expected number is worked by
 // hand in the comment beside it.
@@ -38,12 +39,14 @@ const absl::Time kMidnight = Day(2026, 11, 28);
 
 int64_t Unix(absl::Time t) { return absl::ToUnixSeconds(t); }
 
-// Hourly points over peaks.size() days from `first_day`: day i peaks at peaks[i] at 14:00 UTC;
-// every other hour of it is 5 lower.
+// Hourly points over peaks.size() days from `first_day`, at 01:00, 02:00, ..., 24:00 of each day
+// (so that the last point is the midnight that ends the last day, and the 24-hour periods that
+// end at it are the UTC days): day i peaks at peaks[i] at 14:00 UTC; every other hour of it is 5
+// lower.
 Points Hourly(absl::Time first_day, const std::vector<double>& peaks) {
   Points points;
   for (size_t i = 0; i < peaks.size(); ++i) {
-    for (int h = 0; h < 24; ++h) {
+    for (int h = 1; h <= 24; ++h) {
       const absl::Time t = first_day + absl::Hours(24 * static_cast<int64_t>(i) + h);
       points.emplace_back(Unix(t), h == 14 ? peaks[i] : peaks[i] - 5);
     }
@@ -100,17 +103,19 @@ void ExpectNoForecast(const Forecast& f) {
 TEST(ForecastHeadroomTest, RisingOneADayOverFourteenDaysEndingAtMidnight) {
   // Nov 14 - Nov 27 peak at 40, 41, ..., 53. x = 0..13, y = 40 + x: x mean 6.5, y mean 46.5;
   // every (y - mean) equals (x - mean), so Sxy = Sxx, slope 1, intercept 46.5 - 6.5 = 40, R² 1.
-  // The line is 53 at x = 13 and 80 at x = 40: 27 days after Nov 27, on Dec 24.
+  // The line is 53 at x = 13 and 80 at x = 40: 27 days after the last point (Nov 28 00:00, the end
+  // of the period that holds Nov 27), on Dec 25 00:00.
   ForecastInput input = DailyInput(Linear(40, 1, 14));
-  // A point at the window's inclusive end opens Nov 28, which is not complete: ignored.
-  input.points.emplace_back(Unix(kMidnight), 99);
+  // A point after the window's inclusive end is ignored (it would be the last point, and the
+  // peak of the period it ends).
+  input.points.emplace_back(Unix(kMidnight + absl::Seconds(1)), 99);
   const Forecast f = ForecastHeadroom(input);
 
   EXPECT_EQ(f.measure, "cpu_pct");
   ASSERT_EQ(f.daily_peaks.size(), 14u);
-  EXPECT_EQ(f.daily_peaks.front().day, Day(2026, 11, 14));
+  EXPECT_EQ(f.daily_peaks.front().day, Day(2026, 11, 15));
   EXPECT_EQ(f.daily_peaks.front().value, 40);
-  EXPECT_EQ(f.daily_peaks.back().day, Day(2026, 11, 27));
+  EXPECT_EQ(f.daily_peaks.back().day, kMidnight);
   EXPECT_EQ(f.daily_peaks.back().value, 53);
   ASSERT_TRUE(f.slope_per_day.has_value());
   EXPECT_NEAR(*f.slope_per_day, 1.0, 1e-12);
@@ -119,40 +124,118 @@ TEST(ForecastHeadroomTest, RisingOneADayOverFourteenDaysEndingAtMidnight) {
   ASSERT_TRUE(f.r_squared.has_value());
   EXPECT_NEAR(*f.r_squared, 1.0, 1e-12);
   EXPECT_EQ(f.days_to_target, 27);
-  EXPECT_EQ(f.reaches_at, Day(2026, 12, 24));
+  EXPECT_EQ(f.reaches_at, Day(2026, 12, 25));
   EXPECT_EQ(f.reason, "");
 }
 
-TEST(ForecastHeadroomTest, PartialFirstAndLastDaysAreNotCounted) {
-  // The 14-day window (Nov 14 12:00, Nov 28 12:00]. Points on Nov 14 (peak 40 at 14:00, inside
-  // the window) through Nov 28 (peak 99 at 14:00, after the window; its morning is inside).
-  // Complete days: Nov 15 - Nov 27, 13 of them, peaking at 41..53. x = 0..12, y = 41 + x: slope 1,
-  // intercept 41, R² 1; 53 at x = 12, 80 at x = 39: 27 days after Nov 27, on Dec 24.
-  std::vector<double> peaks = Linear(40, 1, 14);
-  peaks.push_back(99);
-  const absl::Time end = kMidnight + absl::Hours(12);
-  const Forecast f = ForecastHeadroom(Input(Hourly(Day(2026, 11, 14), peaks), 14, end));
+// 5-minute points over `days` days ending at `last` (the last at `last`, the first at
+// last - days x 24h + 5 min: days x 288 points); the point at `peak_minute` minutes into each
+// 24-hour period ending at `last` is peaks[k] for the k-th period from the oldest, the others 10
+// lower.
+Points FiveMinute(absl::Time last, const std::vector<double>& peaks, int peak_minute = 600) {
+  Points points;
+  const int days = static_cast<int>(peaks.size());
+  for (int k = 0; k < days; ++k) {
+    const absl::Time start = last - absl::Hours(24 * static_cast<int64_t>(days - k));
+    for (int m = 5; m <= 24 * 60; m += 5) {
+      points.emplace_back(Unix(start + absl::Minutes(m)),
+                          m == peak_minute ? peaks[k] : peaks[k] - 10);
+    }
+  }
+  return points;
+}
 
-  ASSERT_EQ(f.daily_peaks.size(), 13u);
-  EXPECT_EQ(f.daily_peaks.front().day, Day(2026, 11, 15));
-  EXPECT_EQ(f.daily_peaks.front().value, 41);
-  EXPECT_EQ(f.daily_peaks.back().day, Day(2026, 11, 27));
-  EXPECT_EQ(f.daily_peaks.back().value, 53);
-  ASSERT_TRUE(f.slope_per_day.has_value());
-  EXPECT_NEAR(*f.slope_per_day, 1.0, 1e-12);
-  EXPECT_NEAR(f.intercept.value_or(0), 41.0, 1e-12);
-  EXPECT_NEAR(f.r_squared.value_or(0), 1.0, 1e-12);
-  EXPECT_EQ(f.days_to_target, 27);
-  EXPECT_EQ(f.reaches_at, Day(2026, 12, 24));
+// An end that is not a UTC midnight: the periods are not calendar days.
+const absl::Time kLast = kMidnight + absl::Hours(10) + absl::Minutes(35);
+
+TEST(ForecastHeadroomTest, TheDefaultWindowForecastsSevenDaysOfFiveMinutePoints) {
+  // The acceptance story (docs/sizing.md, "A forecast at the default window"): 7 days of 5-minute
+  // points (2,016) ending at 10:35 UTC, whose daily peak rises 1.5 points a day from 40%; the
+  // 7-day window ends 4 minutes after the last point. 7 periods: x = 0..6, y = 40, 41.5, ..., 49.
+  // x mean 3, y mean 44.5; Sxx = 28, Sxy = 1.5 x 28 = 42: slope 1.5, intercept 44.5 - 4.5 = 40,
+  // R² 1. The line is 49 at x = 6; 80 is (80 - 49) / 1.5 = 20.67 days later: 20 days, rounded
+  // down, after the last point.
+  const Points points = FiveMinute(kLast, Linear(40, 1.5, 7));
+  ASSERT_EQ(points.size(), 2016u);
+  const Forecast f = ForecastHeadroom(Input(points, 7, kLast + absl::Minutes(4)));
+  ASSERT_EQ(f.daily_peaks.size(), 7u);
+  EXPECT_EQ(f.daily_peaks.front().day, kLast - absl::Hours(24 * 6));
+  EXPECT_EQ(f.daily_peaks.front().value, 40);
+  EXPECT_EQ(f.daily_peaks.back().day, kLast);
+  EXPECT_EQ(f.daily_peaks.back().value, 49);
+  EXPECT_NEAR(f.slope_per_day.value_or(0), 1.5, 1e-12);
+  EXPECT_NEAR(f.intercept.value_or(0), 40, 1e-12);
+  EXPECT_NEAR(f.r_squared.value_or(0), 1, 1e-12);
+  EXPECT_EQ(f.days_to_target, 20);
+  EXPECT_EQ(f.reaches_at, kLast + absl::Hours(24 * 20));
+  EXPECT_EQ(f.reason, "");
+
+  // Flat: the same 7 periods, no forecast, with the reason.
+  const Forecast flat =
+      ForecastHeadroom(Input(FiveMinute(kLast, std::vector<double>(7, 40)), 7, kLast));
+  ExpectNoForecast(flat);
+  EXPECT_EQ(flat.daily_peaks.size(), 7u);
+  EXPECT_EQ(flat.reason, "the daily peaks do not grow (slope 0.00 a day)");
+}
+
+TEST(ForecastDailyPeaksTest, SevenDaysOfFiveMinutePointsAreSevenCompletePeriods) {
+  // The oldest period, (kLast - 7 d, kLast - 6 d], starts before the window by as long as the
+  // window ends after the last point: up to kMaxUncoveredPeriodStart (1 hour) it is complete.
+  const Points points = FiveMinute(kLast, Linear(40, 1.5, 7));
+  const auto count = [&](absl::Duration after_last) {
+    return DailyPeaks(points, kLast + after_last - absl::Hours(24 * 7), kLast + after_last).size();
+  };
+  EXPECT_EQ(count(absl::ZeroDuration()), 7u);
+  EXPECT_EQ(count(absl::Minutes(4)), 7u);
+  EXPECT_EQ(count(absl::Minutes(60)), 7u);
+  // 61 minutes: the oldest period starts more than an hour before the window: partial, so 6.
+  EXPECT_EQ(count(absl::Minutes(61)), 6u);
+  // 2 hours: 6, and the forecast says so.
+  const Forecast f = ForecastHeadroom(Input(points, 7, kLast + absl::Hours(2)));
+  EXPECT_EQ(f.daily_peaks.size(), 6u);
+  EXPECT_EQ(f.reason, "6 complete days of data; a forecast needs at least 7");
+}
+
+TEST(ForecastDailyPeaksTest, PartialOldestPeriodIsNotCounted) {
+  // A 7.5-day window of 5-minute points ending at the last point: 7 complete periods; the half
+  // period before them lies 12 hours before the window's start, and its points (40 x 10 = 400,
+  // above every complete peak) count for nothing.
+  Points points = FiveMinute(kLast, Linear(40, 1.5, 7));
+  const absl::Time oldest_start = kLast - absl::Hours(24 * 7);
+  for (int m = 5; m <= 12 * 60; m += 5) {
+    points.emplace_back(Unix(oldest_start - absl::Minutes(m)), 400);
+  }
+  const absl::Time window_start = kLast - absl::Hours(24 * 7 + 12);
+  const std::vector<DailyPeak> peaks = DailyPeaks(points, window_start, kLast);
+  ASSERT_EQ(peaks.size(), 7u);
+  EXPECT_EQ(peaks.front().day, kLast - absl::Hours(24 * 6));
+  EXPECT_EQ(peaks.front().value, 40);
+  for (const DailyPeak& p : peaks) EXPECT_LT(p.value, 400);
+}
+
+TEST(ForecastDailyPeaksTest, APointOnABoundaryEndsTheOlderPeriod) {
+  // Period k is (last - (k+1) d, last - k d]: a point exactly 24 hours before the last one ends
+  // period 1 (peak 50 there, not in period 0); one a second later opens period 0.
+  const absl::Time last = kLast;
+  const Points points = {{Unix(last), 10},
+                         {Unix(last - absl::Hours(24)), 50},
+                         {Unix(last - absl::Hours(24) + absl::Seconds(1)), 20},
+                         {Unix(last - absl::Hours(48) + absl::Seconds(1)), 30}};
+  const std::vector<DailyPeak> peaks = DailyPeaks(points, last - absl::Hours(48), last);
+  ASSERT_EQ(peaks.size(), 2u);
+  EXPECT_EQ(peaks[0].day, last - absl::Hours(24));
+  EXPECT_EQ(peaks[0].value, 50);
+  EXPECT_EQ(peaks[1].day, last);
+  EXPECT_EQ(peaks[1].value, 20);
 }
 
 TEST(ForecastHeadroomTest, DaysToTargetRoundDown) {
   // Peaks 40.5 + x for x = 0..13: slope 1, intercept 40.5, 53.5 at x = 13; 80 is 26.5 days
-  // later, rounded down to 26 (Dec 23).
+  // later, rounded down to 26 (Dec 24 00:00, 26 days after the last point).
   const Forecast f = ForecastHeadroom(DailyInput(Linear(40.5, 1, 14)));
   EXPECT_NEAR(f.intercept.value_or(0), 40.5, 1e-12);
   EXPECT_EQ(f.days_to_target, 26);
-  EXPECT_EQ(f.reaches_at, Day(2026, 12, 23));
+  EXPECT_EQ(f.reaches_at, Day(2026, 12, 24));
 }
 
 TEST(ForecastHeadroomTest, RoundingErrorDoesNotCostADay) {
@@ -230,7 +313,7 @@ TEST(ForecastHeadroomTest, ThreeHundredSixtyFiveDaysIsTheLastForecast) {
   const std::vector<double> peaks = Linear(40, 0.125, 14);
   const Forecast at = ForecastHeadroom(DailyInput(peaks, 87.25));
   EXPECT_EQ(at.days_to_target, 365);
-  EXPECT_EQ(at.reaches_at, Day(2026, 11, 27) + absl::Hours(24 * 365));
+  EXPECT_EQ(at.reaches_at, kMidnight + absl::Hours(24 * 365));
   const Forecast beyond = ForecastHeadroom(DailyInput(peaks, 87.375));
   ExpectNoForecast(beyond);
   EXPECT_EQ(beyond.reason, "the trend reaches 87.4% in more than 365 days");
@@ -253,10 +336,10 @@ TEST(ForecastHeadroomTest, TargetIsWrittenAsAPercent) {
 }
 
 TEST(ForecastHeadroomTest, AlreadyAtOrAboveTargetIsZeroDays) {
-  // Peaks 75 + x: the line is 88 at x = 13, above 80: 0 days, on the last day (Nov 27).
+  // Peaks 75 + x: the line is 88 at x = 13, above 80: 0 days, at the last point (Nov 28 00:00).
   const Forecast above = ForecastHeadroom(DailyInput(Linear(75, 1, 14)));
   EXPECT_EQ(above.days_to_target, 0);
-  EXPECT_EQ(above.reaches_at, Day(2026, 11, 27));
+  EXPECT_EQ(above.reaches_at, kMidnight);
   EXPECT_EQ(above.reason, "");
   // Peaks 67 + x: the line is exactly 80 at x = 13: at the target counts, 0 days.
   EXPECT_EQ(ForecastHeadroom(DailyInput(Linear(67, 1, 14))).days_to_target, 0);
@@ -347,45 +430,56 @@ TEST(ForecastHeadroomTest, ExtremeTimestampsGiveNoInfinity) {
   ExpectNoForecast(f);
 }
 
-TEST(ForecastDailyPeaksTest, WindowStartIsExclusiveAndEndDayIncomplete) {
-  // The 1-day window (Nov 27 00:00, Nov 28 00:00] covers Nov 27 whole. A point at its exclusive
-  // start (99) is outside the window; the point at its inclusive end opens Nov 28, incomplete;
-  // Nov 26 is outside. Nov 27's points, in any order with a duplicate: 10, 20, 20, 15: peak 20.
+TEST(ForecastDailyPeaksTest, WindowStartIsExclusiveAndEndInclusive) {
+  // The 1-day window (Nov 27 00:00, Nov 28 00:00]. A point at its exclusive start (99), one after
+  // its end (98) and one before it (97) are outside. Inside, in any order with a duplicate: 10,
+  // 20, 20, 15, the last at 23:00: one period, (Nov 26 23:00, Nov 27 23:00], which starts an hour
+  // before the window (kMaxUncoveredPeriodStart): complete, peak 20.
   const absl::Time day = Day(2026, 11, 27);
-  const Points points = {{Unix(day + absl::Hours(23)), 20}, {Unix(day), 99},
-                         {Unix(day + absl::Hours(1)), 10},  {Unix(kMidnight), 98},
-                         {Unix(day + absl::Hours(23)), 20}, {Unix(day - absl::Hours(2)), 97},
-                         {Unix(day + absl::Hours(12)), 15}};
+  const Points points = {
+      {Unix(day + absl::Hours(23)), 20}, {Unix(day), 99},
+      {Unix(day + absl::Hours(1)), 10},  {Unix(kMidnight + absl::Seconds(1)), 98},
+      {Unix(day + absl::Hours(23)), 20}, {Unix(day - absl::Hours(2)), 97},
+      {Unix(day + absl::Hours(12)), 15}};
   const std::vector<DailyPeak> peaks = DailyPeaks(points, day, kMidnight);
   ASSERT_EQ(peaks.size(), 1u);
-  EXPECT_EQ(peaks[0].day, day);
+  EXPECT_EQ(peaks[0].day, day + absl::Hours(23));
   EXPECT_EQ(peaks[0].value, 20);
+  // The point at the inclusive end is inside: it is the last point, and the peak of its period.
+  const Points at_end = {{Unix(day + absl::Hours(12)), 15}, {Unix(kMidnight), 30}};
+  const std::vector<DailyPeak> end_peaks = DailyPeaks(at_end, day, kMidnight);
+  ASSERT_EQ(end_peaks.size(), 1u);
+  EXPECT_EQ(end_peaks[0].day, kMidnight);
+  EXPECT_EQ(end_peaks[0].value, 30);
 }
 
-TEST(ForecastDailyPeaksTest, DaysWithoutFinitePointsGiveNoPeak) {
-  // Three days; the middle one has only NaN and infinite points: two peaks, ascending.
+TEST(ForecastDailyPeaksTest, PeriodsWithoutFinitePointsGiveNoPeak) {
+  // The last point is Nov 27 03:00 (30). Period 1, (Nov 25 03:00, Nov 26 03:00], has only NaN and
+  // infinite points; period 2 holds 10 (Nov 25 02:00) and starts at Nov 24 03:00, within the
+  // window (Nov 24 00:00, ...]: two peaks, ascending.
   const absl::Time first = Day(2026, 11, 25);
-  const Points points = {{Unix(first + absl::Hours(50)), 30},
+  const Points points = {{Unix(first + absl::Hours(51)), 30},
                          {Unix(first + absl::Hours(26)), kNaN},
                          {Unix(first + absl::Hours(27)), kInf},
-                         {Unix(first + absl::Hours(3)), 10}};
-  const std::vector<DailyPeak> peaks = DailyPeaks(points, first, kMidnight);
+                         {Unix(first + absl::Hours(2)), 10}};
+  const std::vector<DailyPeak> peaks = DailyPeaks(points, first - absl::Hours(24), kMidnight);
   ASSERT_EQ(peaks.size(), 2u);
-  EXPECT_EQ(peaks[0].day, first);
+  EXPECT_EQ(peaks[0].day, first + absl::Hours(3));
   EXPECT_EQ(peaks[0].value, 10);
-  EXPECT_EQ(peaks[1].day, Day(2026, 11, 27));
+  EXPECT_EQ(peaks[1].day, first + absl::Hours(51));
   EXPECT_EQ(peaks[1].value, 30);
 }
 
-TEST(ForecastDailyPeaksTest, DaysBefore1970AreUtcDays) {
-  // -1 s is 1969-12-31 23:59:59 and -86400 s its 00:00: one day, peak 5; 0 s opens 1970-01-01.
+TEST(ForecastDailyPeaksTest, PeriodsBefore1970) {
+  // The last point is 0 s (7): period 0 is (-86400, 0] and holds -1 s (5) and 0 s: peak 7; -86400
+  // s ends period 1: peak 3.
   const Points points = {{-1, 5}, {-86400, 3}, {0, 7}};
   const std::vector<DailyPeak> peaks =
       DailyPeaks(points, absl::InfinitePast(), absl::InfiniteFuture());
   ASSERT_EQ(peaks.size(), 2u);
-  EXPECT_EQ(peaks[0].day, Day(1969, 12, 31));
-  EXPECT_EQ(peaks[0].value, 5);
-  EXPECT_EQ(peaks[1].day, Day(1970, 1, 1));
+  EXPECT_EQ(peaks[0].day, absl::FromUnixSeconds(-86400));
+  EXPECT_EQ(peaks[0].value, 3);
+  EXPECT_EQ(peaks[1].day, absl::UnixEpoch());
   EXPECT_EQ(peaks[1].value, 7);
 }
 

@@ -44,7 +44,8 @@ using usage_testing::Response;
 
 // The end of the windows of the capacity tests.
 const absl::Time kNow = At(2026, 11, 28, 15, 0);
-// The end of the forecast windows: a UTC midnight, so that a 14-day window has 14 complete days.
+// The end of the forecast windows and their last point: a UTC midnight, so that the 24-hour periods
+// that end at it (rule forecast-daily-peaks) are the UTC days before it.
 const absl::Time kMidnight = At(2026, 11, 28, 0, 0);
 
 // A series of (time, value) points.
@@ -226,30 +227,36 @@ TEST(HeadroomCapacityUnusedTest, AGroupDeclaredForFarMoreThanItCarriedCanGiveSus
   // sample needs: the recommendation is sized from the raw 20,000.
   EXPECT_FALSE(r.calibration.ratio.has_value());
 
-  // The recommendation: 20,000 / 80% = 25,000 needed; the smallest nsxt SE (1 vCPU, 60,000 RPS)
-  // carries it alone at 20,000 / 60,000 = 33.3%; N+M with buffer_se 1 plans max_se = 2, so
-  // 2 x 1 = 2 SUs.
+  // From the rates alone: 20,000 / 80% = 25,000 needed; the smallest nsxt SE (1 vCPU, 60,000
+  // RPS) carries it alone at 20,000 / 60,000 = 33.3%. But the SEs used 12% x 6 + 12% x 6 = 1.44
+  // vCPUs at their peak (index 1,000), more than 1 vCPU holds at 80% (0.8): rule
+  // observed-cpu-floor raises the demand until the active SEs hold them. 1 SE of 2 vCPUs holds
+  // 1.6; N+M with buffer_se 1 plans max_se = 2, so 2 x 2 = 4 SUs.
   ASSERT_TRUE(r.recommendation.has_value());
   ASSERT_TRUE(r.recommendation->planned_shape.has_value()) << r.observed_workload.dump();
   ASSERT_TRUE(r.recommendation->summary.has_value());
   const sz::Recommendation& shape = *r.recommendation->planned_shape;
-  EXPECT_EQ(shape.vcpus_per_se.value, 1);
+  ASSERT_TRUE(r.cpu_floor.used_vcpus.has_value());
+  EXPECT_NEAR(*r.cpu_floor.used_vcpus, 1.44, 1e-9);
+  EXPECT_GT(r.cpu_floor.raise, 1);
+  EXPECT_TRUE(r.cpu_floor.met);
+  EXPECT_EQ(shape.vcpus_per_se.value, 2);
   EXPECT_EQ(shape.se_count.value, 1);
   EXPECT_EQ(shape.max_se.value, 2);
   ASSERT_TRUE(r.recommendation->summary->service_units.has_value());
   EXPECT_EQ(*r.recommendation->summary->service_units,
             shape.max_se.value * shape.vcpus_per_se.value);
-  EXPECT_EQ(*r.recommendation->summary->service_units, 2);
+  EXPECT_EQ(*r.recommendation->summary->service_units, 4);
 
-  // Now: 2 SEs x 6 vCPUs = 12 SUs; recommended 2; reclaimable 12 - 2 = 10.
+  // Now: 2 SEs x 6 vCPUs = 12 SUs; recommended 4; reclaimable 12 - 4 = 8.
   EXPECT_EQ(r.service_units.now, 12);
-  EXPECT_EQ(r.service_units.recommended, 2);
-  EXPECT_EQ(r.service_units.reclaimable, 10);
+  EXPECT_EQ(r.service_units.recommended, 4);
+  EXPECT_EQ(r.service_units.reclaimable, 8);
   EXPECT_EQ(r.service_units.reason, "");
   const Json j = UsageReportJson(r);
   EXPECT_EQ(j["service_units"]["now"], 12);
-  EXPECT_EQ(j["service_units"]["recommended"], 2);
-  EXPECT_EQ(j["service_units"]["reclaimable"], 10);
+  EXPECT_EQ(j["service_units"]["recommended"], 4);
+  EXPECT_EQ(j["service_units"]["reclaimable"], 8);
   EXPECT_TRUE(j["service_units"]["reason"].is_null());
 
   const SizingPlan declared = Declared400k();
@@ -257,7 +264,7 @@ TEST(HeadroomCapacityUnusedTest, AGroupDeclaredForFarMoreThanItCarriedCanGiveSus
   ASSERT_TRUE(declared.summary->service_units.has_value());
   EXPECT_EQ(*declared.summary->service_units, 24);
 
-  // 10 SUs is at least 2 and at least 25% of 12 (3): the finding.
+  // 8 SUs is at least 2 and at least 25% of 12 (3): the finding.
   const std::optional<Finding> f = CapacityUnusedFinding(r, declared);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->finding.rule, rules::kObservedCapacityUnused);
@@ -265,16 +272,16 @@ TEST(HeadroomCapacityUnusedTest, AGroupDeclaredForFarMoreThanItCarriedCanGiveSus
   EXPECT_EQ(f->finding.severity, sz::Severity::kWarning);
   EXPECT_FALSE(f->policy_dependent);
   EXPECT_FALSE(FindingIsError(*f, SizingPolicy::kEnforce, false));
-  // vcpus_per_se is hand-set to 6, above the 1 the observed load needs: the finding stands there.
+  // vcpus_per_se is hand-set to 6, above the 2 the observed load needs: the finding stands there.
   EXPECT_EQ(f->attribute, "vcpus_per_se");
   EXPECT_EQ(f->finding.summary,
-            "2 SEs of 6 vCPUs (12 SUs) carried an observed peak that 2 SEs of 1 vCPU (2 SUs, the "
-            "buffer SE included) carry at 33.3%: 10 SUs reclaimable");
+            "2 SEs of 6 vCPUs (12 SUs) carried an observed peak that 2 SEs of 2 vCPUs (4 SUs, the "
+            "buffer SE included) carry at 51.1%: 8 SUs reclaimable");
   EXPECT_THAT(f->finding.detail, HasSubstr("Over the last 7 days"));
   EXPECT_THAT(f->finding.detail, HasSubstr("consumed 12 SUs (rule service-units-now)"));
-  EXPECT_THAT(f->finding.detail, HasSubstr("the observed load needs 2 SUs"));
+  EXPECT_THAT(f->finding.detail, HasSubstr("the observed load needs 4 SUs"));
   EXPECT_THAT(f->finding.detail,
-              HasSubstr("The declared workload plans 24 SUs, the observed load needs 2 SUs"));
+              HasSubstr("The declared workload plans 24 SUs, the observed load needs 4 SUs"));
 }
 
 TEST(HeadroomCapacityUnusedTest, WithEverythingRecommendedTheFindingStandsAtTheWorkload) {
@@ -353,7 +360,7 @@ TEST(HeadroomCapacityUnusedTest, AWindowWithFewerThanHalfItsSamplesReclaimsNothi
                                       kSharedBufferOne, kDeclared400k));
   EXPECT_EQ(r.samples, 1000);
   EXPECT_EQ(r.service_units.now, 12);
-  EXPECT_EQ(r.service_units.recommended, 2);
+  EXPECT_EQ(r.service_units.recommended, 4);
   EXPECT_EQ(r.service_units.reclaimable, std::nullopt);
   EXPECT_THAT(r.service_units.reason, HasSubstr(rules::kReclaimNeedsHalfTheSamples));
   EXPECT_EQ(CapacityUnusedFinding(r, Declared400k()), std::nullopt);
@@ -363,11 +370,125 @@ TEST(HeadroomCapacityUnusedTest, AWindowWithFewerThanHalfItsSamplesReclaimsNothi
   EXPECT_THAT(j["service_units"]["reason"].get<std::string>(), HasSubstr("1,000 of 2,016"));
 }
 
+// ---- observed-cpu-floor, through AnalyzeUsage.
+
+// The estate scenario's hot group (issue 40): 2 SEs of 2 vCPUs at 45% CPU, each carrying 4,000
+// L7 RPS, over 7 days at 300 s steps; hot-se-1 peaked at 92% at index 150, hot-se-2 at 151.
+Json HotResponse() {
+  Response r;
+  int at = 150;
+  for (const char* se : {"hot-se-1-uuid", "hot-se-2-uuid"}) {
+    r.Se(se, Series("se_stats.avg_cpu_usage", se, Spike(2016, 45, at++, 92)));
+    r.Vs(se, Series("l7_client.avg_complete_responses", "*", std::vector<double>(2016, 4000)));
+  }
+  return r.json();
+}
+
+std::vector<ObservedSe> TwoHotSes() { return {Se("hot-se-1", 2, 4096), Se("hot-se-2", 2, 4096)}; }
+
+TEST(HeadroomCpuFloorTest, AGroupThatRanAt92PercentReclaimsNothing) {
+  // Worked in docs/sizing.md ("The observed CPU floor"). 4,000 RPS on a 2-vCPU nsxt SE is far
+  // under the 20% a calibration sample needs: no calibration, and the rates alone (8,000 RPS)
+  // would fit 1 SE of 1 vCPU + 1 buffer = 2 SUs, "2 of 4 SUs reclaimable".
+  const UsageReport r =
+      Analyze(Input(TwoHotSes(), HotResponse(), absl::Hours(24 * 7), kSharedBufferOne));
+  EXPECT_FALSE(r.calibration.applied);
+  EXPECT_EQ(*r.Observed(ObservedKey::kCpuPct).value, 92);
+  // The vCPUs used at their peak: at index 150, 92% x 2 + 45% x 2 = 1.84 + 0.90 = 2.74 (the same
+  // at 151).
+  ASSERT_TRUE(r.cpu_floor.used_vcpus.has_value());
+  EXPECT_NEAR(*r.cpu_floor.used_vcpus, 2.74, 1e-9);
+  // At 80% they need 2.74 / 0.8 = 3.425 active vCPUs: not 1 SE of 3 (2.4 held), but 1 SE of 4
+  // (3.2 held), with its buffer SE: max_se 2 x 4 = 8 SUs.
+  ASSERT_TRUE(r.recommendation.has_value());
+  ASSERT_TRUE(r.recommendation->planned_shape.has_value()) << r.observed_workload.dump();
+  const sz::Recommendation& shape = *r.recommendation->planned_shape;
+  EXPECT_GT(r.cpu_floor.raise, 1);
+  EXPECT_TRUE(r.cpu_floor.met);
+  EXPECT_GE(shape.se_count.value * shape.vcpus_per_se.value * 0.8, 2.74);
+  EXPECT_EQ(shape.se_count.value, 1);
+  EXPECT_EQ(shape.vcpus_per_se.value, 4);
+  EXPECT_EQ(r.service_units.recommended, 8);
+  // Now 2 x 2 = 4 SUs. At risk (an SE over the target): 0 reclaimable, and why.
+  EXPECT_EQ(r.service_units.now, 4);
+  EXPECT_EQ(r.service_units.reclaimable, 0);
+  EXPECT_EQ(r.service_units.reason,
+            "hot-se-1 ran at 92% CPU, over the group's 80% target: a group at risk gives nothing "
+            "back (rule observed-cpu-floor)");
+  const Json j = UsageReportJson(r);
+  EXPECT_EQ(j["service_units"]["reclaimable"], 0);
+  EXPECT_THAT(j["service_units"]["reason"].get<std::string>(), HasSubstr("observed-cpu-floor"));
+  // The floor is stated among the findings.
+  const Finding* floor = FindRule(r.findings, rules::kObservedCpuFloor);
+  ASSERT_NE(floor, nullptr);
+  EXPECT_EQ(floor->finding.summary,
+            "The recommendation holds the CPU the SEs used: 2.74 vCPUs at their peak");
+  // No observed-capacity-unused warning for it.
+  EXPECT_FALSE(CapacityUnusedFinding(r, Declared400k()).has_value());
+}
+
+TEST(HeadroomCpuFloorTest, AtRiskWithholdsEvenWhenTheFloorHolds) {
+  // Rule estate-group-at-risk through AtRiskReason: an SE over the target, else a forecast within
+  // forecast_days.
+  UsageReport r;
+  r.target_pct = 80;
+  r.service_units = ReclaimableServiceUnits(24, 8, 2016, 2016);
+  SeUsage se;
+  se.name = "se-1";
+  se.cpu.value = 80;  // at the target is not over it
+  r.service_engines.push_back(se);
+  EXPECT_EQ(AtRiskReason(r, 30), "");
+  WithholdReclaim(r, 30);
+  EXPECT_EQ(r.service_units.reclaimable, 16);
+  EXPECT_EQ(r.service_units.reason, "");
+
+  r.forecast.days_to_target = 20;
+  EXPECT_EQ(AtRiskReason(r, 19), "");
+  EXPECT_EQ(AtRiskReason(r, 30), "the forecast reaches 80% in 20 days, within 30");
+  WithholdReclaim(r, 30);
+  EXPECT_EQ(r.service_units.reclaimable, 0);
+  EXPECT_EQ(r.service_units.reason,
+            "the forecast reaches 80% in 20 days, within 30: a group at risk gives nothing back "
+            "(rule observed-cpu-floor)");
+
+  // Unknown stays unknown, with its own reason.
+  UsageReport unknown = r;
+  unknown.service_units = ReclaimableServiceUnits(std::nullopt, 8, 2016, 2016);
+  WithholdReclaim(unknown, 30);
+  EXPECT_FALSE(unknown.service_units.reclaimable.has_value());
+  EXPECT_EQ(unknown.service_units.reason, "the vCPUs of the group's SEs are not known");
+}
+
+TEST(HeadroomCpuFloorTest, ACalibratedRecommendationThatHoldsTheCpuIsUnaffected) {
+  // 1 SE of 4 vCPUs (nsxt, 153,000 RPS at 100%) carrying 100,000 RPS at 70% CPU: the model
+  // predicts 100,000 / 153,000 = 65.4%, ratio 70 / 65.4 = 1.071, calibration applied. The
+  // vCPUs used: 70% x 4 = 2.8; the calibrated recommendation, 107,100 RPS at 80%, needs more
+  // than one 4-vCPU SE gives at 80% (122,400): whatever it plans, its active SEs hold 2.8 vCPUs
+  // at 80% (3.5 active vCPUs or more), so the floor raises nothing.
+  Response resp;
+  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", std::vector<double>(12, 70)));
+  resp.Vs("se-1-uuid",
+          Series("l7_client.avg_complete_responses", "*", std::vector<double>(12, 100000)));
+  const UsageReport r = Analyze(Input({Se("se-1", 4, 8192)}, resp.json(), absl::Hours(1)));
+  EXPECT_TRUE(r.calibration.applied);
+  ASSERT_TRUE(r.cpu_floor.used_vcpus.has_value());
+  EXPECT_NEAR(*r.cpu_floor.used_vcpus, 2.8, 1e-9);
+  EXPECT_EQ(r.cpu_floor.raise, 1);
+  EXPECT_TRUE(r.cpu_floor.met);
+  EXPECT_EQ(FindRule(r.findings, rules::kObservedCpuFloor), nullptr);
+  // The observed workload is the calibrated one alone: 100,000 x the ratio.
+  EXPECT_NEAR(r.observed_workload["l7_rps"].get<double>(), 100000 * *r.calibration.ratio, 1);
+  ASSERT_TRUE(r.recommendation.has_value() && r.recommendation->planned_shape.has_value());
+  const sz::Recommendation& shape = *r.recommendation->planned_shape;
+  EXPECT_GE(shape.se_count.value * shape.vcpus_per_se.value * 0.8, 2.8);
+}
+
 // ---- forecast-reaches-target, through AnalyzeUsage.
 
 // 14 days of hourly CPU of one SE, ending at kMidnight: the points at window start + k hours,
 // k = 1..336 (the exclusive start drops k = 0). Day d (0-13) peaks at 40 + d (at 14:00), its
-// other hours at 30 + d; the point at kMidnight itself starts a day the window does not complete.
+// other hours at 30 + d; the point at kMidnight itself (44) is the last point, and ends the period
+// of Nov 27, whose peak (53) it does not change.
 Json RisingCpuResponse(double first_peak, double per_day, int days = 14) {
   const absl::Time start = kMidnight - absl::Hours(24 * days);
   std::vector<std::pair<absl::Time, double>> points;
@@ -389,36 +510,37 @@ TEST(HeadroomForecastTest, ADailyPeakRisingAPointADayReaches80PercentIn27Days) {
   EXPECT_EQ(r.expected_samples, 336);
   EXPECT_EQ(r.target_pct, 80);
   // Peaks 40, 41, ..., 53: the line y = 40 + x fits exactly (slope 1, R² 1); at the last day
-  // (x = 13) it is at 53, and reaches 80 at x = 40: (80 - 53) / 1 = 27 days after Nov 27, Dec 24.
+  // (x = 13) it is at 53, and reaches 80 at x = 40: (80 - 53) / 1 = 27 days after the last point
+  // (Nov 28 00:00), Dec 25. Each period is named by its end: Nov 15 00:00 ends Nov 14's.
   const Forecast& f = r.forecast;
   ASSERT_TRUE(f.days_to_target.has_value()) << f.reason;
   EXPECT_EQ(*f.days_to_target, 27);
   EXPECT_EQ(f.measure, "cpu_pct");
   EXPECT_EQ(f.measure, kCpuForecastMeasure);
   ASSERT_EQ(f.daily_peaks.size(), 14u);
-  EXPECT_EQ(f.daily_peaks.front().day, At(2026, 11, 14, 0, 0));
+  EXPECT_EQ(f.daily_peaks.front().day, At(2026, 11, 15, 0, 0));
   EXPECT_DOUBLE_EQ(f.daily_peaks.front().value, 40);
-  EXPECT_EQ(f.daily_peaks.back().day, At(2026, 11, 27, 0, 0));
+  EXPECT_EQ(f.daily_peaks.back().day, At(2026, 11, 28, 0, 0));
   EXPECT_DOUBLE_EQ(f.daily_peaks.back().value, 53);
   ASSERT_TRUE(f.slope_per_day.has_value());
   EXPECT_NEAR(*f.slope_per_day, 1, 1e-9);
   EXPECT_NEAR(*f.r_squared, 1, 1e-9);
-  EXPECT_EQ(f.reaches_at, At(2026, 12, 24, 0, 0));
+  EXPECT_EQ(f.reaches_at, At(2026, 12, 25, 0, 0));
   EXPECT_EQ(f.reason, "");
   EXPECT_EQ(r.forecast_subject, "web-se-1");
 
   const Json j = UsageReportJson(r);
   EXPECT_EQ(j["forecast"]["days_to_target"], 27);
-  EXPECT_EQ(j["forecast"]["reaches_on"], "2026-12-24");
+  EXPECT_EQ(j["forecast"]["reaches_on"], "2026-12-25");
   EXPECT_EQ(j["forecast"]["measure"], "cpu_pct");
   EXPECT_EQ(j["forecast"]["subject"], "web-se-1");
   EXPECT_EQ(j["forecast"]["target_pct"], 80);
   EXPECT_EQ(j["forecast"]["slope_per_day"], 1);
   EXPECT_EQ(j["forecast"]["r_squared"], 1);
   ASSERT_EQ(j["forecast"]["daily_peaks"].size(), 14u);
-  EXPECT_EQ(j["forecast"]["daily_peaks"][0]["day"], "2026-11-14");
+  EXPECT_EQ(j["forecast"]["daily_peaks"][0]["day"], "2026-11-15");
   EXPECT_EQ(j["forecast"]["daily_peaks"][0]["value"], 40);
-  EXPECT_EQ(j["forecast"]["daily_peaks"][13]["day"], "2026-11-27");
+  EXPECT_EQ(j["forecast"]["daily_peaks"][13]["day"], "2026-11-28");
   EXPECT_EQ(j["forecast"]["daily_peaks"][13]["value"], 53);
   EXPECT_TRUE(j["forecast"]["reason"].is_null());
   // No rate was observed, so no recommendation: the SUs now (1 x 4) but nothing reclaimable.
@@ -439,7 +561,7 @@ TEST(HeadroomForecastTest, ADailyPeakRisingAPointADayReaches80PercentIn27Days) {
   EXPECT_THAT(warn->finding.summary, HasSubstr("14-day trend"));
   EXPECT_THAT(warn->finding.summary, HasSubstr("web-se-1 reaches"));
   EXPECT_THAT(warn->finding.summary, HasSubstr("27 days"));
-  EXPECT_THAT(warn->finding.summary, HasSubstr("(Dec 24)"));
+  EXPECT_THAT(warn->finding.summary, HasSubstr("(Dec 25)"));
   EXPECT_THAT(warn->finding.summary, HasSubstr("80%"));
   EXPECT_THAT(warn->finding.detail, HasSubstr("forecast_days (30)"));
   EXPECT_THAT(warn->finding.detail, HasSubstr("80% target"));

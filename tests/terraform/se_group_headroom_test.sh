@@ -6,10 +6,13 @@
 #     CPU over 7 days: the plan with observed_load {} warns observed-capacity-unused with the SUs
 #     now, recommended and reclaimable; sizing_policy = "enforce" still plans; the data source
 #     has service_units {now, recommended, reclaimable}.
-#  3. 15 days of hourly points whose daily CPU peak rises by 1 point a day from 40% (53% on the
-#     last complete day), target 80%: forecast.days_to_target is 27 and the plan warns
-#     forecast-reaches-target at the workload line; a 3-day window gives no forecast, with the
-#     reason.
+#  3. 14 days of hourly points whose daily CPU peak (over the 24-hour periods that end at the last
+#     point) rises by 1 point a day from 40% (53% in the last period), target 80%, read over a
+#     15-day window: forecast.days_to_target is 27 and the plan warns forecast-reaches-target at
+#     the workload line; a 3-day window gives no forecast, with the reason.
+#  4. The default window (issue 40): 7 days of 5-minute points whose daily peak rises 1.5 points a
+#     day from 40%: the data source and `controller usage` forecast 20 days (docs/sizing.md, "A
+#     forecast at the default window"); the same 7 days flat give none, with the reason.
 source "$(dirname "$0")/lib.sh" "$@"
 
 emu_post() {  # emu_post PATH JSON: a control request; prints the body.
@@ -124,23 +127,16 @@ assert_not_contains "$TF_OUT" "Error:"
 sed -i 's/^    l7_rps = 390000$/    l7_rps = 400000/' "$TF_WORK/main.tf"
 sed -i '/sizing_policy       = "enforce"/d' "$TF_WORK/main.tf"
 
-step "a growing series: 15 days of hourly CPU whose daily peak rises 1 point a day"
+step "a growing series: 14 days of hourly CPU whose daily peak rises 1 point a day"
 series=$(python3 - "$se1" "$se2" <<'EOF'
-import json, sys, time
-now = int(time.time())
-last = now - now % 3600
-first_day = (now - 15 * 86400) // 86400 + 1  # the first complete UTC day of a 15-day window
+import json, sys
+# The emulator puts the last value at the current hour. 14 x 24 values, the 24-hour period k
+# (0 the oldest) of them peaking at 40 + k, its other hours 10 lower.
 out = []
-n = 15 * 24 + 1
 cpu = []
-for k in range(n):
-    t = last - (n - 1 - k) * 3600
-    d = t // 86400 - first_day
-    if 0 <= d < 14:
-        peak = 40.0 + d
-        cpu.append(peak if t % 86400 == 14 * 3600 else peak - 10)
-    else:
-        cpu.append(30.0)
+for i in range(14 * 24):
+    k = i // 24
+    cpu.append(40.0 + k if i % 24 == 14 else 30.0 + k)
 for se in sys.argv[1:3]:
     out.append({"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage", "step": 3600,
                 "values": cpu})
@@ -179,6 +175,70 @@ assert_json '.service_units.now' 12 "$TF_TMP/forecast.json"
 "$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud --window 3d \
   >"$TF_TMP/short.txt" || fail "controller usage (3d) failed"
 assert_contains "$TF_TMP/short.txt" "Forecast: none (the window (3 days) is shorter than 7 days"
+
+step "the default window: 7 days of 5-minute CPU whose daily peak rises 1.5 points a day from 40%"
+# cpu_series FIRST PER_DAY: 2,016 5-minute values (the emulator puts the last at the current
+# 5-minute step), the 24-hour period k (0 the oldest, of those ending at the last value) peaking
+# at FIRST + PER_DAY x k, its other points 10 lower.
+cpu_series() {
+  python3 - "$se1" "$se2" "$1" "$2" <<'EOF'
+import json, sys
+se1, se2, first, per_day = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+n = 7 * 288
+cpu = []
+for i in range(n):
+    behind = n - 1 - i          # 5-minute steps before the last value
+    k = 6 - behind // 288       # the period, 0 the oldest
+    peak = first + per_day * k
+    cpu.append(peak if behind % 288 == 150 else peak - 10)
+print(json.dumps({"series": [{"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage",
+                              "step": 300, "values": cpu} for se in (se1, se2)]}))
+EOF
+}
+emu_post /_emulator/metrics "$(cpu_series 40 1.5)" >/dev/null
+tf_write usage.tf <<'EOF'
+data "nsxalb_se_group_usage" "big" {
+  name  = "big"
+  cloud = "nsxt-cloud"
+}
+
+output "usage" {
+  value = data.nsxalb_se_group_usage.big
+}
+EOF
+tf apply -auto-approve
+tf output -json
+cp "$TF_STDOUT" "$TF_TMP/default.json"
+# 7 peaks 40, 41.5, ..., 49 at x = 0..6: slope 1.5, R² 1; (80 - 49) / 1.5 = 20.7, 20 days.
+assert_json '.usage.value.window' '"7d"' "$TF_TMP/default.json"
+assert_json '.usage.value.forecast.days_to_target' 20 "$TF_TMP/default.json"
+assert_json '.usage.value.forecast.measure' '"cpu_pct"' "$TF_TMP/default.json"
+assert_json '[.usage.value.forecast.daily_peaks[].value]' '[40,41.5,43,44.5,46,47.5,49]' \
+  "$TF_TMP/default.json"
+assert_json '.usage.value.forecast.slope_per_day' 1.5 "$TF_TMP/default.json"
+assert_json '.usage.value.forecast.r_squared' 1 "$TF_TMP/default.json"
+"$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud --json >"$TF_TMP/default-cli.json" ||
+  fail "controller usage failed"
+assert_json '.forecast.days_to_target' 20 "$TF_TMP/default-cli.json"
+assert_json '.forecast.daily_peaks | length' 7 "$TF_TMP/default-cli.json"
+"$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud >"$TF_TMP/default-cli.txt" ||
+  fail "controller usage failed"
+assert_contains "$TF_TMP/default-cli.txt" "80% in 20 days"
+assert_contains "$TF_TMP/default-cli.txt" "over 7 daily peaks"
+
+step "the same 7 days flat at 40%: no forecast, and the reason"
+emu_post /_emulator/metrics "$(cpu_series 40 0)" >/dev/null
+tf apply -auto-approve
+tf output -json
+cp "$TF_STDOUT" "$TF_TMP/flat.json"
+assert_json '.usage.value.forecast.days_to_target' null "$TF_TMP/flat.json"
+assert_json '.usage.value.forecast.daily_peaks | length' 7 "$TF_TMP/flat.json"
+assert_json '.usage.value.forecast.reason' '"the daily peaks do not grow (slope 0.00 a day)"' \
+  "$TF_TMP/flat.json"
+"$TF_PROVIDER_BINARY" controller usage big --cloud nsxt-cloud >"$TF_TMP/flat-cli.txt" ||
+  fail "controller usage failed"
+assert_contains "$TF_TMP/flat-cli.txt" "Forecast: none (the daily peaks do not grow (slope 0.00 a day))"
+rm "$TF_WORK/usage.tf"
 
 step "destroy"
 tf destroy -auto-approve

@@ -3,7 +3,7 @@
 # in two clouds (15 on Default-Cloud, vcenter; 15 on nsxt-cloud), 14 days of hourly analytics:
 #   - est-fleet (vcenter): 110 SEs, so that the estate's SEs (174) need two metrics POSTs of at
 #     most 128 metric_requests each (one per SE and one for the batch's SE CPU);
-#   - 6 hot groups (an SE at 92% CPU, above the 80% target): at risk;
+#   - 6 hot groups (an SE at 92% CPU, above the 80% target): at risk, 0 SUs reclaimable;
 #   - 8 idle groups (3 SEs of 8 vCPUs at 5% CPU carrying 300 RPS): reclaimable Service Units;
 #   - est-growing: its daily CPU peak rises by 1 point a day: a forecast within 30 days, at risk;
 #   - est-empty: no SEs; the others steady (2 SEs at 40%).
@@ -134,6 +134,14 @@ done
 [ "$(g est-hot-1 .platform)" = '"vcenter"' ] || fail "est-hot-1 is not vcenter"
 [ "$(g est-nsxt-hot-1 .platform)" = '"nsxt"' ] || fail "est-nsxt-hot-1 is not nsxt"
 [ "$(g est-nsxt-hot-1 .cloud)" = '"nsxt-cloud"' ] || fail "est-nsxt-hot-1 is not in nsxt-cloud"
+# A hot group's SE peaked at 92% CPU: at risk, nothing reclaimable, and why (rule
+# observed-cpu-floor), though its request rate alone would give half its SUs back.
+for name in est-hot-1 est-nsxt-hot-3; do
+  [ "$(g "$name" .usage.service_units.reclaimable)" = 0 ] ||
+    fail "$name reclaims $(g "$name" .usage.service_units.reclaimable) SUs"
+  g "$name" .usage.service_units.reason | grep -qF "CPU, over the group's 80% target: a group at risk gives nothing back (rule observed-cpu-floor)" ||
+    fail "$name: the reason is $(g "$name" .usage.service_units.reason)"
+done
 for name in est-idle-1 est-nsxt-idle-4; do
   reclaimable=$(g "$name" .usage.service_units.reclaimable)
   jq -e '. > 0' <<<"$reclaimable" >/dev/null || fail "$name reclaims $reclaimable SUs"

@@ -3,6 +3,7 @@
 // headroom.h, forecast_measures.h.
 #include "plugin/segroup/usage/analyze.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -145,7 +146,7 @@ absl::StatusOr<UsageReport> AnalyzeDecoded(const UsageInput& in,
 
   const std::vector<std::string> uncalibrated =
       usage_internal::Calibrate(in, per_se, throughput, target, r);
-  usage_internal::RecommendFromObserved(in, target, r);
+  usage_internal::RecommendFromObserved(in, per_se, target, r);
 
   // What the group costs now and from its observed load, and how long its headroom lasts.
   std::vector<int> vcpus;
@@ -158,8 +159,14 @@ absl::StatusOr<UsageReport> AnalyzeDecoded(const UsageInput& in,
                                   : std::nullopt,
                               r.samples, r.expected_samples);
   usage_internal::AddForecast(in, per_se, group_load, r);
+  // Rule observed-cpu-floor: nothing reclaimable from a group at risk (at the default
+  // forecast_days; the estate applies its own) or whose recommendation misses the floor.
+  WithholdReclaim(r, kDefaultForecastDays);
 
   AddDataFindings(decoder.NotesOfGroup(group), uncalibrated, handshakes_seen, tps, r);
+  if (std::optional<Finding> floor = usage_internal::CpuFloorFinding(r)) {
+    r.findings.push_back(*std::move(floor));
+  }
   return r;
 }
 

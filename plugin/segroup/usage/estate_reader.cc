@@ -18,6 +18,7 @@
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
 #include "plugin/segroup/usage/group_reader.h"
+#include "plugin/segroup/usage/headroom.h"
 #include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/rules.h"
 #include "re2/re2.h"
@@ -109,11 +110,7 @@ absl::StatusOr<std::unique_ptr<re2::RE2>> NameFilter(const EstateUsageRequest& r
 }  // namespace
 
 bool GroupAtRisk(const UsageReport& report, int forecast_days) {
-  for (const SeUsage& se : report.service_engines) {
-    if (se.cpu.value.has_value() && *se.cpu.value > report.target_pct) return true;
-  }
-  return report.forecast.days_to_target.has_value() &&
-         *report.forecast.days_to_target <= forecast_days;
+  return !AtRiskReason(report, forecast_days).empty();
 }
 
 absl::Status CheckEstateFilters(const EstateUsageRequest& request) {
@@ -240,6 +237,8 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   for (Pending& p : pending) {
     EstateGroup& g = p.group;
     g.at_risk = GroupAtRisk(g.report, request.forecast_days);
+    // The analysis withheld the reclaim at the default forecast_days; the estate's own applies too.
+    WithholdReclaim(g.report, request.forecast_days);
     g.observed = HasObservedFigures(g.report);
     EstateTotals& t = out.totals;
     ++t.groups;

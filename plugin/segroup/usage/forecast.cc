@@ -25,12 +25,9 @@ constexpr absl::Duration kDay = absl::Hours(24);
 // could see.
 constexpr double kDaysSlack = 1e-9;
 
-// 00:00 UTC of the day holding `t`.
-absl::Time DayOf(absl::Time t) {
-  return absl::UnixEpoch() + absl::Floor(t - absl::UnixEpoch(), kDay);
-}
+constexpr uint64_t kDaySeconds = 24 * 60 * 60;
 
-// Days from `from` to `to`, both UTC midnights: a whole number.
+// Days from `from` to `to`, two period ends: a whole number.
 double DaysBetween(absl::Time from, absl::Time to) { return absl::FDivDuration(to - from, kDay); }
 
 // "80%" or "80.5%": a percent to a tenth, without a trailing ".0" (and never "-0%" or "inf%").
@@ -58,21 +55,39 @@ std::string RSquaredText(double r_squared) {
 
 std::vector<DailyPeak> DailyPeaks(const std::vector<std::pair<int64_t, double>>& points,
                                   absl::Time window_start, absl::Time window_end) {
-  std::map<absl::Time, double> peak_by_day;
-  for (const auto& [seconds, value] : points) {
-    if (!std::isfinite(value)) continue;
+  const auto in_window = [&](int64_t seconds, double value) {
     const absl::Time t = absl::FromUnixSeconds(seconds);
-    if (t <= window_start || t > window_end) continue;  // outside the window
-    const absl::Time day = DayOf(t);
-    // A day at the edge of absl::Time's range (some 292 billion years away) has no finite bounds.
-    if (day == absl::InfinitePast() || day + kDay == absl::InfiniteFuture()) continue;
-    if (day < window_start || day + kDay > window_end) continue;  // not a complete day
-    auto [it, inserted] = peak_by_day.try_emplace(day, value);
+    return std::isfinite(value) && t > window_start && t <= window_end;
+  };
+  std::optional<int64_t> last;
+  for (const auto& [seconds, value] : points) {
+    if (in_window(seconds, value) && (!last.has_value() || seconds > *last)) last = seconds;
+  }
+  if (!last.has_value()) return {};
+  // Period k is (last - (k+1) x 24h, last - k x 24h]. The difference is taken unsigned: it is
+  // never negative, and it fits in 64 bits for any two int64 seconds.
+  std::map<uint64_t, double> peak_by_period;
+  for (const auto& [seconds, value] : points) {
+    if (!in_window(seconds, value)) continue;
+    const uint64_t behind = static_cast<uint64_t>(*last) - static_cast<uint64_t>(seconds);
+    const uint64_t k = behind / kDaySeconds;
+    auto [it, inserted] = peak_by_period.try_emplace(k, value);
     if (!inserted) it->second = std::max(it->second, value);
   }
+  const absl::Time last_time = absl::FromUnixSeconds(*last);
+  const absl::Time earliest_start = window_start - kMaxUncoveredPeriodStart;
   std::vector<DailyPeak> peaks;
-  peaks.reserve(peak_by_day.size());
-  for (const auto& [day, value] : peak_by_day) peaks.push_back(DailyPeak{day, value});
+  peaks.reserve(peak_by_period.size());
+  // Oldest (largest k) first.
+  for (auto it = peak_by_period.rbegin(); it != peak_by_period.rend(); ++it) {
+    const absl::Time end = last_time - kDay * static_cast<int64_t>(it->first);
+    const absl::Time start = end - kDay;
+    // A period at the edge of absl::Time's range (some 292 billion years away) has no finite
+    // bounds.
+    if (start == absl::InfinitePast() || start == absl::InfiniteFuture()) continue;
+    if (start < earliest_start) continue;  // partial: the window does not cover it
+    peaks.push_back(DailyPeak{end, it->second});
+  }
   return peaks;
 }
 
@@ -163,6 +178,7 @@ Forecast ForecastHeadroom(const ForecastInput& input) {
     return forecast;
   }
 
+  // The last period ends at the last point.
   const absl::Time last_day = forecast.daily_peaks.back().day;
   const double last_x = DaysBetween(forecast.daily_peaks.front().day, last_day);
   const double at_last = line->intercept + line->slope_per_day * last_x;

@@ -5,18 +5,24 @@
 // reports the BindingForecast.
 //
 // Rules:
-// - forecast-daily-peaks: a complete UTC day is [d, d+24h) covered by the window
-//   (window_start <= d and d + 24h <= window_end); its peak is the max of its points inside the
-//   window (window_start, window_end]. A day without such points gives no peak; points outside
-//   complete days, non-finite points and points on a day at the edge of absl::Time's range are
-//   ignored. So a 14-day window ending at a UTC midnight has 14 complete days (the exclusive
-//   start only drops a point at window_start itself), and one ending at 12:00 UTC has 13.
+// - forecast-daily-peaks: the daily peaks are those of the 24-hour periods that end at the last
+//   point in the window (window_start, window_end]: period k is (last - (k+1) x 24h,
+//   last - k x 24h], so a point exactly on a boundary belongs to the older period, which it ends.
+//   A period counts when it is complete: the window covers it, all but at most its first
+//   kMaxUncoveredPeriodStart (the Controller's latest point lags the window's end by up to a step,
+//   so the periods measured back from it start up to a step before the window does), and it holds
+//   a point. Its peak is the max of its points. Points outside the window and non-finite points
+//   are ignored. So 7 days of 5-minute points ending at the last one (2,016 points) make exactly
+//   7 periods in a 7-day window that ends at that point or up to an hour after it; a 7.5-day
+//   window holds 7 (the half period before them is partial), and a 7-day window that ends 2 hours
+//   after the last point holds 6.
 // - forecast-needs-7-daily-peaks: no forecast from fewer than kMinForecastDailyPeaks daily peaks.
 // - forecast-least-squares: ordinary least squares through (x = days since the first daily peak's
-//   day, y = the peak).
+//   period ended, y = the peak).
 // - forecast-fit-r-squared: no forecast when the line explains less than kMinForecastRSquared of
 //   the variance of the peaks (R² = 0 when all peaks are equal).
-// - forecast-days-to-target: whole days from the last daily peak's day until the line reaches the
+// - forecast-days-to-target: whole days from the last point (the end of the last period) until the
+//   line reaches the
 //   target, rounded down (a forecast warns no later than the line says); 0 when the line at the
 //   last day is already at or above the target.
 // - forecast-at-most-365-days: no forecast beyond kMaxForecastDays.
@@ -33,6 +39,9 @@
 
 namespace nsxalb::segroup {
 
+// How much of a period's start may lie before the window for the period to count as complete (rule
+// forecast-daily-peaks).
+inline constexpr absl::Duration kMaxUncoveredPeriodStart = absl::Hours(1);
 // The fewest daily peaks a forecast is made from (rule forecast-needs-7-daily-peaks).
 inline constexpr int kMinForecastDailyPeaks = 7;
 // The least R² of the fitted line a forecast is made from (rule forecast-fit-r-squared).
@@ -40,9 +49,11 @@ inline constexpr double kMinForecastRSquared = 0.5;
 // The furthest a forecast looks ahead, in days (rule forecast-at-most-365-days).
 inline constexpr int kMaxForecastDays = 365;
 
-// The peak of one complete UTC day (rule forecast-daily-peaks).
+// The peak of one complete 24-hour period (rule forecast-daily-peaks).
 struct DailyPeak {
-  absl::Time day;  // 00:00 UTC of the day
+  // The end of the period: the last point's time minus whole days (the report's JSON gives its
+  // UTC date). Consecutive periods' ends are exactly 24 hours apart.
+  absl::Time day;
   double value = 0;
 };
 
@@ -60,7 +71,7 @@ struct ForecastInput {
 // The forecast of one measure. No member is ever NaN or infinite.
 struct Forecast {
   std::string measure;
-  std::vector<DailyPeak> daily_peaks;  // complete UTC days only, ascending
+  std::vector<DailyPeak> daily_peaks;  // complete 24-hour periods only, ascending
   // The fitted line (rule forecast-least-squares); set when there are at least 2 daily peaks and
   // the fit is finite. `intercept` is the line's value at x = 0, the first daily peak's day.
   std::optional<double> slope_per_day;
@@ -70,7 +81,8 @@ struct Forecast {
   // Whole days from the last daily peak's day to the target (rule forecast-days-to-target); unset,
   // with `reason` saying why, when no forecast is made.
   std::optional<int> days_to_target;
-  // The last daily peak's day + days_to_target days; set with days_to_target.
+  // The last daily peak's period end (the last point) + days_to_target days; set with
+  // days_to_target.
   std::optional<absl::Time> reaches_at;
   // Why days_to_target is unset, in the order checked: "3 complete days of data; a forecast needs
   // at least 7", "the daily peaks are too large or too far apart to fit a line" (the fit overflowed

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "plugin/segroup/usage/report.h"
+#include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 
@@ -109,6 +110,44 @@ ServiceUnitsUsage ReclaimableServiceUnits(std::optional<double> now,
     out.reclaimable = std::max(0.0, *now - *recommended);
   }
   return out;
+}
+
+std::string AtRiskReason(const UsageReport& report, int forecast_days) {
+  const SeUsage* hottest = nullptr;
+  for (const SeUsage& se : report.service_engines) {
+    if (se.cpu.value.has_value() && *se.cpu.value > report.target_pct &&
+        (hottest == nullptr || *se.cpu.value > *hottest->cpu.value)) {
+      hottest = &se;
+    }
+  }
+  if (hottest != nullptr) {
+    return absl::StrCat(SeLabel(*hottest), " ran at ",
+                        usage_internal::PercentText(*hottest->cpu.value), " CPU, over the group's ",
+                        report.target_pct, "% target");
+  }
+  const std::optional<int>& days = report.forecast.days_to_target;
+  if (days.has_value() && *days <= forecast_days) {
+    return absl::StrCat("the forecast reaches ", report.target_pct, "% in ",
+                        sz::FormatCount(*days, "day", "days"), ", within ", forecast_days);
+  }
+  return "";
+}
+
+void WithholdReclaim(UsageReport& report, int forecast_days) {
+  ServiceUnitsUsage& su = report.service_units;
+  if (!su.reclaimable.has_value()) return;
+  std::string why = AtRiskReason(report, forecast_days);
+  if (!why.empty()) {
+    absl::StrAppend(&why, ": a group at risk gives nothing back");
+  } else if (!report.cpu_floor.met && report.cpu_floor.used_vcpus.has_value()) {
+    why = absl::StrCat("the recommendation does not hold the ",
+                       absl::StrFormat("%.2f", *report.cpu_floor.used_vcpus),
+                       " vCPUs the SEs used at their peak at the ", report.target_pct, "% target");
+  } else {
+    return;
+  }
+  su.reclaimable = 0;
+  su.reason = absl::StrCat(why, " (rule ", rules::kObservedCpuFloor, ")");
 }
 
 std::string RecommendationText(const UsageReport& report) {

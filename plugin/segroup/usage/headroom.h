@@ -15,6 +15,10 @@
 //   least kMinReclaimServiceUnits fewer SUs than the group consumes now.
 // - forecast-reaches-target: a warning, under every policy, when the forecast reaches the target
 //   within the resource's observed_load.forecast_days.
+// - observed-cpu-floor (with recommendation.h): nothing is reclaimable (reclaimable 0, with the
+//   reason) from a group at risk (an SE ran above the target, or the forecast reaches the target
+//   within forecast_days: rule estate-group-at-risk) or whose recommendation does not hold the
+//   vCPUs its SEs used at their peak at the target.
 #ifndef NSXALB_PLUGIN_SEGROUP_USAGE_HEADROOM_H_
 #define NSXALB_PLUGIN_SEGROUP_USAGE_HEADROOM_H_
 
@@ -41,9 +45,10 @@ struct ServiceUnitsUsage {
   std::optional<double> now;          // rule service-units-now; unset when a figure is unknown
   std::optional<double> recommended;  // the observed load's recommendation, at its planned scale
   // max(0, now - recommended); unset, with `reason`, when either is unknown or the window holds
-  // too few samples (rule reclaim-needs-half-the-samples).
+  // too few samples (rule reclaim-needs-half-the-samples); 0, with `reason`, when withheld (rule
+  // observed-cpu-floor).
   std::optional<double> reclaimable;
-  std::string reason;  // why reclaimable is unset; "" when it is set
+  std::string reason;  // why reclaimable is unset or withheld; "" otherwise
 };
 
 // The SUs of SEs of `se_vcpus` (rule service-units-now); unset when one is 0 (unknown) or there
@@ -55,6 +60,16 @@ std::optional<double> ServiceUnitsNow(const std::vector<int>& se_vcpus,
 ServiceUnitsUsage ReclaimableServiceUnits(std::optional<double> now,
                                           std::optional<double> recommended, int samples,
                                           int expected_samples);
+
+// Why the group is at risk (rule estate-group-at-risk) for `forecast_days`: "web-se-1 ran at 92%
+// CPU, over the group's 80% target" (the busiest such SE), else "the forecast reaches 80% in 20
+// days, within 30"; "" when it is not at risk.
+std::string AtRiskReason(const UsageReport& report, int forecast_days);
+
+// Rule observed-cpu-floor: sets report.service_units.reclaimable to 0, with the reason, when it is
+// known and the group is at risk for `forecast_days` (AtRiskReason) or its recommendation does not
+// hold the vCPUs its SEs used (report.cpu_floor.met false). Otherwise leaves it.
+void WithholdReclaim(UsageReport& report, int forecast_days);
 
 // observed-capacity-unused for `report` against the declared plan (its hand-set attributes say
 // where the finding stands: the vcpus_per_se, max_se or min_scaleout_per_vs that holds the

@@ -69,6 +69,21 @@ struct Calibration {
   bool applied = false;  // ratio > 1: the recommendation's CPU-bound demand was raised by it
 };
 
+// Rule observed-cpu-floor (recommendation.h): the CPU the group's SEs really used at their peak,
+// which the recommendation from observed load must hold at or below its target.
+struct CpuFloor {
+  // The statistic (the query's: max, p99 or p95) over the timestamps of the vCPUs the SEs used:
+  // the sum over the SEs with known vCPUs of CPU% / 100 x vCPUs; unset without CPU points.
+  std::optional<double> used_vcpus;
+  std::optional<absl::Time> at;  // the time of that point
+  // What the CPU-bound demand was raised by, beyond the calibration, for the recommendation to
+  // hold used_vcpus; 1 when it held them without.
+  double raise = 1;
+  // The recommendation's active SEs hold used_vcpus at or below the target (true without a
+  // recommendation or without used_vcpus).
+  bool met = true;
+};
+
 // The measures the headroom forecast reads (rule forecast-daily-peaks): the highest SE's CPU, and
 // each CPU-bound rate of the group as a percent of the capacity of the SEs it runs (the model's
 // per-SE figure at each SE's real size, at 100%).
@@ -89,6 +104,7 @@ struct UsageReport {
   std::array<ObservedPeak, kObservedKeyCount> observed;
   std::vector<SeUsage> service_engines;  // in the order of UsageInput::ses
   Calibration calibration;
+  CpuFloor cpu_floor;
   // The assumptions behind the observed workload: the ECC share of the handshakes (0-1) and the
   // workload key the throughput is taken as ("l7_ssl_gbps", "l7_gbps" or "l4_gbps").
   double ecc_share = 0;
