@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/config.h"
 #include "emulator/faults.h"
 #include "emulator/field_rules.h"
 #include "emulator/store.h"
@@ -380,6 +381,19 @@ TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   EXPECT_EQ(lifecycle_.timing().boot_ms, 5);
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"minute_ms", 0}}).ok());
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"boot", 5}}).ok());
+}
+
+TEST(SeTimingFlagsTest, FlagsSetTheLifecyclesDurations) {
+  absl::StatusOr<Config> c = ParseCommandLine(
+      {"--se-boot-ms", "20", "--se-migration-ms=0", "--emulated-minute-ms", "5"}, nullptr);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->se_timing.boot_ms, 20);
+  EXPECT_EQ(c->se_timing.migration_ms, 0);
+  EXPECT_EQ(c->se_timing.minute_ms, 5);
+  EXPECT_EQ(ParseCommandLine({}, nullptr)->se_timing.minute_ms, 60000);
+  absl::StatusOr<Config> bad = ParseCommandLine({"--emulated-minute-ms", "0"}, nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("--emulated-minute-ms"));
 }
 
 }  // namespace
