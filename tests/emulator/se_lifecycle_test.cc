@@ -359,6 +359,34 @@ TEST_F(SeLifecycleTest, AnSeWriteChangesOnlyEnableState) {
   EXPECT_TRUE(absl::IsNotFound(lifecycle_.UpdateServiceEngine(se, "other-tenant", obj).status()));
 }
 
+// The recipe of docs/emulator.md: one old SE at a time, disabled, drained, deleted.
+TEST_F(SeLifecycleTest, ARollingReplacementOneSeAtATime) {
+  const std::string g = Group(
+      {{"name", "checkout"}, {"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> old = Ses(g, 3);
+  lifecycle_.AddVirtualServices("checkout", 3, "").value();
+  json group = store_.Get(kSeGroup, g, "admin").value();
+  group["vcpus_per_se"] = 5;
+  group["memory_per_se"] = 10240;
+  ASSERT_TRUE(store_.ReplaceSeGroup(g, group, "admin").ok());
+  lifecycle_.ResetTimeline();
+  int64_t t = now_ms_;
+  for (const std::string& se : old) {
+    ASSERT_TRUE(SetState(se, "SE_STATE_DISABLED").ok());
+    for (int i = 0; i < 100 && Oper(se) != "OPER_DISABLED"; ++i) At(t += 10);
+    ASSERT_EQ(Oper(se), "OPER_DISABLED");
+    ASSERT_TRUE(lifecycle_.DeleteServiceEngine(se, "admin").ok());
+  }
+  ASSERT_THAT(SesOf(g), SizeIs(3));
+  for (const std::string& se : SesOf(g)) {
+    EXPECT_EQ(store_.Get(kServiceEngine, se, "admin").value()["resources"]["num_vcpus"], 5);
+    EXPECT_THAT(lifecycle_.PlacedOn(se), SizeIs(1));
+  }
+  const json summary = Summary();
+  EXPECT_THAT(summary["unplaced_instants"], IsEmpty());
+  EXPECT_EQ(summary["max_ses_out"], 1);
+}
+
 TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   const std::string g = Group({{"name", "web"}});
   const std::vector<std::string> ses = Ses(g, 3);
