@@ -21,6 +21,8 @@ constexpr const char* kEnableStates[] = {"SE_STATE_ENABLED", "SE_STATE_DISABLED_
                                          "SE_STATE_DISABLED", "SE_STATE_DISABLED_FORCE"};
 // Fields of the SE object a client cannot change (a PUT that changes one is refused).
 constexpr const char* kFixedRefs[] = {"se_group_ref", "cloud_ref", "tenant_ref"};
+// The most timeline events kept; older ones are dropped (and the summary says it is partial).
+constexpr size_t kMaxEvents = 200000;
 // The most SEs a Reconcile may create in one pass (a guard, far above any test's group).
 constexpr int kMaxSePerGroupGuard = 1000;
 
@@ -162,6 +164,10 @@ SeLifecycle::Se* SeLifecycle::FindSeLocked(const std::string& se_uuid,
 
 void SeLifecycle::EmitLocked(int64_t at, json event) {
   event["at_ms"] = at;
+  if (events_.size() >= kMaxEvents) {
+    events_.erase(events_.begin(), events_.begin() + kMaxEvents / 10);
+    dropped_events_ += kMaxEvents / 10;
+  }
   events_.push_back(std::move(event));
 }
 
@@ -868,7 +874,8 @@ json SeLifecycle::Timeline() {
   json summary = {{"max_ses_out", max_out},
                   {"max_ses_out_by_group", max_out_by_group},
                   {"unplaced_instants", unplaced},
-                  {"events", events_.size()}};
+                  {"events", events_.size()},
+                  {"dropped_events", dropped_events_}};
   if (max_out_at >= 0) summary["max_ses_out_at_ms"] = max_out_at;
   return {{"now_ms", now}, {"events", events_}, {"summary", summary}};
 }
@@ -877,6 +884,7 @@ void SeLifecycle::ResetTimeline() {
   absl::MutexLock lock(&mu_);
   AdvanceLocked(clock_ms_());
   events_.clear();
+  dropped_events_ = 0;
   // The current state as the first events, so summaries of the new timeline start from it.
   const int64_t now = clock_ms_();
   std::vector<const Se*> ordered;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/config.h"
 #include "emulator/faults.h"
 #include "emulator/field_rules.h"
 #include "emulator/store.h"
@@ -358,6 +359,34 @@ TEST_F(SeLifecycleTest, AnSeWriteChangesOnlyEnableState) {
   EXPECT_TRUE(absl::IsNotFound(lifecycle_.UpdateServiceEngine(se, "other-tenant", obj).status()));
 }
 
+// The recipe of docs/emulator.md: one old SE at a time, disabled, drained, deleted.
+TEST_F(SeLifecycleTest, ARollingReplacementOneSeAtATime) {
+  const std::string g = Group(
+      {{"name", "checkout"}, {"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> old = Ses(g, 3);
+  lifecycle_.AddVirtualServices("checkout", 3, "").value();
+  json group = store_.Get(kSeGroup, g, "admin").value();
+  group["vcpus_per_se"] = 5;
+  group["memory_per_se"] = 10240;
+  ASSERT_TRUE(store_.ReplaceSeGroup(g, group, "admin").ok());
+  lifecycle_.ResetTimeline();
+  int64_t t = now_ms_;
+  for (const std::string& se : old) {
+    ASSERT_TRUE(SetState(se, "SE_STATE_DISABLED").ok());
+    for (int i = 0; i < 100 && Oper(se) != "OPER_DISABLED"; ++i) At(t += 10);
+    ASSERT_EQ(Oper(se), "OPER_DISABLED");
+    ASSERT_TRUE(lifecycle_.DeleteServiceEngine(se, "admin").ok());
+  }
+  ASSERT_THAT(SesOf(g), SizeIs(3));
+  for (const std::string& se : SesOf(g)) {
+    EXPECT_EQ(store_.Get(kServiceEngine, se, "admin").value()["resources"]["num_vcpus"], 5);
+    EXPECT_THAT(lifecycle_.PlacedOn(se), SizeIs(1));
+  }
+  const json summary = Summary();
+  EXPECT_THAT(summary["unplaced_instants"], IsEmpty());
+  EXPECT_EQ(summary["max_ses_out"], 1);
+}
+
 TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   const std::string g = Group({{"name", "web"}});
   const std::vector<std::string> ses = Ses(g, 3);
@@ -380,6 +409,19 @@ TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   EXPECT_EQ(lifecycle_.timing().boot_ms, 5);
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"minute_ms", 0}}).ok());
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"boot", 5}}).ok());
+}
+
+TEST(SeTimingFlagsTest, FlagsSetTheLifecyclesDurations) {
+  absl::StatusOr<Config> c = ParseCommandLine(
+      {"--se-boot-ms", "20", "--se-migration-ms=0", "--emulated-minute-ms", "5"}, nullptr);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->se_timing.boot_ms, 20);
+  EXPECT_EQ(c->se_timing.migration_ms, 0);
+  EXPECT_EQ(c->se_timing.minute_ms, 5);
+  EXPECT_EQ(ParseCommandLine({}, nullptr)->se_timing.minute_ms, 60000);
+  absl::StatusOr<Config> bad = ParseCommandLine({"--emulated-minute-ms", "0"}, nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("--emulated-minute-ms"));
 }
 
 }  // namespace
