@@ -210,9 +210,9 @@ TEST_F(SeGroupResourceTest, ARewordedSizingPlansNoChangeOfAnUnchangedGroup) {
   Value prior = create.planned_state;
   for (const auto& [name, value] : create.planned_state.entries()) {
     if (value.IsKnown()) continue;
-    prior = std::move(prior).WithAttribute(
-        name, name == "service_engines" ? Value::Null(value.type())
-                                        : Value::String("known-" + name));
+    prior = std::move(prior).WithAttribute(name, name == "service_engines"
+                                                     ? Value::Null(value.type())
+                                                     : Value::String("known-" + name));
   }
   const Value today = *prior.GetAttribute("sizing");
   ASSERT_TRUE(today.IsWhollyKnown() && !today.IsNull());
