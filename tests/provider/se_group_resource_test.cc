@@ -42,6 +42,10 @@ class SeGroupResourceTest : public ::testing::Test {
     ON_CALL(*client_, ControllerVersion())
         .WillByDefault(Return(controller::VersionInfo{*controller::ApiVersion::Parse("22.1.3"),
                                                       *controller::ApiVersion::Parse("22.1.3")}));
+    // A licence that covers every plan here (the licence check's own tests set less).
+    controller::LicenseLedgerDetails ledger;
+    ledger.tier_usages.push_back({"ENTERPRISE", {100000, 0, 0, 100000}});
+    ON_CALL(*client_, GetLicenseLedgerDetails()).WillByDefault(Return(ledger));
   }
 
   // A new provider and server; `destroy_run` as if `terraform destroy` had started the process.
