@@ -124,6 +124,9 @@ assert_not_says "$TF_OUT" "fewer Service Units left"
 assert_not_says "$TF_OUT" "web needs 12"
 tf apply -auto-approve
 assert_groups 2
+# The data source was read before web existed; the next run reads it again, and changes nothing.
+tf apply -auto-approve
+assert_contains "$TF_OUT" "0 added, 0 changed, 0 destroyed"
 tf output -json pool
 assert_json '[.tiers[] | select(.tier == "ENTERPRISE")][0]' \
   '{"consumed":56,"escrow":4,"licensed":80,"remaining":20,"tier":"ENTERPRISE"}'
