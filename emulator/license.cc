@@ -120,6 +120,16 @@ void LicenseLedger::Consume(const std::string& uuid) {
   if (it != ses_.end()) it->second.second = false;
 }
 
+void LicenseLedger::Rename(const std::string& from, const std::string& to) {
+  absl::MutexLock lock(&mu_);
+  auto it = ses_.find(from);
+  if (it == ses_.end() || to.empty()) return;
+  auto entry = std::move(it->second);
+  ses_.erase(it);
+  entry.first.uuid = to;
+  ses_[to] = std::move(entry);
+}
+
 void LicenseLedger::Release(const std::vector<std::string>& uuids) {
   absl::MutexLock lock(&mu_);
   for (const std::string& uuid : uuids) ses_.erase(uuid);

@@ -299,13 +299,13 @@ std::vector<std::string> EstateCells(const EstateRow& row) {
 }
 
 std::string EstateLicensePoolLine(const segroup::EstateLicensePool& p) {
-  return absl::StrCat(
-      "Licence pool ", p.pool.tier, ": ", sizing::FormatServiceUnitsNumber(p.pool.licensed),
-      " licensed, ", sizing::FormatServiceUnitsNumber(p.pool.consumed), " consumed, ",
-      sizing::FormatServiceUnitsNumber(p.pool.escrow), " in escrow, ",
-      sizing::FormatServiceUnitsNumber(p.pool.remaining), " remaining; ",
-      sizing::FormatServiceUnitsNumber(p.remaining_after_reclaim),
-      " remaining after the reclaimable units come back");
+  return absl::StrCat("Licence pool ", p.pool.tier, ": ",
+                      sizing::FormatServiceUnitsNumber(p.pool.licensed), " licensed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.consumed), " consumed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.escrow), " in escrow, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.remaining), " remaining; ",
+                      sizing::FormatServiceUnitsNumber(p.remaining_after_reclaim),
+                      " remaining after the reclaimable units come back");
 }
 
 std::string EstateLicenseLines(const EstateView& estate) {

@@ -84,8 +84,8 @@ const std::vector<std::string>& EstateColumns();
 const std::vector<size_t>& EstateFigureColumns();
 
 // A group's cells under EstateColumns: SUs now from the ledger when the estate has it, with the
-// derivation from vCPUs beside it where they differ ("4 (vCPUs: 8)"); SUs to the quarter, CPU to 0.1%, the forecast in days,
-// "yes" or "no"; "-" for an unknown figure.
+// derivation from vCPUs beside it where they differ ("4 (vCPUs: 8)"); SUs to the quarter, CPU to
+// 0.1%, the forecast in days, "yes" or "no"; "-" for an unknown figure.
 std::vector<std::string> EstateCells(const EstateRow& row);
 
 // One tier's pool: "Licence pool ENTERPRISE: 64 licensed, 56 consumed, 0 in escrow, 8
