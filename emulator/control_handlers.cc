@@ -110,6 +110,42 @@ void Server::ControlRoutes() {
     }
     reply(r, *loaded);
   });
+  // A tenant besides the seed's admin: {"name": "team-b"} -> {"uuid", "name"}.
+  http_->Post("/_emulator/tenants", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    const std::string name = body["name"].is_string() ? body["name"].get<std::string>() : "";
+    absl::StatusOr<std::string> uuid = store_.CreateTenant(name);
+    if (!uuid.ok()) {
+      return WriteError(r, HttpStatusFor(uuid.status()), std::string(uuid.status().message()));
+    }
+    Persist();
+    reply(r, json{{"uuid", *uuid}, {"name", name}});
+  });
+  // A user besides the configured one: {"username", "password", "superuser"?: false}. Kept in
+  // memory only.
+  http_->Post("/_emulator/users", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    for (const char* key : {"username", "password"}) {
+      if (!body[key].is_string() || body[key].get<std::string>().empty()) {
+        return WriteError(r, 400, absl::StrCat(key, ": required, a non-empty string"));
+      }
+    }
+    if (body.contains("superuser") && !body["superuser"].is_boolean()) {
+      return WriteError(r, 400, "superuser: must be true or false");
+    }
+    const std::string username = body["username"].get<std::string>();
+    if (username == config_.username) {
+      return WriteError(r, 409, absl::StrCat("username: ", username, " is the configured user"));
+    }
+    {
+      absl::MutexLock lock(&users_mu_);
+      extra_users_[username] = ExtraUser{body["password"].get<std::string>(),
+                                         body.value("superuser", false)};
+    }
+    reply(r, json{{"username", username}, {"superuser", body.value("superuser", false)}});
+  });
   http_->Get("/_emulator/secrets", [this, reply](Req, Res r) {
     IssuedSecrets s = sessions_.Issued();
     reply(r, json{{"session_ids", s.session_ids},

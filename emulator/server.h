@@ -12,6 +12,7 @@
 #define NSXALB_EMULATOR_SERVER_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,6 +109,17 @@ class Server {
   // Control endpoint (control_handlers.cc).
   void ControlRoutes();
 
+  // A user the control endpoint added besides the configured one (who is a superuser).
+  struct ExtraUser {
+    std::string password;
+    bool superuser = false;
+  };
+  // Whether `username` logs in with `password` (or `token`): the configured user or an extra one.
+  bool CheckCredentials(const std::string& username, const std::string& password,
+                        const std::string& token);
+  // Whether `username` is a superuser (the configured user is).
+  bool IsSuperuser(const std::string& username);
+
   Config config_;
   std::unique_ptr<httplib::SSLServer> http_;
   SessionManager sessions_;
@@ -115,6 +127,8 @@ class Server {
   MetricsStore metrics_;
   Faults faults_;
   Counters counters_;
+  absl::Mutex users_mu_;
+  std::map<std::string, ExtraUser> extra_users_ ABSL_GUARDED_BY(users_mu_);
   int port_ = 0;
   std::string tls_dir_;
   absl::Mutex shutdown_mu_;

@@ -182,6 +182,22 @@ absl::StatusOr<std::string> Store::TenantUuid(const std::string& name_or_uuid) {
   return absl::NotFoundError(absl::StrCat("Tenant '", name_or_uuid, "' not found"));
 }
 
+absl::StatusOr<std::string> Store::CreateTenant(const std::string& name) {
+  if (name.empty()) return absl::InvalidArgumentError("name: required, the tenant's name");
+  absl::MutexLock lock(&mu_);
+  if (FindByNameLocked(kTenant, name) != nullptr) {
+    return absl::AlreadyExistsError(absl::StrCat("Tenant with name '", name, "' already exists"));
+  }
+  const std::string uuid = absl::StrCat("tenant-", NewUuid4());
+  InsertLocked(kTenant, {{"uuid", uuid},
+                         {"name", name},
+                         {"local", true},
+                         {"description", ""},
+                         {"tenant_ref", "admin"},
+                         {"_last_modified", NextLastModifiedLocked()}});
+  return uuid;
+}
+
 absl::StatusOr<json> Store::Get(const std::string& type, const std::string& uuid,
                                 const std::string& tenant_uuid) {
   absl::MutexLock lock(&mu_);

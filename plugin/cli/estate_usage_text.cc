@@ -29,9 +29,10 @@ std::string PlainBool(bool value) { return value ? "true" : "false"; }
 }  // namespace
 
 std::string EstateUsageText(const EstateView& estate) {
-  std::vector<std::vector<std::string>> rows = {EstateColumns()};
-  for (const EstateRow& row : estate.groups) rows.push_back(EstateCells(row));
-  const std::vector<size_t>& figures = EstateFigureColumns();
+  const bool with_tenant = HasTenantColumn(estate);
+  std::vector<std::vector<std::string>> rows = {EstateColumns(with_tenant)};
+  for (const EstateRow& row : estate.groups) rows.push_back(EstateCells(row, with_tenant));
+  const std::vector<size_t> figures = EstateFigureColumns(with_tenant);
   return absl::StrCat(TextTable(rows, std::set<size_t>(figures.begin(), figures.end())), "\n",
                       EstateTotalLine(estate.totals), "\n");
 }

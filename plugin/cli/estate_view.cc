@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/cli/sizing_chart_usage.h"
 #include "plugin/common/status_macros.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/service_units.h"
@@ -94,8 +95,10 @@ class At {
     return v->get<double>();
   }
 
- private:
+  // The path of the member `key` ("$.groups[2].usage").
   std::string Path(const char* key) const { return absl::StrCat(path_, ".", key); }
+
+ private:
 
   const Json* Find(const char* key) const {
     if (!value_->is_object()) return nullptr;
@@ -156,6 +159,7 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   EstateRow row;
   NSXALB_ASSIGN_OR_RETURN(row.name, group.String("name"));
   NSXALB_ASSIGN_OR_RETURN(row.uuid, group.String("id"));
+  NSXALB_ASSIGN_OR_RETURN(row.tenant, group.OptionalString("tenant"));
   NSXALB_ASSIGN_OR_RETURN(row.cloud, group.OptionalString("cloud"));
   NSXALB_ASSIGN_OR_RETURN(row.platform, group.OptionalString("platform"));
   NSXALB_ASSIGN_OR_RETURN(row.at_risk, group.Bool("at_risk"));
@@ -177,6 +181,14 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(row.days_to_target, forecast.CountOrNull("days_to_target"));
   NSXALB_ASSIGN_OR_RETURN(row.reaches_on, forecast.OptionalString("reaches_on"));
   NSXALB_ASSIGN_OR_RETURN(row.forecast_subject, forecast.OptionalString("subject"));
+  if (forecast.value().contains("daily_peaks") && !forecast.value()["daily_peaks"].is_null()) {
+    absl::StatusOr<ChartForecast> chart = ChartForecastFromUsageJson(usage.value());
+    if (!chart.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(group.Path("usage"), ".", chart.status().message()));
+    }
+    row.forecast_chart = *std::move(chart);
+  }
 
   NSXALB_ASSIGN_OR_RETURN(const std::vector<At> ses, usage.Elements("service_engines"));
   for (const At& se : ses) {
@@ -225,36 +237,82 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
   NSXALB_ASSIGN_OR_RETURN(t.service_units_now, totals.Number("service_units_now"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_recommended, totals.Number("service_units_recommended"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_reclaimable, totals.Number("service_units_reclaimable"));
+  NSXALB_ASSIGN_OR_RETURN(const std::vector<At> pool, root.Elements("license_pool"));
+  for (const At& tier : pool) {
+    LicensePoolTier p;
+    NSXALB_ASSIGN_OR_RETURN(p.tier, tier.String("tier"));
+    NSXALB_ASSIGN_OR_RETURN(p.licensed, tier.Number("licensed"));
+    NSXALB_ASSIGN_OR_RETURN(p.consumed, tier.Number("consumed"));
+    NSXALB_ASSIGN_OR_RETURN(p.escrow, tier.Number("escrow"));
+    NSXALB_ASSIGN_OR_RETURN(p.remaining, tier.Number("remaining"));
+    NSXALB_ASSIGN_OR_RETURN(p.remaining_after_reclaim,
+                            tier.NumberOrNull("remaining_after_reclaim"));
+    view.license_pool.push_back(std::move(p));
+  }
   if (estate.contains("metrics_requests") && !estate["metrics_requests"].is_null()) {
     NSXALB_ASSIGN_OR_RETURN(view.metrics_requests, root.Count("metrics_requests"));
   }
   return view;
 }
 
-const std::vector<std::string>& EstateColumns() {
-  static const std::vector<std::string> kColumns = {
-      "SE group",        "cloud",    "SEs",      "SUs now", "SUs recommended",
-      "SUs reclaimable", "CPU peak", "forecast", "at risk", "note"};
-  return kColumns;
+bool HasTenantColumn(const EstateView& estate) {
+  return std::any_of(estate.groups.begin(), estate.groups.end(),
+                     [](const EstateRow& row) { return !row.tenant.empty(); });
 }
 
-const std::vector<size_t>& EstateFigureColumns() {
-  static const std::vector<size_t> kFigures = {2, 3, 4, 5, 6, 7};
-  return kFigures;
+std::vector<std::string> EstateColumns(bool with_tenant) {
+  std::vector<std::string> columns = {"SE group",        "cloud",    "SEs",      "SUs now",
+                                      "SUs recommended", "SUs reclaimable", "CPU peak",
+                                      "forecast",        "at risk",  "note"};
+  if (with_tenant) columns.insert(columns.begin() + 1, "tenant");
+  return columns;
 }
 
-std::vector<std::string> EstateCells(const EstateRow& row) {
-  return {row.name,
-          row.cloud.empty() ? "-" : row.cloud,
-          absl::StrCat(row.se_count),
-          UnitsCell(row.service_units_now),
-          UnitsCell(row.service_units_recommended),
-          UnitsCell(row.service_units_reclaimable),
-          row.cpu_peak_pct.has_value() ? sizing::FormatPercent(*row.cpu_peak_pct) : "-",
-          row.days_to_target.has_value() ? sizing::FormatCount(*row.days_to_target, "day", "days")
-                                         : "-",
-          row.at_risk ? "yes" : "no",
-          row.note};
+std::vector<size_t> EstateFigureColumns(bool with_tenant) {
+  const size_t o = with_tenant ? 1 : 0;
+  return {2 + o, 3 + o, 4 + o, 5 + o, 6 + o, 7 + o};
+}
+
+std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant) {
+  std::vector<std::string> cells = {
+      row.name,
+      row.cloud.empty() ? "-" : row.cloud,
+      absl::StrCat(row.se_count),
+      UnitsCell(row.service_units_now),
+      UnitsCell(row.service_units_recommended),
+      UnitsCell(row.service_units_reclaimable),
+      row.cpu_peak_pct.has_value() ? sizing::FormatPercent(*row.cpu_peak_pct) : "-",
+      row.days_to_target.has_value() ? sizing::FormatCount(*row.days_to_target, "day", "days")
+                                     : "-",
+      row.at_risk ? "yes" : "no",
+      row.note};
+  if (with_tenant) cells.insert(cells.begin() + 1, row.tenant.empty() ? "-" : row.tenant);
+  return cells;
+}
+
+std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with_tenant) {
+  std::vector<std::optional<double>> figures(EstateColumns(with_tenant).size());
+  const std::vector<size_t> at = EstateFigureColumns(with_tenant);
+  figures[at[0]] = row.se_count;
+  figures[at[1]] = row.service_units_now;
+  figures[at[2]] = row.service_units_recommended;
+  figures[at[3]] = row.service_units_reclaimable;
+  figures[at[4]] = row.cpu_peak_pct;
+  if (row.days_to_target.has_value()) figures[at[5]] = *row.days_to_target;
+  return figures;
+}
+
+std::string LicensePoolLine(const LicensePoolTier& p) {
+  std::string out = absl::StrCat(p.tier, ": ", sizing::FormatServiceUnits(p.licensed),
+                                 " licensed, ", sizing::FormatServiceUnitsNumber(p.consumed),
+                                 " consumed, ", sizing::FormatServiceUnitsNumber(p.escrow),
+                                 " in escrow, ", sizing::FormatServiceUnitsNumber(p.remaining),
+                                 " remaining");
+  if (p.remaining_after_reclaim.has_value()) {
+    absl::StrAppend(&out, ", ", sizing::FormatServiceUnitsNumber(*p.remaining_after_reclaim),
+                    " after reclaim");
+  }
+  return out;
 }
 
 std::string EstateTotalLine(const segroup::EstateTotals& t) {

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/sizing_chart.h"
 #include "plugin/segroup/usage/estate_reader.h"
 
 namespace nsxalb::cli {
@@ -27,6 +28,7 @@ struct SeAboveTarget {
 struct EstateRow {
   std::string name;
   std::string uuid;
+  std::string tenant;  // the group's tenant (its name) in an All Tenants estate; "" otherwise
   std::string cloud;
   std::string platform;
   int se_count = 0;
@@ -46,36 +48,67 @@ struct EstateRow {
   std::string forecast_subject;
   bool at_risk = false;
   bool observed = false;
+  // The forecast as its chart draws it (daily peaks, trend, target), from usage.forecast; unset
+  // when the JSON has no daily_peaks.
+  std::optional<ChartForecast> forecast_chart;
   // Without observed load, the summary of the group's first finding ("The Controller's analytics
   // are unavailable"); "" otherwise.
   std::string note;
 };
 
+// One licence tier of the Controller's pool (license_pool[] in the estate's JSON, from the
+// licence ledger), in Service Units.
+struct LicensePoolTier {
+  std::string tier;  // "ENTERPRISE"
+  double licensed = 0;
+  double consumed = 0;
+  double escrow = 0;
+  double remaining = 0;
+  // What remains once the estate's reclaimable units come back; unset when the JSON has null.
+  std::optional<double> remaining_after_reclaim;
+};
+
 // The estate: its groups in the order the JSON lists them (the estate reader's: most reclaimable
-// first), the totals, and the metrics POSTs the read took (unset when the JSON does not say).
+// first), the totals, the licence pool per tier (empty when the JSON has none), and the metrics
+// POSTs the read took (unset when the JSON does not say).
 struct EstateView {
   std::vector<EstateRow> groups;
   segroup::EstateTotals totals;
+  std::vector<LicensePoolTier> license_pool;
   std::optional<int> metrics_requests;
 };
 
-// Reads the estate's JSON ({groups: [{id, name, cloud, platform, at_risk, observed, usage}],
-// totals: {...}, metrics_requests?}). InvalidArgument naming the JSON path ("$.groups[2].usage.
+// Reads the estate's JSON ({groups: [{id, name, tenant?, cloud, platform, at_risk, observed,
+// usage}], totals: {...}, license_pool?: [{tier, licensed, consumed, escrow, remaining,
+// remaining_after_reclaim}], metrics_requests?}). InvalidArgument naming the JSON path ("$.groups[2].usage.
 // se_count: missing") when a member the rows show is missing or of another type. The CLI reads
 // an estate the reader returned through EstateUsageJson too, so that every front end shows the
 // same figures.
 absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
 
-// The columns of the estate's table (text and Markdown): SE group, cloud, SEs, SUs now, SUs
-// recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
-const std::vector<std::string>& EstateColumns();
+// True when the estate's groups carry their tenant (an All Tenants estate): its tables then have a
+// tenant column after the group's name.
+bool HasTenantColumn(const EstateView& estate);
 
-// The indexes of EstateColumns that hold figures (right-aligned in a terminal).
-const std::vector<size_t>& EstateFigureColumns();
+// The columns of the estate's table (text, Markdown and HTML): SE group, [tenant,] cloud, SEs,
+// SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
+std::vector<std::string> EstateColumns(bool with_tenant = false);
+
+// The indexes of EstateColumns that hold figures (right-aligned in a terminal, sorted as numbers
+// on a page).
+std::vector<size_t> EstateFigureColumns(bool with_tenant = false);
 
 // A group's cells under EstateColumns: SUs to the quarter, CPU to 0.1%, the forecast in days,
 // "yes" or "no"; "-" for an unknown figure.
-std::vector<std::string> EstateCells(const EstateRow& row);
+std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant = false);
+
+// The figures behind a group's cells, column by column under EstateColumns: the number a figure
+// column shows (unset when unknown), unset for the other columns. A page sorts by them.
+std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with_tenant = false);
+
+// "ENTERPRISE: 64 SUs licensed, 56 consumed, 4 in escrow, 4 remaining, 12 after reclaim": a tier
+// of the licence pool in one line.
+std::string LicensePoolLine(const LicensePoolTier& tier);
 
 // "Total: 4 groups, 24 SUs now, 8 recommended, 16 reclaimable; 1 at risk; 1 without observed
 // load".
