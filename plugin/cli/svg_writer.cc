@@ -22,9 +22,6 @@ std::string XmlEscape(std::string_view text) {
       case '"':
         out += "&quot;";
         break;
-      case '\'':
-        out += "&#39;";
-        break;
       default:
         out.push_back(c);
     }

@@ -10,7 +10,8 @@
 
 namespace nsxalb::cli {
 
-// `text` with &, <, >, " and ' escaped, for XML and HTML text and attribute values.
+// `text` with &, <, > and " escaped, for XML and HTML text and for attribute values in double
+// quotes (the only quotes the CLI's SVG and HTML writers use).
 std::string XmlEscape(std::string_view text);
 
 // A coordinate or length to 0.1: 12.25 -> "12.2", 3 -> "3.0".
