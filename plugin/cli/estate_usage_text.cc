@@ -38,18 +38,24 @@ std::string EstateUsageText(const EstateView& estate) {
 }
 
 std::string EstateUsageCsv(const EstateView& estate) {
-  std::string out = CsvRecord({"name", "uuid", "cloud", "platform", "se_count", "su_now",
-                               "su_recommended", "su_reclaimable", "cpu_peak_pct", "days_to_target",
-                               "reaches_on", "at_risk", "observed", "note"});
+  const bool with_tenant = HasTenantColumn(estate);
+  std::vector<std::string> header = {"name",         "uuid",           "cloud",
+                                     "platform",     "se_count",       "su_now",
+                                     "su_recommended", "su_reclaimable", "cpu_peak_pct",
+                                     "days_to_target", "reaches_on",   "at_risk",
+                                     "observed",     "note"};
+  if (with_tenant) header.insert(header.begin() + 2, "tenant");
+  std::string out = CsvRecord(header);
   for (const EstateRow& r : estate.groups) {
     const std::optional<double> days =
         r.days_to_target.has_value() ? std::optional<double>(*r.days_to_target) : std::nullopt;
-    absl::StrAppend(
-        &out, CsvRecord({r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
-                         PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
-                         PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
-                         PlainNumber(days), r.reaches_on, PlainBool(r.at_risk),
-                         PlainBool(r.observed), r.note}));
+    std::vector<std::string> fields = {
+        r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
+        PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
+        PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
+        PlainNumber(days), r.reaches_on, PlainBool(r.at_risk), PlainBool(r.observed), r.note};
+    if (with_tenant) fields.insert(fields.begin() + 2, r.tenant);
+    absl::StrAppend(&out, CsvRecord(fields));
   }
   return out;
 }

@@ -132,8 +132,9 @@ void SeGroupsUsageDataSource::Read(const framework::ReadDataSourceRequest& reque
   estate.name_regex = StringAttr(config, "name_regex").value_or("");
   estate.now = absl::Now();
   const std::string action =
-      estate.tenant.empty()
-          ? std::string("reading the usage of the SE groups")
+      estate.tenant.empty() ? std::string("reading the usage of the SE groups")
+      : estate.tenant == segroup::kAllTenants
+          ? std::string("reading the usage of the SE groups of every tenant (All Tenants view)")
           : absl::StrCat("reading the usage of the SE groups of tenant \"", estate.tenant, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {
