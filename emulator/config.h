@@ -4,11 +4,12 @@
 //   [--controller-version 22.1.3] [--state FILE] [--username admin] [--password P]
 //   [--session-idle-timeout SECONDS] [--expired-session-status 419|401] [--page-size N]
 //   [--latency-ms N] [--fail-next N] [--fail-status S] [--throttle-next N] [--retry-after SECONDS]
-//   [--drop-after-create N] [--log-level LEVEL] [--exit-with-parent]
+//   [--drop-after-create N] [--license TIER=UNITS]... [--log-level LEVEL] [--exit-with-parent]
 // The password defaults to $NSXALB_EMULATOR_PASSWORD, else "admin".
 #ifndef NSXALB_EMULATOR_CONFIG_H_
 #define NSXALB_EMULATOR_CONFIG_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct Config {
   // Page size of collection GETs without page_size.
   int default_page_size = 25;
   FaultConfig faults;
+  // Service Units licensed per tier (--license ENTERPRISE=64, repeatable); empty means the
+  // default licence (license.h: kDefaultLicenseServiceUnits of ENTERPRISE).
+  std::map<std::string, double> license;
   // Stop (as on SIGTERM) when the process that started the emulator dies, so a crashed test
   // leaves no emulator behind. Linux-only; the parent *thread* that spawned us must stay alive.
   bool exit_with_parent = false;

@@ -94,6 +94,7 @@ Server::Server(const Config& config)
     : config_(config),
       sessions_(absl::Seconds(config.session_idle_timeout_seconds), [] { return absl::Now(); }),
       store_([] { return absl::ToUnixMicros(absl::Now()); }),
+      license_(config.license),
       faults_(config.faults) {}
 
 Server::~Server() = default;
@@ -136,6 +137,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
       return loaded;
     }
   }
+
+  // The licence ledger charges the SEs the store holds.
+  s->license_.Rebuild(s->store_.LicenseCharges());
 
   // Listener.
   s->http_ = std::make_unique<httplib::SSLServer>(files.cert_file.c_str(), files.key_file.c_str());
@@ -499,6 +503,8 @@ void Server::Routes() {
              api([this](Req q, Res r) { HandleMetricsGet(MetricEntity::kVirtualService, q, r); }));
   http_->Post("/api/analytics/metrics/collection/?",
               api([this](Req q, Res r) { HandleMetricsCollection(q, r); }));
+  http_->Get("/api/licensing/ledger/details/?",
+             api([this](Req q, Res r) { HandleLicenseLedger(q, r); }));
   ControlRoutes();
   auto not_found = api(
       [](Req q, Res r) { WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found.")); });

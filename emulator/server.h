@@ -4,7 +4,7 @@
 // GET /api/tenant[/uuid], GET /api/cloud[/uuid], POST /api/user-token,
 // GET/POST /api/serviceenginegroup, GET/PUT/PATCH/DELETE /api/serviceenginegroup/<uuid>,
 // GET /api/serviceengine[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
-// and POST /api/analytics/metrics/collection.
+// POST /api/analytics/metrics/collection and GET /api/licensing/ledger/details.
 // /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines and
 // metric series); it is not counted, not subject to faults and needs no session. Behaviour and
 // status codes are documented in docs/emulator.md.
@@ -23,6 +23,7 @@
 #include "emulator/config.h"
 #include "emulator/counters.h"
 #include "emulator/faults.h"
+#include "emulator/license.h"
 #include "emulator/metrics.h"
 #include "emulator/sessions.h"
 #include "emulator/store.h"
@@ -98,6 +99,7 @@ class Server {
   void HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res);
   void HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res);
   void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
+  void HandleLicenseLedger(const httplib::Request& req, httplib::Response& res);
   nlohmann::json VersionJson() const;
 
   // Analytics (analytics_handlers.cc): the metrics GETs of one entity type and the collection.
@@ -125,6 +127,7 @@ class Server {
   SessionManager sessions_;
   Store store_;
   MetricsStore metrics_;
+  LicenseLedger license_;
   Faults faults_;
   Counters counters_;
   absl::Mutex users_mu_;

@@ -201,6 +201,7 @@ segroup::EstateUsageRequest EstateRequestOf(const Options& o) {
   request.name_regex = o.name_filter;
   request.min_se_count = o.min_ses;
   if (o.all_tenants) request.tenant = segroup::kAllTenants;
+  request.read_license = true;
   if (!o.platform.empty()) request.platform = *sizing::ParsePlatform(o.platform);
   if (o.forecast_days.has_value()) request.forecast_days = *o.forecast_days;
   return request;

@@ -191,20 +191,28 @@ std::string Header(const EstateView& estate, const std::string& title) {
 
 std::string Pool(const EstateView& estate) {
   std::string out = "<section class=\"card\" id=\"pool\">\n<h2>Licence pool</h2>\n";
+  if (!estate.license_error.empty()) {
+    absl::StrAppend(&out, "<p class=\"reason\">Licence pool unknown: ",
+                    XmlEscape(estate.license_error), "</p>\n");
+  }
   if (estate.license_pool.empty()) {
-    absl::StrAppend(&out,
-                    "<p class=\"muted\">The estate's JSON carries no licence pool (the Controller's "
-                    "licence ledger was not read).</p>\n</section>\n");
+    if (estate.license_error.empty()) {
+      absl::StrAppend(&out,
+                      "<p class=\"muted\">The estate's JSON carries no licence pool (the "
+                      "Controller's licence ledger was not read).</p>\n");
+    }
+    absl::StrAppend(&out, "</section>\n");
     return out;
   }
-  for (const LicensePoolTier& tier : estate.license_pool) {
+  for (const segroup::EstateLicensePool& tier : estate.license_pool) {
+    const std::string line = EstateLicensePoolLine(tier);
     absl::StrAppend(
         &out, "<div class=\"pool-tier\">\n<p class=\"pool-line\" data-tier=\"",
-        XmlEscape(tier.tier), "\">", XmlEscape(LicensePoolLine(tier)), "</p>\n",
-        "<div class=\"meter\" role=\"img\" aria-label=\"", XmlEscape(LicensePoolLine(tier)),
-        "\"><span class=\"consumed\" style=\"width:", Share(tier.consumed, tier.licensed),
-        "%\"></span><span class=\"escrow\" style=\"width:", Share(tier.escrow, tier.licensed),
-        "%\"></span></div>\n</div>\n");
+        XmlEscape(tier.pool.tier), "\">", XmlEscape(line), "</p>\n",
+        "<div class=\"meter\" role=\"img\" aria-label=\"", XmlEscape(line),
+        "\"><span class=\"consumed\" style=\"width:",
+        Share(tier.pool.consumed, tier.pool.licensed), "%\"></span><span class=\"escrow\" style=\"width:",
+        Share(tier.pool.escrow, tier.pool.licensed), "%\"></span></div>\n</div>\n");
   }
   absl::StrAppend(&out,
                   "<div class=\"legend\"><span><i style=\"background:var(--now)\"></i>consumed"

@@ -52,36 +52,31 @@ struct EstateRow {
   // when the JSON has no daily_peaks.
   std::optional<ChartForecast> forecast_chart;
   // Without observed load, the summary of the group's first finding ("The Controller's analytics
-  // are unavailable"); "" otherwise.
+  // are unavailable"); "" otherwise. Then the licence note, when there is one.
   std::string note;
-};
-
-// One licence tier of the Controller's pool (license_pool[] in the estate's JSON, from the
-// licence ledger), in Service Units.
-struct LicensePoolTier {
-  std::string tier;  // "ENTERPRISE"
-  double licensed = 0;
-  double consumed = 0;
-  double escrow = 0;
-  double remaining = 0;
-  // What remains once the estate's reclaimable units come back; unset when the JSON has null.
-  std::optional<double> remaining_after_reclaim;
+  // The licence (estate JSON license_tier, license_service_units_now, license_note): the tier the
+  // group draws on, its SUs now as the ledger counts them (unset without the ledger), and where
+  // that differs from service_units_now (the derivation from vCPUs), why.
+  std::string license_tier;
+  std::optional<double> license_service_units_now;
+  std::string license_note;
 };
 
 // The estate: its groups in the order the JSON lists them (the estate reader's: most reclaimable
-// first), the totals, the licence pool per tier (empty when the JSON has none), and the metrics
-// POSTs the read took (unset when the JSON does not say).
+// first), the totals, and the metrics POSTs the read took (unset when the JSON does not say).
 struct EstateView {
   std::vector<EstateRow> groups;
   segroup::EstateTotals totals;
-  std::vector<LicensePoolTier> license_pool;
   std::optional<int> metrics_requests;
+  // The licence pool per tier (estate JSON license_pool; empty when absent) and why the ledger
+  // could not be read (license_error; "" otherwise).
+  std::vector<segroup::EstateLicensePool> license_pool;
+  std::string license_error;
 };
 
 // Reads the estate's JSON ({groups: [{id, name, tenant?, cloud, platform, at_risk, observed,
-// usage}], totals: {...}, license_pool?: [{tier, licensed, consumed, escrow, remaining,
-// remaining_after_reclaim}], metrics_requests?}). InvalidArgument naming the JSON path ("$.groups[2].usage.
-// se_count: missing") when a member the rows show is missing or of another type. The CLI reads
+// usage}], totals: {...}, license_pool?, license_error?, metrics_requests?}). InvalidArgument
+// naming the JSON path ("$.groups[2].usage.se_count: missing") when a member the rows show is missing or of another type. The CLI reads
 // an estate the reader returned through EstateUsageJson too, so that every front end shows the
 // same figures.
 absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
@@ -98,17 +93,22 @@ std::vector<std::string> EstateColumns(bool with_tenant = false);
 // on a page).
 std::vector<size_t> EstateFigureColumns(bool with_tenant = false);
 
-// A group's cells under EstateColumns: SUs to the quarter, CPU to 0.1%, the forecast in days,
-// "yes" or "no"; "-" for an unknown figure.
+// A group's cells under EstateColumns: SUs now from the ledger when the estate has it, with the
+// derivation from vCPUs beside it where they differ ("4 (vCPUs: 8)"); SUs to the quarter, CPU to
+// 0.1%, the forecast in days, "yes" or "no"; "-" for an unknown figure.
 std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant = false);
 
 // The figures behind a group's cells, column by column under EstateColumns: the number a figure
 // column shows (unset when unknown), unset for the other columns. A page sorts by them.
 std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with_tenant = false);
 
-// "ENTERPRISE: 64 SUs licensed, 56 consumed, 4 in escrow, 4 remaining, 12 after reclaim": a tier
-// of the licence pool in one line.
-std::string LicensePoolLine(const LicensePoolTier& tier);
+// One tier's pool: "Licence pool ENTERPRISE: 64 licensed, 56 consumed, 0 in escrow, 8
+// remaining; 16 remaining after the reclaimable units come back".
+std::string EstateLicensePoolLine(const segroup::EstateLicensePool& pool);
+
+// EstateLicensePoolLine for every tier, a line each, and "Licence pool unknown: <why>" when the
+// ledger could not be read; "" for an estate without either.
+std::string EstateLicenseLines(const EstateView& estate);
 
 // "Total: 4 groups, 24 SUs now, 8 recommended, 16 reclaimable; 1 at risk; 1 without observed
 // load".

@@ -131,7 +131,8 @@ for g, r in zip(estate["groups"], d.rows):
 def su(x):
     return "%g" % x
 for tier in estate["license_pool"]:
-    want = "%s: %s SUs licensed, %s consumed, %s in escrow, %s remaining, %s after reclaim" % (
+    want = ("Licence pool %s: %s licensed, %s consumed, %s in escrow, %s remaining; %s "
+            "remaining after the reclaimable units come back") % (
         tier["tier"], su(tier["licensed"]), su(tier["consumed"]), su(tier["escrow"]),
         su(tier["remaining"]), su(tier["remaining_after_reclaim"]))
     assert d.pool.get(tier["tier"]) == want, (d.pool, want)

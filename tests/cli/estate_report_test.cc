@@ -306,9 +306,9 @@ TEST(EstateHtmlTest, ShowsThePoolTheTotalsTheTenantAndSortableFigures) {
   ASSERT_TRUE(view.ok()) << view.status();
   ASSERT_EQ(view->license_pool.size(), 1u);
   const std::string html = EstateHtml(*view, "Estate");
-  EXPECT_THAT(html, HasSubstr("<p class=\"pool-line\" data-tier=\"ENTERPRISE\">ENTERPRISE: 64 SUs "
-                              "licensed, 56 consumed, 4 in escrow, 4 remaining, 26 after "
-                              "reclaim</p>"));
+  EXPECT_THAT(html, HasSubstr("<p class=\"pool-line\" data-tier=\"ENTERPRISE\">Licence pool "
+                              "ENTERPRISE: 64 licensed, 56 consumed, 4 in escrow, 4 remaining; 26 "
+                              "remaining after the reclaimable units come back</p>"));
   // The meter: consumed 56 of 64 and 4 in escrow, as widths.
   EXPECT_THAT(html, HasSubstr("class=\"consumed\" style=\"width:87.50%\""));
   EXPECT_THAT(html, HasSubstr("class=\"escrow\" style=\"width:6.25%\""));

@@ -129,10 +129,10 @@ step "a small estate is one metrics POST"
 emu GET counters >"$tmp/counters.json"
 posts=$(jq '.requests["POST /api/analytics/metrics/collection"] // 0' "$tmp/counters.json")
 [ "$posts" = 1 ] || fail "$posts metrics POSTs for 5 groups: $(cat "$tmp/counters.json")"
-# And one GET of each listing: never a request per group or per SE.
+# And one GET of each listing and of the licence ledger: never a request per group or per SE.
 gets=$(jq -c '[.requests | to_entries[] | select(.key | startswith("GET ")) | .key + "=" + (.value | tostring)]' \
   "$tmp/counters.json")
-[ "$gets" = '["GET /api/cloud=1","GET /api/serviceengine=1","GET /api/serviceenginegroup=1"]' ] ||
+[ "$gets" = '["GET /api/cloud=1","GET /api/licensing/ledger/details=1","GET /api/serviceengine=1","GET /api/serviceenginegroup=1"]' ] ||
   fail "the listings were not one GET each: $gets"
 
 step "--json: the totals are the sums of the groups' figures; --min-ses and --cloud filter"
