@@ -22,8 +22,9 @@ double LargestServiceUnits(const EstateView& estate);
 
 // One group's chart as an <svg> element for a page (estate_html.h): its headroom forecast panel
 // (sizing_chart.h's DrawForecastPanel: daily peaks, trend, target), or a line saying there are no
-// daily peaks and why (the forecast's reason), and below it the group's pair of bars, SUs now and recommended, drawn as the
-// estate chart draws them on the scale of `largest_units` (LargestServiceUnits).
+// daily peaks and why (the forecast's reason), and below it the group's pair of bars, SUs now and
+// recommended, drawn as the estate chart draws them on the scale of `largest_units`
+// (LargestServiceUnits).
 std::string EstateGroupChartSvg(const EstateRow& row, double largest_units);
 
 }  // namespace nsxalb::cli

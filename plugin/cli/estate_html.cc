@@ -192,8 +192,9 @@ std::string Header(const EstateView& estate, const std::string& title) {
 std::string Pool(const EstateView& estate) {
   std::string out = "<section class=\"card\" id=\"pool\">\n<h2>Licence pool</h2>\n";
   if (!estate.license_error.empty()) {
-    absl::StrAppend(&out, "<p class=\"reason\">Licence pool unknown: ",
-                    XmlEscape(estate.license_error), "</p>\n");
+    absl::StrAppend(&out,
+                    "<p class=\"reason\">Licence pool unknown: ", XmlEscape(estate.license_error),
+                    "</p>\n");
   }
   if (estate.license_pool.empty()) {
     if (estate.license_error.empty()) {
@@ -210,8 +211,8 @@ std::string Pool(const EstateView& estate) {
         &out, "<div class=\"pool-tier\">\n<p class=\"pool-line\" data-tier=\"",
         XmlEscape(tier.pool.tier), "\">", XmlEscape(line), "</p>\n",
         "<div class=\"meter\" role=\"img\" aria-label=\"", XmlEscape(line),
-        "\"><span class=\"consumed\" style=\"width:",
-        Share(tier.pool.consumed, tier.pool.licensed), "%\"></span><span class=\"escrow\" style=\"width:",
+        "\"><span class=\"consumed\" style=\"width:", Share(tier.pool.consumed, tier.pool.licensed),
+        "%\"></span><span class=\"escrow\" style=\"width:",
         Share(tier.pool.escrow, tier.pool.licensed), "%\"></span></div>\n</div>\n");
   }
   absl::StrAppend(&out,
@@ -293,7 +294,8 @@ std::string GroupCard(const EstateRow& row, size_t index, double largest_units) 
     const std::string why = AtRiskReason(row);
     if (!why.empty()) absl::StrAppend(&out, "<p class=\"reason\">", XmlEscape(why), ".</p>\n");
   }
-  if (!row.note.empty()) absl::StrAppend(&out, "<p class=\"muted\">", XmlEscape(row.note), "</p>\n");
+  if (!row.note.empty())
+    absl::StrAppend(&out, "<p class=\"muted\">", XmlEscape(row.note), "</p>\n");
   absl::StrAppend(&out, "<figure>\n", EstateGroupChartSvg(row, largest_units), "</figure>\n",
                   "</article>\n");
   return out;
@@ -338,8 +340,9 @@ std::string EstateHtml(const EstateView& estate, const std::string& title) {
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n",
-      "<title>", XmlEscape(title), "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<main>\n",
-      Header(estate, title), Pool(estate), Table(estate), Charts(estate),
+      "<title>", XmlEscape(title), "</title>\n<style>", kStyle,
+      "</style>\n</head>\n<body>\n<main>\n", Header(estate, title), Pool(estate), Table(estate),
+      Charts(estate),
       "<footer>Written by terraform-provider-nsxalb estate-report. The page is self-contained: "
       "it loads nothing.</footer>\n</main>\n<script>",
       kScript, "</script>\n</body>\n</html>\n");

@@ -107,7 +107,6 @@ class At {
   std::string Path(const char* key) const { return absl::StrCat(path_, ".", key); }
 
  private:
-
   const Json* Find(const char* key) const {
     if (!value_->is_object()) return nullptr;
     auto it = value_->find(key);
@@ -290,9 +289,9 @@ bool HasTenantColumn(const EstateView& estate) {
 }
 
 std::vector<std::string> EstateColumns(bool with_tenant) {
-  std::vector<std::string> columns = {"SE group",        "cloud",    "SEs",      "SUs now",
-                                      "SUs recommended", "SUs reclaimable", "CPU peak",
-                                      "forecast",        "at risk",  "note"};
+  std::vector<std::string> columns = {
+      "SE group",        "cloud",    "SEs",      "SUs now", "SUs recommended",
+      "SUs reclaimable", "CPU peak", "forecast", "at risk", "note"};
   if (with_tenant) columns.insert(columns.begin() + 1, "tenant");
   return columns;
 }
@@ -333,13 +332,13 @@ std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with
 }
 
 std::string EstateLicensePoolLine(const segroup::EstateLicensePool& p) {
-  return absl::StrCat(
-      "Licence pool ", p.pool.tier, ": ", sizing::FormatServiceUnitsNumber(p.pool.licensed),
-      " licensed, ", sizing::FormatServiceUnitsNumber(p.pool.consumed), " consumed, ",
-      sizing::FormatServiceUnitsNumber(p.pool.escrow), " in escrow, ",
-      sizing::FormatServiceUnitsNumber(p.pool.remaining), " remaining; ",
-      sizing::FormatServiceUnitsNumber(p.remaining_after_reclaim),
-      " remaining after the reclaimable units come back");
+  return absl::StrCat("Licence pool ", p.pool.tier, ": ",
+                      sizing::FormatServiceUnitsNumber(p.pool.licensed), " licensed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.consumed), " consumed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.escrow), " in escrow, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.remaining), " remaining; ",
+                      sizing::FormatServiceUnitsNumber(p.remaining_after_reclaim),
+                      " remaining after the reclaimable units come back");
 }
 
 std::string EstateLicenseLines(const EstateView& estate) {

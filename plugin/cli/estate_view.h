@@ -76,9 +76,9 @@ struct EstateView {
 
 // Reads the estate's JSON ({groups: [{id, name, tenant?, cloud, platform, at_risk, observed,
 // usage}], totals: {...}, license_pool?, license_error?, metrics_requests?}). InvalidArgument
-// naming the JSON path ("$.groups[2].usage.se_count: missing") when a member the rows show is missing or of another type. The CLI reads
-// an estate the reader returned through EstateUsageJson too, so that every front end shows the
-// same figures.
+// naming the JSON path ("$.groups[2].usage.se_count: missing") when a member the rows show is
+// missing or of another type. The CLI reads an estate the reader returned through EstateUsageJson
+// too, so that every front end shows the same figures.
 absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
 
 // True when the estate's groups carry their tenant (an All Tenants estate): its tables then have a

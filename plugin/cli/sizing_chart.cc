@@ -25,8 +25,8 @@ namespace sz = ::nsxalb::sizing;
 
 constexpr double kWidth = kForecastPanelWidth;  // the forecast panel below shares it
 constexpr double kHeight = 460;
-constexpr double kBudgetRow = 64;     // height of one CPU-budget bar row below the chart
-constexpr double kLeft = 100;         // plot area
+constexpr double kBudgetRow = 64;  // height of one CPU-budget bar row below the chart
+constexpr double kLeft = 100;      // plot area
 constexpr double kRight = 560;
 constexpr double kTop = 78;
 constexpr double kBottom = 400;

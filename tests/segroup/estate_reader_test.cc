@@ -67,18 +67,18 @@ class FakeEstate {
         .WillByDefault(
             [this](std::string_view group, std::string_view) { return ses_[std::string(group)]; });
     ON_CALL(client, StreamMetricsCollection(_, _, _))
-        .WillByDefault([this](const Json& request, std::string_view tenant,
-                              controller::BodySink& sink) {
-          ++posts;
-          posted_in.push_back(std::string(tenant));
-          largest_post =
-              std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
-          if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
-          const std::string text = Answer(request).dump();
-          if (absl::Status s = sink.Begin(); !s.ok()) return s;
-          if (absl::Status s = sink.Write(text.substr(0, text.size() / 2)); !s.ok()) return s;
-          return sink.Write(text.substr(text.size() / 2));
-        });
+        .WillByDefault(
+            [this](const Json& request, std::string_view tenant, controller::BodySink& sink) {
+              ++posts;
+              posted_in.push_back(std::string(tenant));
+              largest_post =
+                  std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
+              if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
+              const std::string text = Answer(request).dump();
+              if (absl::Status s = sink.Begin(); !s.ok()) return s;
+              if (absl::Status s = sink.Write(text.substr(0, text.size() / 2)); !s.ok()) return s;
+              return sink.Write(text.substr(text.size() / 2));
+            });
   }
 
   // Adds a group in `cloud` (0 or 1) with `ses` SEs of `vcpus` whose CPU is `cpu` percent, in
@@ -229,9 +229,8 @@ TEST(EstateReaderTest, AllTenantsListsTheGroupsOfTwoTenantsEachWithItsTenantAndF
   // in each group's tenant: one POST per tenant, never "*".
   EXPECT_EQ(fake.listed_in, (std::vector<std::string>{"*", "*"}));
   EXPECT_EQ(fake.list_tenants, 1);
-  EXPECT_EQ(fake.posted_in,
-            (std::vector<std::string>{"https://ctl/api/tenant/admin",
-                                      "https://ctl/api/tenant/tenant-b"}));
+  EXPECT_EQ(fake.posted_in, (std::vector<std::string>{"https://ctl/api/tenant/admin",
+                                                      "https://ctl/api/tenant/tenant-b"}));
   const Json json = EstateUsageJson(*estate);
   for (const Json& g : json["groups"]) {
     EXPECT_EQ(g["tenant"], g["name"] == "b-web" ? "team-b" : "admin") << g["name"];
@@ -253,8 +252,8 @@ TEST(EstateReaderTest, ARefusedAllTenantsViewIsPermissionDeniedNamingIt) {
   FakeEstate fake;
   fake.AddGroup("a-web", 0, 2, 4, 20);
   EXPECT_CALL(fake.client, ListSeGroups(_, _))
-      .WillOnce([](std::string_view, std::string_view) -> absl::StatusOr<
-                                                           std::vector<controller::SeGroup>> {
+      .WillOnce([](std::string_view,
+                   std::string_view) -> absl::StatusOr<std::vector<controller::SeGroup>> {
         return absl::PermissionDeniedError("GET /api/serviceenginegroup: HTTP 403: not allowed");
       });
   EstateUsageRequest request = Request();

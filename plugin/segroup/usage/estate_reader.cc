@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -170,9 +170,9 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   EstateUsage out;
   std::optional<controller::LicenseLedgerDetails> ledger;
   if (request.read_license) {
-    absl::StatusOr<controller::LicenseLedgerDetails> read =
-        request.license_cache != nullptr ? request.license_cache->Get(client)
-                                         : client.GetLicenseLedgerDetails();
+    absl::StatusOr<controller::LicenseLedgerDetails> read = request.license_cache != nullptr
+                                                                ? request.license_cache->Get(client)
+                                                                : client.GetLicenseLedgerDetails();
     if (read.status().code() == absl::StatusCode::kCancelled) return read.status();
     if (read.ok()) {
       ledger = *std::move(read);
@@ -342,10 +342,10 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     t.service_units_reclaimable += su.reclaimable.value_or(0);
     if (g.license_service_units_now.has_value() && su.now.has_value() &&
         std::abs(*g.license_service_units_now - *su.now) > 1e-9) {
-      g.license_note = absl::StrCat(
-          "the ledger counts ", sizing::FormatServiceUnits(*g.license_service_units_now),
-          ", the SEs' vCPUs give ", sizing::FormatServiceUnits(*su.now),
-          " (an SE not yet in the ledger, max_num_se_dps or per_app)");
+      g.license_note = absl::StrCat("the ledger counts ",
+                                    sizing::FormatServiceUnits(*g.license_service_units_now),
+                                    ", the SEs' vCPUs give ", sizing::FormatServiceUnits(*su.now),
+                                    " (an SE not yet in the ledger, max_num_se_dps or per_app)");
     }
     out.groups.push_back(std::move(g));
   }
@@ -357,20 +357,20 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
 Json EstateUsageJson(const EstateUsage& estate) {
   Json groups = Json::array();
   for (const EstateGroup& g : estate.groups) {
-    groups.push_back(Json{{"id", g.uuid},
-                          {"name", g.name},
-                          {"tenant", g.tenant.empty() ? Json() : Json(g.tenant)},
-                          {"cloud", g.cloud},
-                          {"platform", sizing::PlatformName(g.platform)},
-                          {"at_risk", g.at_risk},
-                          {"observed", g.observed},
-                          {"license_tier", g.license_tier},
-                          {"license_service_units_now",
-                           g.license_service_units_now.has_value()
-                               ? usage_internal::NumberJson(*g.license_service_units_now)
-                               : Json()},
-                          {"license_note", g.license_note},
-                          {"usage", UsageReportJson(g.report)}});
+    groups.push_back(Json{
+        {"id", g.uuid},
+        {"name", g.name},
+        {"tenant", g.tenant.empty() ? Json() : Json(g.tenant)},
+        {"cloud", g.cloud},
+        {"platform", sizing::PlatformName(g.platform)},
+        {"at_risk", g.at_risk},
+        {"observed", g.observed},
+        {"license_tier", g.license_tier},
+        {"license_service_units_now", g.license_service_units_now.has_value()
+                                          ? usage_internal::NumberJson(*g.license_service_units_now)
+                                          : Json()},
+        {"license_note", g.license_note},
+        {"usage", UsageReportJson(g.report)}});
   }
   Json pools = Json::array();
   for (const EstateLicensePool& p : estate.license_pool) {
