@@ -89,10 +89,7 @@ void Server::HandleLogin(const httplib::Request& req, httplib::Response& res) {
     password = req.get_param_value("password");
     token = req.get_param_value("token");
   }
-  const bool ok = SecretEquals(username, config_.username) &&
-                  ((!password.empty() && SecretEquals(password, config_.password)) ||
-                   (!token.empty() && sessions_.CheckToken(username, token)));
-  if (!ok) {
+  if (!CheckCredentials(username, password, token)) {
     log::Info("emulator: login failed (invalid credentials)");
     WriteError(res, 401, "Invalid credentials");
     return;
@@ -115,7 +112,7 @@ void Server::HandleLogin(const httplib::Request& req, httplib::Response& res) {
                 {"name", username},
                 {"full_name", "System Administrator"},
                 {"uuid", absl::StrCat("user-", username)},
-                {"is_superuser", true},
+                {"is_superuser", IsSuperuser(username)},
                 {"local", true},
                 {"default_tenant_ref", absl::StrCat(base, "/api/tenant/admin#admin")}}},
               {"tenants", json::array({tenant})},
@@ -127,6 +124,25 @@ void Server::HandleLogin(const httplib::Request& req, httplib::Response& res) {
               {"session_cookie_name", "avi-sessionid"}};
   res.status = 200;
   res.set_content(out.dump(), "application/json");
+}
+
+bool Server::CheckCredentials(const std::string& username, const std::string& password,
+                              const std::string& token) {
+  if (SecretEquals(username, config_.username)) {
+    return (!password.empty() && SecretEquals(password, config_.password)) ||
+           (!token.empty() && sessions_.CheckToken(username, token));
+  }
+  absl::MutexLock lock(&users_mu_);
+  auto user = extra_users_.find(username);
+  return user != extra_users_.end() && !password.empty() &&
+         SecretEquals(password, user->second.password);
+}
+
+bool Server::IsSuperuser(const std::string& username) {
+  if (username == config_.username) return true;
+  absl::MutexLock lock(&users_mu_);
+  auto user = extra_users_.find(username);
+  return user != extra_users_.end() && user->second.superuser;
 }
 
 void Server::HandleLogout(const httplib::Request& req, httplib::Response& res) {

@@ -124,9 +124,10 @@ void Server::ControlRoutes() {
         if (!it.value().is_number()) {
           return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": must be a number"));
         }
-        absl::Status s = ParseLicenseFlag(
-            absl::StrCat(it.key(), "=", it.value().get<double>()), &*licensed);
-        if (!s.ok()) return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": ", s.message()));
+        absl::Status s =
+            ParseLicenseFlag(absl::StrCat(it.key(), "=", it.value().get<double>()), &*licensed);
+        if (!s.ok())
+          return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": ", s.message()));
       }
     }
     std::optional<std::vector<LicenseCharge>> reservations;
@@ -139,16 +140,14 @@ void Server::ControlRoutes() {
         json item = body["reservations"][i];
         if (!item.is_object()) item = json::object();
         const std::string at = absl::StrCat("reservations[", i, "]");
-        if (!item["tier"].is_string() ||
-            !IsLicenseTier(item["tier"].get<std::string>())) {
+        if (!item["tier"].is_string() || !IsLicenseTier(item["tier"].get<std::string>())) {
           return WriteError(r, 400, absl::StrCat(at, ".tier: must be a licence tier"));
         }
         if (!item["service_cores"].is_number() || item["service_cores"].get<double>() < 0) {
           return WriteError(r, 400, absl::StrCat(at, ".service_cores: must be a number >= 0"));
         }
-        std::string uuid = item["uuid"].is_string()
-                               ? item["uuid"].get<std::string>()
-                               : absl::StrCat("escrow-cookie-", i + 1);
+        std::string uuid = item["uuid"].is_string() ? item["uuid"].get<std::string>()
+                                                    : absl::StrCat("escrow-cookie-", i + 1);
         reservations->push_back({std::move(uuid), item["tier"].get<std::string>(),
                                  item["service_cores"].get<double>(), ""});
       }
@@ -169,6 +168,42 @@ void Server::ControlRoutes() {
       return WriteError(r, HttpStatusFor(loaded.status()), std::string(loaded.status().message()));
     }
     reply(r, *loaded);
+  });
+  // A tenant besides the seed's admin: {"name": "team-b"} -> {"uuid", "name"}.
+  http_->Post("/_emulator/tenants", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    const std::string name = body["name"].is_string() ? body["name"].get<std::string>() : "";
+    absl::StatusOr<std::string> uuid = store_.CreateTenant(name);
+    if (!uuid.ok()) {
+      return WriteError(r, HttpStatusFor(uuid.status()), std::string(uuid.status().message()));
+    }
+    Persist();
+    reply(r, json{{"uuid", *uuid}, {"name", name}});
+  });
+  // A user besides the configured one: {"username", "password", "superuser"?: false}. Kept in
+  // memory only.
+  http_->Post("/_emulator/users", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    for (const char* key : {"username", "password"}) {
+      if (!body[key].is_string() || body[key].get<std::string>().empty()) {
+        return WriteError(r, 400, absl::StrCat(key, ": required, a non-empty string"));
+      }
+    }
+    if (body.contains("superuser") && !body["superuser"].is_boolean()) {
+      return WriteError(r, 400, "superuser: must be true or false");
+    }
+    const std::string username = body["username"].get<std::string>();
+    if (username == config_.username) {
+      return WriteError(r, 409, absl::StrCat("username: ", username, " is the configured user"));
+    }
+    {
+      absl::MutexLock lock(&users_mu_);
+      extra_users_[username] =
+          ExtraUser{body["password"].get<std::string>(), body.value("superuser", false)};
+    }
+    reply(r, json{{"username", username}, {"superuser", body.value("superuser", false)}});
   });
   http_->Get("/_emulator/secrets", [this, reply](Req, Res r) {
     IssuedSecrets s = sessions_.Issued();

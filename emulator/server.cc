@@ -326,6 +326,14 @@ bool Server::Authorize(const httplib::Request& req, httplib::Response& res, ApiC
     tenant = req.get_header_value("X-Avi-Tenant");
   }
   if (tenant == "*" && req.method == "GET") {
+    // The All Tenants view is a superuser's (the message is the emulator's: UNCONFIRMED).
+    if (!IsSuperuser(session.username)) {
+      WriteError(res, 403,
+                 absl::StrCat("User '", session.username,
+                              "' is not a superuser: the All Tenants view (X-Avi-Tenant: *) "
+                              "needs one"));
+      return false;
+    }
     ctx->tenant_uuid = "*";
   } else {
     absl::StatusOr<std::string> t = store_.TenantUuid(tenant);

@@ -16,6 +16,7 @@
 #define NSXALB_EMULATOR_SERVER_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -134,6 +135,16 @@ class Server {
   // (join_subresources=runtime).
   nlohmann::json WithRuntime(const httplib::Request& req, nlohmann::json rendered,
                              const nlohmann::json& stored);
+  // A user the control endpoint added besides the configured one (who is a superuser).
+  struct ExtraUser {
+    std::string password;
+    bool superuser = false;
+  };
+  // Whether `username` logs in with `password` (or `token`): the configured user or an extra one.
+  bool CheckCredentials(const std::string& username, const std::string& password,
+                        const std::string& token);
+  // Whether `username` is a superuser (the configured user is).
+  bool IsSuperuser(const std::string& username);
 
   Config config_;
   std::unique_ptr<httplib::SSLServer> http_;
@@ -144,6 +155,8 @@ class Server {
   Faults faults_;
   SeLifecycle lifecycle_;
   Counters counters_;
+  absl::Mutex users_mu_;
+  std::map<std::string, ExtraUser> extra_users_ ABSL_GUARDED_BY(users_mu_);
   int port_ = 0;
   std::string tls_dir_;
   absl::Mutex shutdown_mu_;

@@ -204,6 +204,22 @@ absl::StatusOr<std::string> Store::TenantUuid(const std::string& name_or_uuid) {
   return absl::NotFoundError(absl::StrCat("Tenant '", name_or_uuid, "' not found"));
 }
 
+absl::StatusOr<std::string> Store::CreateTenant(const std::string& name) {
+  if (name.empty()) return absl::InvalidArgumentError("name: required, the tenant's name");
+  absl::MutexLock lock(&mu_);
+  if (FindByNameLocked(kTenant, name) != nullptr) {
+    return absl::AlreadyExistsError(absl::StrCat("Tenant with name '", name, "' already exists"));
+  }
+  const std::string uuid = absl::StrCat("tenant-", NewUuid4());
+  InsertLocked(kTenant, {{"uuid", uuid},
+                         {"name", name},
+                         {"local", true},
+                         {"description", ""},
+                         {"tenant_ref", "admin"},
+                         {"_last_modified", NextLastModifiedLocked()}});
+  return uuid;
+}
+
 absl::StatusOr<json> Store::Get(const std::string& type, const std::string& uuid,
                                 const std::string& tenant_uuid) {
   absl::MutexLock lock(&mu_);
@@ -447,20 +463,22 @@ absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(
       mine.uuid = uuid;
       absl::Status admitted = admit(mine);
       if (!admitted.ok()) {
-        return absl::Status(admitted.code(), absl::StrCat("created ", i, " of ", count,
-                                                          " Service Engines: ", admitted.message()));
+        return absl::Status(
+            admitted.code(),
+            absl::StrCat("created ", i, " of ", count, " Service Engines: ", admitted.message()));
       }
     }
-    InsertLocked(kServiceEngine, {{"uuid", uuid},
-                                  {"name", absl::StrCat(group_name, "-se-", next)},
-                                  {"_se_number", next},
-                                  {"_license", {{"tier", charge.tier}, {"service_cores", charge.service_cores}}},
-                                  {"se_group_ref", group_uuid},
-                                  {"cloud_ref", group->value("cloud_ref", "")},
-                                  {"tenant_ref", group->value("tenant_ref", "")},
-                                  {"resources", resources},
-                                  {"enable_state", "SE_STATE_ENABLED"},
-                                  {"_last_modified", NextLastModifiedLocked()}});
+    InsertLocked(kServiceEngine,
+                 {{"uuid", uuid},
+                  {"name", absl::StrCat(group_name, "-se-", next)},
+                  {"_se_number", next},
+                  {"_license", {{"tier", charge.tier}, {"service_cores", charge.service_cores}}},
+                  {"se_group_ref", group_uuid},
+                  {"cloud_ref", group->value("cloud_ref", "")},
+                  {"tenant_ref", group->value("tenant_ref", "")},
+                  {"resources", resources},
+                  {"enable_state", "SE_STATE_ENABLED"},
+                  {"_last_modified", NextLastModifiedLocked()}});
     uuids.push_back(std::move(uuid));
   }
   return uuids;

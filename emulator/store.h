@@ -84,6 +84,10 @@ class Store {
   // The uuid of the tenant named `name_or_uuid` (either form is accepted); NotFound otherwise.
   absl::StatusOr<std::string> TenantUuid(const std::string& name_or_uuid);
 
+  // Creates a tenant called `name` (for the control endpoint: a test's second tenant) and returns
+  // its uuid ("tenant-<uuid4>"). InvalidArgument for an empty name, AlreadyExists when taken.
+  absl::StatusOr<std::string> CreateTenant(const std::string& name);
+
   // One object by type and uuid, visible in `tenant_uuid` ("*" for all); NotFound otherwise.
   absl::StatusOr<nlohmann::json> Get(const std::string& type, const std::string& uuid,
                                      const std::string& tenant_uuid);

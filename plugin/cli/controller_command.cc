@@ -58,8 +58,8 @@ constexpr char kUsage[] =
        terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
        terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
                                  [--statistic max|p99|p95] [--platform P] [--json] [settings]
-       terraform-provider-nsxalb controller usage --all [--cloud NAME] [--name REGEX]
-                                 [--min-ses N] [--window 7d] [--statistic max|p99|p95]
+       terraform-provider-nsxalb controller usage --all [--all-tenants] [--cloud NAME]
+                                 [--name REGEX] [--min-ses N] [--window 7d] [--statistic max|p99|p95]
                                  [--platform P] [--forecast-days N] [--json | --csv] [settings]
 
 Talks to the NSX ALB Controller with the provider's own client and settings.
@@ -85,6 +85,9 @@ Actions:
                    now, recommended and reclaimable, CPU peak, forecast, at risk, note), most
                    reclaimable first, and the totals; --json: the data source's groups, totals
                    and metrics_requests (what estate-report reads); --csv: one row per group.
+                   With --all-tenants: the groups of every tenant, through the Controller's All
+                   Tenants view (a superuser's only; anyone else gets the Controller's 403),
+                   with the tenant as a column.
                    On a terminal, stderr shows the progress of the metrics requests.
 
 Settings (flags override the environment variables the provider block reads):
@@ -105,6 +108,7 @@ Options:
   --name NAME      list-se-groups: only groups of that name; usage --all: only groups whose
                    name matches this regular expression (RE2 syntax, anywhere in the name)
   --all            usage: every SE group instead of one NAME
+  --all-tenants    usage --all: every tenant's groups (X-Avi-Tenant: *), not only --tenant's
   --min-ses N      usage --all: only groups with at least N SEs now (default 0)
   --forecast-days N
                    usage --all: a group whose forecast reaches its target within N days is at
@@ -169,6 +173,7 @@ struct Options {
   std::string statistic;             // usage --statistic
   std::string platform;              // usage --platform
   bool all = false;                  // usage --all
+  bool all_tenants = false;          // usage --all --all-tenants
   int min_ses = 0;                   // usage --all --min-ses
   std::optional<int> forecast_days;  // usage --all --forecast-days
   bool json = false;
@@ -195,6 +200,7 @@ segroup::EstateUsageRequest EstateRequestOf(const Options& o) {
   request.cloud = o.cloud;
   request.name_regex = o.name_filter;
   request.min_se_count = o.min_ses;
+  if (o.all_tenants) request.tenant = segroup::kAllTenants;
   request.read_license = true;
   if (!o.platform.empty()) request.platform = *sizing::ParsePlatform(o.platform);
   if (o.forecast_days.has_value()) request.forecast_days = *o.forecast_days;
@@ -210,7 +216,10 @@ std::optional<UsageError> CheckEstateFlags(const Options& o, std::map<std::strin
                                    "\") or --all, not both")};
   }
   if (o.csv && o.json) return UsageError{"--csv and --json: give one of them"};
-  for (const char* flag : {"--csv", "--min-ses", "--forecast-days"}) {
+  if (o.all_tenants && seen["--tenant"]) {
+    return UsageError{"--tenant and --all-tenants: give one of them"};
+  }
+  for (const char* flag : {"--csv", "--min-ses", "--forecast-days", "--all-tenants"}) {
     if (seen[flag] && !o.all) return UsageError{absl::StrCat(flag, ": only with usage --all")};
   }
   if (seen["--name"] && o.action == "usage" && !o.all) {
@@ -256,11 +265,13 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     if (seen[flag]) return UsageError{absl::StrCat(flag, ": given more than once")};
     seen[flag] = true;
     if (flag == "--help" || flag == "-h" || flag == "--json" || flag == "--insecure" ||
-        flag == "--full" || flag == "--dry-run" || flag == "--all" || flag == "--csv") {
+        flag == "--full" || flag == "--dry-run" || flag == "--all" || flag == "--csv" ||
+        flag == "--all-tenants") {
       if (value.has_value()) return UsageError{absl::StrCat(flag, ": takes no value")};
       if (flag == "--json") o.json = true;
       if (flag == "--csv") o.csv = true;
       if (flag == "--all") o.all = true;
+      if (flag == "--all-tenants") o.all_tenants = true;
       if (flag == "--full") o.full = true;
       if (flag == "--dry-run") o.dry_run = true;
       if (flag == "--insecure") o.insecure_flag = true;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/cli/sizing_chart.h"
 #include "plugin/cli/svg_writer.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/service_units.h"
@@ -68,6 +69,39 @@ double LegendEntry(SvgWriter& svg, double x, double y, const char* color, const 
 
 }  // namespace
 
+double LargestServiceUnits(const EstateView& estate) {
+  double largest = 0;
+  for (const EstateRow& row : estate.groups) {
+    largest = std::max(
+        {largest, row.service_units_now.value_or(0), row.service_units_recommended.value_or(0)});
+  }
+  return largest;
+}
+
+std::string EstateGroupChartSvg(const EstateRow& row, double largest_units) {
+  SvgWriter svg(kForecastPanelWidth);
+  double y = 0;
+  if (row.forecast_chart.has_value() && !row.forecast_chart->forecast.daily_peaks.empty()) {
+    DrawForecastPanel(svg, y, *row.forecast_chart);
+    y += kForecastPanelHeight;
+  } else {
+    const std::string reason =
+        row.forecast_chart.has_value() ? row.forecast_chart->forecast.reason : std::string();
+    svg.Text(16, y + 24,
+             absl::StrCat("No daily peaks to chart", reason.empty() ? "" : ": ", reason, "."),
+             absl::StrCat("class=\"forecast-caption\" fill=\"", kInk, "\""));
+    y += 44;
+  }
+  const double scale = largest_units > 0 ? (kBarsRight - kBarsLeft) / largest_units : 0;
+  svg.Text(16, y + kBarHeight - 2, "SUs now", absl::StrCat("fill=\"", kInk, "\""));
+  Bar(svg, y, row.service_units_now, scale, "su-now", kNowColor);
+  y += kBarHeight + 6;
+  svg.Text(16, y + kBarHeight - 2, "SUs recommended", absl::StrCat("fill=\"", kInk, "\""));
+  Bar(svg, y, row.service_units_recommended, scale, "su-recommended", kRecommendedColor);
+  y += kBarHeight + 12;
+  return svg.Element(absl::StrCat(row.name, ": headroom forecast and Service Units"), y);
+}
+
 std::string EstateChartSvg(const EstateView& estate) {
   const segroup::EstateTotals& t = estate.totals;
   const std::string title = absl::StrCat(
@@ -83,11 +117,7 @@ std::string EstateChartSvg(const EstateView& estate) {
   x = LegendEntry(svg, x, 56, kRecommendedColor, "SUs recommended from the observed load", false);
   LegendEntry(svg, x, 56, kRiskColor, "at risk", true);
 
-  double largest = 0;
-  for (const EstateRow& row : estate.groups) {
-    largest = std::max(
-        {largest, row.service_units_now.value_or(0), row.service_units_recommended.value_or(0)});
-  }
+  const double largest = LargestServiceUnits(estate);
   const double scale = largest > 0 ? (kBarsRight - kBarsLeft) / largest : 0;
   double y = kTop;
   for (const EstateRow& row : estate.groups) {

@@ -16,6 +16,17 @@ namespace nsxalb::cli {
 // The chart as an SVG document (UTF-8, with an XML declaration).
 std::string EstateChartSvg(const EstateView& estate);
 
+// The largest Service Units figure (now or recommended) of the estate's groups: the scale every
+// group's bars share, so that they compare across charts.
+double LargestServiceUnits(const EstateView& estate);
+
+// One group's chart as an <svg> element for a page (estate_html.h): its headroom forecast panel
+// (sizing_chart.h's DrawForecastPanel: daily peaks, trend, target), or a line saying there are no
+// daily peaks and why (the forecast's reason), and below it the group's pair of bars, SUs now and
+// recommended, drawn as the estate chart draws them on the scale of `largest_units`
+// (LargestServiceUnits).
+std::string EstateGroupChartSvg(const EstateRow& row, double largest_units);
+
 }  // namespace nsxalb::cli
 
 #endif  // NSXALB_PLUGIN_CLI_ESTATE_CHART_H_

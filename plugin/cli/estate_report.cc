@@ -20,8 +20,9 @@ std::string GroupLabel(const EstateRow& row) {
 }
 
 std::string Table(const EstateView& estate) {
-  const std::vector<std::string>& columns = EstateColumns();
-  const std::vector<size_t>& figures = EstateFigureColumns();
+  const bool with_tenant = HasTenantColumn(estate);
+  const std::vector<std::string> columns = EstateColumns(with_tenant);
+  const std::vector<size_t> figures = EstateFigureColumns(with_tenant);
   std::string header = "|", rule = "|";
   for (size_t c = 0; c < columns.size(); ++c) {
     absl::StrAppend(&header, " ", columns[c], " |");
@@ -31,7 +32,7 @@ std::string Table(const EstateView& estate) {
   std::string out = absl::StrCat(header, "\n", rule, "\n");
   for (const EstateRow& row : estate.groups) {
     absl::StrAppend(&out, "|");
-    for (const std::string& cell : EstateCells(row))
+    for (const std::string& cell : EstateCells(row, with_tenant))
       absl::StrAppend(&out, " ", MarkdownCell(cell), " |");
     absl::StrAppend(&out, "\n");
   }

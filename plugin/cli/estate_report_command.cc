@@ -1,5 +1,6 @@
 // `terraform-provider-nsxalb estate-report`: flags, the estate's JSON from a file or stdin ->
-// estate_view.h -> Markdown (estate_report.h) and the chart (estate_chart.h).
+// estate_view.h -> Markdown (estate_report.h), the chart (estate_chart.h) and the web page
+// (estate_html.h).
 #include "plugin/cli/estate_report_command.h"
 
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "plugin/cli/estate_chart.h"
+#include "plugin/cli/estate_html.h"
 #include "plugin/cli/estate_report.h"
 #include "plugin/cli/estate_view.h"
 
@@ -21,6 +23,7 @@ namespace {
 
 constexpr char kUsage[] =
     R"(Usage: terraform-provider-nsxalb estate-report ESTATE_JSON [--out OUT.md] [--svg OUT.svg]
+                                                  [--html OUT.html]
 
 Renders the usage of an estate of SE groups as Markdown (for a review, a wiki page or a ticket):
 the totals, a table of the groups (SEs, Service Units now, recommended from the observed load and
@@ -33,6 +36,12 @@ reclaimable Service Units.
   --out FILE    write the Markdown to FILE instead of stdout
   --svg FILE    also write a chart: per group, its SUs now against recommended, the groups at
                 risk marked, the totals in the title (a self-contained SVG)
+  --html FILE   also write a web page: the licence pool per tier (when the estate has it), the
+                totals, the table of groups (click a column's header to sort by it), and per
+                group its chart (daily peaks, trend and target; SUs now and recommended), the
+                groups at risk first. One self-contained file (inline CSS, SVG and script; it
+                loads nothing), for a phone or a wall screen; #sort=COLUMN[:desc] in its address
+                sorts the table on load (e.g. estate.html#sort=sus-reclaimable:desc)
 
 Exit codes: 0 report written; 1 an output file cannot be written; 2 usage error, or ESTATE_JSON
 is missing, not JSON or not an estate (the message names the JSON path).
@@ -42,6 +51,7 @@ struct Options {
   std::string input;
   std::string out;
   std::string svg;
+  std::string html;
   bool help = false;
 };
 
@@ -56,6 +66,7 @@ std::optional<std::string> Parse(const std::vector<std::string>& args, Options& 
     std::string flag = a.substr(0, a.find('='));
     if (flag == "--out") target = &o.out;
     if (flag == "--svg") target = &o.svg;
+    if (flag == "--html") target = &o.html;
     if (target != nullptr) {
       if (!target->empty()) return absl::StrCat(flag, ": given more than once");
       if (a.size() > flag.size()) {
@@ -139,6 +150,10 @@ int RunEstateReportCommand(const std::vector<std::string>& args, std::ostream& o
     if (!WriteFile(o.svg, EstateChartSvg(*estate), err)) return 1;
     absl::StrAppend(&markdown, "\n![Service Units now and recommended per SE group](", o.svg,
                     ")\n");
+  }
+  if (!o.html.empty() &&
+      !WriteFile(o.html, EstateHtml(*estate, "NSX ALB SE groups: usage of the estate"), err)) {
+    return 1;
   }
   if (o.out.empty()) {
     out << markdown;

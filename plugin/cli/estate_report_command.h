@@ -1,7 +1,8 @@
-// `terraform-provider-nsxalb estate-report ESTATE_JSON [--out OUT.md] [--svg OUT.svg]`: the usage
-// of an estate of SE groups as Markdown (estate_report.h), and optionally as an SVG chart
-// (estate_chart.h), from the JSON of `controller usage --all --json` or the value of an
-// nsxalb_se_groups_usage data source (the same shape). No Controller and no Terraform.
+// `terraform-provider-nsxalb estate-report ESTATE_JSON [--out OUT.md] [--svg OUT.svg]
+// [--html OUT.html]`: the usage of an estate of SE groups as Markdown (estate_report.h), and
+// optionally as an SVG chart (estate_chart.h) and a self-contained web page (estate_html.h), from
+// the JSON of `controller usage --all --json` or the value of an nsxalb_se_groups_usage data
+// source (the same shape). No Controller and no Terraform.
 #ifndef NSXALB_PLUGIN_CLI_ESTATE_REPORT_COMMAND_H_
 #define NSXALB_PLUGIN_CLI_ESTATE_REPORT_COMMAND_H_
 

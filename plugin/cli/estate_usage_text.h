@@ -14,9 +14,10 @@ namespace nsxalb::cli {
 // blank line and EstateTotalLine.
 std::string EstateUsageText(const EstateView& estate);
 
-// The CSV: a header row (name, uuid, cloud, platform, se_count, su_now, su_recommended,
-// su_reclaimable, cpu_peak_pct, days_to_target, reaches_on, at_risk, observed, note) and one row
-// per group; figures as plain numbers, an unknown one empty, booleans true or false.
+// The CSV: a header row (name, uuid, [tenant, when the groups carry one,] cloud, platform,
+// se_count, su_now, su_recommended, su_reclaimable, cpu_peak_pct, days_to_target, reaches_on,
+// at_risk, observed, note) and one row per group; figures as plain numbers, an unknown one empty,
+// booleans true or false.
 std::string EstateUsageCsv(const EstateView& estate);
 
 // One CSV record (RFC 4180) ending in "\n": a field with a comma, a double quote, a CR or an LF

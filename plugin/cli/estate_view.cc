@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/cli/sizing_chart_usage.h"
 #include "plugin/common/status_macros.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/service_units.h"
@@ -102,9 +103,10 @@ class At {
     return v->get<double>();
   }
 
- private:
+  // The path of the member `key` ("$.groups[2].usage").
   std::string Path(const char* key) const { return absl::StrCat(path_, ".", key); }
 
+ private:
   const Json* Find(const char* key) const {
     if (!value_->is_object()) return nullptr;
     auto it = value_->find(key);
@@ -164,6 +166,7 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   EstateRow row;
   NSXALB_ASSIGN_OR_RETURN(row.name, group.String("name"));
   NSXALB_ASSIGN_OR_RETURN(row.uuid, group.String("id"));
+  NSXALB_ASSIGN_OR_RETURN(row.tenant, group.OptionalString("tenant"));
   NSXALB_ASSIGN_OR_RETURN(row.cloud, group.OptionalString("cloud"));
   NSXALB_ASSIGN_OR_RETURN(row.platform, group.OptionalString("platform"));
   NSXALB_ASSIGN_OR_RETURN(row.at_risk, group.Bool("at_risk"));
@@ -190,6 +193,14 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(row.days_to_target, forecast.CountOrNull("days_to_target"));
   NSXALB_ASSIGN_OR_RETURN(row.reaches_on, forecast.OptionalString("reaches_on"));
   NSXALB_ASSIGN_OR_RETURN(row.forecast_subject, forecast.OptionalString("subject"));
+  if (forecast.value().contains("daily_peaks") && !forecast.value()["daily_peaks"].is_null()) {
+    absl::StatusOr<ChartForecast> chart = ChartForecastFromUsageJson(usage.value());
+    if (!chart.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(group.Path("usage"), ".", chart.status().message()));
+    }
+    row.forecast_chart = *std::move(chart);
+  }
 
   NSXALB_ASSIGN_OR_RETURN(const std::vector<At> ses, usage.Elements("service_engines"));
   for (const At& se : ses) {
@@ -272,30 +283,52 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
   return view;
 }
 
-const std::vector<std::string>& EstateColumns() {
-  static const std::vector<std::string> kColumns = {
+bool HasTenantColumn(const EstateView& estate) {
+  return std::any_of(estate.groups.begin(), estate.groups.end(),
+                     [](const EstateRow& row) { return !row.tenant.empty(); });
+}
+
+std::vector<std::string> EstateColumns(bool with_tenant) {
+  std::vector<std::string> columns = {
       "SE group",        "cloud",    "SEs",      "SUs now", "SUs recommended",
       "SUs reclaimable", "CPU peak", "forecast", "at risk", "note"};
-  return kColumns;
+  if (with_tenant) columns.insert(columns.begin() + 1, "tenant");
+  return columns;
 }
 
-const std::vector<size_t>& EstateFigureColumns() {
-  static const std::vector<size_t> kFigures = {2, 3, 4, 5, 6, 7};
-  return kFigures;
+std::vector<size_t> EstateFigureColumns(bool with_tenant) {
+  const size_t o = with_tenant ? 1 : 0;
+  return {2 + o, 3 + o, 4 + o, 5 + o, 6 + o, 7 + o};
 }
 
-std::vector<std::string> EstateCells(const EstateRow& row) {
-  return {row.name,
-          row.cloud.empty() ? "-" : row.cloud,
-          absl::StrCat(row.se_count),
-          NowCell(row),
-          UnitsCell(row.service_units_recommended),
-          UnitsCell(row.service_units_reclaimable),
-          row.cpu_peak_pct.has_value() ? sizing::FormatPercent(*row.cpu_peak_pct) : "-",
-          row.days_to_target.has_value() ? sizing::FormatCount(*row.days_to_target, "day", "days")
-                                         : "-",
-          row.at_risk ? "yes" : "no",
-          row.note};
+std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant) {
+  std::vector<std::string> cells = {
+      row.name,
+      row.cloud.empty() ? "-" : row.cloud,
+      absl::StrCat(row.se_count),
+      NowCell(row),
+      UnitsCell(row.service_units_recommended),
+      UnitsCell(row.service_units_reclaimable),
+      row.cpu_peak_pct.has_value() ? sizing::FormatPercent(*row.cpu_peak_pct) : "-",
+      row.days_to_target.has_value() ? sizing::FormatCount(*row.days_to_target, "day", "days")
+                                     : "-",
+      row.at_risk ? "yes" : "no",
+      row.note};
+  if (with_tenant) cells.insert(cells.begin() + 1, row.tenant.empty() ? "-" : row.tenant);
+  return cells;
+}
+
+std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with_tenant) {
+  std::vector<std::optional<double>> figures(EstateColumns(with_tenant).size());
+  const std::vector<size_t> at = EstateFigureColumns(with_tenant);
+  figures[at[0]] = row.se_count;
+  figures[at[1]] = row.license_service_units_now.has_value() ? row.license_service_units_now
+                                                             : row.service_units_now;  // NowCell
+  figures[at[2]] = row.service_units_recommended;
+  figures[at[3]] = row.service_units_reclaimable;
+  figures[at[4]] = row.cpu_peak_pct;
+  if (row.days_to_target.has_value()) figures[at[5]] = *row.days_to_target;
+  return figures;
 }
 
 std::string EstateLicensePoolLine(const segroup::EstateLicensePool& p) {

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/sizing_chart.h"
 #include "plugin/segroup/usage/estate_reader.h"
 
 namespace nsxalb::cli {
@@ -27,6 +28,7 @@ struct SeAboveTarget {
 struct EstateRow {
   std::string name;
   std::string uuid;
+  std::string tenant;  // the group's tenant (its name) in an All Tenants estate; "" otherwise
   std::string cloud;
   std::string platform;
   int se_count = 0;
@@ -46,6 +48,9 @@ struct EstateRow {
   std::string forecast_subject;
   bool at_risk = false;
   bool observed = false;
+  // The forecast as its chart draws it (daily peaks, trend, target), from usage.forecast; unset
+  // when the JSON has no daily_peaks.
+  std::optional<ChartForecast> forecast_chart;
   // Without observed load, the summary of the group's first finding ("The Controller's analytics
   // are unavailable"); "" otherwise. Then the licence note, when there is one.
   std::string note;
@@ -69,24 +74,33 @@ struct EstateView {
   std::string license_error;
 };
 
-// Reads the estate's JSON ({groups: [{id, name, cloud, platform, at_risk, observed, usage}],
-// totals: {...}, metrics_requests?}). InvalidArgument naming the JSON path ("$.groups[2].usage.
-// se_count: missing") when a member the rows show is missing or of another type. The CLI reads
-// an estate the reader returned through EstateUsageJson too, so that every front end shows the
-// same figures.
+// Reads the estate's JSON ({groups: [{id, name, tenant?, cloud, platform, at_risk, observed,
+// usage}], totals: {...}, license_pool?, license_error?, metrics_requests?}). InvalidArgument
+// naming the JSON path ("$.groups[2].usage.se_count: missing") when a member the rows show is
+// missing or of another type. The CLI reads an estate the reader returned through EstateUsageJson
+// too, so that every front end shows the same figures.
 absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
 
-// The columns of the estate's table (text and Markdown): SE group, cloud, SEs, SUs now, SUs
-// recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
-const std::vector<std::string>& EstateColumns();
+// True when the estate's groups carry their tenant (an All Tenants estate): its tables then have a
+// tenant column after the group's name.
+bool HasTenantColumn(const EstateView& estate);
 
-// The indexes of EstateColumns that hold figures (right-aligned in a terminal).
-const std::vector<size_t>& EstateFigureColumns();
+// The columns of the estate's table (text, Markdown and HTML): SE group, [tenant,] cloud, SEs,
+// SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
+std::vector<std::string> EstateColumns(bool with_tenant = false);
+
+// The indexes of EstateColumns that hold figures (right-aligned in a terminal, sorted as numbers
+// on a page).
+std::vector<size_t> EstateFigureColumns(bool with_tenant = false);
 
 // A group's cells under EstateColumns: SUs now from the ledger when the estate has it, with the
 // derivation from vCPUs beside it where they differ ("4 (vCPUs: 8)"); SUs to the quarter, CPU to
 // 0.1%, the forecast in days, "yes" or "no"; "-" for an unknown figure.
-std::vector<std::string> EstateCells(const EstateRow& row);
+std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant = false);
+
+// The figures behind a group's cells, column by column under EstateColumns: the number a figure
+// column shows (unset when unknown), unset for the other columns. A page sorts by them.
+std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with_tenant = false);
 
 // One tier's pool: "Licence pool ENTERPRISE: 64 licensed, 56 consumed, 0 in escrow, 8
 // remaining; 16 remaining after the reclaimable units come back".

@@ -23,11 +23,10 @@ namespace {
 
 namespace sz = ::nsxalb::sizing;
 
-constexpr double kWidth = 780;
+constexpr double kWidth = kForecastPanelWidth;  // the forecast panel below shares it
 constexpr double kHeight = 460;
-constexpr double kBudgetRow = 64;     // height of one CPU-budget bar row below the chart
-constexpr double kForecastRow = 250;  // height of the forecast panel below those
-constexpr double kLeft = 100;         // plot area
+constexpr double kBudgetRow = 64;  // height of one CPU-budget bar row below the chart
+constexpr double kLeft = 100;      // plot area
 constexpr double kRight = 560;
 constexpr double kTop = 78;
 constexpr double kBottom = 400;
@@ -178,9 +177,11 @@ std::string ForecastCaption(const ChartForecast& chart) {
   return out;
 }
 
+}  // namespace
+
 // The forecast panel at `y`: the daily peaks, the trend and the target on x = days since the first
 // daily peak, y = percent.
-void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
+void DrawForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
   const segroup::Forecast& f = chart.forecast;
   const double target = chart.target_pct;
   const double top = y + 36;
@@ -314,8 +315,6 @@ void ForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart) {
                         "\" stroke-width=\"1.8\" stroke-dasharray=\"10,4,2,4\""));
   svg.Text(kLegendX + 38, ly + 4, absl::StrCat("target ", TargetText(target)), "fill=\"#222222\"");
 }
-
-}  // namespace
 
 std::string SizingChartSvg(const ChartInput& input) {
   const sz::Workload& w = input.workload;
@@ -580,8 +579,8 @@ std::string SizingChartSvg(const ChartInput& input) {
     }
   }
   if (input.forecast.has_value()) {
-    ForecastPanel(svg, height + 6, *input.forecast);
-    height += kForecastRow;
+    DrawForecastPanel(svg, height + 6, *input.forecast);
+    height += kForecastPanelHeight;
   }
   return svg.Document(title, height);
 }

@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 
+#include "plugin/cli/svg_writer.h"
 #include "plugin/segroup/usage/forecast.h"
 #include "plugin/sizing/profiles.h"
 #include "plugin/sizing/recommend.h"
@@ -82,6 +83,16 @@ struct ChartInput {
 
 // The chart as an SVG document (UTF-8, with an XML declaration).
 std::string SizingChartSvg(const ChartInput& input);
+
+// The width the forecast panel is drawn for, and the height it takes.
+inline constexpr double kForecastPanelWidth = 780;
+inline constexpr double kForecastPanelHeight = 250;
+
+// Draws the headroom forecast panel (the one SizingChartSvg draws below its chart) into `svg`, a
+// document kForecastPanelWidth wide, from `y` down kForecastPanelHeight: the daily peaks (class
+// "daily-peak"), the trend (class "trend"), the target (class "forecast-target") and the caption
+// (class "forecast-caption"). The estate's page (estate_html.h) draws each group's with it.
+void DrawForecastPanel(SvgWriter& svg, double y, const ChartForecast& chart);
 
 }  // namespace nsxalb::cli
 

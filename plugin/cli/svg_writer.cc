@@ -44,8 +44,11 @@ void SvgWriter::Text(double x, double y, const std::string& text, const std::str
 void SvgWriter::Raw(const std::string& element) { absl::StrAppend(&body_, "  ", element, "\n"); }
 
 std::string SvgWriter::Document(const std::string& title, double height) const {
+  return absl::StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", Element(title, height));
+}
+
+std::string SvgWriter::Element(const std::string& title, double height) const {
   return absl::StrCat(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", SvgNumber(width_), "\" height=\"",
       SvgNumber(height), "\" viewBox=\"0 0 ", SvgNumber(width_), " ", SvgNumber(height),
       "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",

@@ -10,7 +10,8 @@
 
 namespace nsxalb::cli {
 
-// `text` with &, <, > and " escaped, for XML text and attribute values.
+// `text` with &, <, > and " escaped, for XML and HTML text and for attribute values in double
+// quotes (the only quotes the CLI's SVG and HTML writers use).
 std::string XmlEscape(std::string_view text);
 
 // A coordinate or length to 0.1: 12.25 -> "12.2", 3 -> "3.0".
@@ -29,9 +30,13 @@ class SvgWriter {
   // An element written as given (its text already escaped).
   void Raw(const std::string& element);
 
-  // The document: XML declaration, <svg> of the width and `height`, <title> `title`, a white
-  // background, then the elements in the order they were added.
+  // The document: XML declaration, then Element(title, height).
   std::string Document(const std::string& title, double height) const;
+
+  // The <svg> element of the width and `height` (and a viewBox, so that a page may scale it),
+  // <title> `title`, a white background, then the elements in the order they were added: what
+  // Document writes after its XML declaration, and what an HTML page inlines.
+  std::string Element(const std::string& title, double height) const;
 
  private:
   double width_;

@@ -42,6 +42,7 @@ using Json = nlohmann::json;
 
 constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
+constexpr char kTenantPath[] = "/api/tenant";
 constexpr char kLicenseLedgerPath[] = "/api/licensing/ledger/details";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
@@ -223,6 +224,23 @@ class ClientImpl : public Client {
         loop_, Deadline(), absl::StrCat(kCloudPath, "?page_size=", config_.page_size), "", "clouds",
         [this, &out](Json& item, const std::string& what) -> absl::Status {
           NSXALB_ASSIGN_OR_RETURN(CloudInfo info, ToCloudInfo(item, what));
+          out.push_back(std::move(info));
+          return absl::OkStatus();
+        }));
+    return out;
+  }
+
+  absl::StatusOr<std::vector<TenantInfo>> ListTenants() override {
+    OperationScope operation(this);
+    std::vector<TenantInfo> out;
+    NSXALB_RETURN_IF_ERROR(ForEachListed(
+        loop_, Deadline(), absl::StrCat(kTenantPath, "?page_size=", config_.page_size), "",
+        "tenants", [this, &out](Json& item, const std::string&) -> absl::Status {
+          TenantInfo info{StringMember(item, "uuid"), StringMember(item, "name"),
+                          StringMember(item, "url")};
+          if (info.ref.empty()) {
+            info.ref = absl::StrCat(endpoint_.base_url, kTenantPath, "/", info.uuid);
+          }
           out.push_back(std::move(info));
           return absl::OkStatus();
         }));

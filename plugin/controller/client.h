@@ -151,6 +151,10 @@ class Client {
   // `next` across pages like ListSeGroups.
   virtual absl::StatusOr<std::vector<CloudInfo>> ListClouds() = 0;
 
+  // Every tenant the user sees (one paged GET /api/tenant), in the Controller's order: the names
+  // of an All Tenants estate's groups.
+  virtual absl::StatusOr<std::vector<TenantInfo>> ListTenants() = 0;
+
   // Looks up a tenant by name, uuid or ref. NotFound when there is none.
   virtual absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) = 0;
 

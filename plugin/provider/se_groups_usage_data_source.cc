@@ -142,8 +142,9 @@ void SeGroupsUsageDataSource::Read(const framework::ReadDataSourceRequest& reque
   estate.read_license = true;
   estate.license_cache = &provider_->license_ledger();
   const std::string action =
-      estate.tenant.empty()
-          ? std::string("reading the usage of the SE groups")
+      estate.tenant.empty() ? std::string("reading the usage of the SE groups")
+      : estate.tenant == segroup::kAllTenants
+          ? std::string("reading the usage of the SE groups of every tenant (All Tenants view)")
           : absl::StrCat("reading the usage of the SE groups of tenant \"", estate.tenant, "\"");
   absl::StatusOr<std::shared_ptr<controller::Client>> client = provider_->Client();
   if (!client.ok()) {

@@ -5,7 +5,8 @@
 # module returns the estate (the nsxalb_se_groups_usage data source's list): the 3 groups kept by
 # name_regex, est-hot at risk, est-idle with reclaimable Service Units, est-empty without observed
 # load, totals that are the sums, with one SE listing and one analytics request. A bad name_regex
-# fails the task naming it.
+# fails the task naming it. With usage.all_tenants, a group of a second tenant (made through the
+# emulator's control endpoint) is listed beside them, naming its tenant.
 source "$(dirname "$0")/lib.sh" "$@"
 
 emu_post() {  # emu_post PATH JSON: a control request; prints the body.
@@ -69,6 +70,21 @@ play estate-min se_group_usage_all.yml -e 'name_regex=^est-' -e min_se_count=3 |
   fail "the estate play with min_se_count failed"
 assert_out estate-min "groups=1"
 assert_out estate-min "group est-idle"
+
+step "usage.all_tenants: a second tenant's group beside the admin tenant's, each naming its tenant"
+emu_post /_emulator/tenants '{"name":"team-b"}' >/dev/null
+NSXALB_TENANT=team-b play create-b se_group.yml -e group_name=est-b -e group_vcpus=2 ||
+  fail "the create play of est-b in team-b failed"
+play estate-one se_group_usage_all.yml -e 'name_regex=^est-' -e usage_window=24h ||
+  fail "the estate play of one tenant failed"
+assert_out estate-one "groups=3"
+play estate-all se_group_usage_all.yml -e 'name_regex=^est-' -e usage_window=24h \
+  -e all_tenants=true || fail "the All Tenants estate play failed"
+assert_out estate-all "groups=4"
+grep -qE "group est-b cloud=nsxt-cloud .* tenant=team-b" "$AN_TMP/estate-all.out" ||
+  fail "est-b is not listed with its tenant"
+grep -qE "group est-hot cloud=nsxt-cloud at_risk=True cpu_pct=91(\.0)? .* tenant=admin" \
+  "$AN_TMP/estate-all.out" || fail "est-hot is not listed with its tenant and its own figures"
 
 step "a bad name_regex fails the task, naming it"
 if play estate-bad se_group_usage_all.yml -e 'name_regex=est-('; then

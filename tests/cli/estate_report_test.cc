@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "plugin/cli/estate_html.h"
 #include "plugin/cli/estate_report_command.h"
 #include "plugin/cli/estate_usage_text.h"
 #include "plugin/cli/estate_view.h"
@@ -264,6 +265,100 @@ TEST(EstateReportTest, WritesMarkdownAndAChartFromAFile) {
   ASSERT_EQ(to_file.code, 0) << to_file.err;
   EXPECT_EQ(to_file.out, "");
   EXPECT_EQ(ReadFile(md_path), run.out);
+}
+
+// The hand-built estate with a hostile group name, a tenant per group and a licence pool, as the
+// JSON `controller usage --all --all-tenants --json` writes with the ledger.
+Json HostileEstateJson() {
+  segroup::EstateUsage estate = HandBuiltEstate();
+  estate.groups[0].name = "<script>alert('x')</script>";
+  estate.groups[1].cloud = "\"><img src=x onerror=alert(1)>";
+  Json json = segroup::EstateUsageJson(estate);
+  json["groups"][0]["tenant"] = "team-a & <b>";
+  json["groups"][2]["tenant"] = "admin";
+  json["license_pool"] = Json::array({Json{{"tier", "ENTERPRISE"},
+                                           {"licensed", 64},
+                                           {"consumed", 56},
+                                           {"escrow", 4},
+                                           {"remaining", 4},
+                                           {"remaining_after_reclaim", 26}}});
+  return json;
+}
+
+TEST(EstateHtmlTest, EscapesEveryStringFromTheController) {
+  absl::StatusOr<EstateView> view = ReadEstateView(HostileEstateJson());
+  ASSERT_TRUE(view.ok()) << view.status();
+  const std::string html = EstateHtml(*view, "Estate <of> \"us\"");
+  // One script element, the page's own; the hostile strings are text.
+  EXPECT_EQ(Count(html, "<script"), 1) << html;
+  EXPECT_EQ(Count(html, "<img"), 0);
+  EXPECT_THAT(html, HasSubstr("&lt;script&gt;alert('x')&lt;/script&gt;"));
+  EXPECT_THAT(html, HasSubstr("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+  EXPECT_THAT(html, HasSubstr("team-a &amp; &lt;b&gt;"));
+  EXPECT_THAT(html, HasSubstr("<title>Estate &lt;of&gt; &quot;us&quot;</title>"));
+  // Nothing is loaded from anywhere: the only URL is the SVG namespace.
+  EXPECT_EQ(Count(html, "://"), Count(html, "http://www.w3.org/2000/svg"));
+  EXPECT_THAT(html, HasSubstr("content=\"default-src 'none';"));
+}
+
+TEST(EstateHtmlTest, ShowsThePoolTheTotalsTheTenantAndSortableFigures) {
+  absl::StatusOr<EstateView> view = ReadEstateView(HostileEstateJson());
+  ASSERT_TRUE(view.ok()) << view.status();
+  ASSERT_EQ(view->license_pool.size(), 1u);
+  const std::string html = EstateHtml(*view, "Estate");
+  EXPECT_THAT(html, HasSubstr("<p class=\"pool-line\" data-tier=\"ENTERPRISE\">Licence pool "
+                              "ENTERPRISE: 64 licensed, 56 consumed, 4 in escrow, 4 remaining; 26 "
+                              "remaining after the reclaimable units come back</p>"));
+  // The meter: consumed 56 of 64 and 4 in escrow, as widths.
+  EXPECT_THAT(html, HasSubstr("class=\"consumed\" style=\"width:87.50%\""));
+  EXPECT_THAT(html, HasSubstr("class=\"escrow\" style=\"width:6.25%\""));
+  EXPECT_THAT(html, HasSubstr(">Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 "
+                              "at risk; 1 without observed load.</p>"));
+  // A tenant column after the name (some groups carry one), "-" where a group has none.
+  EXPECT_THAT(html, HasSubstr("<th scope=\"col\" data-key=\"se-group\" data-type=\"text\">SE "
+                              "group</th><th scope=\"col\" data-key=\"tenant\""));
+  EXPECT_THAT(html, HasSubstr("</a></td><td>team-a &amp; &lt;b&gt;</td>"));
+  // Figures sort as numbers: data-sort holds the number, "" when unknown.
+  EXPECT_THAT(html, HasSubstr("<td class=\"num\" data-sort=\"24\">24</td>"));
+  EXPECT_THAT(html, HasSubstr("<td class=\"num\" data-sort=\"\">-</td>"));
+  EXPECT_THAT(html, HasSubstr("data-key=\"sus-reclaimable\" data-type=\"number\" class=\"num\""));
+  // One row and one chart per group; the charts of the groups at risk first.
+  EXPECT_EQ(Count(html, "<tr data-order="), 4);
+  EXPECT_EQ(Count(html, "<article class=\"card group"), 4);
+  const size_t web = html.find("<article class=\"card group at-risk\" id=\"group-1\"");
+  const size_t api = html.find("<article class=\"card group at-risk\" id=\"group-2\"");
+  const size_t big = html.find("<article class=\"card group\" id=\"group-0\"");
+  ASSERT_NE(web, std::string::npos);
+  ASSERT_NE(api, std::string::npos);
+  ASSERT_NE(big, std::string::npos);
+  EXPECT_LT(web, api);
+  EXPECT_LT(api, big);
+  EXPECT_THAT(html, HasSubstr("CPU peak 91.0% above the 80% target"));
+}
+
+TEST(EstateHtmlTest, WithoutAPoolSaysSoAndColumnKeysAreSlugs) {
+  const std::string html = EstateHtml(HandBuiltView(), "Estate");
+  EXPECT_THAT(html, HasSubstr("carries no licence pool"));
+  EXPECT_THAT(html, Not(HasSubstr("data-key=\"tenant\"")));
+  EXPECT_EQ(EstateColumnKey("SUs now"), "sus-now");
+  EXPECT_EQ(EstateColumnKey("SE group"), "se-group");
+  EXPECT_EQ(EstateColumnKey("CPU peak"), "cpu-peak");
+}
+
+TEST(EstateReportTest, HtmlFlagWritesThePage) {
+  const std::string input = WriteTemp("estate-html.json", HostileEstateJson().dump());
+  const std::string html_path = ::testing::TempDir() + "/estate.html";
+  Outcome run = EstateReport({input, "--html", html_path});
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string html = ReadFile(html_path);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_THAT(html, HasSubstr("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_THAT(html, Not(HasSubstr("<?xml")));
+  // The Markdown still goes to stdout, with the tenant column.
+  EXPECT_THAT(run.out, HasSubstr("| SE group | tenant | cloud |"));
+  Outcome unwritable = EstateReport({input, "--html", ::testing::TempDir() + "/no/such/x.html"});
+  EXPECT_EQ(unwritable.code, 1);
+  EXPECT_THAT(unwritable.err, HasSubstr("cannot write"));
 }
 
 TEST(EstateReportTest, BadInputNamesTheFileAndTheJsonPath) {

@@ -9,7 +9,11 @@
 #   - --json's totals are the sums of its groups' figures, and the text's total line says them;
 #   - stdout carries no progress line; on a terminal (a pty) stderr shows "reading metrics: 1/1
 #     requests";
-#   - estate-report turns the --json into Markdown and an SVG with one bar pair per group.
+#   - estate-report turns the --json into Markdown and an SVG with one bar pair per group;
+#   - --all-tenants: a second tenant's group (made through the control endpoint) is listed beside
+#     the admin tenant's, with the tenant as a column, its own figures, in one listing GET each
+#     and one metrics POST per tenant; a user who is not a superuser gets the Controller's 403 as
+#     a clear error and no estate.
 # Usage: estate_usage_test.sh PROVIDER_BINARY EMULATOR_BINARY
 set -euo pipefail
 provider=$1
@@ -47,10 +51,11 @@ emu() {  # emu METHOD PATH [JSON]: a control request (a POST's body {} by defaul
     "$EMU_URL/_emulator/$2" || fail "$1 /_emulator/$2 failed"
 }
 
-# group NAME CLOUD: creates the group with the provider's own apply-se-group; prints its uuid.
+# group NAME CLOUD [TENANT]: creates the group with the provider's own apply-se-group; prints its
+# uuid.
 group() {
-  jq -n --arg n "$1" --arg c "$2" \
-    '{name: $n, cloud: $c, settings: {vcpus_per_se: 2, memory_per_se: 4096, max_se: 4}}' |
+  jq -n --arg n "$1" --arg c "$2" --arg t "${3:-admin}" \
+    '{name: $n, cloud: $c, tenant: $t, settings: {vcpus_per_se: 2, memory_per_se: 4096, max_se: 4}}' |
     "$provider" controller apply-se-group | jq -er '.se_group.uuid' ||
     fail "creating SE group $1 failed"
 }
@@ -208,5 +213,48 @@ assert by_class.get("su-recommended") == [ns + "rect"] * 5, by_class
 assert len(by_class.get("at-risk", [])) == 1, by_class
 assert not any(e.tag == ns + "script" for e in root.iter())
 EOF
+
+step "--all-tenants: a second tenant's group beside the admin tenant's, the tenant a column"
+emu POST tenants '{"name":"team-b"}' >/dev/null
+team_b=$(group b-web nsxt-cloud team-b)
+load "$team_b" 57 3000
+"$provider" controller usage --all --csv >"$tmp/admin-only.csv" || fail "usage --all failed"
+grep -q '^b-web,' "$tmp/admin-only.csv" && fail "the admin tenant's estate lists team-b's group"
+emu POST counters/reset >/dev/null
+"$provider" controller usage --all --all-tenants --csv >"$tmp/all.csv" 2>"$tmp/all.err" ||
+  fail "usage --all --all-tenants failed: $(cat "$tmp/all.err")"
+python3 - "$tmp/all.csv" <<'EOF' || fail "the All Tenants CSV: $(cat "$tmp/all.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert list(rows[0].keys())[:3] == ["name", "uuid", "tenant"], list(rows[0].keys())
+by = {(r["tenant"], r["name"]): r for r in rows}
+assert len(rows) == 6, [(r["tenant"], r["name"]) for r in rows]
+assert ("team-b", "b-web") in by and ("admin", "hot-api") in by, sorted(by)
+b, hot = by[("team-b", "b-web")], by[("admin", "hot-api")]
+assert float(b["cpu_peak_pct"]) == 57 and b["observed"] == "true", b
+assert float(hot["cpu_peak_pct"]) == 93, hot
+print("ok: tenants", sorted({r["tenant"] for r in rows}))
+EOF
+emu GET counters >"$tmp/counters.json"
+jq -e '.requests["POST /api/analytics/metrics/collection"] == 2 and .requests["GET /api/serviceenginegroup"] == 1 and .requests["GET /api/serviceengine"] == 1 and .requests["GET /api/tenant"] == 1' \
+  "$tmp/counters.json" >/dev/null ||
+  fail "All Tenants is not one listing each and a metrics POST per tenant: $(jq -c .requests "$tmp/counters.json")"
+"$provider" controller usage --all --all-tenants >"$tmp/all.txt" || fail "the All Tenants table"
+head -n 1 "$tmp/all.txt" | grep -q '^SE group  *tenant  *cloud ' || fail "no tenant column: $(head -n 1 "$tmp/all.txt")"
+grep -q '^b-web  *team-b  *nsxt-cloud ' "$tmp/all.txt" || fail "b-web's row: $(cat "$tmp/all.txt")"
+"$provider" controller usage --all --all-tenants --json | jq -e '[.groups[] | select(.name == "b-web") | .tenant] == ["team-b"]' >/dev/null ||
+  fail "the JSON does not carry b-web's tenant"
+
+step "--all-tenants as a user who is not a superuser: the Controller's 403, not an empty estate"
+emu POST users '{"username":"viewer","password":"viewer-pw","superuser":false}' >/dev/null
+if NSXALB_USERNAME=viewer NSXALB_PASSWORD=viewer-pw "$provider" controller usage --all --all-tenants \
+  --csv >"$tmp/denied.csv" 2>"$tmp/denied.err"; then
+  fail "a non-superuser read All Tenants: $(cat "$tmp/denied.csv")"
+fi
+[ ! -s "$tmp/denied.csv" ] || fail "a refused read printed an estate: $(cat "$tmp/denied.csv")"
+grep -q 'All Tenants view' "$tmp/denied.err" && grep -q 'superuser' "$tmp/denied.err" &&
+  grep -q '403' "$tmp/denied.err" || fail "the refusal does not say why: $(cat "$tmp/denied.err")"
+NSXALB_USERNAME=viewer NSXALB_PASSWORD=viewer-pw "$provider" controller usage --all --csv \
+  >/dev/null || fail "the same user cannot read one tenant"
 
 echo "PASS: controller usage --all end to end"

@@ -28,6 +28,7 @@ class MockClient : public Client {
               (override));
   MOCK_METHOD(absl::StatusOr<CloudInfo>, ResolveCloud, (std::string_view cloud), (override));
   MOCK_METHOD(absl::StatusOr<std::vector<CloudInfo>>, ListClouds, (), (override));
+  MOCK_METHOD(absl::StatusOr<std::vector<TenantInfo>>, ListTenants, (), (override));
   MOCK_METHOD(absl::StatusOr<TenantInfo>, ResolveTenant, (std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<std::vector<ServiceEngine>>, ListServiceEngines,
               (std::string_view se_group_uuid, std::string_view tenant), (override));

@@ -44,12 +44,21 @@ class FakeEstate {
       ++list_clouds;
       return clouds_;
     });
-    ON_CALL(client, ListSeGroups(_, _)).WillByDefault([this](std::string_view, std::string_view) {
-      ++list_groups;
-      return groups_;
+    ON_CALL(client, ListSeGroups(_, _))
+        .WillByDefault([this](std::string_view tenant, std::string_view) {
+          ++list_groups;
+          listed_in.push_back(std::string(tenant));
+          return groups_;
+        });
+    ON_CALL(client, ListTenants()).WillByDefault([this] {
+      ++list_tenants;
+      return std::vector<controller::TenantInfo>{
+          {"admin", "admin", "https://ctl/api/tenant/admin"},
+          {"tenant-b", "team-b", "https://ctl/api/tenant/tenant-b"}};
     });
-    ON_CALL(client, ListTenantServiceEngines(_)).WillByDefault([this](std::string_view) {
+    ON_CALL(client, ListTenantServiceEngines(_)).WillByDefault([this](std::string_view tenant) {
       ++list_ses;
+      listed_in.push_back(std::string(tenant));
       std::vector<controller::ServiceEngine> all;
       for (const auto& [group, ses] : ses_) all.insert(all.end(), ses.begin(), ses.end());
       return all;
@@ -58,24 +67,29 @@ class FakeEstate {
         .WillByDefault(
             [this](std::string_view group, std::string_view) { return ses_[std::string(group)]; });
     ON_CALL(client, StreamMetricsCollection(_, _, _))
-        .WillByDefault([this](const Json& request, std::string_view, controller::BodySink& sink) {
-          ++posts;
-          largest_post =
-              std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
-          if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
-          const std::string text = Answer(request).dump();
-          if (absl::Status s = sink.Begin(); !s.ok()) return s;
-          if (absl::Status s = sink.Write(text.substr(0, text.size() / 2)); !s.ok()) return s;
-          return sink.Write(text.substr(text.size() / 2));
-        });
+        .WillByDefault(
+            [this](const Json& request, std::string_view tenant, controller::BodySink& sink) {
+              ++posts;
+              posted_in.push_back(std::string(tenant));
+              largest_post =
+                  std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
+              if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
+              const std::string text = Answer(request).dump();
+              if (absl::Status s = sink.Begin(); !s.ok()) return s;
+              if (absl::Status s = sink.Write(text.substr(0, text.size() / 2)); !s.ok()) return s;
+              return sink.Write(text.substr(text.size() / 2));
+            });
   }
 
-  // Adds a group in `cloud` (0 or 1) with `ses` SEs of `vcpus` whose CPU is `cpu` percent.
-  void AddGroup(const std::string& name, int cloud, int ses, int vcpus, double cpu) {
+  // Adds a group in `cloud` (0 or 1) with `ses` SEs of `vcpus` whose CPU is `cpu` percent, in
+  // the tenant of uuid `tenant`.
+  void AddGroup(const std::string& name, int cloud, int ses, int vcpus, double cpu,
+                const std::string& tenant = "admin") {
     const std::string uuid = absl::StrCat("serviceenginegroup-", name);
     controller::SeGroup g;
     g.uuid = uuid;
     g.name = name;
+    g.tenant_ref = absl::StrCat("https://ctl/api/tenant/", tenant);
     g.cloud_ref = clouds_[cloud].ref;
     g.body = {{"uuid", uuid},
               {"name", name},
@@ -99,6 +113,9 @@ class FakeEstate {
   NiceMock<controller::MockClient> client;
   int list_clouds = 0, list_groups = 0, list_ses = 0, posts = 0, largest_post = 0;
   int fail_post = 0;  // the POST (1-based) that answers 403; 0: none
+  int list_tenants = 0;
+  std::vector<std::string> listed_in;  // the tenant of each listing of groups and SEs
+  std::vector<std::string> posted_in;  // the tenant of each metrics POST
 
  private:
   Json Points(double base) const {
@@ -187,6 +204,65 @@ TEST(EstateReaderTest, TwoHundredGroupsOfTwoSesAreThreeListingsAndFourPosts) {
   EXPECT_EQ(fake.posts, 4);
   EXPECT_EQ(estate->metrics_requests, 4);
   EXPECT_LE(fake.largest_post, kMaxMetricRequestsPerCollection);
+}
+
+TEST(EstateReaderTest, AllTenantsListsTheGroupsOfTwoTenantsEachWithItsTenantAndFigures) {
+  FakeEstate fake;
+  fake.AddGroup("a-web", 0, 2, 4, 20);
+  fake.AddGroup("b-web", 1, 2, 4, 60, "tenant-b");
+  fake.AddGroup("a-api", 1, 1, 2, 35);
+  EstateUsageRequest request = Request();
+  request.tenant = kAllTenants;
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, request);
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  ASSERT_EQ(estate->groups.size(), 3u);
+  const EstateGroup* a = Named(*estate, "a-web");
+  const EstateGroup* b = Named(*estate, "b-web");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->tenant, "admin");
+  EXPECT_EQ(b->tenant, "team-b");
+  // Each group's own figures: the highest SE's CPU (cpu + i for the i-th SE).
+  EXPECT_DOUBLE_EQ(*a->report.observed[static_cast<int>(ObservedKey::kCpuPct)].value, 21);
+  EXPECT_DOUBLE_EQ(*b->report.observed[static_cast<int>(ObservedKey::kCpuPct)].value, 61);
+  // The listings once each in the All Tenants view, the tenants' names once, and the metrics
+  // in each group's tenant: one POST per tenant, never "*".
+  EXPECT_EQ(fake.listed_in, (std::vector<std::string>{"*", "*"}));
+  EXPECT_EQ(fake.list_tenants, 1);
+  EXPECT_EQ(fake.posted_in, (std::vector<std::string>{"https://ctl/api/tenant/admin",
+                                                      "https://ctl/api/tenant/tenant-b"}));
+  const Json json = EstateUsageJson(*estate);
+  for (const Json& g : json["groups"]) {
+    EXPECT_EQ(g["tenant"], g["name"] == "b-web" ? "team-b" : "admin") << g["name"];
+  }
+}
+
+TEST(EstateReaderTest, OneTenantReadsNoTenantNamesAndLeavesTheTenantOut) {
+  FakeEstate fake;
+  fake.AddGroup("a-web", 0, 2, 4, 20);
+  EXPECT_CALL(fake.client, ListTenants()).Times(0);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  EXPECT_EQ(estate->groups[0].tenant, "");
+  EXPECT_TRUE(EstateUsageJson(*estate)["groups"][0]["tenant"].is_null());
+  EXPECT_EQ(fake.posted_in, (std::vector<std::string>{""}));
+}
+
+TEST(EstateReaderTest, ARefusedAllTenantsViewIsPermissionDeniedNamingIt) {
+  FakeEstate fake;
+  fake.AddGroup("a-web", 0, 2, 4, 20);
+  EXPECT_CALL(fake.client, ListSeGroups(_, _))
+      .WillOnce([](std::string_view,
+                   std::string_view) -> absl::StatusOr<std::vector<controller::SeGroup>> {
+        return absl::PermissionDeniedError("GET /api/serviceenginegroup: HTTP 403: not allowed");
+      });
+  EstateUsageRequest request = Request();
+  request.tenant = kAllTenants;
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, request);
+  EXPECT_THAT(estate.status(), StatusIs(absl::StatusCode::kPermissionDenied,
+                                        HasSubstr("All Tenants view (X-Avi-Tenant: *)")));
+  EXPECT_THAT(estate.status().message(), HasSubstr("HTTP 403: not allowed"));
+  EXPECT_EQ(fake.posts, 0);
 }
 
 TEST(EstateReaderTest, AFailedPostCostsOnlyItsBatch) {

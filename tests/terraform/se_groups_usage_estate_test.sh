@@ -7,12 +7,17 @@
 #   - 8 idle groups (3 SEs of 8 vCPUs at 5% CPU carrying 300 RPS): reclaimable Service Units;
 #   - est-growing: its daily CPU peak rises by 1 point a day: a forecast within 30 days, at risk;
 #   - est-empty: no SEs; the others steady (2 SEs at 40%).
+# Each group's series is its own: the j-th group of a kind is offset by j (hot: peak 92 - j/2,
+# idle: 5 + j/2 % CPU and 300 + 20j RPS, steady: a bump to 48 + j), so a figure routed to another
+# group of the same kind is seen: every group's CPU peak and request rate equal its own series'.
 # nsxalb_se_groups_usage returns the 30 groups (15 with cloud = "nsxt-cloud") whose figures equal
 # nsxalb_se_group_usage's for the same groups, with at most 6 requests after the login (one
 # listing each of the clouds, groups and SEs, at the Controller's largest page of 200, and 2
-# POSTs: 5), and totals that are the sums of the groups. With a 403 on the first metrics POST, the groups of that batch have no
+# POSTs: 5), and totals that are the sums of the groups. With a 403 on the first metrics POST, the
+# groups of that batch have no
 # figures (analytics unavailable) and the others keep theirs. A bad name_regex and an unknown
-# cloud are errors at their attribute.
+# cloud are errors at their attribute. With tenant = "*" (the All Tenants view) a group of a
+# second tenant is listed beside the admin tenant's, each naming its tenant.
 source "$(dirname "$0")/lib.sh" "$@"
 
 emu_post_file() {  # emu_post_file PATH FILE: a control request with the JSON in FILE.
@@ -53,7 +58,7 @@ for g in "${groups[@]}"; do
   jq --arg n "$name" --arg k "$kind" --argjson u "$uuids" '.[$n] = {kind: $k, ses: $u}' \
     "$TF_TMP/ses.json" >"$TF_TMP/ses.next" && mv "$TF_TMP/ses.next" "$TF_TMP/ses.json"
 done
-python3 - "$TF_TMP/ses.json" >"$TF_TMP/series.json" <<'EOF'
+python3 - "$TF_TMP/ses.json" "$TF_TMP/expected.json" >"$TF_TMP/series.json" <<'EOF'
 import json, sys, time
 groups = json.load(open(sys.argv[1]))
 now = int(time.time())
@@ -61,14 +66,20 @@ last = now - now % 3600
 n = 14 * 24 + 1  # 14 days of hourly points, the last one at the current hour
 first_day = (now - 14 * 86400) // 86400 + 1  # the first complete UTC day of a 14-day window
 out = []
+expected = {}  # name -> the group's own CPU peak and L7 RPS peak (summed over its SEs)
+seen = {}  # kind -> groups of that kind so far: j, the group's offset
 for name, g in groups.items():
+    kind = g["kind"]
+    j = seen.get(kind, 0)
+    seen[kind] = j + 1
+    rps_sum = None
+    cpu_peak = None
     for i, se in enumerate(g["ses"]):
-        kind = g["kind"]
         if kind == "hot":
-            cpu, rps = [45.0] * n, [4000.0] * n
-            cpu[150 + i] = 92.0  # mid-window: above the 80% target
+            cpu, rps = [45.0] * n, [4000.0 + 100 * j] * n
+            cpu[150 + i] = 92.0 - 0.5 * j  # mid-window: above the 80% target
         elif kind == "idle":
-            cpu, rps = [5.0] * n, [300.0] * n
+            cpu, rps = [5.0 + 0.5 * j] * n, [300.0 + 20 * j] * n
         elif kind == "growing":
             cpu, rps = [], [2000.0] * n
             for k in range(n):
@@ -77,14 +88,19 @@ for name, g in groups.items():
                 peak = 55.0 + max(d, 0)  # 1 point a day: 67% on the 13th complete day
                 cpu.append(peak if t % 86400 == 14 * 3600 else peak - 10)
         else:
-            cpu, rps = [40.0] * n, [2000.0] * n
-            cpu[100] = 48.0
+            cpu, rps = [40.0] * n, [2000.0 + 50 * j] * n
+            cpu[100] = 48.0 + j
         rps[200 + i] *= 1.5
+        cpu_peak = max(cpu) if cpu_peak is None else max(cpu_peak, max(cpu))
+        rps_sum = rps if rps_sum is None else [a + b for a, b in zip(rps_sum, rps)]
         out.append({"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage", "step": 3600,
                     "values": cpu})
         out.append({"entity_uuid": "virtualservice-" + name, "serviceengine_uuid": se,
                     "metric_id": "l7_client.avg_complete_responses", "step": 3600,
                     "values": rps})
+    if g["ses"]:
+        expected[name] = {"cpu_pct": cpu_peak, "l7_rps": max(rps_sum)}
+json.dump(expected, open(sys.argv[2], "w"))
 print(json.dumps({"series": out}))
 EOF
 emu_post_file /_emulator/metrics "$TF_TMP/series.json" >/dev/null
@@ -157,6 +173,22 @@ assert_json '[.estate.value.groups[] | select(.observed | not) | .name]' '["est-
 # Most reclaimable Service Units first, unknown last.
 assert_json '[.estate.value.groups[].usage.service_units.reclaimable // -1] | . == (sort | reverse)' \
   true "$TF_TMP/estate.json"
+
+step "each group's figures are its own series': none routed to another group of its kind"
+jq -n --slurpfile e "$TF_TMP/expected.json" --slurpfile s "$TF_TMP/estate.json" '
+  [$s[0].estate.value.groups[] | select(.usage.se_count > 0)
+   | {name, cpu: .usage.observed.cpu_pct, rps: .usage.observed.l7_rps} as $g
+   | $e[0][$g.name] as $want
+   | select((($g.cpu - $want.cpu_pct) | fabs) > 0.01 or (($g.rps - $want.l7_rps) | fabs) > 0.01)
+   | {group: $g.name, got: $g, want: $want}]' >"$TF_TMP/misrouted.json"
+[ "$(jq length "$TF_TMP/misrouted.json")" = 0 ] ||
+  fail "groups whose figures are not their own series': $(cat "$TF_TMP/misrouted.json")"
+assert_json '[.estate.value.groups[] | select(.usage.se_count > 0)] | length' 29 "$TF_TMP/estate.json"
+# The offsets make the figures of a kind distinct, so the check above can tell groups apart.
+assert_json '[.estate.value.groups[] | select(.name | test("hot")) | .usage.observed.cpu_pct]
+  | (unique | length) == length' true "$TF_TMP/estate.json"
+assert_json '[.estate.value.groups[] | select(.name | test("idle|steady|fleet"))
+  | .usage.observed.l7_rps] | (unique | length) == length' true "$TF_TMP/estate.json"
 
 step "the totals are the sums of the groups"
 assert_json '.estate.value | .totals == {
@@ -253,6 +285,32 @@ kept=$(jq -n --argjson first "$first" --slurpfile a "$TF_TMP/estate.json" \
   | ($before | sort_by(.name)) == ($after | sort_by(.name)) and ($before | length) == 23')
 [ "$kept" = true ] || fail "the groups of the second batch lost or changed their figures"
 assert_json '.estate.value.metrics_requests' 2 "$TF_TMP/faulted.json"
+
+step "tenant = \"*\": a second tenant's group beside the admin tenant's, each naming its tenant"
+_emu_curl --fail-with-body -X POST -H 'Content-Type: application/json' -d '{"name":"team-b"}' \
+  "$EMU_URL/_emulator/tenants" >/dev/null || fail "creating tenant team-b failed"
+b_uuid=$(emu_api POST /api/serviceenginegroup \
+  '{"name":"est-b-1","cloud_ref":"nsxt-cloud","tenant_ref":"team-b","vcpus_per_se":2}' | jq -r .uuid)
+b_ses=$(_emu_curl --fail-with-body -X POST -H 'Content-Type: application/json' \
+  -d "{\"se_group_uuid\":\"$b_uuid\",\"count\":1}" "$EMU_URL/_emulator/serviceengines" |
+  jq -r '.uuids[0]') || fail "creating est-b-1's SE failed"
+jq -n --arg se "$b_ses" '{series: [{entity_uuid: $se, metric_id: "se_stats.avg_cpu_usage",
+  step: 3600, values: [range(0; 337) | 30 + (. % 7)]}]}' >"$TF_TMP/b-series.json"
+emu_post_file /_emulator/metrics "$TF_TMP/b-series.json" >/dev/null
+tf apply -auto-approve
+tf output -json
+assert_json '[.estate.value.groups[].name] | index("est-b-1")' null
+sed -i 's|^  window     = "14d"$|  window     = "14d"\n  tenant     = "*"|' "$TF_WORK/main.tf"
+tf apply -auto-approve
+tf output -json
+cp "$TF_STDOUT" "$TF_TMP/all-tenants.json"
+assert_json '.estate.value.groups | length' 31 "$TF_TMP/all-tenants.json"
+assert_json '[.estate.value.groups[] | select(.name == "est-b-1") | .tenant]' '["team-b"]' \
+  "$TF_TMP/all-tenants.json"
+assert_json '[.estate.value.groups[] | select(.name != "est-b-1") | .tenant] | unique' '["admin"]' \
+  "$TF_TMP/all-tenants.json"
+assert_json '.estate.value.groups[] | select(.name == "est-b-1") | .usage.observed.cpu_pct' 36 \
+  "$TF_TMP/all-tenants.json"
 
 step "destroy"
 tf destroy -auto-approve

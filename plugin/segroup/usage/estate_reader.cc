@@ -43,7 +43,18 @@ struct Pending {
   EstateGroup group;
   UsageInput input;
   bool analyse = true;  // false: the report is already final (no platform)
+  // The tenant its metrics are read in: the request's, or across tenants the group's own ref.
+  std::string metrics_tenant;
 };
+
+// A listing read in the All Tenants view: the Controller's 403 says who may use it.
+absl::Status AllTenantsError(const absl::Status& status) {
+  if (status.code() != absl::StatusCode::kPermissionDenied) return status;
+  return absl::PermissionDeniedError(
+      absl::StrCat("the Controller refused the All Tenants view (X-Avi-Tenant: *), which needs a "
+                   "superuser; read one tenant instead, or log in as a superuser. ",
+                   status.message()));
+}
 
 // The cloud `wanted` (a name, uuid or ref) among `clouds`.
 absl::StatusOr<std::string> CloudUuidOf(const std::string& wanted,
@@ -173,10 +184,25 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   }
   std::map<std::string, const controller::CloudInfo*> cloud_of;
   for (const controller::CloudInfo& c : clouds) cloud_of[c.uuid] = &c;
-  NSXALB_ASSIGN_OR_RETURN(std::vector<controller::SeGroup> listed,
-                          client.ListSeGroups(request.tenant, ""));
-  NSXALB_ASSIGN_OR_RETURN(std::vector<controller::ServiceEngine> all_ses,
-                          client.ListTenantServiceEngines(request.tenant));
+  const bool all_tenants = request.tenant == kAllTenants;
+  absl::StatusOr<std::vector<controller::SeGroup>> groups_listed =
+      client.ListSeGroups(request.tenant, "");
+  if (!groups_listed.ok()) {
+    return all_tenants ? AllTenantsError(groups_listed.status()) : groups_listed.status();
+  }
+  std::vector<controller::SeGroup> listed = *std::move(groups_listed);
+  absl::StatusOr<std::vector<controller::ServiceEngine>> ses_listed =
+      client.ListTenantServiceEngines(request.tenant);
+  if (!ses_listed.ok()) {
+    return all_tenants ? AllTenantsError(ses_listed.status()) : ses_listed.status();
+  }
+  std::vector<controller::ServiceEngine> all_ses = *std::move(ses_listed);
+  std::map<std::string, std::string> tenant_name;  // uuid -> name, across tenants
+  if (all_tenants) {
+    NSXALB_ASSIGN_OR_RETURN(const std::vector<controller::TenantInfo> tenants,
+                            client.ListTenants());
+    for (const controller::TenantInfo& t : tenants) tenant_name[t.uuid] = t.name;
+  }
   std::map<std::string, std::vector<controller::ServiceEngine>> ses_of;
   for (controller::ServiceEngine& se : all_ses) {
     const std::string group = UuidOfRef(se.se_group_ref, "serviceenginegroup");
@@ -196,6 +222,13 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     Pending p;
     p.group.uuid = g.uuid;
     p.group.name = g.name;
+    p.metrics_tenant = request.tenant;
+    if (all_tenants) {
+      const std::string tenant_uuid = UuidOfRef(g.tenant_ref, "tenant");
+      auto name = tenant_name.find(tenant_uuid);
+      p.group.tenant = name != tenant_name.end() ? name->second : tenant_uuid;
+      p.metrics_tenant = g.tenant_ref;
+    }
     auto cloud = cloud_of.find(group_cloud);
     if (cloud != cloud_of.end()) p.group.cloud = cloud->second->name;
     p.input.ses = observed;
@@ -235,25 +268,32 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     pending.push_back(std::move(p));
   }
 
-  // Batches of whole groups, at most kMaxMetricRequestsPerCollection metric_requests each (one
-  // "se-stats" request and one per SE).
+  // Batches of whole groups of one tenant, at most kMaxMetricRequestsPerCollection
+  // metric_requests each (one "se-stats" request and one per SE).
   std::vector<std::vector<size_t>> batches;
-  int in_batch = 0;
+  std::vector<std::string> batch_tenant;
+  std::map<std::string, size_t> open_batch;  // a tenant's batch being filled
+  std::map<std::string, int> in_batch;       // its SEs
   for (size_t i = 0; i < pending.size(); ++i) {
     const Pending& p = pending[i];
     if (!p.analyse || p.input.ses.empty()) continue;
     const int needs = static_cast<int>(p.input.ses.size());
-    if (batches.empty() || in_batch + needs + 1 > kMaxMetricRequestsPerCollection) {
+    const std::string& tenant = p.metrics_tenant;
+    if (open_batch.count(tenant) == 0 ||
+        in_batch[tenant] + needs + 1 > kMaxMetricRequestsPerCollection) {
       batches.emplace_back();
-      in_batch = 0;
+      batch_tenant.push_back(tenant);
+      open_batch[tenant] = batches.size() - 1;
+      in_batch[tenant] = 0;
     }
-    batches.back().push_back(i);
-    in_batch += needs;
+    batches[open_batch[tenant]].push_back(i);
+    in_batch[tenant] += needs;
   }
 
   const int64_t start = absl::ToUnixSeconds(request.now - request.query.window);
   const int64_t stop = absl::ToUnixSeconds(request.now);
-  for (const std::vector<size_t>& batch : batches) {
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const std::vector<size_t>& batch = batches[b];
     std::vector<ObservedSe> ses;
     std::vector<size_t> group_of_se;
     std::vector<std::vector<size_t>> indexes(batch.size());
@@ -268,7 +308,7 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     usage_internal::CollectionDecoder decoder(std::move(ses), std::move(group_of_se), batch.size(),
                                               start, stop);
     const absl::Status read =
-        usage_internal::StreamCollection(client, body, request.tenant, decoder);
+        usage_internal::StreamCollection(client, body, batch_tenant[b], decoder);
     ++out.metrics_requests;
     if (read.code() == absl::StatusCode::kCancelled) return read;
     for (size_t g = 0; g < batch.size(); ++g) {
@@ -319,6 +359,7 @@ Json EstateUsageJson(const EstateUsage& estate) {
     groups.push_back(Json{
         {"id", g.uuid},
         {"name", g.name},
+        {"tenant", g.tenant.empty() ? Json() : Json(g.tenant)},
         {"cloud", g.cloud},
         {"platform", sizing::PlatformName(g.platform)},
         {"at_risk", g.at_risk},

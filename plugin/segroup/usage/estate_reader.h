@@ -41,11 +41,19 @@ namespace nsxalb::segroup {
 // requests with the listings at the Controller's largest page, 200: within the budget of 10).
 inline constexpr int kMaxMetricRequestsPerCollection = 128;
 
+// The tenant that reads every tenant: the Controller's All Tenants view (X-Avi-Tenant: *), a
+// superuser's only. The listings are read in it (one paged GET each, as for one tenant), the
+// tenants' names in one paged GET /api/tenant, and the metrics in the tenant of each group
+// (X-Avi-Tenant-UUID: a POST has no All Tenants view), a group's batch never mixing tenants: the
+// POSTs are those of one tenant plus at most one per further tenant with groups to read. A user
+// who is not a superuser gets the Controller's 403 as PermissionDenied naming the view.
+inline constexpr char kAllTenants[] = "*";
+
 // What to read for an estate.
 struct EstateUsageRequest {
   UsageQuery query;
   absl::Time now;      // the end of the window
-  std::string tenant;  // name or ref; empty: the client's
+  std::string tenant;  // name or ref; empty: the client's; kAllTenants: every tenant
   // Filters, all of which a group must pass: its cloud (a name, uuid or ref; empty: every cloud),
   // its name (an RE2 regular expression, matched in linear time whatever the pattern, that must
   // match part of it, as grep does; empty: every name), and its SE count now (at least
@@ -70,6 +78,9 @@ struct EstateGroup {
   std::string uuid;
   std::string name;
   std::string cloud;  // the cloud's name ("" when unknown)
+  // The group's tenant (its name, else its uuid) when the estate was read across tenants
+  // (kAllTenants); "" otherwise.
+  std::string tenant;
   sizing::Platform platform = sizing::Platform::kVcenter;
   UsageReport report;
   // At risk (rule estate-group-at-risk): an SE ran above the group's target in the window, or the
@@ -135,12 +146,13 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
 // The group is at risk (rule estate-group-at-risk) for `forecast_days`.
 bool GroupAtRisk(const UsageReport& report, int forecast_days);
 
-// The estate as JSON with the data source's attribute names: groups [{id, name, cloud, platform,
-// at_risk, observed, usage: UsageReportJson}], totals {groups, groups_at_risk,
-// groups_without_observed_load, service_units_now, service_units_recommended,
-// service_units_reclaimable}, metrics_requests; and the licence: license_pool [{tier, licensed,
-// consumed, escrow, remaining, remaining_after_reclaim}], license_error, and per group
-// license_tier, license_service_units_now (null without the ledger) and license_note.
+// The estate as JSON with the data source's attribute names: groups [{id, name, tenant (null
+// unless read across tenants), cloud, platform, at_risk, observed, usage: UsageReportJson}], totals
+// {groups, groups_at_risk, groups_without_observed_load, service_units_now,
+// service_units_recommended, service_units_reclaimable}, metrics_requests; and the licence:
+// license_pool [{tier, licensed, consumed, escrow, remaining, remaining_after_reclaim}],
+// license_error, and per group license_tier, license_service_units_now (null without the ledger)
+// and license_note.
 nlohmann::json EstateUsageJson(const EstateUsage& estate);
 
 }  // namespace nsxalb::segroup

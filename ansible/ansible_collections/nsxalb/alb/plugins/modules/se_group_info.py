@@ -60,6 +60,13 @@ options:
           - "128 metric requests (one per SE and one per batch): never a request per group."
         type: bool
         default: false
+      all_tenants:
+        description:
+          - "With C(all), read the SE groups of every tenant through the Controller's All Tenants view"
+          - "(X-Avi-Tenant: *), not only the module's C(tenant); each group in C(estate) then names its C(tenant)."
+          - "The view is a superuser's only: for anyone else the module fails with the Controller's 403."
+        type: bool
+        default: false
       cloud:
         description:
           - "With C(all), only the groups in this cloud (name, uuid or ref). Unset, the module's C(cloud) if given, else every cloud."
@@ -185,6 +192,8 @@ def usage_args(module):
     args = ["controller", "usage"]
     if usage["all"]:
         args.append("--all")
+        if usage["all_tenants"]:
+            args.append("--all-tenants")
         cloud = usage["cloud"] or module.params["cloud"]
         if cloud:
             args += ["--cloud", cloud]
@@ -208,6 +217,7 @@ def main():
             name=dict(type="str"), cloud=dict(type="str"),
             usage=dict(type="dict", options=dict(
                 all=dict(type="bool", default=False),
+                all_tenants=dict(type="bool", default=False),
                 cloud=dict(type="str"),
                 name_regex=dict(type="str"),
                 min_se_count=dict(type="int", default=0),
