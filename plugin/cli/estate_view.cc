@@ -162,6 +162,10 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(row.observed, group.Bool("observed"));
   NSXALB_ASSIGN_OR_RETURN(const At usage, group.Object("usage"));
   NSXALB_ASSIGN_OR_RETURN(row.se_count, usage.Count("se_count"));
+  if (usage.value().contains("ses_behind_settings") &&
+      !usage.value()["ses_behind_settings"].is_null()) {
+    NSXALB_ASSIGN_OR_RETURN(row.ses_behind_settings, usage.Count("ses_behind_settings"));
+  }
 
   NSXALB_ASSIGN_OR_RETURN(const At su, usage.Object("service_units"));
   NSXALB_ASSIGN_OR_RETURN(row.service_units_now, su.NumberOrNull("now"));
@@ -181,11 +185,22 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(const std::vector<At> ses, usage.Elements("service_engines"));
   for (const At& se : ses) {
     NSXALB_ASSIGN_OR_RETURN(const std::optional<double> cpu, se.NumberOrNull("cpu_peak_pct"));
-    if (!cpu.has_value() || *cpu <= row.target_pct) continue;
     NSXALB_ASSIGN_OR_RETURN(std::string name, se.OptionalString("name"));
     if (name.empty()) {
       NSXALB_ASSIGN_OR_RETURN(name, se.OptionalString("uuid"));
     }
+    const Json& matches = se.value().contains("matches") ? se.value()["matches"] : Json();
+    if (matches.is_boolean() && !matches.get<bool>()) {
+      NSXALB_ASSIGN_OR_RETURN(const std::string why, se.OptionalString("why"));
+      NSXALB_ASSIGN_OR_RETURN(const std::vector<At> fields, se.Elements("fields"));
+      std::vector<std::string> names;
+      for (const At& f : fields) {
+        if (f.value().is_string()) names.push_back(f.value().get<std::string>());
+      }
+      row.ses_behind.push_back(absl::StrCat(
+          name, ": ", why, names.empty() ? "" : absl::StrCat(" (", absl::StrJoin(names, ", "), ")")));
+    }
+    if (!cpu.has_value() || *cpu <= row.target_pct) continue;
     row.ses_above_target.push_back(SeAboveTarget{std::move(name), *cpu});
   }
 
@@ -225,6 +240,9 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
   NSXALB_ASSIGN_OR_RETURN(t.service_units_now, totals.Number("service_units_now"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_recommended, totals.Number("service_units_recommended"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_reclaimable, totals.Number("service_units_reclaimable"));
+  if (totals.value().contains("ses_behind_settings")) {
+    NSXALB_ASSIGN_OR_RETURN(t.ses_behind_settings, totals.Count("ses_behind_settings"));
+  }
   if (estate.contains("metrics_requests") && !estate["metrics_requests"].is_null()) {
     NSXALB_ASSIGN_OR_RETURN(view.metrics_requests, root.Count("metrics_requests"));
   }
@@ -233,13 +251,14 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
 
 const std::vector<std::string>& EstateColumns() {
   static const std::vector<std::string> kColumns = {
-      "SE group",        "cloud",    "SEs",      "SUs now", "SUs recommended",
-      "SUs reclaimable", "CPU peak", "forecast", "at risk", "note"};
+      "SE group",        "cloud",           "SEs",      "SEs behind settings",
+      "SUs now",         "SUs recommended", "SUs reclaimable", "CPU peak",
+      "forecast",        "at risk",         "note"};
   return kColumns;
 }
 
 const std::vector<size_t>& EstateFigureColumns() {
-  static const std::vector<size_t> kFigures = {2, 3, 4, 5, 6, 7};
+  static const std::vector<size_t> kFigures = {2, 3, 4, 5, 6, 7, 8};
   return kFigures;
 }
 
@@ -247,6 +266,7 @@ std::vector<std::string> EstateCells(const EstateRow& row) {
   return {row.name,
           row.cloud.empty() ? "-" : row.cloud,
           absl::StrCat(row.se_count),
+          row.ses_behind_settings.has_value() ? absl::StrCat(*row.ses_behind_settings) : "-",
           UnitsCell(row.service_units_now),
           UnitsCell(row.service_units_recommended),
           UnitsCell(row.service_units_reclaimable),
@@ -263,7 +283,8 @@ std::string EstateTotalLine(const segroup::EstateTotals& t) {
       sizing::FormatServiceUnits(t.service_units_now), " now, ",
       sizing::FormatServiceUnitsNumber(t.service_units_recommended), " recommended, ",
       sizing::FormatServiceUnitsNumber(t.service_units_reclaimable), " reclaimable; ",
-      t.groups_at_risk, " at risk; ", t.groups_without_observed_load, " without observed load");
+      t.groups_at_risk, " at risk; ", t.groups_without_observed_load, " without observed load; ",
+      sizing::FormatCount(t.ses_behind_settings, "SE", "SEs"), " behind settings");
 }
 
 std::string AtRiskReason(const EstateRow& row) {

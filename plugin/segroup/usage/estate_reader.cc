@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/fields.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/collection_stream.h"
@@ -239,6 +240,10 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
 
   for (Pending& p : pending) {
     EstateGroup& g = p.group;
+    auto listed = ses_of.find(g.uuid);
+    g.report.running_ses = lifecycle::MatchListed(
+        listed == ses_of.end() ? std::vector<controller::ServiceEngine>() : listed->second, g.uuid,
+        p.input.settings);
     g.at_risk = GroupAtRisk(g.report, request.forecast_days);
     g.observed = HasObservedFigures(g.report);
     EstateTotals& t = out.totals;
@@ -249,6 +254,7 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     t.service_units_now += su.now.value_or(0);
     t.service_units_recommended += su.recommended.value_or(0);
     t.service_units_reclaimable += su.reclaimable.value_or(0);
+    t.ses_behind_settings += static_cast<int>(g.report.running_ses->lagging.size());
     out.groups.push_back(std::move(g));
   }
   std::sort(out.groups.begin(), out.groups.end(), ComesFirst);
@@ -275,7 +281,8 @@ Json EstateUsageJson(const EstateUsage& estate) {
         {"groups_without_observed_load", t.groups_without_observed_load},
         {"service_units_now", usage_internal::NumberJson(t.service_units_now)},
         {"service_units_recommended", usage_internal::NumberJson(t.service_units_recommended)},
-        {"service_units_reclaimable", usage_internal::NumberJson(t.service_units_reclaimable)}}},
+        {"service_units_reclaimable", usage_internal::NumberJson(t.service_units_reclaimable)},
+        {"ses_behind_settings", t.ses_behind_settings}}},
       {"metrics_requests", estate.metrics_requests}};
 }
 

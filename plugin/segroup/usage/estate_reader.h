@@ -80,6 +80,8 @@ struct EstateTotals {
   double service_units_now = 0;
   double service_units_recommended = 0;
   double service_units_reclaimable = 0;
+  // The running SEs that do not match their group's settings (UsageReport::running_ses).
+  int ses_behind_settings = 0;
 };
 
 // The estate's usage.
@@ -111,7 +113,7 @@ bool GroupAtRisk(const UsageReport& report, int forecast_days);
 // The estate as JSON with the data source's attribute names: groups [{id, name, cloud, platform,
 // at_risk, observed, usage: UsageReportJson}], totals {groups, groups_at_risk,
 // groups_without_observed_load, service_units_now, service_units_recommended,
-// service_units_reclaimable}, metrics_requests.
+// service_units_reclaimable, ses_behind_settings}, metrics_requests.
 nlohmann::json EstateUsageJson(const EstateUsage& estate);
 
 }  // namespace nsxalb::segroup
