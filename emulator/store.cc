@@ -402,6 +402,19 @@ absl::StatusOr<std::vector<std::string>> Store::DeleteSeGroup(const std::string&
   return removed;
 }
 
+absl::Status Store::DeleteServiceEngine(const std::string& uuid) {
+  absl::MutexLock lock(&mu_);
+  Collection& ses = collections_[kServiceEngine];
+  auto it = ses.seq_by_uuid.find(uuid);
+  if (it == ses.seq_by_uuid.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("Object ", uuid, " of type ", kServiceEngine, " not found"));
+  }
+  ses.by_seq.erase(it->second);
+  ses.seq_by_uuid.erase(it);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(const std::string& group_uuid,
                                                                      int count,
                                                                      std::optional<int> vcpus,

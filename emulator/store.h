@@ -120,6 +120,10 @@ class Store {
                                                                 int count, std::optional<int> vcpus,
                                                                 const nlohmann::json& defaults);
 
+  // Deletes the Service Engine `uuid` (the control endpoint's; the API's DELETE with its checks is
+  // another matter). NotFound when absent.
+  absl::Status DeleteServiceEngine(const std::string& uuid);
+
   // Renders a stored object for a response.
   nlohmann::json Render(const std::string& type, const nlohmann::json& stored,
                         const RenderOptions& options);

@@ -38,8 +38,7 @@ const std::vector<std::string>& ShapeFieldNames() {
   return *kNames;
 }
 
-GroupSes MatchSettings(std::vector<RunningSe> ses, const Json& settings,
-                       const RebootWait& reboot) {
+GroupSes MatchSettings(std::vector<RunningSe> ses, const Json& settings, const RebootWait& reboot) {
   GroupSes out;
   std::set<std::string> waited;
   const std::set<std::string> now(reboot.changed_now.begin(), reboot.changed_now.end());

@@ -43,9 +43,10 @@ controller::ServiceEngine Se(const std::string& name, const std::string& group, 
 
 // The checkout group of issue 39: 3 SEs of 4 vCPUs and 8,192 MB.
 std::vector<RunningSe> CheckoutSes() {
-  return RunningSesOf({Se("checkout-c", kGroup, 4, 8192), Se("other", "serviceenginegroup-2", 8, 16384),
-                       Se("checkout-a", kGroup, 4, 8192), Se("checkout-b", kGroup, 4, 8192)},
-                      kGroup);
+  return RunningSesOf(
+      {Se("checkout-c", kGroup, 4, 8192), Se("other", "serviceenginegroup-2", 8, 16384),
+       Se("checkout-a", kGroup, 4, 8192), Se("checkout-b", kGroup, 4, 8192)},
+      kGroup);
 }
 
 TEST(RunningSesTest, KeepsTheGroupsSesSortedByName) {
@@ -69,13 +70,13 @@ TEST(MatchTest, ShapeFieldsThatDifferLagUntilReplaced) {
 }
 
 TEST(MatchTest, SesOfTheSettingsMatchAndUnsetOrUnknownSizesAreNotCompared) {
-  EXPECT_EQ(MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}}, {})
-                .matching,
-            3);
-  EXPECT_EQ(MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4.0}, {"memory_per_se", nullptr}},
-                          {})
-                .matching,
-            3);
+  EXPECT_EQ(
+      MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}}, {}).matching,
+      3);
+  EXPECT_EQ(
+      MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4.0}, {"memory_per_se", nullptr}}, {})
+          .matching,
+      3);
   std::vector<RunningSe> unknown = CheckoutSes();
   unknown[0].vcpus = 0;  // the Controller gave no size
   const GroupSes ses = MatchSettings(unknown, Json{{"vcpus_per_se", 5}}, {});
@@ -192,7 +193,8 @@ TEST(SesBehindSettingsTest, ARebootOnlyChangeSaysTheSesNeedAReboot) {
   SesBehindInput in;
   in.group_name = "checkout";
   in.settings = Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 2}};
-  in.prior_settings = Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 1}};
+  in.prior_settings =
+      Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 1}};
   in.ses = MatchSettings(CheckoutSes(), in.settings, {{"num_dispatcher_cores"}, {}});
   const std::optional<SesBehindFinding> found = SesBehindSettings(in);
   ASSERT_TRUE(found.has_value());
