@@ -78,15 +78,20 @@ Actions:
                    ({"name", "cloud", "tenant", "state": "present"|"absent", "settings",
                    "workload", "platform", "sizing_policy", "extra_fields"}), sized and merged
                    as nsxalb_se_group does; print JSON with changed, before, after, se_group,
-                   sizing, findings, warnings and errors (what the Ansible modules call)
+                   sizing, findings, warnings and errors (what the Ansible modules call), and
+                   service_engines (the group's running SEs against its settings, as the
+                   resource records them; ses-behind-settings among the warnings while one lags)
   usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
-                   the group's peaks (summed over its SEs per timestamp), each SE's CPU, the
-                   model's calibration and a recommendation from the observed workload, as
-                   nsxalb_se_group_usage reads them (--json: its attributes).
+                   the group's peaks (summed over its SEs per timestamp), each SE's CPU, shape
+                   (vCPUs, memory, disk), enable and oper state and whether it matches the
+                   group's settings (and why not), the model's calibration and a
+                   recommendation from the observed workload, as nsxalb_se_group_usage reads
+                   them (--json: its attributes).
                    With --all instead of NAME: every SE group of the tenant (those --cloud,
                    --name and --min-ses keep), read in a few metrics requests whatever their
-                   number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SUs
-                   now, recommended and reclaimable, CPU peak, forecast, at risk, note), most
+                   number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SEs
+                   behind settings, SUs now, recommended and reclaimable, CPU peak, forecast, at
+                   risk, note), most
                    reclaimable first, and the totals; --json: the data source's groups, totals
                    and metrics_requests (what estate-report reads); --csv: one row per group.
                    On a terminal, stderr shows the progress of the metrics requests.

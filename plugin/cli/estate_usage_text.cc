@@ -37,21 +37,21 @@ std::string EstateUsageText(const EstateView& estate) {
 }
 
 std::string EstateUsageCsv(const EstateView& estate) {
-  std::string out = CsvRecord({"name", "uuid", "cloud", "platform", "se_count",
-                               "ses_behind_settings", "su_now",
-                               "su_recommended", "su_reclaimable", "cpu_peak_pct", "days_to_target",
-                               "reaches_on", "at_risk", "observed", "note"});
+  std::string out =
+      CsvRecord({"name", "uuid", "cloud", "platform", "se_count", "ses_behind_settings", "su_now",
+                 "su_recommended", "su_reclaimable", "cpu_peak_pct", "days_to_target", "reaches_on",
+                 "at_risk", "observed", "note"});
   for (const EstateRow& r : estate.groups) {
     const std::optional<double> days =
         r.days_to_target.has_value() ? std::optional<double>(*r.days_to_target) : std::nullopt;
     absl::StrAppend(
-        &out, CsvRecord({r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
-                         r.ses_behind_settings.has_value() ? absl::StrCat(*r.ses_behind_settings)
-                                                           : "",
-                         PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
-                         PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
-                         PlainNumber(days), r.reaches_on, PlainBool(r.at_risk),
-                         PlainBool(r.observed), r.note}));
+        &out,
+        CsvRecord({r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
+                   r.ses_behind_settings.has_value() ? absl::StrCat(*r.ses_behind_settings) : "",
+                   PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
+                   PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
+                   PlainNumber(days), r.reaches_on, PlainBool(r.at_risk), PlainBool(r.observed),
+                   r.note}));
   }
   return out;
 }

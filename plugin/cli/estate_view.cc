@@ -197,8 +197,9 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
       for (const At& f : fields) {
         if (f.value().is_string()) names.push_back(f.value().get<std::string>());
       }
-      row.ses_behind.push_back(absl::StrCat(
-          name, ": ", why, names.empty() ? "" : absl::StrCat(" (", absl::StrJoin(names, ", "), ")")));
+      row.ses_behind.push_back(
+          absl::StrCat(name, ": ", why,
+                       names.empty() ? "" : absl::StrCat(" (", absl::StrJoin(names, ", "), ")")));
     }
     if (!cpu.has_value() || *cpu <= row.target_pct) continue;
     row.ses_above_target.push_back(SeAboveTarget{std::move(name), *cpu});
@@ -250,10 +251,17 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
 }
 
 const std::vector<std::string>& EstateColumns() {
-  static const std::vector<std::string> kColumns = {
-      "SE group",        "cloud",           "SEs",      "SEs behind settings",
-      "SUs now",         "SUs recommended", "SUs reclaimable", "CPU peak",
-      "forecast",        "at risk",         "note"};
+  static const std::vector<std::string> kColumns = {"SE group",
+                                                    "cloud",
+                                                    "SEs",
+                                                    "SEs behind settings",
+                                                    "SUs now",
+                                                    "SUs recommended",
+                                                    "SUs reclaimable",
+                                                    "CPU peak",
+                                                    "forecast",
+                                                    "at risk",
+                                                    "note"};
   return kColumns;
 }
 

@@ -39,8 +39,8 @@ std::string GroupLines(const PlanGroupSes& g) {
   if (running->empty()) return "";
   const std::vector<std::string>& names = segroup::TypedFieldNames();
   lc::RebootWait wait;
-  wait.changed_now = lc::ChangedFieldsOfClass(names, g.before, g.after,
-                                              controller::TakesEffect::kAfterSeReboot);
+  wait.changed_now =
+      lc::ChangedFieldsOfClass(names, g.before, g.after, controller::TakesEffect::kAfterSeReboot);
   for (const Json& f : Member(recorded, "reboot_fields")) {
     if (f.is_string()) wait.recorded.push_back(f.get<std::string>());
   }
@@ -68,8 +68,8 @@ std::string GroupLines(const PlanGroupSes& g) {
   }
   if (found->load.has_value()) {
     absl::StrAppend(&out, "  - At the running shape (rule ",
-                    sizing::rules::kUtilizationAtRunningShape, "): ",
-                    MarkdownCell(found->load->summary), "\n");
+                    sizing::rules::kUtilizationAtRunningShape,
+                    "): ", MarkdownCell(found->load->summary), "\n");
   }
   absl::StrAppend(&out, "  - ", MarkdownCell(found->finding.detail), "\n");
   return out;

@@ -92,8 +92,8 @@ std::string RunningSesHeading(const segroup::UsageReport& r) {
   if (!r.running_ses.has_value() || r.running_ses->running.empty()) return "";
   const lifecycle::GroupSes& ses = *r.running_ses;
   return absl::StrCat(" (", ses.running.size(), " running, ", ses.matching,
-                      sizing::Agree(ses.matching, " matches", " match"),
-                      " the group's settings, ", ses.lagging.size(), " behind them",
+                      sizing::Agree(ses.matching, " matches", " match"), " the group's settings, ",
+                      ses.lagging.size(), " behind them",
                       ses.AnyLag() ? absl::StrCat(": ", sizing::rules::kSesBehindSettings) : "",
                       ")");
 }

@@ -43,7 +43,7 @@ run() {
   sed 's/^/    /' "$AN_TMP/$name.out"
   return "$rc"
 }
-ses() { jq -c "$2" "$AN_TMP/$1.json"; }
+ses() { jq -cS "$2" "$AN_TMP/$1.json"; }
 
 step "create checkout at 4 vCPUs and 8,192 MB: no SE runs, nothing to say"
 run create 4 8192 || fail "the create play failed"

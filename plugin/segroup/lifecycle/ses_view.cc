@@ -74,8 +74,8 @@ Json SeMatchJson(const GroupSes& ses, std::string_view uuid) {
   for (const RunningSe& se : ses.running) {
     if (se.uuid == uuid) running = &se;
   }
-  Json out = {{"disk_gb", nullptr},  {"enable_state", nullptr}, {"oper_state", nullptr},
-              {"matches", nullptr},  {"why", nullptr},          {"fields", Json::array()}};
+  Json out = {{"disk_gb", nullptr}, {"enable_state", nullptr}, {"oper_state", nullptr},
+              {"matches", nullptr}, {"why", nullptr},          {"fields", Json::array()}};
   if (running == nullptr) return out;
   out["disk_gb"] = SizeJson(running->disk_gb);
   out["enable_state"] = StateJson(running->enable_state);
@@ -195,11 +195,10 @@ std::string ShapeText(const RunningSe& se) {
 std::string MatchText(const GroupSes& ses, const RunningSe& se) {
   const LaggingSe* lag = LagOf(ses, se.uuid);
   if (lag == nullptr) return "matches the settings";
-  return absl::StrCat(
-      "behind the settings: ", controller::TakesEffectName(lag->why), " (",
-      lag->fields.empty() ? "the Controller reports a reboot pending"
-                          : absl::StrJoin(lag->fields, ", "),
-      ")");
+  return absl::StrCat("behind the settings: ", controller::TakesEffectName(lag->why), " (",
+                      lag->fields.empty() ? "the Controller reports a reboot pending"
+                                          : absl::StrJoin(lag->fields, ", "),
+                      ")");
 }
 
 }  // namespace nsxalb::segroup::lifecycle

@@ -45,10 +45,10 @@ nlohmann::json ServiceEnginesSummaryJson(const GroupSes& ses);
 
 // That summary read back (from a plan's JSON) as the running SEs it describes: the lagging ones
 // named, with their shape (reboot_pending when they lag on a reboot), and the matching ones
-// as "SE #1", "SE #2" (the summary does not name them), at the shape of `matched_settings` (the settings, by Avi field name, the summary was
-// matched against: they had it). Match them again (MatchSettings) against the settings a plan
-// leaves. InvalidArgument naming the member ("service_engines.lagging[1].vcpus: want a whole
-// number") when it has another shape.
+// as "SE #1", "SE #2" (the summary does not name them), at the shape of `matched_settings` (the
+// settings, by Avi field name, the summary was matched against: they had it). Match them again
+// (MatchSettings) against the settings a plan leaves. InvalidArgument naming the member
+// ("service_engines.lagging[1].vcpus: want a whole number") when it has another shape.
 absl::StatusOr<std::vector<RunningSe>> RunningSesFromSummaryJson(
     const nlohmann::json& summary, const nlohmann::json& matched_settings);
 

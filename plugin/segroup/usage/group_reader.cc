@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "plugin/common/status_macros.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
-#include "plugin/segroup/lifecycle/ses_view.h"
 
 namespace nsxalb::segroup {
 

@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "plugin/segroup/lifecycle/ses_view.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/errors.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/recommend.h"

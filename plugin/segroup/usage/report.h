@@ -147,12 +147,12 @@ int UsageTargetPct(const nlohmann::json& settings, const nlohmann::json& declare
 // l4_open_conns, throughput_gbps, cpu_pct} (null when unknown), observed_at {the same keys: ISO
 // 8601 UTC or null}, service_engines [{uuid, name, vcpus, memory_mb, cpu_peak_pct, cpu_peak_at,
 // samples, and lifecycle::SeMatchJson's disk_gb, enable_state, oper_state, matches, why, fields}],
-// ses_behind_settings (the running SEs that do not match the settings; null without running_ses), calibration {ratio (to 3 decimals, or null), samples, applied, rule},
-// assumptions {ecc_share, throughput_key}, recommendation {vcpus_per_se, memory_per_se, se_count,
-// min_scaleout_per_vs, max_se, service_units, summary, findings} or null, service_units {now,
-// recommended, reclaimable, reason}, forecast {days_to_target, reaches_on, measure, subject,
-// target_pct, slope_per_day, r_squared, daily_peaks [{day, value}], reason}, findings [FindingText
-// lines].
+// ses_behind_settings (the running SEs that do not match the settings; null without running_ses),
+// calibration {ratio (to 3 decimals, or null), samples, applied, rule}, assumptions {ecc_share,
+// throughput_key}, recommendation {vcpus_per_se, memory_per_se, se_count, min_scaleout_per_vs,
+// max_se, service_units, summary, findings} or null, service_units {now, recommended, reclaimable,
+// reason}, forecast {days_to_target, reaches_on, measure, subject, target_pct, slope_per_day,
+// r_squared, daily_peaks [{day, value}], reason}, findings [FindingText lines].
 nlohmann::json UsageReportJson(const UsageReport& report);
 
 }  // namespace nsxalb::segroup
