@@ -201,8 +201,11 @@ std::optional<SesBehindFinding> SesBehindSettings(const SesBehindInput& in) {
   SesBehindFinding out;
   std::vector<std::string> parts;
   if (!reshaped.empty()) {
-    parts.push_back(NewSesOnlyText(
-        in, reshaped, std::vector<std::string>(shape_fields.begin(), shape_fields.end()), out));
+    std::vector<std::string> ordered;  // vcpus_per_se, memory_per_se, disk_per_se
+    for (const std::string& name : ShapeFieldNames()) {
+      if (shape_fields.count(name) > 0) ordered.push_back(name);
+    }
+    parts.push_back(NewSesOnlyText(in, reshaped, ordered, out));
   }
   if (!rebooting.empty()) {
     parts.push_back(RebootText(
