@@ -36,12 +36,16 @@
 #include "plugin/controller/response.h"
 #include "plugin/segroup/desired_state.h"
 #include "plugin/segroup/fields.h"
+#include "plugin/segroup/lifecycle/finding.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/compare.h"
 #include "plugin/segroup/usage/estate_reader.h"
 #include "plugin/segroup/usage/forecast.h"
 #include "plugin/segroup/usage/group_reader.h"
 #include "plugin/sizing/profiles.h"
+#include "plugin/sizing/rules.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -74,15 +78,20 @@ Actions:
                    ({"name", "cloud", "tenant", "state": "present"|"absent", "settings",
                    "workload", "platform", "sizing_policy", "extra_fields"}), sized and merged
                    as nsxalb_se_group does; print JSON with changed, before, after, se_group,
-                   sizing, findings, warnings and errors (what the Ansible modules call)
+                   sizing, findings, warnings and errors (what the Ansible modules call), and
+                   service_engines (the group's running SEs against its settings, as the
+                   resource records them; ses-behind-settings among the warnings while one lags)
   usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
-                   the group's peaks (summed over its SEs per timestamp), each SE's CPU, the
-                   model's calibration and a recommendation from the observed workload, as
-                   nsxalb_se_group_usage reads them (--json: its attributes).
+                   the group's peaks (summed over its SEs per timestamp), each SE's CPU, shape
+                   (vCPUs, memory, disk), enable and oper state and whether it matches the
+                   group's settings (and why not), the model's calibration and a
+                   recommendation from the observed workload, as nsxalb_se_group_usage reads
+                   them (--json: its attributes).
                    With --all instead of NAME: every SE group of the tenant (those --cloud,
                    --name and --min-ses keep), read in a few metrics requests whatever their
-                   number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SUs
-                   now, recommended and reclaimable, CPU peak, forecast, at risk, note), most
+                   number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SEs
+                   behind settings, SUs now, recommended and reclaimable, CPU peak, forecast, at
+                   risk, note), most
                    reclaimable first, and the totals; --json: the data source's groups, totals
                    and metrics_requests (what estate-report reads); --csv: one row per group.
                    With --all-tenants: the groups of every tenant, through the Controller's All
@@ -570,6 +579,45 @@ int RunGet(const Options& o, const ctl::ClientConfig& config, ctl::Client& clien
   return 0;
 }
 
+// The group's running SEs after Converge: `result` gains service_engines (the nsxalb_se_group
+// resource's summary; null when the group does not exist or its SEs cannot be listed, with a
+// warning then), and the finding ses-behind-settings joins its warnings, as the resource's plan
+// words it: the after-se-reboot fields the operation changed wait for every running SE's
+// reboot. One SE listing of the group.
+void AddRunningSes(ctl::Client& client, const segroup::DesiredSeGroup& desired,
+                   const segroup::Outcome& outcome, Json& result) {
+  namespace lc = ::nsxalb::segroup::lifecycle;
+  result["service_engines"] = nullptr;
+  const Json& group = outcome.se_group;
+  if (!group.is_object() || !group.contains("uuid") || !group["uuid"].is_string()) return;
+  const std::string uuid = group["uuid"].get<std::string>();
+  absl::StatusOr<std::vector<ctl::ServiceEngine>> listed =
+      client.ListServiceEngines(uuid, desired.tenant);
+  if (!listed.ok()) {
+    result["warnings"].push_back(
+        absl::StrCat("warning [] ", sizing::rules::kSesBehindSettings,
+                     ": The group's running SEs were not read: ", listed.status().message()));
+    return;
+  }
+  const std::vector<std::string>& names = segroup::TypedFieldNames();
+  lc::RebootWait wait;
+  wait.changed_now = lc::ChangedFieldsOfClass(names, outcome.before, outcome.after,
+                                              ctl::TakesEffect::kAfterSeReboot);
+  lc::SesBehindInput in;
+  in.group_name = desired.name;
+  in.settings = outcome.after;
+  if (outcome.changed) in.prior_settings = outcome.before;
+  in.ses = lc::MatchSettings(lc::RunningSesOf(*listed, uuid), outcome.after, wait);
+  in.workload = outcome.workload;
+  in.planned_shape = outcome.planned_shape;
+  result["service_engines"] = lc::ServiceEnginesSummaryJson(in.ses);
+  if (std::optional<lc::SesBehindFinding> found = lc::SesBehindSettings(in)) {
+    const std::string text = segroup::FindingText(segroup::Finding{found->finding});
+    result["warnings"].push_back(text);
+    result["findings"].push_back(text);
+  }
+}
+
 // apply-se-group: the desired state from `in`, segroup::Converge, the outcome as JSON on `out`.
 // A failure is JSON too ("failed": true and "msg"), so that the caller reads one shape.
 int RunApply(const Options& o, const ctl::ClientConfig& config, ctl::Client& client,
@@ -610,6 +658,9 @@ int RunApply(const Options& o, const ctl::ClientConfig& config, ctl::Client& cli
               {"warnings", outcome->warnings},
               {"errors", outcome->errors},
               {"dry_run", o.dry_run}};
+  if (outcome->errors.empty() && desired->present) {
+    AddRunningSes(client, *desired, *outcome, result);
+  }
   if (!outcome->errors.empty()) {
     const bool enforced = desired->sizing_policy == segroup::SizingPolicy::kEnforce;
     return fail(absl::StrCat("The SE group \"", desired->name, "\" was not written",

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "plugin/cli/markdown.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
@@ -70,6 +71,19 @@ std::string Reclaimable(const EstateView& estate) {
   return out.empty() ? "No group has reclaimable Service Units.\n" : out;
 }
 
+// The groups whose running SEs lag their settings, each with its SEs (rule ses-behind-settings).
+std::string SesBehind(const EstateView& estate) {
+  std::string out;
+  for (const EstateRow& row : estate.groups) {
+    if (row.ses_behind.empty()) continue;
+    absl::StrAppend(&out, "- ", GroupLabel(row), ": ", absl::StrJoin(row.ses_behind, "; "), ".\n");
+  }
+  if (out.empty()) return "Every running SE matches its group's settings.\n";
+  return absl::StrCat(out, "\n(rule ", sizing::rules::kSesBehindSettings,
+                      ": new-ses-only SEs keep their shape until they are replaced; "
+                      "after-se-reboot SEs until they reboot.)\n");
+}
+
 }  // namespace
 
 std::string EstateMarkdown(const EstateView& estate, const std::string& title, int heading_level) {
@@ -94,7 +108,8 @@ std::string EstateMarkdown(const EstateView& estate, const std::string& title, i
     return out;
   }
   absl::StrAppend(&out, Table(estate), "\n", heading, "# At risk\n\n", AtRisk(estate), "\n",
-                  heading, "# Reclaimable\n\n", Reclaimable(estate));
+                  heading, "# Reclaimable\n\n", Reclaimable(estate), "\n", heading,
+                  "# SEs behind settings\n\n", SesBehind(estate));
   return out;
 }
 

@@ -51,40 +51,45 @@ std::string EstateUsageText(const EstateView& estate) {
 
 std::string EstateUsageCsv(const EstateView& estate) {
   const bool with_tenant = HasTenantColumn(estate);
-  std::vector<std::string> header = {
-      "name",           "uuid",           "cloud",
-      "platform",       "se_count",       "su_now",
-      "su_recommended", "su_reclaimable", "cpu_peak_pct",
-      "days_to_target", "reaches_on",     "at_risk",
-      "observed",       "note",           "license_tier",
-      "su_now_ledger",  "tier_licensed",  "tier_consumed",
-      "tier_escrow",    "tier_remaining", "tier_remaining_after_reclaim"};
+  std::vector<std::string> header = {"name",           "uuid",
+                                     "cloud",          "platform",
+                                     "se_count",       "ses_behind_settings",
+                                     "su_now",         "su_recommended",
+                                     "su_reclaimable", "cpu_peak_pct",
+                                     "days_to_target", "reaches_on",
+                                     "at_risk",        "observed",
+                                     "note",           "license_tier",
+                                     "su_now_ledger",  "tier_licensed",
+                                     "tier_consumed",  "tier_escrow",
+                                     "tier_remaining", "tier_remaining_after_reclaim"};
   if (with_tenant) header.insert(header.begin() + 2, "tenant");
   std::string out = CsvRecord(header);
   for (const EstateRow& r : estate.groups) {
     const std::optional<double> days =
         r.days_to_target.has_value() ? std::optional<double>(*r.days_to_target) : std::nullopt;
-    std::vector<std::string> fields = {r.name,
-                                       r.uuid,
-                                       r.cloud,
-                                       r.platform,
-                                       absl::StrCat(r.se_count),
-                                       PlainNumber(r.service_units_now),
-                                       PlainNumber(r.service_units_recommended),
-                                       PlainNumber(r.service_units_reclaimable),
-                                       PlainNumber(r.cpu_peak_pct),
-                                       PlainNumber(days),
-                                       r.reaches_on,
-                                       PlainBool(r.at_risk),
-                                       PlainBool(r.observed),
-                                       r.note,
-                                       r.license_tier,
-                                       PlainNumber(r.license_service_units_now),
-                                       PoolCell(estate, r, 0),
-                                       PoolCell(estate, r, 1),
-                                       PoolCell(estate, r, 2),
-                                       PoolCell(estate, r, 3),
-                                       PoolCell(estate, r, 4)};
+    std::vector<std::string> fields = {
+        r.name,
+        r.uuid,
+        r.cloud,
+        r.platform,
+        absl::StrCat(r.se_count),
+        r.ses_behind_settings.has_value() ? absl::StrCat(*r.ses_behind_settings) : "",
+        PlainNumber(r.service_units_now),
+        PlainNumber(r.service_units_recommended),
+        PlainNumber(r.service_units_reclaimable),
+        PlainNumber(r.cpu_peak_pct),
+        PlainNumber(days),
+        r.reaches_on,
+        PlainBool(r.at_risk),
+        PlainBool(r.observed),
+        r.note,
+        r.license_tier,
+        PlainNumber(r.license_service_units_now),
+        PoolCell(estate, r, 0),
+        PoolCell(estate, r, 1),
+        PoolCell(estate, r, 2),
+        PoolCell(estate, r, 3),
+        PoolCell(estate, r, 4)};
     if (with_tenant) fields.insert(fields.begin() + 2, r.tenant);
     absl::StrAppend(&out, CsvRecord(fields));
   }

@@ -178,6 +178,10 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(row.license_note, group.OptionalString("license_note"));
   NSXALB_ASSIGN_OR_RETURN(const At usage, group.Object("usage"));
   NSXALB_ASSIGN_OR_RETURN(row.se_count, usage.Count("se_count"));
+  if (usage.value().contains("ses_behind_settings") &&
+      !usage.value()["ses_behind_settings"].is_null()) {
+    NSXALB_ASSIGN_OR_RETURN(row.ses_behind_settings, usage.Count("ses_behind_settings"));
+  }
 
   NSXALB_ASSIGN_OR_RETURN(const At su, usage.Object("service_units"));
   NSXALB_ASSIGN_OR_RETURN(row.service_units_now, su.NumberOrNull("now"));
@@ -205,11 +209,23 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(const std::vector<At> ses, usage.Elements("service_engines"));
   for (const At& se : ses) {
     NSXALB_ASSIGN_OR_RETURN(const std::optional<double> cpu, se.NumberOrNull("cpu_peak_pct"));
-    if (!cpu.has_value() || *cpu <= row.target_pct) continue;
     NSXALB_ASSIGN_OR_RETURN(std::string name, se.OptionalString("name"));
     if (name.empty()) {
       NSXALB_ASSIGN_OR_RETURN(name, se.OptionalString("uuid"));
     }
+    const Json& matches = se.value().contains("matches") ? se.value()["matches"] : Json();
+    if (matches.is_boolean() && !matches.get<bool>()) {
+      NSXALB_ASSIGN_OR_RETURN(const std::string why, se.OptionalString("why"));
+      NSXALB_ASSIGN_OR_RETURN(const std::vector<At> fields, se.Elements("fields"));
+      std::vector<std::string> names;
+      for (const At& f : fields) {
+        if (f.value().is_string()) names.push_back(f.value().get<std::string>());
+      }
+      row.ses_behind.push_back(
+          absl::StrCat(name, ": ", why,
+                       names.empty() ? "" : absl::StrCat(" (", absl::StrJoin(names, ", "), ")")));
+    }
+    if (!cpu.has_value() || *cpu <= row.target_pct) continue;
     row.ses_above_target.push_back(SeAboveTarget{std::move(name), *cpu});
   }
 
@@ -265,6 +281,9 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
   NSXALB_ASSIGN_OR_RETURN(t.service_units_now, totals.Number("service_units_now"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_recommended, totals.Number("service_units_recommended"));
   NSXALB_ASSIGN_OR_RETURN(t.service_units_reclaimable, totals.Number("service_units_reclaimable"));
+  if (totals.value().contains("ses_behind_settings")) {
+    NSXALB_ASSIGN_OR_RETURN(t.ses_behind_settings, totals.Count("ses_behind_settings"));
+  }
   if (estate.contains("metrics_requests") && !estate["metrics_requests"].is_null()) {
     NSXALB_ASSIGN_OR_RETURN(view.metrics_requests, root.Count("metrics_requests"));
   }
@@ -289,16 +308,24 @@ bool HasTenantColumn(const EstateView& estate) {
 }
 
 std::vector<std::string> EstateColumns(bool with_tenant) {
-  std::vector<std::string> columns = {
-      "SE group",        "cloud",    "SEs",      "SUs now", "SUs recommended",
-      "SUs reclaimable", "CPU peak", "forecast", "at risk", "note"};
+  std::vector<std::string> columns = {"SE group",
+                                      "cloud",
+                                      "SEs",
+                                      "SEs behind settings",
+                                      "SUs now",
+                                      "SUs recommended",
+                                      "SUs reclaimable",
+                                      "CPU peak",
+                                      "forecast",
+                                      "at risk",
+                                      "note"};
   if (with_tenant) columns.insert(columns.begin() + 1, "tenant");
   return columns;
 }
 
 std::vector<size_t> EstateFigureColumns(bool with_tenant) {
   const size_t o = with_tenant ? 1 : 0;
-  return {2 + o, 3 + o, 4 + o, 5 + o, 6 + o, 7 + o};
+  return {2 + o, 3 + o, 4 + o, 5 + o, 6 + o, 7 + o, 8 + o};
 }
 
 std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant) {
@@ -306,6 +333,7 @@ std::vector<std::string> EstateCells(const EstateRow& row, bool with_tenant) {
       row.name,
       row.cloud.empty() ? "-" : row.cloud,
       absl::StrCat(row.se_count),
+      row.ses_behind_settings.has_value() ? absl::StrCat(*row.ses_behind_settings) : "-",
       NowCell(row),
       UnitsCell(row.service_units_recommended),
       UnitsCell(row.service_units_reclaimable),
@@ -322,12 +350,13 @@ std::vector<std::optional<double>> EstateFigures(const EstateRow& row, bool with
   std::vector<std::optional<double>> figures(EstateColumns(with_tenant).size());
   const std::vector<size_t> at = EstateFigureColumns(with_tenant);
   figures[at[0]] = row.se_count;
-  figures[at[1]] = row.license_service_units_now.has_value() ? row.license_service_units_now
+  if (row.ses_behind_settings.has_value()) figures[at[1]] = *row.ses_behind_settings;
+  figures[at[2]] = row.license_service_units_now.has_value() ? row.license_service_units_now
                                                              : row.service_units_now;  // NowCell
-  figures[at[2]] = row.service_units_recommended;
-  figures[at[3]] = row.service_units_reclaimable;
-  figures[at[4]] = row.cpu_peak_pct;
-  if (row.days_to_target.has_value()) figures[at[5]] = *row.days_to_target;
+  figures[at[3]] = row.service_units_recommended;
+  figures[at[4]] = row.service_units_reclaimable;
+  figures[at[5]] = row.cpu_peak_pct;
+  if (row.days_to_target.has_value()) figures[at[6]] = *row.days_to_target;
   return figures;
 }
 
@@ -358,7 +387,8 @@ std::string EstateTotalLine(const segroup::EstateTotals& t) {
       sizing::FormatServiceUnits(t.service_units_now), " now, ",
       sizing::FormatServiceUnitsNumber(t.service_units_recommended), " recommended, ",
       sizing::FormatServiceUnitsNumber(t.service_units_reclaimable), " reclaimable; ",
-      t.groups_at_risk, " at risk; ", t.groups_without_observed_load, " without observed load");
+      t.groups_at_risk, " at risk; ", t.groups_without_observed_load, " without observed load; ",
+      sizing::FormatCount(t.ses_behind_settings, "SE", "SEs"), " behind settings");
 }
 
 std::string AtRiskReason(const EstateRow& row) {

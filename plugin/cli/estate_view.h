@@ -32,6 +32,11 @@ struct EstateRow {
   std::string cloud;
   std::string platform;
   int se_count = 0;
+  // Its running SEs that do not match its settings (usage.ses_behind_settings; unset when the
+  // JSON does not say, as an estate written before 0.3 does not), and each of them ("web-se-1:
+  // new-ses-only (vcpus_per_se)", from usage.service_engines).
+  std::optional<int> ses_behind_settings;
+  std::vector<std::string> ses_behind;
   // Service Units now, recommended from the observed load, and reclaimable; unset when unknown,
   // with `service_units_reason` saying why reclaimable is.
   std::optional<double> service_units_now;
@@ -86,7 +91,7 @@ absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
 bool HasTenantColumn(const EstateView& estate);
 
 // The columns of the estate's table (text, Markdown and HTML): SE group, [tenant,] cloud, SEs,
-// SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
+// SEs behind settings, SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
 std::vector<std::string> EstateColumns(bool with_tenant = false);
 
 // The indexes of EstateColumns that hold figures (right-aligned in a terminal, sorted as numbers
@@ -111,7 +116,7 @@ std::string EstateLicensePoolLine(const segroup::EstateLicensePool& pool);
 std::string EstateLicenseLines(const EstateView& estate);
 
 // "Total: 4 groups, 24 SUs now, 8 recommended, 16 reclaimable; 1 at risk; 1 without observed
-// load".
+// load; 3 SEs behind settings".
 std::string EstateTotalLine(const segroup::EstateTotals& totals);
 
 // Why an at-risk group is (rule estate-group-at-risk): "CPU peak 91% above the 80% target

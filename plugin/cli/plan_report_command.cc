@@ -20,6 +20,7 @@
 #include "plugin/cli/plan_json.h"
 #include "plugin/cli/plan_report_estate.h"
 #include "plugin/cli/plan_report_license.h"
+#include "plugin/cli/plan_report_lifecycle.h"
 #include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
 #include "plugin/cli/sizing_chart_usage.h"
@@ -46,8 +47,11 @@ demanded metric, the basis of the figures, and the findings; and for every nsxal
 data source the plan read, the observed load against the declared workload of the group of that
 name, the calibration and the recommendation from the observed load; and for every
 nsxalb_se_groups_usage data source, the estate as `estate-report` renders it (the totals, the
-groups, those at risk and those with reclaimable Service Units); and with an nsxalb_license_usage
-data source, the Service Units the plan adds per licence tier against what remains.
+groups, those at risk and those with reclaimable Service Units); with an nsxalb_license_usage
+data source, the Service Units the plan adds per licence tier against what remains. A group whose
+running SEs (its service_engines, as the last refresh recorded them) do not have the settings the
+plan leaves is listed under "SEs behind settings" (rule ses-behind-settings) with its SEs and the
+utilization at their real shape.
 
   PLAN_JSON       the output of `terraform show -json PLANFILE`, or - for stdin
   --svg-dir DIR   also write one sizing chart per SE group, DIR/<address>.svg, linked as such
@@ -163,6 +167,7 @@ struct Group {
   std::string address;
   std::string action;
   std::string platform;  // empty when unknown
+  Json before;           // the refreshed prior state (its service_engines), or null
   Json after;
   // What the group costs in Service Units before and after the plan (segroup::
   // ServiceUnitsOfSettings): 0 where it does not exist, unset where a figure is unknown.
@@ -527,6 +532,11 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
         << (counts.empty() ? "none" : absl::StrJoin(counts, ", ")) << " |\n";
   }
   for (const Group& g : groups) RenderGroupDetail(g, out);
+  std::vector<PlanGroupSes> running;
+  for (const Group& g : groups) {
+    running.push_back({g.address, g.before, g.after, g.sizing ? &*g.sizing : nullptr});
+  }
+  out << SesBehindSection(running, "###");
   out << "\n<sub>Sizing from the NSX Advanced Load Balancer performance and sizing tables for "
          "vCenter clouds (Avi 20.1.6) and NSX-T clouds (Avi 22.1.3), by terraform-provider-nsxalb "
          "plan-report.</sub>\n";
@@ -587,6 +597,7 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
         g.address = change.value("address", "");
         g.action = ActionOf(details.value("actions", Json::array()));
         g.after = details.value("after", Json());
+        g.before = details.value("before", Json());
         g.service_units_before = ServiceUnitsOfState(details.value("before", Json()));
         g.service_units_after =
             IsUnknownIn(details.value("after_unknown", Json::object()), "max_se")

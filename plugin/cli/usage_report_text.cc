@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/service_units.h"
@@ -15,6 +16,7 @@ namespace nsxalb::cli {
 namespace {
 
 using segroup::ObservedKey;
+namespace lifecycle = ::nsxalb::segroup::lifecycle;
 
 // A figure as the report prints it: rates and connections whole, Gbps to 0.01, CPU to 0.1%.
 std::string FigureText(ObservedKey key, const std::optional<double>& value) {
@@ -86,6 +88,18 @@ std::string ForecastText(const segroup::UsageReport& r) {
                       f.r_squared.value_or(0), static_cast<int>(f.daily_peaks.size())));
 }
 
+// " (3 running, 1 matches the group's settings, 2 behind them: ses-behind-settings)", or "" when
+// the report has no running SEs.
+std::string RunningSesHeading(const segroup::UsageReport& r) {
+  if (!r.running_ses.has_value() || r.running_ses->running.empty()) return "";
+  const lifecycle::GroupSes& ses = *r.running_ses;
+  return absl::StrCat(" (", ses.running.size(), " running, ", ses.matching,
+                      sizing::Agree(ses.matching, " matches", " match"), " the group's settings, ",
+                      ses.lagging.size(), " behind them",
+                      ses.AnyLag() ? absl::StrCat(": ", sizing::rules::kSesBehindSettings) : "",
+                      ")");
+}
+
 }  // namespace
 
 std::string UsageReportText(const std::string& group, const segroup::UsageReport& r) {
@@ -100,11 +114,27 @@ std::string UsageReportText(const std::string& group, const segroup::UsageReport
     absl::StrAppend(&out, absl::StrFormat("  %-20s %14s  %s\n", KeyLabel(key),
                                           FigureText(key, peak.value), AtText(peak.at)));
   }
-  if (!r.service_engines.empty()) absl::StrAppend(&out, "\nService Engines:\n");
+  if (!r.service_engines.empty()) {
+    absl::StrAppend(&out, "\nService Engines", RunningSesHeading(r), ":\n");
+  }
+  const lifecycle::GroupSes none;
+  const lifecycle::GroupSes& running = r.running_ses.has_value() ? *r.running_ses : none;
   for (const segroup::SeUsage& se : r.service_engines) {
-    absl::StrAppend(&out, "  ", se.name.empty() ? se.uuid : se.name, " (", se.uuid,
-                    "): ", sizing::FormatVcpus(se.vcpus), ", ", sizing::FormatInt(se.memory_mb),
-                    " MB, CPU peak ", FigureText(ObservedKey::kCpuPct, se.cpu.value),
+    const lifecycle::RunningSe* listed = nullptr;
+    for (const lifecycle::RunningSe& candidate : running.running) {
+      if (candidate.uuid == se.uuid) listed = &candidate;
+    }
+    absl::StrAppend(&out, "  ", se.name.empty() ? se.uuid : se.name, " (", se.uuid, "): ");
+    if (listed != nullptr) {
+      absl::StrAppend(&out, lifecycle::ShapeText(*listed), ", ",
+                      listed->enable_state.empty() ? "enable state unknown" : listed->enable_state,
+                      ", ", listed->oper_state.empty() ? "oper state unknown" : listed->oper_state,
+                      "; ", lifecycle::MatchText(running, *listed), "\n    ");
+    } else {
+      absl::StrAppend(&out, sizing::FormatVcpus(se.vcpus), ", ", sizing::FormatInt(se.memory_mb),
+                      " MB, ");
+    }
+    absl::StrAppend(&out, "CPU peak ", FigureText(ObservedKey::kCpuPct, se.cpu.value),
                     se.cpu.at.has_value() ? absl::StrCat(" at ", AtText(se.cpu.at)) : "", ", ",
                     se.samples, " samples\n");
   }

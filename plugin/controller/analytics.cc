@@ -65,7 +65,8 @@ absl::StatusOr<std::vector<ServiceEngine>> ListServiceEngines(RequestLoop& loop,
                           IdFromRefOrUuid(se_group_uuid, "serviceenginegroup", "se_group_uuid"));
   std::string path =
       absl::StrCat(kServiceEnginePath, "?page_size=", page_size,
-                   "&refers_to=", UrlEncode(absl::StrCat("serviceenginegroup:", group)));
+                   "&refers_to=", UrlEncode(absl::StrCat("serviceenginegroup:", group)),
+                   "&join_subresources=runtime");
   // The Controller filters by refers_to; the group is checked again here, so an SE that refers
   // to the group some other way (or a Controller that ignores the filter) is left out.
   return ListedServiceEngines(

@@ -159,10 +159,12 @@ class Client {
   virtual absl::StatusOr<TenantInfo> ResolveTenant(std::string_view tenant) = 0;
 
   // The Service Engines of the SE group `se_group_uuid` (a uuid or ref) in `tenant` (empty:
-  // default): one paged GET /api/serviceengine?refers_to=serviceenginegroup:<uuid>, following
-  // `next`, keeping only the SEs whose se_group_ref names that group. resources.num_vcpus,
-  // memory (MB) and disk (GB) become num_vcpus, memory_mb and disk_gb (0 when absent); Internal
-  // when an SE has no uuid or a size that is not an integer. An unknown group lists no SEs.
+  // default): one paged GET /api/serviceengine?refers_to=serviceenginegroup:<uuid>
+  // &join_subresources=runtime, following `next` (enable_state, the oper state and the reboot
+  // pending mapped as ListTenantServiceEngines maps them), keeping only the SEs whose se_group_ref
+  // names that group. resources.num_vcpus, memory (MB) and disk (GB) become num_vcpus, memory_mb
+  // and disk_gb (0 when absent); Internal when an SE has no uuid or a size that is not an integer.
+  // An unknown group lists no SEs.
   virtual absl::StatusOr<std::vector<ServiceEngine>> ListServiceEngines(
       std::string_view se_group_uuid, std::string_view tenant) = 0;
 

@@ -12,7 +12,8 @@ class NsxalbProvider;
 // The data source type name (the same as the resource's).
 inline constexpr char kSeGroupDataSourceType[] = "nsxalb_se_group";
 
-// Reads one SE group: one list query by name, then cached cloud and tenant lookups.
+// Reads one SE group: one list query by name, then cached cloud and tenant lookups, and its
+// running SEs from the provider process's one shared listing of the tenant's SEs.
 class SeGroupDataSource : public framework::DataSource {
  public:
   explicit SeGroupDataSource(NsxalbProvider* provider) : provider_(provider) {}

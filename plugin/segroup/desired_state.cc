@@ -198,6 +198,8 @@ absl::StatusOr<Outcome> Converge(controller::Client& client, const DesiredSeGrou
   // Nothing is sent when nothing would change; the enforce gate follows the same answer.
   const bool changes = !existing.has_value() || !Covers(fields, existing->body);
   if (plan.summary.has_value()) out.sizing = SizingSummaryJson(*plan.summary);
+  out.workload = plan.workload;
+  out.planned_shape = plan.planned_shape;
   for (const Finding& f : plan.findings) {
     if (FindingIsError(f, desired.sizing_policy, /*waived=*/!changes)) {
       out.errors.push_back(FindingText(f));

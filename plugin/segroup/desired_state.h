@@ -68,6 +68,10 @@ struct Outcome {
   nlohmann::json se_group = nullptr;
   // SizingSummaryJson of the plan, or null without a workload.
   nlohmann::json sizing = nullptr;
+  // The plan's workload and planned shape (SizingPlan::workload, planned_shape), for the
+  // utilization at the running SEs' shape; unset without a workload or with an error.
+  std::optional<sizing::Workload> workload;
+  std::optional<sizing::Recommendation> planned_shape;
   // FindingText of the findings that are warnings for this operation.
   std::vector<std::string> warnings;
   // Why the operation fails without writing anything: findings that are errors for it (model

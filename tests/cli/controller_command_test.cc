@@ -340,12 +340,82 @@ TEST_F(ControllerCommandTest, UsageAllReadsEveryGroupOfTheTenant) {
   Outcome csv = Run({"usage", "--all", "--name", "^nothing", "--csv"});
   ASSERT_EQ(csv.code, 0) << csv.err;
   EXPECT_EQ(csv.out,
-            "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
-            "days_to_target,reaches_on,at_risk,observed,note\n");
+            "name,uuid,cloud,platform,se_count,ses_behind_settings,su_now,su_recommended,"
+            "su_reclaimable,cpu_peak_pct,days_to_target,reaches_on,at_risk,observed,note\n");
 
   Outcome unknown = Run({"usage", "--all", "--cloud", "no-such-cloud"});
   EXPECT_EQ(unknown.code, 1);
   EXPECT_THAT(unknown.err, HasSubstr("no-such-cloud"));
+}
+
+// usage GROUP: each SE's shape, states and whether it matches the group's settings, in the text
+// and in --json; the group's SEs of another shape (made with the emulator's vcpus override) are
+// behind the settings, in the group's row of --all and its CSV too; apply-se-group returns the
+// same SEs as the resource's service_engines and warns ses-behind-settings.
+TEST_F(ControllerCommandTest, UsageListsEachSeAndWhetherItMatchesTheSettings) {
+  CreateGroups("lag-", 1, "nsxt-cloud");  // lag-0: 2 vCPUs, 4,096 MB
+  Outcome listed = Run({"list-se-groups", "--json", "--cloud", "nsxt-cloud"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  std::string uuid;
+  for (const nlohmann::json& g : Parse(listed)) {
+    if (g["name"] == "lag-0") uuid = g["uuid"].get<std::string>();
+  }
+  ASSERT_FALSE(uuid.empty()) << listed.out;
+  ASSERT_THAT(emulator_->Control("POST", "serviceengines", {{"se_group_uuid", uuid}, {"count", 1}}),
+              IsOk());
+  ASSERT_THAT(emulator_->Control("POST", "serviceengines",
+                                 {{"se_group_uuid", uuid}, {"count", 1}, {"vcpus", 4}}),
+              IsOk());
+
+  Outcome text = Run({"usage", "lag-0", "--cloud", "nsxt-cloud", "--window", "24h"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("Service Engines (2 running, 1 matches the group's settings, "
+                                  "1 behind them: ses-behind-settings):\n"));
+  EXPECT_THAT(text.out, ContainsRegex("lag-0-se-1 \\(se-[0-9a-f-]+\\): 2 vCPUs, 4,096 MB, "
+                                      "[0-9]+ GB disk, SE_STATE_ENABLED, [A-Z_a-z ]+; matches "
+                                      "the settings"));
+  EXPECT_THAT(text.out, HasSubstr("; behind the settings: new-ses-only (vcpus_per_se)\n"));
+
+  Outcome json = Run({"usage", "lag-0", "--cloud", "nsxt-cloud", "--window", "24h", "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const nlohmann::json j = Parse(json);
+  EXPECT_EQ(j["ses_behind_settings"], 1);
+  ASSERT_EQ(j["service_engines"].size(), 2u);
+  int behind = 0;
+  for (const nlohmann::json& se : j["service_engines"]) {
+    if (se["vcpus"] == 4) {
+      ++behind;
+      EXPECT_EQ(se["matches"], false);
+      EXPECT_EQ(se["why"], "new-ses-only");
+      EXPECT_EQ(se["fields"], nlohmann::json::array({"vcpus_per_se"}));
+    } else {
+      EXPECT_EQ(se["matches"], true);
+      EXPECT_TRUE(se["why"].is_null());
+    }
+    EXPECT_EQ(se["enable_state"], "SE_STATE_ENABLED");
+    EXPECT_EQ(se["memory_mb"], 4096);
+  }
+  EXPECT_EQ(behind, 1);
+
+  Outcome csv = Run({"usage", "--all", "--name", "^lag-", "--csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_THAT(csv.out, ContainsRegex("\nlag-0,[^,]+,nsxt-cloud,nsxt,2,1,"));
+  Outcome all = Run({"usage", "--all", "--name", "^lag-"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_THAT(all.out, HasSubstr("; 1 SE behind settings\n"));
+
+  const std::string desired =
+      R"({"name": "lag-0", "cloud": "nsxt-cloud", "settings": {"vcpus_per_se": 2}})";
+  Outcome applied = Run({"apply-se-group"}, desired);
+  ASSERT_EQ(applied.code, 0) << applied.out;
+  const nlohmann::json result = Parse(applied);
+  EXPECT_EQ(result["service_engines"]["running"], 2);
+  EXPECT_EQ(result["service_engines"]["matching"], 1);
+  EXPECT_EQ(result["service_engines"]["lagging"][0]["vcpus"], 4);
+  EXPECT_EQ(result["service_engines"]["lagging"][0]["why"], "new-ses-only");
+  ASSERT_EQ(result["warnings"].size(), 1u) << applied.out;
+  EXPECT_THAT(result["warnings"][0].get<std::string>(),
+              HasSubstr("ses-behind-settings: 1 of lag-0's 2 running SEs lags its settings"));
 }
 
 // apply-se-group: the desired state on stdin, JSON out; --dry-run sends nothing; a second run

@@ -21,6 +21,7 @@
 #include "plugin/cli/estate_usage_text.h"
 #include "plugin/cli/estate_view.h"
 #include "plugin/cli/plan_report_command.h"
+#include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/usage/estate_reader.h"
 #include "plugin/segroup/usage/report.h"
 
@@ -63,6 +64,17 @@ segroup::EstateGroup Group(const GroupSpec& spec) {
     r.service_engines.push_back(se);
   }
   if (spec.observed) r.observed[static_cast<int>(segroup::ObservedKey::kCpuPct)].value = highest;
+  // Its running SEs, matched by the lifecycle code against 4 vCPUs: the first SE of `big` runs
+  // 2 vCPUs (behind the settings); `dark` has no listing (as an estate written before 0.3).
+  if (spec.name != "dark") {
+    std::vector<segroup::lifecycle::RunningSe> running;
+    for (const segroup::SeUsage& se : r.service_engines) {
+      running.push_back({se.uuid, se.name, spec.name == "big" && se.uuid == "se-0" ? 2 : 4, 8192,
+                         20, "SE_STATE_ENABLED", "OPER_UP", false});
+    }
+    r.running_ses = segroup::lifecycle::MatchSettings(
+        std::move(running), {{"vcpus_per_se", 4}, {"memory_per_se", 8192}}, {});
+  }
   r.service_units = {spec.now, spec.recommended, spec.reclaimable,
                      spec.reclaimable.has_value() ? "" : "no observed load"};
   if (spec.days_to_target.has_value()) {
@@ -97,7 +109,7 @@ segroup::EstateUsage HandBuiltEstate() {
              false,
              false}),
   };
-  estate.totals = {4, 2, 1, 60, 26, 22};
+  estate.totals = {4, 2, 1, 60, 26, 22, 1};
   estate.metrics_requests = 1;
   return estate;
 }
@@ -151,35 +163,35 @@ TEST(EstateUsageTextTest, CsvHasTheHeaderAndOneRowPerGroupWithPlainFigures) {
   const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 5u) << csv;
   EXPECT_EQ(lines[0],
-            "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
-            "days_to_target,reaches_on,at_risk,observed,note");
-  EXPECT_EQ(lines[1], "big,serviceenginegroup-big,nsxt-cloud,nsxt,2,24,8,16,12,,,false,true,");
+            "name,uuid,cloud,platform,se_count,ses_behind_settings,su_now,su_recommended,"
+            "su_reclaimable,cpu_peak_pct,days_to_target,reaches_on,at_risk,observed,note");
+  EXPECT_EQ(lines[1], "big,serviceenginegroup-big,nsxt-cloud,nsxt,2,1,24,8,16,12,,,false,true,");
   EXPECT_EQ(lines[2],
-            "\"web, \"\"east\"\"\",serviceenginegroup-web,Default-Cloud,nsxt,3,18,12,6,91,,,true,"
-            "true,");
+            "\"web, \"\"east\"\"\",serviceenginegroup-web,Default-Cloud,nsxt,3,0,18,12,6,91,,,"
+            "true,true,");
   EXPECT_EQ(lines[3],
-            "api,serviceenginegroup-api,nsxt-cloud,nsxt,1,6,6,0,55,20,2026-05-21,true,"
+            "api,serviceenginegroup-api,nsxt-cloud,nsxt,1,0,6,6,0,55,20,2026-05-21,true,"
             "true,");
   EXPECT_EQ(lines[4],
-            "dark,serviceenginegroup-dar,nsxt-cloud,nsxt,2,12,,,,,,false,false,"
+            "dark,serviceenginegroup-dar,nsxt-cloud,nsxt,2,,12,,,,,,false,false,"
             "The Controller's analytics are unavailable");
 }
 
 TEST(EstateUsageTextTest, TableFollowsTheEstatesOrderAndEndsWithTheTotal) {
   EXPECT_EQ(EstateUsageText(HandBuiltView()),
-            "SE group     cloud          SEs  SUs now  SUs recommended  SUs reclaimable  CPU peak"
-            "  forecast  at risk  note\n"
-            "big          nsxt-cloud       2       24                8               16     12.0%"
-            "         -  no\n"
-            "web, \"east\"  Default-Cloud    3       18               12                6     91.0%"
-            "         -  yes\n"
-            "api          nsxt-cloud       1        6                6                0     55.0%"
-            "   20 days  yes\n"
-            "dark         nsxt-cloud       2       12                -                -         -"
-            "         -  no       The Controller's analytics are unavailable\n"
+            "SE group     cloud          SEs  SEs behind settings  SUs now  SUs recommended  SUs "
+            "reclaimable  CPU peak  forecast  at risk  note\n"
+            "big          nsxt-cloud       2                    1       24                8      "
+            "         16     12.0%         -  no\n"
+            "web, \"east\"  Default-Cloud    3                    0       18               12      "
+            "          6     91.0%         -  yes\n"
+            "api          nsxt-cloud       1                    0        6                6      "
+            "          0     55.0%   20 days  yes\n"
+            "dark         nsxt-cloud       2                    -       12                -      "
+            "          -         -         -  no       The Controller's analytics are unavailable\n"
             "\n"
             "Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
-            "observed load\n");
+            "observed load; 1 SE behind settings\n");
 }
 
 TEST(EstateViewTest, ReadsWhyAGroupIsAtRisk) {
@@ -222,14 +234,19 @@ TEST(EstateReportTest, WritesMarkdownAndAChartFromAFile) {
   Outcome run = EstateReport({input, "--svg", svg_path});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.err, "");
-  EXPECT_THAT(run.out, HasSubstr("## NSX ALB SE groups: usage of the estate\n\nTotal: 4 groups, 60 "
-                                 "SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
-                                 "observed load. Read with 1 metrics request"));
-  EXPECT_THAT(run.out, HasSubstr("| SE group | cloud | SEs | SUs now | SUs recommended | SUs "
-                                 "reclaimable | CPU peak | forecast | at risk | note |\n"
-                                 "|---|---|--:|--:|--:|--:|--:|--:|---|---|\n"));
-  EXPECT_THAT(run.out, HasSubstr("| web, \"east\" | Default-Cloud | 3 | 18 | 12 | 6 | 91.0% | - | "
-                                 "yes |  |\n"));
+  EXPECT_THAT(run.out,
+              HasSubstr("## NSX ALB SE groups: usage of the estate\n\nTotal: 4 groups, 60 "
+                        "SUs now, 26 recommended, 22 reclaimable; 2 at risk; 1 without "
+                        "observed load; 1 SE behind settings. Read with 1 metrics request"));
+  EXPECT_THAT(run.out, HasSubstr("| SE group | cloud | SEs | SEs behind settings | SUs now | SUs "
+                                 "recommended | SUs reclaimable | CPU peak | forecast | at risk | "
+                                 "note |\n"
+                                 "|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n"));
+  EXPECT_THAT(run.out, HasSubstr("| web, \"east\" | Default-Cloud | 3 | 0 | 18 | 12 | 6 | 91.0% | "
+                                 "- | yes |  |\n"));
+  EXPECT_THAT(run.out, HasSubstr("### SEs behind settings\n\n"
+                                 "- `big` (nsxt-cloud): big-se-1: new-ses-only (vcpus_per_se).\n"
+                                 "\n(rule ses-behind-settings: "));
   EXPECT_EQ(Count(run.out, "\n| "), 5);  // the header and four groups
   EXPECT_THAT(run.out,
               HasSubstr("### At risk\n\n"
@@ -441,6 +458,100 @@ TEST(PlanReportEstateTest, AnEstateDataSourceGetsTheSameMarkdown) {
   EXPECT_THAT(broken_out.str(),
               HasSubstr("### Estate: `data.nsxalb_se_groups_usage.all`\n\nThe data source's value "
                         "is not an estate: $.totals: want an object, got number 3.\n"));
+}
+
+}  // namespace
+}  // namespace nsxalb::cli
+
+namespace nsxalb::cli {
+namespace {
+
+// The checkout story of issue 39 as a plan: 3 running SEs recorded matching 4 vCPUs and 8,192 MB
+// (service_engines of the refreshed prior state), a plan to 5 vCPUs and 10,240 MB.
+Json CheckoutChange(const Json& service_engines, int vcpus_after, int memory_after) {
+  const Json before = {{"name", "checkout"},
+                       {"platform", "nsxt"},
+                       {"vcpus_per_se", 4},
+                       {"memory_per_se", 8192},
+                       {"min_scaleout_per_vs", 3},
+                       {"max_se", 4},
+                       {"workload", {{"l7_rps", 300000}, {"ssl_tps_ecc", 6000}}},
+                       {"service_engines", service_engines}};
+  Json after = before;
+  after["vcpus_per_se"] = vcpus_after;
+  after["memory_per_se"] = memory_after;
+  const bool changes = after != before;
+  if (changes) after.erase("service_engines");
+  return {{"address", "nsxalb_se_group.checkout"},
+          {"mode", "managed"},
+          {"type", "nsxalb_se_group"},
+          {"name", "checkout"},
+          {"change",
+           {{"actions", {changes ? "update" : "no-op"}},
+            {"before", before},
+            {"after", after},
+            {"after_unknown", changes ? Json{{"service_engines", true}} : Json::object()}}}};
+}
+
+std::string PlanReport(const Json& changes) {
+  const Json plan = {{"format_version", "1.2"}, {"resource_changes", changes}};
+  const std::string path = WriteTemp("lifecycle-plan.json", plan.dump());
+  std::ostringstream out, err;
+  EXPECT_EQ(RunPlanReportCommand({path}, out, err), 0) << err.str();
+  return out.str();
+}
+
+TEST(PlanReportLifecycleTest, AResizeOfRunningSesListsThemWithTheUtilizationAtTheirShape) {
+  const Json matched = {{"running", 3},
+                        {"matching", 3},
+                        {"lagging", Json::array()},
+                        {"reboot_fields", Json::array()}};
+  const std::string report = PlanReport({CheckoutChange(matched, 5, 10240)});
+  EXPECT_THAT(report, HasSubstr("\n### SEs behind settings\n\n- `nsxalb_se_group.checkout`: **3 of "
+                                "checkout's 3 running SEs lag its settings** (this plan changes "
+                                "the settings).\n"));
+  EXPECT_THAT(report, HasSubstr("  - SE #1: 4 vCPUs, 8,192 MB; behind the settings: new-ses-only "
+                                "(memory_per_se, vcpus_per_se)\n"));
+  EXPECT_THAT(report, HasSubstr("  - At the running shape (rule utilization-at-running-shape): "
+                                "3 SEs of 4 vCPUs would run 300,000 L7 RPS + 6,000 ECC SSL TPS at "
+                                "89.7% CPU, over the 80% target"));
+  EXPECT_THAT(report, HasSubstr("vcpus_per_se 4 -> 5"));
+}
+
+TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNothing) {
+  const Json lagging = {{"running", 2},
+                        {"matching", 0},
+                        {"lagging",
+                         {{{"name", "checkout-se-1"},
+                           {"vcpus", 2},
+                           {"memory_mb", 4096},
+                           {"why", "new-ses-only"},
+                           {"fields", {"memory_per_se", "vcpus_per_se"}}},
+                          {{"name", "checkout-se-2"},
+                           {"vcpus", 2},
+                           {"memory_mb", 4096},
+                           {"why", "new-ses-only"},
+                           {"fields", {"memory_per_se", "vcpus_per_se"}}}}},
+                        {"reboot_fields", Json::array()}};
+  const std::string report = PlanReport({CheckoutChange(lagging, 4, 8192)});
+  EXPECT_THAT(report, HasSubstr("- `nsxalb_se_group.checkout`: **2 of checkout's 2 running SEs lag "
+                                "its settings**.\n"));
+  EXPECT_THAT(report, HasSubstr("  - checkout-se-2: 2 vCPUs, 4,096 MB; behind the settings"));
+
+  const Json matched = {{"running", 3},
+                        {"matching", 3},
+                        {"lagging", Json::array()},
+                        {"reboot_fields", Json::array()}};
+  const std::string quiet = PlanReport({CheckoutChange(matched, 4, 8192)});
+  EXPECT_THAT(quiet, HasSubstr("### SEs behind settings\n\nEvery running SE of the 1 group with "
+                               "running SEs recorded has the settings this plan leaves.\n"));
+  EXPECT_THAT(quiet, Not(HasSubstr("lag its settings")));
+
+  Json broken = matched;
+  broken["matching"] = 2;
+  EXPECT_THAT(PlanReport({CheckoutChange(broken, 4, 8192)}),
+              HasSubstr("its recorded service_engines: running (3) is not matching (2) plus the "
+                        "lagging SEs (0)"));
 }
 
 }  // namespace

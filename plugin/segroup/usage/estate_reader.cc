@@ -16,6 +16,7 @@
 #include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
 #include "plugin/segroup/fields.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/analyze.h"
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
@@ -327,6 +328,10 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
 
   for (Pending& p : pending) {
     EstateGroup& g = p.group;
+    auto listed = ses_of.find(g.uuid);
+    g.report.running_ses = lifecycle::MatchListed(
+        listed == ses_of.end() ? std::vector<controller::ServiceEngine>() : listed->second, g.uuid,
+        p.input.settings);
     g.at_risk = GroupAtRisk(g.report, request.forecast_days);
     // The analysis withheld the reclaim at the default forecast_days; the estate's own applies too.
     WithholdReclaim(g.report, request.forecast_days);
@@ -346,6 +351,7 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
                                     ", the SEs' vCPUs give ", sizing::FormatServiceUnits(*su.now),
                                     " (an SE not yet in the ledger, max_num_se_dps or per_app)");
     }
+    t.ses_behind_settings += static_cast<int>(g.report.running_ses->lagging.size());
     out.groups.push_back(std::move(g));
   }
   if (ledger.has_value()) out.license_pool = EstateLicensePools(*ledger, out.groups);
@@ -386,7 +392,8 @@ Json EstateUsageJson(const EstateUsage& estate) {
         {"groups_without_observed_load", t.groups_without_observed_load},
         {"service_units_now", usage_internal::NumberJson(t.service_units_now)},
         {"service_units_recommended", usage_internal::NumberJson(t.service_units_recommended)},
-        {"service_units_reclaimable", usage_internal::NumberJson(t.service_units_reclaimable)}}},
+        {"service_units_reclaimable", usage_internal::NumberJson(t.service_units_reclaimable)},
+        {"ses_behind_settings", t.ses_behind_settings}}},
       {"metrics_requests", estate.metrics_requests},
       {"license_pool", std::move(pools)},
       {"license_error", estate.license_error}};

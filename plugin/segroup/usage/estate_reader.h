@@ -113,6 +113,8 @@ struct EstateTotals {
   double service_units_now = 0;
   double service_units_recommended = 0;
   double service_units_reclaimable = 0;
+  // The running SEs that do not match their group's settings (UsageReport::running_ses).
+  int ses_behind_settings = 0;
 };
 
 // The estate's usage.
@@ -149,7 +151,7 @@ bool GroupAtRisk(const UsageReport& report, int forecast_days);
 // The estate as JSON with the data source's attribute names: groups [{id, name, tenant (null
 // unless read across tenants), cloud, platform, at_risk, observed, usage: UsageReportJson}], totals
 // {groups, groups_at_risk, groups_without_observed_load, service_units_now,
-// service_units_recommended, service_units_reclaimable}, metrics_requests; and the licence:
+// service_units_recommended, service_units_reclaimable, ses_behind_settings}, metrics_requests; and the licence:
 // license_pool [{tier, licensed, consumed, escrow, remaining, remaining_after_reclaim}],
 // license_error, and per group license_tier, license_service_units_now (null without the ledger)
 // and license_note.

@@ -6,6 +6,7 @@
 
 #include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
 
@@ -71,7 +72,9 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
   input.platform = request.platform;
   input.settings = settings.is_object() ? settings : nlohmann::json::object();
   input.declared_workload = request.declared_workload;
-  return AnalyzeGroupOf(client, tenant, input);
+  NSXALB_ASSIGN_OR_RETURN(UsageReport report, AnalyzeGroupOf(client, tenant, input));
+  report.running_ses = lifecycle::MatchListed(listed, group_uuid, input.settings);
+  return report;
 }
 
 }  // namespace nsxalb::segroup

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/errors.h"
+#include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/figure.h"
 #include "plugin/sizing/recommend.h"
@@ -135,6 +136,8 @@ Json UsageReportJson(const UsageReport& r) {
                        {"cpu_peak_pct", PeakJson(se.cpu.value)},
                        {"cpu_peak_at", TimeJson(se.cpu.at)},
                        {"samples", se.samples}});
+    ses.back().update(
+        lifecycle::SeMatchJson(r.running_ses.value_or(lifecycle::GroupSes{}), se.uuid));
   }
   Json calibration = {{"ratio", r.calibration.ratio.has_value()
                                     ? Json(std::round(*r.calibration.ratio * 1000) / 1000)
@@ -210,6 +213,8 @@ Json UsageReportJson(const UsageReport& r) {
               {"observed", std::move(observed)},
               {"observed_at", std::move(observed_at)},
               {"service_engines", std::move(ses)},
+              {"ses_behind_settings",
+               r.running_ses.has_value() ? Json(r.running_ses->lagging.size()) : Json()},
               {"calibration", std::move(calibration)},
               {"assumptions",
                {{"ecc_share", NumberJson(std::round(r.ecc_share * 1000) / 1000)},

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
+#include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/segroup/usage/forecast.h"
 #include "plugin/segroup/usage/headroom.h"
@@ -126,6 +127,9 @@ struct UsageReport {
   std::string forecast_subject;
   // Missing data and assumptions (attribute "", "workload" or "workload.<key>"); all warnings.
   std::vector<Finding> findings;
+  // The group's running SEs against its settings (lifecycle::MatchListed of the reader's SE
+  // listing); unset when the report was not read from a listing.
+  std::optional<lifecycle::GroupSes> running_ses;
 
   // The figure for `key`.
   const ObservedPeak& Observed(ObservedKey key) const { return observed[static_cast<int>(key)]; }
@@ -158,12 +162,13 @@ int UsageTargetPct(const nlohmann::json& settings, const nlohmann::json& declare
 // statistic, step_seconds, samples, expected_samples, basis, observed {l7_rps, ssl_tps, l4_cps,
 // l4_open_conns, throughput_gbps, cpu_pct} (null when unknown), observed_at {the same keys: ISO
 // 8601 UTC or null}, service_engines [{uuid, name, vcpus, memory_mb, cpu_peak_pct, cpu_peak_at,
-// samples}], calibration {ratio (to 3 decimals, or null), samples, applied, rule},
-// assumptions {ecc_share, throughput_key}, recommendation {vcpus_per_se, memory_per_se, se_count,
-// min_scaleout_per_vs, max_se, service_units, summary, findings} or null, service_units {now,
-// recommended, reclaimable, reason}, forecast {days_to_target, reaches_on, measure, subject,
-// target_pct, slope_per_day, r_squared, daily_peaks [{day, value}], reason}, findings [FindingText
-// lines].
+// samples, and lifecycle::SeMatchJson's disk_gb, enable_state, oper_state, matches, why, fields}],
+// ses_behind_settings (the running SEs that do not match the settings; null without running_ses),
+// calibration {ratio (to 3 decimals, or null), samples, applied, rule}, assumptions {ecc_share,
+// throughput_key}, recommendation {vcpus_per_se, memory_per_se, se_count, min_scaleout_per_vs,
+// max_se, service_units, summary, findings} or null, service_units {now, recommended, reclaimable,
+// reason}, forecast {days_to_target, reaches_on, measure, subject, target_pct, slope_per_day,
+// r_squared, daily_peaks [{day, value}], reason}, findings [FindingText lines].
 nlohmann::json UsageReportJson(const UsageReport& report);
 
 }  // namespace nsxalb::segroup

@@ -250,8 +250,32 @@ sizing:
       description: Every finding of the model, one line each.
       type: list
       elements: str
+service_engines:
+  description:
+    - The group's running SEs against the settings it has afterwards, the nsxalb_se_group resource's computed service_engines object, from one listing of the group's SEs.
+    - When a SE lags, the finding ses-behind-settings is also a warning of the task (never a failure, whatever C(sizing_policy)), and one line of C(findings).
+    - Null when the group does not exist (absent, or created in check mode) or its SEs could not be listed (then a warning says why).
+  returned: when state is present
+  type: dict
+  contains:
+    running:
+      description: How many SEs the group runs.
+      type: int
+    matching:
+      description: How many of them have the group's settings.
+      type: int
+    lagging:
+      description:
+        - Each SE that does not, with its name, vcpus, memory_mb, why and fields.
+        - why is C(new-ses-only) (vcpus_per_se, memory_per_se or disk_per_se differs from its real size; only a replacement changes it) or C(after-se-reboot) (a reboot-only field changed, or the Controller reports its reboot pending).
+      type: list
+      elements: dict
+    reboot_fields:
+      description: The after-se-reboot fields this run changed while SEs ran, which they wait for until they reboot.
+      type: list
+      elements: str
 findings:
-  description: The model's findings for this run, errors first, one line each.
+  description: The model's findings for this run, errors first, one line each (and ses-behind-settings when a running SE lags the settings).
   returned: always
   type: list
   elements: str
@@ -350,6 +374,7 @@ def main():
         se_group=result["se_group"],
         sizing=result["sizing"],
         findings=result["findings"],
+        service_engines=result.get("service_engines"),
         diff=dict(before=result["before"], after=result["after"]),
     )
 
