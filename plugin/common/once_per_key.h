@@ -2,9 +2,11 @@
 // caller and thread. The first caller of a key runs the fetch; callers that come while it runs
 // wait for it and get its answer; later callers get the kept value without fetching. A failed
 // fetch is given to the callers that waited for it and is not kept: the next caller fetches
-// again. Header-only and generic, for the provider's per-process reads of the Controller (the
-// tenant's SE listing, plugin/segroup/lifecycle/running_ses.h; the licence ledger): one request for
-// a plan of any number of resources.
+// again, unless the owner asked to keep failures too (a read the Controller refuses for good,
+// such as a licence ledger the user may not see, is then asked once). Header-only and generic, for
+// the provider's per-process reads of the Controller (the tenant's SE listing,
+// plugin/segroup/lifecycle/running_ses.h; the licence ledger): one request for a plan of any number
+// of resources.
 #ifndef NSXALB_PLUGIN_COMMON_ONCE_PER_KEY_H_
 #define NSXALB_PLUGIN_COMMON_ONCE_PER_KEY_H_
 
@@ -28,6 +30,9 @@ class OncePerKey {
  public:
   using Shared = std::shared_ptr<const Value>;
 
+  // `keep_failures`: a failed fetch is kept like a value, and later callers get its error.
+  explicit OncePerKey(bool keep_failures = false) : keep_failures_(keep_failures) {}
+
   // The value of `key`: the kept one, the answer of the fetch in flight, or the answer of
   // `fetch`, run now by this caller (without the lock held, so fetches of other keys run at the
   // same time).
@@ -42,6 +47,7 @@ class OncePerKey {
       if (entry.generation != generation) return entry.last_error;  // the fetch waited for failed
     }
     if (entry.value != nullptr) return entry.value;
+    if (keep_failures_ && !entry.last_error.ok()) return entry.last_error;
     entry.in_flight = true;
     lock.unlock();
     absl::StatusOr<Value> fetched = fetch();
@@ -74,6 +80,7 @@ class OncePerKey {
     Shared value;             // set once a fetch succeeded
     absl::Status last_error;  // of the last failed fetch
   };
+  const bool keep_failures_;
   std::mutex mu_;
   std::condition_variable done_;
   std::map<std::string, Entry> entries_;  // std::map: references stay valid as keys are added

@@ -27,20 +27,9 @@ std::string PoolFigures(const LicensePool& pool) {
 
 absl::StatusOr<controller::LicenseLedgerDetails> LicenseLedgerCache::Get(
     controller::Client& client) {
-  {
-    absl::MutexLock lock(&mu_);
-    const auto answered_or_free = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return answer_.has_value() || !in_flight_;
-    };
-    mu_.Await(absl::Condition(&answered_or_free));
-    if (answer_.has_value()) return *answer_;
-    in_flight_ = true;
-  }
-  absl::StatusOr<controller::LicenseLedgerDetails> read = client.GetLicenseLedgerDetails();
-  absl::MutexLock lock(&mu_);
-  in_flight_ = false;
-  answer_ = read;
-  return read;
+  NSXALB_ASSIGN_OR_RETURN(std::shared_ptr<const controller::LicenseLedgerDetails> ledger,
+                          cache_.Get("", [&client]() { return client.GetLicenseLedgerDetails(); }));
+  return *ledger;
 }
 
 std::string LicenseTierOf(std::string_view group_license_tier,

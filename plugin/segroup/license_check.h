@@ -12,10 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
+#include "plugin/common/once_per_key.h"
 #include "plugin/controller/client.h"
 #include "plugin/controller/license_ledger.h"
 #include "plugin/segroup/sizing_plan.h"
@@ -25,18 +24,17 @@ namespace nsxalb::segroup {
 // The tier a group draws on when neither it nor its cloud names one: the Controller's default.
 inline constexpr char kDefaultLicenseTier[] = "ENTERPRISE";
 
-// The ledger, read at most once per provider process (or CLI run) and shared by every caller:
-// the first caller asks the Controller while concurrent callers wait for its answer; the answer,
-// success or error, is then every later caller's. Thread-safe.
+// The ledger, read at most once per provider process (or CLI run) and shared by every caller
+// (common::OncePerKey, as the SE listing is): the first caller asks the Controller while
+// concurrent callers wait for its answer; the answer, success or error, is then every later
+// caller's (a ledger the user may not read is asked once, not once per group). Thread-safe.
 class LicenseLedgerCache {
  public:
   // The ledger, from `client` on the first call.
   absl::StatusOr<controller::LicenseLedgerDetails> Get(controller::Client& client);
 
  private:
-  absl::Mutex mu_;
-  bool in_flight_ ABSL_GUARDED_BY(mu_) = false;
-  std::optional<absl::StatusOr<controller::LicenseLedgerDetails>> answer_ ABSL_GUARDED_BY(mu_);
+  common::OncePerKey<controller::LicenseLedgerDetails> cache_{/*keep_failures=*/true};
 };
 
 // The tier a group's SEs draw on: the group's license_tier, else its cloud's, else

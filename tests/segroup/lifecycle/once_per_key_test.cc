@@ -64,5 +64,17 @@ TEST(OncePerKeyTest, AFailureIsGivenToItsCallersAndNotKept) {
   EXPECT_EQ(calls, 2);
 }
 
+TEST(OncePerKeyTest, KeepFailuresAsksOnceAndGivesTheErrorToLaterCallers) {
+  OncePerKey<std::string> cache(/*keep_failures=*/true);
+  int fetches = 0;
+  auto fetch = [&]() -> absl::StatusOr<std::string> {
+    ++fetches;
+    return absl::PermissionDeniedError("403: not allowed to read the ledger");
+  };
+  EXPECT_EQ(cache.Get("", fetch).status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(cache.Get("", fetch).status().message(), "403: not allowed to read the ledger");
+  EXPECT_EQ(fetches, 1);
+}
+
 }  // namespace
 }  // namespace nsxalb::common
