@@ -51,7 +51,7 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
   if (request.tenant_ses != nullptr) {
     // The group's SEs out of the tenant's listing, chosen as ListServiceEngines chooses them.
     std::string group(group_uuid);
-    if (!controller::LooksLikeUuid(group)) {
+    if (group.find('/') != std::string::npos) {  // a ref rather than a uuid
       NSXALB_ASSIGN_OR_RETURN(
           controller::ObjectRef parsed,
           controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
