@@ -427,6 +427,28 @@ TEST(HeadroomCpuFloorTest, AGroupThatRanAt92PercentReclaimsNothing) {
   EXPECT_FALSE(CapacityUnusedFinding(r, Declared400k()).has_value());
 }
 
+TEST(HeadroomCpuFloorTest, WithoutCpuBoundDemandTheFloorIsNotMetAndNothingIsReclaimed) {
+  // 1 SE of 4 vCPUs at 70% CPU (under the 80% target: not at risk) whose only observed rate is
+  // open connections, which the model does not put on the CPU: the vCPUs used are 70% x 4 = 2.8,
+  // the recommendation for the connections alone holds less, and there is no CPU-bound demand to
+  // raise. The floor is not met: 0 reclaimable, and why.
+  Response resp;
+  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", std::vector<double>(12, 70)));
+  resp.Vs("se-1-uuid", Series("l4_client.max_open_conns", "*", std::vector<double>(12, 1000)));
+  const UsageReport r =
+      Analyze(Input({Se("se-1", 4, 8192)}, resp.json(), absl::Hours(1), kSharedBufferOne));
+  ASSERT_TRUE(r.recommendation.has_value() && r.recommendation->planned_shape.has_value());
+  const sz::Recommendation& shape = *r.recommendation->planned_shape;
+  EXPECT_LT(shape.se_count.value * shape.vcpus_per_se.value * 0.8, 2.8);
+  EXPECT_EQ(r.cpu_floor.raise, 1);
+  EXPECT_FALSE(r.cpu_floor.met);
+  EXPECT_EQ(AtRiskReason(r, kDefaultForecastDays), "");
+  EXPECT_EQ(r.service_units.reclaimable, 0);
+  EXPECT_EQ(r.service_units.reason,
+            "the recommendation does not hold the 2.80 vCPUs the SEs used at their peak at the "
+            "80% target (rule observed-cpu-floor)");
+}
+
 TEST(HeadroomCpuFloorTest, AtRiskWithholdsEvenWhenTheFloorHolds) {
   // Rule estate-group-at-risk through AtRiskReason: an SE over the target, else a forecast within
   // forecast_days.

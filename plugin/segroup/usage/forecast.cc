@@ -25,7 +25,7 @@ constexpr absl::Duration kDay = absl::Hours(24);
 // could see.
 constexpr double kDaysSlack = 1e-9;
 
-constexpr uint64_t kDaySeconds = 24 * 60 * 60;
+constexpr uint64_t kDaySeconds = uint64_t{24} * 60 * 60;
 
 // Days from `from` to `to`, two period ends: a whole number.
 double DaysBetween(absl::Time from, absl::Time to) { return absl::FDivDuration(to - from, kDay); }

@@ -112,43 +112,48 @@ void RecommendFromObserved(const UsageInput& in, const SeSamplesOfGroup& per_se,
     };
     auto [workload, plan] = observed_workload(1);
     // Rule observed-cpu-floor: the smallest raise whose recommendation holds the vCPUs used.
-    double raise = 1;
-    const auto short_of_floor = [&](const SizingPlan& p) {
+    // Whether a plan holds them: unset for a plan without a shape (nothing to judge).
+    const auto holds = [&](const SizingPlan& p) -> std::optional<bool> {
+      if (!used.value.has_value()) return true;
       const std::optional<double> held = HeldAtTarget(p, target);
-      return used.value.has_value() && held.has_value() && *held < *used.value;
+      if (!held.has_value()) return std::nullopt;
+      return *held >= *used.value;
     };
-    if (short_of_floor(plan)) {
+    double raise = 1;
+    if (holds(plan) == false) {
       // A raise that holds them: the model's CPU on the plan's SEs brought up to the vCPUs used,
       // again while the larger shape it gives still falls short.
       double high = 1;
       auto high_result = std::make_pair(workload, plan);
-      for (int round = 0; round < kMaxCpuFloorRounds && short_of_floor(high_result.second);
+      for (int round = 0; round < kMaxCpuFloorRounds && holds(high_result.second) == false;
            ++round) {
         const double model = ModelVcpus(high_result.second);
         if (!(model > 0) || !(*used.value > model)) break;  // no CPU-bound demand to raise
         high *= *used.value / model;
         high_result = observed_workload(high);
       }
-      if (!short_of_floor(high_result.second)) {
+      // Without a raise that holds them (no CPU-bound demand, or a demand the model cannot size),
+      // the plan stays as it was and the floor is not met.
+      if (holds(high_result.second) == true) {
         // The smallest such raise, to kCpuFloorBisections halvings of its ratio to 1 (geometric:
         // the raise spans orders of magnitude).
         double low = 1;
         for (int i = 0; i < kCpuFloorBisections; ++i) {
           const double mid = std::sqrt(low * high);
           auto mid_result = observed_workload(mid);
-          if (short_of_floor(mid_result.second)) {
-            low = mid;
-          } else {
+          if (holds(mid_result.second) == true) {
             high = mid;
             high_result = std::move(mid_result);
+          } else {
+            low = mid;
           }
         }
+        raise = high;
+        std::tie(workload, plan) = std::move(high_result);
       }
-      raise = high;
-      std::tie(workload, plan) = std::move(high_result);
     }
     r.cpu_floor.raise = raise;
-    r.cpu_floor.met = !short_of_floor(plan);
+    r.cpu_floor.met = holds(plan) != false;
     r.recommendation = std::move(plan);
     r.observed_workload = std::move(workload);
   }
