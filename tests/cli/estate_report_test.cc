@@ -416,7 +416,7 @@ TEST(PlanReportLifecycleTest, AResizeOfRunningSesListsThemWithTheUtilizationAtTh
                                 "checkout's 3 running SEs lag its settings** (this plan changes "
                                 "the settings).\n"));
   EXPECT_THAT(report, HasSubstr("  - SE #1: 4 vCPUs, 8,192 MB; behind the settings: new-ses-only "
-                                "(memory_per_se, vcpus_per_se)\n"));
+                                "(vcpus_per_se, memory_per_se)\n"));
   EXPECT_THAT(report, HasSubstr("  - At the running shape (rule utilization-at-running-shape): "
                                 "3 SEs of 4 vCPUs would run 300,000 L7 RPS + 6,000 ECC SSL TPS at "
                                 "89.7% CPU, over the 80% target"));
@@ -431,12 +431,12 @@ TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNoth
                            {"vcpus", 2},
                            {"memory_mb", 4096},
                            {"why", "new-ses-only"},
-                           {"fields", {"memory_per_se", "vcpus_per_se"}}},
+                           {"fields", {"vcpus_per_se", "memory_per_se"}}},
                           {{"name", "checkout-se-2"},
                            {"vcpus", 2},
                            {"memory_mb", 4096},
                            {"why", "new-ses-only"},
-                           {"fields", {"memory_per_se", "vcpus_per_se"}}}}},
+                           {"fields", {"vcpus_per_se", "memory_per_se"}}}}},
                         {"reboot_fields", Json::array()}};
   const std::string report = PlanReport({CheckoutChange(lagging, 4, 8192)});
   EXPECT_THAT(report, HasSubstr("- `nsxalb_se_group.checkout`: **2 of checkout's 2 running SEs lag "
