@@ -411,7 +411,7 @@ TEST(PlanReportLifecycleTest, AResizeOfRunningSesListsThemWithTheUtilizationAtTh
                         {"matching", 3},
                         {"lagging", Json::array()},
                         {"reboot_fields", Json::array()}};
-  const std::string report = PlanReport({CheckoutChange(matched, 5, 10240)});
+  const std::string report = PlanReport(Json::array({CheckoutChange(matched, 5, 10240)}));
   EXPECT_THAT(report, HasSubstr("\n### SEs behind settings\n\n- `nsxalb_se_group.checkout`: **3 of "
                                 "checkout's 3 running SEs lag its settings** (this plan changes "
                                 "the settings).\n"));
@@ -438,7 +438,7 @@ TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNoth
                            {"why", "new-ses-only"},
                            {"fields", {"vcpus_per_se", "memory_per_se"}}}}},
                         {"reboot_fields", Json::array()}};
-  const std::string report = PlanReport({CheckoutChange(lagging, 4, 8192)});
+  const std::string report = PlanReport(Json::array({CheckoutChange(lagging, 4, 8192)}));
   EXPECT_THAT(report, HasSubstr("- `nsxalb_se_group.checkout`: **2 of checkout's 2 running SEs lag "
                                 "its settings**.\n"));
   EXPECT_THAT(report, HasSubstr("  - checkout-se-2: 2 vCPUs, 4,096 MB; behind the settings"));
@@ -447,14 +447,14 @@ TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNoth
                         {"matching", 3},
                         {"lagging", Json::array()},
                         {"reboot_fields", Json::array()}};
-  const std::string quiet = PlanReport({CheckoutChange(matched, 4, 8192)});
+  const std::string quiet = PlanReport(Json::array({CheckoutChange(matched, 4, 8192)}));
   EXPECT_THAT(quiet, HasSubstr("### SEs behind settings\n\nEvery running SE of the 1 group with "
                                "running SEs recorded has the settings this plan leaves.\n"));
   EXPECT_THAT(quiet, Not(HasSubstr("lag its settings")));
 
   Json broken = matched;
   broken["matching"] = 2;
-  EXPECT_THAT(PlanReport({CheckoutChange(broken, 4, 8192)}),
+  EXPECT_THAT(PlanReport(Json::array({CheckoutChange(broken, 4, 8192)})),
               HasSubstr("its recorded service_engines: running (3) is not matching (2) plus the "
                         "lagging SEs (0)"));
 }
