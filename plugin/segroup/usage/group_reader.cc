@@ -1,9 +1,11 @@
 // One SE group's observed load read from the Controller.
 #include "plugin/segroup/usage/group_reader.h"
 
+#include <string>
 #include <utility>
 
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/refs.h"
 #include "plugin/segroup/lifecycle/ses_view.h"
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
@@ -45,8 +47,24 @@ std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>
 absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::string_view group_uuid,
                                            std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request) {
-  NSXALB_ASSIGN_OR_RETURN(std::vector<controller::ServiceEngine> listed,
-                          client.ListServiceEngines(group_uuid, tenant));
+  std::vector<controller::ServiceEngine> listed;
+  std::string group(group_uuid);
+  if (!controller::LooksLikeUuid(group)) {
+    NSXALB_ASSIGN_OR_RETURN(
+        controller::ObjectRef parsed,
+        controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
+    group = parsed.uuid;
+  }
+  if (request.tenant_ses != nullptr) {
+    // The group's SEs out of the tenant's listing, chosen as ListServiceEngines chooses them.
+    for (const controller::ServiceEngine& se : *request.tenant_ses) {
+      absl::StatusOr<controller::ObjectRef> ref =
+          controller::ParseRef(se.se_group_ref, "serviceenginegroup", "se_group_ref");
+      if (ref.ok() && ref->uuid == group) listed.push_back(se);
+    }
+  } else {
+    NSXALB_ASSIGN_OR_RETURN(listed, client.ListServiceEngines(group_uuid, tenant));
+  }
   UsageInput input;
   input.ses = ObservedSes(listed);
   input.query = request.query;
@@ -55,7 +73,7 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
   input.settings = settings.is_object() ? settings : nlohmann::json::object();
   input.declared_workload = request.declared_workload;
   NSXALB_ASSIGN_OR_RETURN(UsageReport report, AnalyzeGroupOf(client, tenant, input));
-  report.running_ses = lifecycle::MatchListed(listed, group_uuid, input.settings);
+  report.running_ses = lifecycle::MatchListed(listed, group, input.settings);
   return report;
 }
 
