@@ -175,6 +175,31 @@ TEST(EstateReaderTest, EachGroupHasTheOneGroupReadersFigures) {
   EXPECT_FALSE(Named(*estate, "idle")->at_risk);
 }
 
+// The provider's one shared tenant listing (GroupUsageRequest::tenant_ses) gives the one-group
+// reader the same SEs, and so the same report, without a listing of the group's own.
+TEST(EstateReaderTest, TheOneGroupReaderTakesItsSesFromTheTenantsListing) {
+  FakeEstate fake;
+  fake.AddGroup("hot", 1, 2, 2, 85);
+  fake.AddGroup("idle", 0, 3, 8, 6);
+  absl::StatusOr<EstateUsage> estate = ReadEstateUsage(fake.client, Request());
+  ASSERT_TRUE(estate.ok()) << estate.status();
+  absl::StatusOr<std::vector<controller::ServiceEngine>> tenant =
+      fake.client.ListTenantServiceEngines("");
+  ASSERT_TRUE(tenant.ok());
+  EXPECT_CALL(fake.client, ListServiceEngines(_, _)).Times(0);
+  for (const EstateGroup& g : estate->groups) {
+    GroupUsageRequest one;
+    one.query = Request().query;
+    one.now = kNow;
+    one.platform = g.platform;
+    one.tenant_ses = &*tenant;
+    const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
+    absl::StatusOr<UsageReport> alone = ReadGroupUsage(fake.client, g.uuid, "", body, one);
+    ASSERT_TRUE(alone.ok());
+    EXPECT_EQ(UsageReportJson(g.report), UsageReportJson(*alone)) << g.name;
+  }
+}
+
 TEST(EstateReaderTest, TwoHundredGroupsOfTwoSesAreThreeListingsAndFourPosts) {
   FakeEstate fake;
   for (int i = 0; i < 200; ++i) fake.AddGroup(absl::StrCat("g", i), i % 2, 2, 4, 10 + i % 50);

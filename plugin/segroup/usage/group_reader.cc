@@ -49,7 +49,7 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
                                            const GroupUsageRequest& request) {
   std::vector<controller::ServiceEngine> listed;
   std::string group(group_uuid);
-  if (!controller::LooksLikeUuid(group)) {
+  if (group.find('/') != std::string::npos) {  // a ref rather than a uuid
     NSXALB_ASSIGN_OR_RETURN(
         controller::ObjectRef parsed,
         controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
