@@ -612,7 +612,9 @@ void AddRunningSes(ctl::Client& client, const segroup::DesiredSeGroup& desired,
   in.planned_shape = outcome.planned_shape;
   result["service_engines"] = lc::ServiceEnginesSummaryJson(in.ses);
   if (std::optional<lc::SesBehindFinding> found = lc::SesBehindSettings(in)) {
-    const std::string text = segroup::FindingText(segroup::Finding{found->finding});
+    segroup::Finding finding;
+    finding.finding = found->finding;
+    const std::string text = segroup::FindingText(finding);
     result["warnings"].push_back(text);
     result["findings"].push_back(text);
   }

@@ -62,9 +62,9 @@ std::string GroupLines(const PlanGroupSes& g) {
   if (!found.has_value()) return "";
   std::string out = absl::StrCat("- `", g.address, "`: **", found->finding.summary, "**",
                                  changes ? " (this plan changes the settings)" : "", ".\n");
-  for (const lc::LaggingSe& lag : found->ses.lagging) {
+  for (const lc::LaggingSe& lag : in.ses.lagging) {
     absl::StrAppend(&out, "  - ", MarkdownCell(lag.se.name), ": ", lc::ShapeText(lag.se), "; ",
-                    lc::MatchText(found->ses, lag.se), "\n");
+                    lc::MatchText(in.ses, lag.se), "\n");
   }
   if (found->load.has_value()) {
     absl::StrAppend(&out, "  - At the running shape (rule ",

@@ -31,6 +31,7 @@ cat >"$AN_TMP/checkout.yml" <<'YAML'
         content: "{{ checkout.service_engines | to_json }}"
         dest: "{{ out }}"
         mode: "0600"
+      changed_when: false
 YAML
 
 # run OUT VCPUS MEMORY [ARGS...]: the play; the task's service_engines into $AN_TMP/OUT.json.
@@ -68,7 +69,7 @@ run resize 5 10240 -e policy=enforce || fail "the resize play failed"
 assert_recap resize 'changed=1 .*failed=0'
 assert_eq "running, matching" '[3,0]' "$(ses resize '[.running, .matching]')"
 assert_eq "each SE keeps 4 vCPUs and 8,192 MB, new-ses-only" \
-  '[[4,8192,"new-ses-only",["memory_per_se","vcpus_per_se"]]]' \
+  '[[4,8192,"new-ses-only",["vcpus_per_se","memory_per_se","disk_per_se"]]]' \
   "$(ses resize '[.lagging[] | [.vcpus, .memory_mb, .why, .fields]] | unique')"
 assert_eq "the SEs named" '["checkout-se-1","checkout-se-2","checkout-se-3"]' \
   "$(ses resize '[.lagging[].name]')"

@@ -506,12 +506,12 @@ TEST(PlanReportLifecycleTest, AResizeOfRunningSesListsThemWithTheUtilizationAtTh
                         {"matching", 3},
                         {"lagging", Json::array()},
                         {"reboot_fields", Json::array()}};
-  const std::string report = PlanReport({CheckoutChange(matched, 5, 10240)});
+  const std::string report = PlanReport(Json::array({CheckoutChange(matched, 5, 10240)}));
   EXPECT_THAT(report, HasSubstr("\n### SEs behind settings\n\n- `nsxalb_se_group.checkout`: **3 of "
                                 "checkout's 3 running SEs lag its settings** (this plan changes "
                                 "the settings).\n"));
   EXPECT_THAT(report, HasSubstr("  - SE #1: 4 vCPUs, 8,192 MB; behind the settings: new-ses-only "
-                                "(memory_per_se, vcpus_per_se)\n"));
+                                "(vcpus_per_se, memory_per_se)\n"));
   EXPECT_THAT(report, HasSubstr("  - At the running shape (rule utilization-at-running-shape): "
                                 "3 SEs of 4 vCPUs would run 300,000 L7 RPS + 6,000 ECC SSL TPS at "
                                 "89.7% CPU, over the 80% target"));
@@ -526,14 +526,14 @@ TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNoth
                            {"vcpus", 2},
                            {"memory_mb", 4096},
                            {"why", "new-ses-only"},
-                           {"fields", {"memory_per_se", "vcpus_per_se"}}},
+                           {"fields", {"vcpus_per_se", "memory_per_se"}}},
                           {{"name", "checkout-se-2"},
                            {"vcpus", 2},
                            {"memory_mb", 4096},
                            {"why", "new-ses-only"},
-                           {"fields", {"memory_per_se", "vcpus_per_se"}}}}},
+                           {"fields", {"vcpus_per_se", "memory_per_se"}}}}},
                         {"reboot_fields", Json::array()}};
-  const std::string report = PlanReport({CheckoutChange(lagging, 4, 8192)});
+  const std::string report = PlanReport(Json::array({CheckoutChange(lagging, 4, 8192)}));
   EXPECT_THAT(report, HasSubstr("- `nsxalb_se_group.checkout`: **2 of checkout's 2 running SEs lag "
                                 "its settings**.\n"));
   EXPECT_THAT(report, HasSubstr("  - checkout-se-2: 2 vCPUs, 4,096 MB; behind the settings"));
@@ -542,14 +542,14 @@ TEST(PlanReportLifecycleTest, LaggingSesRecordedStayListedAndMatchingOnesSayNoth
                         {"matching", 3},
                         {"lagging", Json::array()},
                         {"reboot_fields", Json::array()}};
-  const std::string quiet = PlanReport({CheckoutChange(matched, 4, 8192)});
+  const std::string quiet = PlanReport(Json::array({CheckoutChange(matched, 4, 8192)}));
   EXPECT_THAT(quiet, HasSubstr("### SEs behind settings\n\nEvery running SE of the 1 group with "
                                "running SEs recorded has the settings this plan leaves.\n"));
   EXPECT_THAT(quiet, Not(HasSubstr("lag its settings")));
 
   Json broken = matched;
   broken["matching"] = 2;
-  EXPECT_THAT(PlanReport({CheckoutChange(broken, 4, 8192)}),
+  EXPECT_THAT(PlanReport(Json::array({CheckoutChange(broken, 4, 8192)})),
               HasSubstr("its recorded service_engines: running (3) is not matching (2) plus the "
                         "lagging SEs (0)"));
 }

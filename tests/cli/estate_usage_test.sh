@@ -113,6 +113,7 @@ assert quiet["platform"] == "nsxt" and dark["platform"] == "vcenter", rows
 for r in (quiet, hot, dark):
     assert r["se_count"] == "2", r
     assert float(r["su_now"]) == 4, r  # 2 SEs of 2 vCPUs
+    assert r["ses_behind_settings"] == "0", r  # made at the group's settings
 assert hot["at_risk"] == "true" and float(hot["cpu_peak_pct"]) == 93, hot
 assert quiet["at_risk"] == "false" and float(quiet["cpu_peak_pct"]) == 14, quiet
 assert quiet["observed"] == "true" and hot["observed"] == "true", rows
@@ -150,6 +151,9 @@ assert totals["service_units_reclaimable"] == total("reclaimable"), totals
 assert totals["groups_at_risk"] == sum(g["at_risk"] for g in groups) == 1, totals
 assert totals["groups_without_observed_load"] == sum(not g["observed"] for g in groups) == 3
 assert estate["metrics_requests"] == 1, estate["metrics_requests"]
+# Every SE was made at its group's settings: none behind them.
+assert totals["ses_behind_settings"] == sum(g["usage"]["ses_behind_settings"] for g in groups) == 0
+assert all(se["matches"] for g in groups for se in g["usage"]["service_engines"]), groups
 print("ok: totals", totals)
 EOF
 "$provider" controller usage --all --min-ses 1 --cloud nsxt-cloud --csv >"$tmp/filtered.csv"
@@ -164,7 +168,7 @@ step "the text: a table and the total line"
 [ ! -s "$tmp/text.err" ] || fail "usage --all wrote to stderr: $(cat "$tmp/text.err")"
 head -n 1 "$tmp/estate.txt" | grep -q '^SE group .*SUs now.*at risk  note$' ||
   fail "no table header: $(head -n 1 "$tmp/estate.txt")"
-want=$(jq -r '.totals | "\(.groups) groups, \(.service_units_now) SUs now, \(.service_units_recommended) recommended, \(.service_units_reclaimable) reclaimable; \(.groups_at_risk) at risk; \(.groups_without_observed_load) without observed load"' \
+want=$(jq -r '.totals | "\(.groups) groups, \(.service_units_now) SUs now, \(.service_units_recommended) recommended, \(.service_units_reclaimable) reclaimable; \(.groups_at_risk) at risk; \(.groups_without_observed_load) without observed load; \(if .ses_behind_settings == 1 then "1 SE" else "\(.ses_behind_settings) SEs" end) behind settings"' \
   "$tmp/estate.json")
 tail -n 1 "$tmp/estate.txt" | grep -qxF "Total: $want" ||
   fail "the total line is '$(tail -n 1 "$tmp/estate.txt")', not 'Total: $want'"

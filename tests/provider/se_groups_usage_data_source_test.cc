@@ -63,10 +63,11 @@ TEST(SeGroupsUsageSchemaTest, EachGroupsUsageHasTheOneGroupDataSourcesComputedAt
       << group.attributes().at("usage").FriendlyName();
   std::vector<std::string> names;
   for (const auto& [name, type] : UsageReportType().attributes()) names.push_back(name);
-  EXPECT_THAT(names, ::testing::UnorderedElementsAre(
-                         "se_count", "step_seconds", "samples", "expected_samples", "basis",
-                         "observed", "observed_at", "service_engines", "calibration", "assumptions",
-                         "recommendation", "service_units", "forecast", "findings"));
+  EXPECT_THAT(names,
+              ::testing::UnorderedElementsAre(
+                  "se_count", "step_seconds", "samples", "expected_samples", "basis", "observed",
+                  "observed_at", "service_engines", "ses_behind_settings", "calibration",
+                  "assumptions", "recommendation", "service_units", "forecast", "findings"));
   for (const char* name : {"id", "name", "cloud", "platform", "at_risk", "observed", "usage"}) {
     EXPECT_EQ(group.attributes().count(name), 1u) << name;
   }

@@ -38,23 +38,6 @@ absl::StatusOr<int64_t> WholeMember(const Json& object, const char* key, const s
   return static_cast<int64_t>(it->get<double>());
 }
 
-absl::StatusOr<std::vector<std::string>> StringsMember(const Json& object, const char* key,
-                                                       const std::string& path) {
-  std::vector<std::string> out;
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return out;
-  if (!it->is_array()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ".", key, ": want a list of strings"));
-  }
-  for (const Json& s : *it) {
-    if (!s.is_string()) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ".", key, ": want a list of strings"));
-    }
-    out.push_back(s.get<std::string>());
-  }
-  return out;
-}
-
 }  // namespace
 
 GroupSes MatchListed(const std::vector<controller::ServiceEngine>& listed,

@@ -48,15 +48,15 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
                                            std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request) {
   std::vector<controller::ServiceEngine> listed;
+  std::string group(group_uuid);
+  if (group.find('/') != std::string::npos) {  // a ref rather than a uuid
+    NSXALB_ASSIGN_OR_RETURN(
+        controller::ObjectRef parsed,
+        controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
+    group = parsed.uuid;
+  }
   if (request.tenant_ses != nullptr) {
     // The group's SEs out of the tenant's listing, chosen as ListServiceEngines chooses them.
-    std::string group(group_uuid);
-    if (group.find('/') != std::string::npos) {  // a ref rather than a uuid
-      NSXALB_ASSIGN_OR_RETURN(
-          controller::ObjectRef parsed,
-          controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
-      group = parsed.uuid;
-    }
     for (const controller::ServiceEngine& se : *request.tenant_ses) {
       absl::StatusOr<controller::ObjectRef> ref =
           controller::ParseRef(se.se_group_ref, "serviceenginegroup", "se_group_ref");
@@ -73,7 +73,7 @@ absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::stri
   input.settings = settings.is_object() ? settings : nlohmann::json::object();
   input.declared_workload = request.declared_workload;
   NSXALB_ASSIGN_OR_RETURN(UsageReport report, AnalyzeGroupOf(client, tenant, input));
-  report.running_ses = lifecycle::MatchListed(listed, group_uuid, input.settings);
+  report.running_ses = lifecycle::MatchListed(listed, group, input.settings);
   return report;
 }
 

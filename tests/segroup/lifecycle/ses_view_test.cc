@@ -48,12 +48,12 @@ TEST(SesViewTest, EachSeWithItsShapeStatesAndMatch) {
   EXPECT_EQ(list[1]["why"], "after-se-reboot");
   EXPECT_EQ(list[1]["fields"], Json::array());
   EXPECT_EQ(list[2]["why"], "new-ses-only");
-  EXPECT_EQ(list[2]["fields"], Json::parse(R"(["memory_per_se", "vcpus_per_se"])"));
+  EXPECT_EQ(list[2]["fields"], Json::parse(R"(["vcpus_per_se", "memory_per_se"])"));
   EXPECT_EQ(MatchText(ses, ses.running[0]), "matches the settings");
   EXPECT_EQ(MatchText(ses, ses.running[1]),
             "behind the settings: after-se-reboot (the Controller reports a reboot pending)");
   EXPECT_EQ(MatchText(ses, ses.running[2]),
-            "behind the settings: new-ses-only (memory_per_se, vcpus_per_se)");
+            "behind the settings: new-ses-only (vcpus_per_se, memory_per_se)");
   EXPECT_EQ(ShapeText(ses.running[2]), "4 vCPUs, 8,192 MB, 20 GB disk");
 }
 

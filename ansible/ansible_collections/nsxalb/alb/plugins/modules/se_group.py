@@ -252,7 +252,8 @@ sizing:
       elements: str
 service_engines:
   description:
-    - The group's running SEs against the settings it has afterwards, the nsxalb_se_group resource's computed service_engines object, from one listing of the group's SEs.
+    - The group's running SEs against the settings it has afterwards, from one listing of the group's SEs.
+    - The nsxalb_se_group resource's computed service_engines object.
     - When a SE lags, the finding ses-behind-settings is also a warning of the task (never a failure, whatever C(sizing_policy)), and one line of C(findings).
     - Null when the group does not exist (absent, or created in check mode) or its SEs could not be listed (then a warning says why).
   returned: when state is present
@@ -267,7 +268,8 @@ service_engines:
     lagging:
       description:
         - Each SE that does not, with its name, vcpus, memory_mb, why and fields.
-        - why is C(new-ses-only) (vcpus_per_se, memory_per_se or disk_per_se differs from its real size; only a replacement changes it) or C(after-se-reboot) (a reboot-only field changed, or the Controller reports its reboot pending).
+        - why is C(new-ses-only) (vcpus_per_se, memory_per_se or disk_per_se differs from its real size; only a replacement changes it).
+        - Or C(after-se-reboot) (a reboot-only field changed, or the Controller reports its reboot pending).
       type: list
       elements: dict
     reboot_fields:
