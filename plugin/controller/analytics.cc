@@ -20,8 +20,9 @@ namespace {
 
 constexpr char kServiceEnginePath[] = "/api/serviceengine";
 constexpr char kMetricsCollectionPath[] = "/api/analytics/metrics/collection";
-// What ToServiceEngine reads of an SE (uuid and url come anyway).
-constexpr char kServiceEngineFields[] = "uuid,name,se_group_ref,resources";
+// What ToServiceEngine reads of an SE (uuid and url come anyway), and its runtime (oper status,
+// reboot pending) joined in.
+constexpr char kServiceEngineFields[] = "uuid,name,se_group_ref,resources,enable_state";
 
 // The SEs of every page of the listing at `path` (with its query) that `keep` accepts.
 absl::StatusOr<std::vector<ServiceEngine>> ListedServiceEngines(
@@ -79,7 +80,8 @@ absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(RequestLoop&
                                                                     int page_size,
                                                                     std::string_view tenant) {
   std::string path =
-      absl::StrCat(kServiceEnginePath, "?page_size=", page_size, "&fields=", kServiceEngineFields);
+      absl::StrCat(kServiceEnginePath, "?page_size=", page_size, "&fields=", kServiceEngineFields,
+                   "&join_subresources=runtime");
   return ListedServiceEngines(loop, deadline, std::move(path), tenant,
                               [](const ServiceEngine&) { return true; });
 }

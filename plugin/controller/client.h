@@ -48,6 +48,15 @@ struct ServiceEngine {
   int num_vcpus = 0;
   int64_t memory_mb = 0;
   int64_t disk_gb = 0;
+  // enable_state as listed ("SE_STATE_ENABLED", "SE_STATE_DISABLED_FOR_PLACEMENT",
+  // "SE_STATE_DISABLED", ...); "" when the listing has none.
+  std::string enable_state;
+  // runtime.oper_status.state, with join_subresources=runtime ("OPER_UP", "OPER_DISABLING", ...);
+  // "" when the listing has none (unknown).
+  std::string oper_state;
+  // runtime.se_grp_reboot_pending: a change of the group's settings waits for this SE's reboot.
+  // false when the listing says nothing (unknown counts as not pending).
+  bool reboot_pending = false;
   nlohmann::json body;
 };
 
@@ -186,8 +195,10 @@ class Client {
                                                std::string_view tenant, BodySink& sink) = 0;
 
   // Every Service Engine of `tenant` (empty: default), whatever its group: one paged
-  // GET /api/serviceengine?fields=uuid,name,se_group_ref,resources (following `next`), mapped
-  // as ListServiceEngines maps them. For a whole estate: never a request per group.
+  // GET /api/serviceengine?fields=uuid,name,se_group_ref,resources,enable_state
+  // &join_subresources=runtime (following `next`), mapped as ListServiceEngines maps them, with
+  // enable_state, runtime.oper_status.state and runtime.se_grp_reboot_pending (absent or of
+  // another type: unknown, not pending). For a whole estate: never a request per group.
   virtual absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(
       std::string_view tenant) = 0;
 

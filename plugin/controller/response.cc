@@ -110,6 +110,16 @@ absl::StatusOr<ServiceEngine> ToServiceEngine(Json j, absl::string_view what) {
     NSXALB_RETURN_IF_ERROR(size("memory", int64_t{1} << 40, &se.memory_mb));
     NSXALB_RETURN_IF_ERROR(size("disk", int64_t{1} << 40, &se.disk_gb));
   }
+  se.enable_state = StringMember(j, "enable_state");
+  // The runtime joined in (join_subresources=runtime); anything absent or of another type is
+  // unknown: no oper state, no reboot pending.
+  auto runtime = j.find("runtime");
+  if (runtime != j.end() && runtime->is_object()) {
+    auto oper = runtime->find("oper_status");
+    if (oper != runtime->end() && oper->is_object()) se.oper_state = StringMember(*oper, "state");
+    auto pending = runtime->find("se_grp_reboot_pending");
+    se.reboot_pending = pending != runtime->end() && pending->is_boolean() && pending->get<bool>();
+  }
   se.body = std::move(j);
   return se;
 }

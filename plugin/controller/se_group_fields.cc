@@ -52,6 +52,23 @@ const IntroducedIn& FieldIntroducedIn(const SeGroupField& field) {
   return (*kParsed)[static_cast<size_t>(&field - SeGroupFields().data())];
 }
 
+const char* TakesEffectName(TakesEffect effect) {
+  switch (effect) {
+    case TakesEffect::kNewSesOnly:
+      return "new-ses-only";
+    case TakesEffect::kAfterSeReboot:
+      return "after-se-reboot";
+    case TakesEffect::kImmediately:
+      break;
+  }
+  return "immediately";
+}
+
+TakesEffect TakesEffectOf(std::string_view name) {
+  const SeGroupField* field = FindSeGroupField(name);
+  return field == nullptr ? TakesEffect::kImmediately : field->takes_effect;
+}
+
 const char* KindName(FieldKind kind) {
   switch (kind) {
     case K::kString:

@@ -1,6 +1,7 @@
 // The catalog of ServiceEngineGroup fields: for every field of the Controller's swagger (30.2.1),
 // its JSON kind, the Controller version it was introduced in, the swagger default, allowed
-// values or ranges, special values, enum values, unit and whether a change needs an SE reboot.
+// values or ranges, special values, enum values, unit and when a change takes effect on the
+// group's running SEs.
 // The rows are in se_group_fields_data.cc, generated from the vendor's swagger by
 // scripts/gen-se-group-fields (docs/controller-fields.md says how); tests/controller checks them
 // against facts transcribed separately from the vendor's model text.
@@ -28,6 +29,17 @@ namespace nsxalb::controller {
 // JSON kind of a field's value.
 enum class FieldKind { kString, kInteger, kNumber, kBoolean, kObject, kArray };
 
+// When a change of a field reaches the SEs the group already runs (rule in
+// scripts/gen-se-group-fields, from the vendor's descriptions; docs/controller-fields.md).
+enum class TakesEffect {
+  kImmediately,    // "immediately": the running SEs follow the change
+  kNewSesOnly,     // "new-ses-only": only SEs created after the change have it
+  kAfterSeReboot,  // "after-se-reboot": running SEs have it once they reboot
+};
+
+// "immediately", "new-ses-only" or "after-se-reboot".
+const char* TakesEffectName(TakesEffect effect);
+
 // One SE group field.
 struct SeGroupField {
   std::string_view name;  // Avi field name, e.g. "vcpus_per_se"
@@ -39,7 +51,7 @@ struct SeGroupField {
   std::string_view allowed_since;  // Controller version that enforces `allowed`; "" (always)
   std::string_view enum_values;    // strings: comma-separated allowed values; "" when free text
   std::string_view unit;           // "MB", "GB", "PERCENT", "MIN", "SEC", ... or ""
-  bool requires_reboot;            // changes apply to existing SEs only after a reboot
+  TakesEffect takes_effect;        // when a change reaches running SEs
 };
 
 // Every field, sorted by name.
@@ -50,6 +62,10 @@ const SeGroupField* FindSeGroupField(std::string_view name);
 
 // The parsed "introduced in" versions of a catalog entry (parsed once).
 const IntroducedIn& FieldIntroducedIn(const SeGroupField& field);
+
+// How a change of `name` reaches running SEs: the catalog's class, kImmediately for a field the
+// catalog does not know.
+TakesEffect TakesEffectOf(std::string_view name);
 
 // "a string", "an integer", "a number", "a boolean", "an object" or "a list", for error messages.
 const char* KindName(FieldKind kind);

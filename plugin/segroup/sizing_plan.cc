@@ -313,12 +313,17 @@ std::optional<double> PlannedServiceUnits(const sz::Recommendation& shape,
   return sz::ServiceUnitsAtPlannedScale(shape.service_units.per_se, SeCount(*given_max_se)).value;
 }
 
-SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Finding>& found,
-                          std::optional<double> service_units) {
-  // The figures used: the capacity of each demanded metric and the table memory of the size.
+// The weakest basis of the figures a shape's judgement uses: the capacity of each demanded metric
+// and the table memory of the size.
+sz::Basis ShapeBasis(const sz::Recommendation& shape) {
   std::vector<sz::Basis> bases = {shape.capacity.table_memory_mb.basis};
   for (const sz::MetricLoad& load : shape.loads) bases.push_back(load.per_se.basis);
-  const sz::Basis basis = sz::WeakestBasis(bases);
+  return sz::WeakestBasis(bases);
+}
+
+SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Finding>& found,
+                          std::optional<double> service_units) {
+  const sz::Basis basis = ShapeBasis(shape);
   SizingSummary out;
   out.profile = sz::PlatformName(shape.platform);
   out.se_count = shape.se_count.value;
@@ -446,6 +451,10 @@ Json SizingSummaryJson(const SizingSummary& s) {
       {"service_units", s.service_units.has_value() ? Json(*s.service_units) : Json()},
       {"summary", s.summary},
       {"findings", s.findings}};
+}
+
+std::string ShapeSummary(const sz::Recommendation& shape) {
+  return Summary(shape, ShapeBasis(shape));
 }
 
 std::string AttributeOfModel(std::string_view attribute, bool has_workload) {

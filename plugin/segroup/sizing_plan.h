@@ -167,6 +167,12 @@ struct SizingPlan {
 // unset ones are recommended.
 SizingPlan PlanSizing(const SizingInput& input, sizing::Platform platform);
 
+// The summary line of a shape the model judged (sizing::RecommendForShape), with the weakest basis
+// of the figures it rests on: "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)", "3 SEs
+// of 4 vCPUs would run 300,000 L7 RPS + 6,000 ECC SSL TPS at 95.1% CPU, over the 80% target
+// (interpolated)". The `sizing` summary's wording.
+std::string ShapeSummary(const sizing::Recommendation& shape);
+
 // The attribute a finding of the model concerns (Finding::attribute): a sizing setting is itself;
 // se_count is min_scaleout_per_vs; "workload" and "workload.<key>" are the workload and its key
 // ("" without a workload); anything else is the workload, or "" without a workload.

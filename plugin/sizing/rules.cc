@@ -346,6 +346,31 @@ const std::vector<RuleDoc>& AllRules() {
        "A group whose sizing profile or settings the analysis cannot read is listed with the "
        "reason and no figures; the other groups of the estate keep theirs.",
        {}},
+      {kSesBehindSettings,
+       "derived: the vendor's swagger (vcpus_per_se, memory_per_se: \"Changes to this setting do "
+       "not affect existing SEs\"; 38 fields \"Requires SE Reboot\") and the SE group guide",
+       "A change of a field whose class (docs/controller-fields.md) is new-ses-only or "
+       "after-se-reboot does not reach the group's running SEs: an SE whose vCPUs, memory or disk "
+       "differ from vcpus_per_se, memory_per_se or disk_per_se keeps its shape until it is "
+       "replaced, and an SE keeps the old value of an after-se-reboot field until it reboots. "
+       "Reported as a warning, under every sizing_policy, at each such field's line (at the "
+       "workload's when the sizing plans the field), in the plan that makes the change and in "
+       "every later plan while an SE lags; a group whose SEs all match says nothing.",
+       {"vcpus_per_se", "memory_per_se", "disk_per_se", "num_dispatcher_cores",
+        "dedicated_dispatcher_core", "max_queues_per_vnic", "hybrid_rss_mode", "max_num_se_dps"}},
+      {kUtilizationAtRunningShape,
+       "derived: the same model and rules as the plan",
+       "The group's utilization at the running SEs' real shape: the declared workload on the "
+       "plan's active SEs (at most as many as run) of the smallest lagging SE's vCPUs and memory "
+       "(a virtual service is spread evenly, so the smallest SE binds), under the group's HA mode, "
+       "as the plan judges its own shape.",
+       {"workload"}},
+      {kServiceUnitsOfRunningSes,
+       "derived: service-units-per-se",
+       "The Service Units the running SEs consume (each SE's own vCPUs) and what the same SEs "
+       "consume once replaced at the planned vcpus_per_se; sizing.service_units stays the "
+       "planned figure.",
+       {}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",
        absl::StrCat("vcpus_per_se must be ", VcpuRangeText(), "."),

@@ -91,6 +91,10 @@ inline constexpr char kForecastReachesTarget[] = "forecast-reaches-target";
 inline constexpr char kEstateRequestsBounded[] = "estate-requests-bounded";
 inline constexpr char kEstateGroupAtRisk[] = "estate-group-at-risk";
 inline constexpr char kEstateGroupNotAnalysed[] = "estate-group-not-analysed";
+// The running SEs against the group's settings (plugin/segroup/lifecycle/).
+inline constexpr char kSesBehindSettings[] = "ses-behind-settings";
+inline constexpr char kUtilizationAtRunningShape[] = "utilization-at-running-shape";
+inline constexpr char kServiceUnitsOfRunningSes[] = "service-units-of-running-ses";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";

@@ -622,10 +622,11 @@ TEST_F(ClientTransportTest, StreamedCollectionErrors) {
 }
 
 // The SEs of a whole tenant come from one paged listing with only the fields a ServiceEngine
-// holds, one request a page, whatever their groups.
+// holds and their runtime joined in, one request a page, whatever their groups.
 TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
   const std::string first =
-      "/api/serviceengine?page_size=200&fields=uuid,name,se_group_ref,resources";
+      "/api/serviceengine?page_size=200&fields=uuid,name,se_group_ref,resources,enable_state"
+      "&join_subresources=runtime";
   const std::string second = absl::StrCat(first, "&page=2");
   auto se = [](const std::string& uuid, const std::string& group, int vcpus) {
     return Json{{"uuid", uuid},
@@ -635,7 +636,11 @@ TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
   };
   fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", first, Page({se("se-1", "g-1", 2), se("se-2", "g-2", 4)}, second));
-  fake_.Queue("GET", second, Page({se("se-3", "g-3", 8)}));
+  Json third = se("se-3", "g-3", 8);
+  third["enable_state"] = "SE_STATE_DISABLED";
+  third["runtime"] = {{"oper_status", {{"state", "OPER_DISABLING"}}},
+                      {"se_grp_reboot_pending", true}};
+  fake_.Queue("GET", second, Page({third}));
   auto client = NewClientOrDie();
   auto listed = client->ListTenantServiceEngines("team-a");
   ASSERT_THAT(listed, IsOk());
@@ -647,6 +652,13 @@ TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
   EXPECT_EQ((*listed)[2].num_vcpus, 8);
   EXPECT_EQ((*listed)[2].memory_mb, 4096);
   EXPECT_EQ((*listed)[2].disk_gb, 20);
+  // Without a runtime (a Controller that ignores join_subresources): unknown, not pending.
+  EXPECT_EQ((*listed)[0].enable_state, "");
+  EXPECT_EQ((*listed)[0].oper_state, "");
+  EXPECT_FALSE((*listed)[0].reboot_pending);
+  EXPECT_EQ((*listed)[2].enable_state, "SE_STATE_DISABLED");
+  EXPECT_EQ((*listed)[2].oper_state, "OPER_DISABLING");
+  EXPECT_TRUE((*listed)[2].reboot_pending);
   EXPECT_THAT(Lines(fake_.requests()), ElementsAre("POST /login", absl::StrCat("GET ", first),
                                                    absl::StrCat("GET ", second)));
   EXPECT_THAT(fake_.requests("GET", first)[0].Header("X-Avi-Tenant"),

@@ -1,6 +1,7 @@
 // Tests for plugin/controller/se_group_fields.h.
 #include "plugin/controller/se_group_fields.h"
 
+#include <set>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -73,7 +74,7 @@ TEST(SeGroupFieldsTest, CatalogHasTheSizingFieldsWithTheirFacts) {
   EXPECT_EQ(FindSeGroupField("max_queues_per_vnic")->introduced, "18.2.7,20.1.1");
   EXPECT_EQ(FindSeGroupField("memory_per_se")->default_json, "2048");
   EXPECT_EQ(FindSeGroupField("ha_mode")->default_json, "\"HA_MODE_SHARED\"");
-  EXPECT_TRUE(FindSeGroupField("hybrid_rss_mode")->requires_reboot);
+  EXPECT_EQ(FindSeGroupField("hybrid_rss_mode")->takes_effect, TakesEffect::kAfterSeReboot);
   const SeGroupField& cores = *FindSeGroupField("num_dispatcher_cores");
   EXPECT_TRUE(IntegerAllowed(cores, 8));
   EXPECT_FALSE(IntegerAllowed(cores, 3));
@@ -84,6 +85,38 @@ TEST(SeGroupFieldsTest, CatalogHasTheSizingFieldsWithTheirFacts) {
   EXPECT_FALSE(EnumAllows(*FindSeGroupField("ha_mode"), "HA_MODE_BOGUS"));
   EXPECT_TRUE(FieldIntroducedIn(*FindSeGroupField("hybrid_rss_mode")).AvailableIn(V("21.1.3")));
   EXPECT_FALSE(FieldIntroducedIn(*FindSeGroupField("hybrid_rss_mode")).AvailableIn(V("21.1.2")));
+}
+
+// The takes_effect column against the rule of scripts/gen-se-group-fields, as documented in
+// docs/controller-fields.md: the vendor's 30.2.1 descriptions mark 2 fields "Changes to this
+// setting do not affect existing SEs" and 38 "Requires SE Reboot" / "Requires reboot" / "will only
+// take effect after SE reboot"; the overrides add disk_per_se (new SEs only, derived),
+// app_learning_memory_percent ("requires SE restart") and, conservatively, the UNCONFIRMED
+// dedicated_dispatcher_core and max_queues_per_vnic (after a reboot). Every other field is
+// immediate.
+TEST(SeGroupFieldsTest, EveryFieldKnowsWhenItTakesEffect) {
+  std::set<std::string> new_ses_only;
+  std::set<std::string> after_reboot;
+  for (const SeGroupField& field : SeGroupFields()) {
+    if (field.takes_effect == TakesEffect::kNewSesOnly) new_ses_only.emplace(field.name);
+    if (field.takes_effect == TakesEffect::kAfterSeReboot) after_reboot.emplace(field.name);
+  }
+  EXPECT_EQ(new_ses_only, (std::set<std::string>{"disk_per_se", "memory_per_se", "vcpus_per_se"}));
+  EXPECT_EQ(after_reboot.size(), 38u + 3u);
+  for (const char* name :
+       {"num_dispatcher_cores", "hybrid_rss_mode", "use_hyperthreaded_cores",
+        "se_hyperthreaded_mode", "distribute_queues", "se_dp_isolation", "async_ssl",
+        "app_cache_percent", "max_num_se_dps", "dedicated_dispatcher_core", "max_queues_per_vnic",
+        "app_learning_memory_percent"}) {
+    EXPECT_EQ(TakesEffectOf(name), TakesEffect::kAfterSeReboot) << name;
+  }
+  for (const char* name : {"max_se", "min_scaleout_per_vs", "buffer_se", "max_cpu_usage",
+                           "ha_mode", "cpu_reserve", "mem_reserve", "no_such_field"}) {
+    EXPECT_EQ(TakesEffectOf(name), TakesEffect::kImmediately) << name;
+  }
+  EXPECT_STREQ(TakesEffectName(TakesEffect::kImmediately), "immediately");
+  EXPECT_STREQ(TakesEffectName(TakesEffect::kNewSesOnly), "new-ses-only");
+  EXPECT_STREQ(TakesEffectName(TakesEffect::kAfterSeReboot), "after-se-reboot");
 }
 
 TEST(SeGroupFieldsTest, SpecialValuesAreAcceptedOutsideTheRange) {
