@@ -58,7 +58,7 @@ std::string MemoryText(int64_t mb) { return absl::StrFormat("%d MB", mb); }
 enum class Stage { kPending, kDisabled, kMigrated, kDeleted, kRebooted, kDone };
 
 struct Item {
-  LaggingSe se;
+  LaggingSe lag;
   Stage stage = Stage::kPending;
 };
 
@@ -75,7 +75,7 @@ class Roll {
 
   RolloutResult Run(const std::vector<LaggingSe>& order) {
     RolloutResult result;
-    for (const LaggingSe& se : order) result.to_do.push_back(se.name);
+    for (const LaggingSe& se : order) result.to_do.push_back(se.se.name);
     auto listed = ops_.ListGroup();
     if (!listed.ok()) {
       result.status = Failed(result, "", "listing the group's SEs", listed.status(), {});
@@ -92,7 +92,7 @@ class Roll {
         batch.push_back(Item{order[i]});
       }
       if (Stopped()) {
-        result.status = Failed(result, batch.front().se.name, "before its first step",
+        result.status = Failed(result, batch.front().lag.se.name, "before its first step",
                                absl::CancelledError("the roll was interrupted"), batch);
         return result;
       }
@@ -102,8 +102,8 @@ class Roll {
         return result;
       }
       for (const Item& item : batch) {
-        result.done.push_back(item.se.name);
-        result.to_do.erase(std::find(result.to_do.begin(), result.to_do.end(), item.se.name));
+        result.done.push_back(item.lag.se.name);
+        result.to_do.erase(std::find(result.to_do.begin(), result.to_do.end(), item.lag.se.name));
       }
     }
     log::Info(absl::StrCat("rollout: done, ",
@@ -116,7 +116,7 @@ class Roll {
   bool Stopped() const { return stop_->HasBeenNotified(); }
 
   void At(const LaggingSe& se, std::string step) {
-    current_name_ = se.name;
+    current_name_ = se.se.name;
     current_step_ = std::move(step);
   }
 
@@ -124,19 +124,19 @@ class Roll {
   absl::Status RunBatch(std::vector<Item>& batch) {
     const absl::Time deadline = clock_.Now() + options_.timeout_per_se;
     for (Item& item : batch) {
-      At(item.se, "disabling it");
-      if (absl::Status s = ops_.Disable(item.se.uuid); !s.ok()) return s;
+      At(item.lag, "disabling it");
+      if (absl::Status s = ops_.Disable(item.lag.se.uuid); !s.ok()) return s;
       item.stage = Stage::kDisabled;
-      auto observed = ops_.Observe(item.se.uuid);
+      auto observed = ops_.Observe(item.lag.se.uuid);
       const int hosted = observed.ok() ? observed->virtual_services : 0;
-      log::Info(absl::StrCat(item.se.name, ": disabled, ",
+      log::Info(absl::StrCat(item.lag.se.name, ": disabled, ",
                              Plural(hosted, "virtual service", "virtual services"), " migrating"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     for (Item& item : batch) {
-      At(item.se, "waiting for its virtual services to migrate");
+      At(item.lag, "waiting for its virtual services to migrate");
       absl::Status s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
-        auto se = ops_.Observe(item.se.uuid);
+        auto se = ops_.Observe(item.lag.se.uuid);
         if (!se.ok()) return se.status();
         if (se->migrate_state == kMigrateFailed) {
           return absl::AbortedError(absl::StrCat(
@@ -147,33 +147,33 @@ class Roll {
       });
       if (!s.ok()) return s;
       item.stage = Stage::kMigrated;
-      log::Info(absl::StrCat(item.se.name, ": ", kOperDisabled, ", no virtual service left"));
+      log::Info(absl::StrCat(item.lag.se.name, ": ", kOperDisabled, ", no virtual service left"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     int replaced = 0;
     for (Item& item : batch) {
-      if (item.se.kind == LagKind::kNewSesOnly) {
-        At(item.se, "deleting it");
-        if (absl::Status s = ops_.Delete(item.se.uuid); !s.ok()) return s;
+      if (item.lag.why == controller::TakesEffect::kNewSesOnly) {
+        At(item.lag, "deleting it");
+        if (absl::Status s = ops_.Delete(item.lag.se.uuid); !s.ok()) return s;
         item.stage = Stage::kDeleted;
         ++replaced;
-        log::Info(absl::StrCat(item.se.name,
+        log::Info(absl::StrCat(item.lag.se.name,
                                ": deleted; waiting for the Controller's replacement "
                                "at ",
                                target_.num_vcpus, " vCPUs and ", MemoryText(target_.memory_mb)));
       } else {
-        At(item.se, "rebooting it");
-        if (absl::Status s = ops_.Reboot(item.se.uuid); !s.ok()) return s;
+        At(item.lag, "rebooting it");
+        if (absl::Status s = ops_.Reboot(item.lag.se.uuid); !s.ok()) return s;
         item.stage = Stage::kRebooted;
-        log::Info(absl::StrCat(item.se.name, ": rebooting"));
+        log::Info(absl::StrCat(item.lag.se.name, ": rebooting"));
       }
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     if (replaced > 0) {
-      At(batch.front().se, "waiting for the replacement SE to come up");
+      At(batch.front().lag, "waiting for the replacement SE to come up");
       for (const Item& item : batch) {
         if (item.stage == Stage::kDeleted) {
-          At(item.se, "waiting for its replacement to come up");
+          At(item.lag, "waiting for its replacement to come up");
           break;
         }
       }
@@ -202,24 +202,24 @@ class Roll {
     }
     for (Item& item : batch) {
       if (item.stage != Stage::kRebooted) continue;
-      At(item.se, "waiting for it to come back from its reboot");
+      At(item.lag, "waiting for it to come back from its reboot");
       absl::Status s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
-        auto se = ops_.Observe(item.se.uuid);
+        auto se = ops_.Observe(item.lag.se.uuid);
         if (!se.ok()) return se.status();
         return !se->reboot_pending &&
                (se->oper_state == kOperDisabled || se->oper_state == kOperUp);
       });
       if (!s.ok()) return s;
-      At(item.se, "enabling it again");
-      if (absl::Status e = ops_.Enable(item.se.uuid); !e.ok()) return e;
+      At(item.lag, "enabling it again");
+      if (absl::Status e = ops_.Enable(item.lag.se.uuid); !e.ok()) return e;
       s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
-        auto se = ops_.Observe(item.se.uuid);
+        auto se = ops_.Observe(item.lag.se.uuid);
         if (!se.ok()) return se.status();
         return se->oper_state == kOperUp;
       });
       item.stage = Stage::kDone;  // enabled: nothing to give back, even if the wait failed
       if (!s.ok()) return s;
-      log::Info(absl::StrCat(item.se.name, ": up with the group's settings, enabled"));
+      log::Info(absl::StrCat(item.lag.se.name, ": up with the group's settings, enabled"));
     }
     return absl::OkStatus();
   }
@@ -247,20 +247,20 @@ class Roll {
     for (Item& item : batch) {
       if (item.stage == Stage::kDisabled || item.stage == Stage::kMigrated ||
           item.stage == Stage::kRebooted) {
-        absl::Status restored = ops_.Restore(item.se.uuid);
+        absl::Status restored = ops_.Restore(item.lag.se.uuid);
         if (restored.ok()) {
-          log::Info(absl::StrCat(item.se.name, ": enabled again"));
-          notes.push_back(absl::StrCat(item.se.name, " was enabled again"));
+          log::Info(absl::StrCat(item.lag.se.name, ": enabled again"));
+          notes.push_back(absl::StrCat(item.lag.se.name, " was enabled again"));
         } else {
           log::Error(
-              absl::StrCat(item.se.name, ": could not be enabled again: ", restored.message()));
-          notes.push_back(absl::StrCat(item.se.name,
+              absl::StrCat(item.lag.se.name, ": could not be enabled again: ", restored.message()));
+          notes.push_back(absl::StrCat(item.lag.se.name,
                                        " is still disabled: set its enable_state to "
                                        "SE_STATE_ENABLED by hand (",
                                        restored.message(), ")"));
         }
       } else if (item.stage == Stage::kDeleted) {
-        notes.push_back(absl::StrCat(item.se.name,
+        notes.push_back(absl::StrCat(item.lag.se.name,
                                      " was deleted; the Controller creates its replacement at "
                                      "the group's settings"));
       }
@@ -297,14 +297,14 @@ class Roll {
 
 bool AnyReplaced(const std::vector<LaggingSe>& ses) {
   return std::any_of(ses.begin(), ses.end(),
-                     [](const LaggingSe& se) { return se.kind == LagKind::kNewSesOnly; });
+                     [](const LaggingSe& se) { return se.why == controller::TakesEffect::kNewSesOnly; });
 }
 
 }  // namespace
 
 std::vector<LaggingSe> RollOrder(std::vector<LaggingSe> ses) {
   std::sort(ses.begin(), ses.end(), [](const LaggingSe& a, const LaggingSe& b) {
-    return a.name != b.name ? a.name < b.name : a.uuid < b.uuid;
+    return a.se.name != b.se.name ? a.se.name < b.se.name : a.se.uuid < b.se.uuid;
   });
   return ses;
 }
@@ -318,12 +318,12 @@ std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape
   std::set<int> vcpus;
   std::set<int64_t> memory;
   for (const LaggingSe& se : order) {
-    if (se.kind == LagKind::kNewSesOnly) {
-      replaced.push_back(se.name);
-      vcpus.insert(se.num_vcpus);
-      memory.insert(se.memory_mb);
+    if (se.why == controller::TakesEffect::kNewSesOnly) {
+      replaced.push_back(se.se.name);
+      vcpus.insert(se.se.vcpus);
+      memory.insert(se.se.memory_mb);
     } else {
-      rebooted.push_back(se.name);
+      rebooted.push_back(se.se.name);
     }
   }
   std::vector<std::string> parts;
@@ -346,7 +346,7 @@ std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape
   if (!rebooted.empty()) {
     std::set<std::string> fields;
     for (const LaggingSe& se : order) {
-      if (se.kind == LagKind::kAfterSeReboot) fields.insert(se.fields.begin(), se.fields.end());
+      if (se.why == controller::TakesEffect::kAfterSeReboot) fields.insert(se.fields.begin(), se.fields.end());
     }
     std::string part = absl::StrCat(NameList(rebooted), " will be rebooted");
     if (!fields.empty()) absl::StrAppend(&part, " (", absl::StrJoin(fields, ", "), ")");
@@ -388,7 +388,7 @@ absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions
   if (!cloud.creates_ses) {
     std::vector<std::string> names;
     for (const LaggingSe& se : RollOrder(ses)) {
-      if (se.kind == LagKind::kNewSesOnly) names.push_back(se.name);
+      if (se.why == controller::TakesEffect::kNewSesOnly) names.push_back(se.se.name);
     }
     return absl::FailedPreconditionError(absl::StrCat(
         "rollout refused by the cloud guard: cloud \"", cloud.name,
@@ -461,7 +461,7 @@ RolloutResult RunRollout(std::vector<LaggingSe> ses, const TargetShape& target,
   std::vector<LaggingSe> order = RollOrder(std::move(ses));
   if (absl::Status guards = CheckGuards(order, options, figures); !guards.ok()) {
     RolloutResult result;
-    for (const LaggingSe& se : order) result.to_do.push_back(se.name);
+    for (const LaggingSe& se : order) result.to_do.push_back(se.se.name);
     log::Error(std::string(guards.message()));
     result.status = guards;
     return result;

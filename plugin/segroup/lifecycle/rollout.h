@@ -3,6 +3,7 @@
 // documented steps, in a stable order (by name), at most max_unavailable at a time, after three
 // guards (capacity, licence, cloud) that refuse before the first SE is touched.
 //
+// The SEs to roll are match.h's LaggingSe: `why` kNewSesOnly is replaced, kAfterSeReboot rebooted.
 // Pure logic: the Controller is reached only through the small RolloutOperations interface
 // (the product's wraps controller::Client, rollout_client.h; the unit tests drive a fake), time
 // through controller::Clock, and interruption through a notification. A stop or a per-SE timeout
@@ -22,24 +23,9 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "plugin/controller/backoff.h"
+#include "plugin/segroup/lifecycle/match.h"
 
 namespace nsxalb::segroup::lifecycle {
-
-// Why a running SE does not match its group's settings (the field catalog's takes_effect).
-enum class LagKind {
-  kNewSesOnly,     // a field that reaches new SEs only: the SE is replaced
-  kAfterSeReboot,  // only fields that need a reboot: the SE is rebooted
-};
-
-// One running SE that does not match its group's settings.
-struct LaggingSe {
-  std::string uuid;
-  std::string name;
-  LagKind kind = LagKind::kNewSesOnly;
-  std::vector<std::string> fields;  // the group's fields it lags on
-  int num_vcpus = 0;                // its real shape
-  int64_t memory_mb = 0;
-};
 
 // The shape a replacement SE is created at (the group's current settings).
 struct TargetShape {

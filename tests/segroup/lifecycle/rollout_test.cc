@@ -223,19 +223,22 @@ class FakeGroup : public RolloutOperations {
   int total_vs_ = 0;
 };
 
+enum class LagKind { kNewSesOnly, kAfterSeReboot };
+
 std::vector<LaggingSe> Lagging(int n, LagKind kind) {
   std::vector<LaggingSe> out;
   // Deliberately out of order: the roll sorts by name.
   for (int i = n; i >= 1; --i) {
     LaggingSe se;
-    se.uuid = absl::StrCat("se-", i);
-    se.name = absl::StrCat("checkout-se-", i);
-    se.kind = kind;
+    se.se.uuid = absl::StrCat("se-", i);
+    se.se.name = absl::StrCat("checkout-se-", i);
+    se.why = kind == LagKind::kNewSesOnly ? controller::TakesEffect::kNewSesOnly
+                                          : controller::TakesEffect::kAfterSeReboot;
     se.fields = kind == LagKind::kNewSesOnly
                     ? std::vector<std::string>{"vcpus_per_se", "memory_per_se"}
                     : std::vector<std::string>{"num_dispatcher_cores"};
-    se.num_vcpus = 4;
-    se.memory_mb = 8192;
+    se.se.vcpus = 4;
+    se.se.memory_mb = 8192;
     out.push_back(se);
   }
   return out;

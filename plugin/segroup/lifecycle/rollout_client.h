@@ -1,0 +1,57 @@
+// The roll's operations (rollout.h's RolloutOperations) over the Controller client: disable,
+// enable, delete and reboot one SE, its runtime, and the group's SEs with their oper status.
+//
+// Interruption: Terraform's StopProvider cancels the provider's client (Client::Cancel, which is
+// irreversible), and the roll must still give back an SE it disabled. So Restore does not use
+// that client: it makes a client of its own (a new session, `restore_client`) with a short
+// total_timeout (kRestoreTimeout) and sets the SE's enable_state back with it. No Terraform types.
+#ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_CLIENT_H_
+#define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_CLIENT_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "plugin/controller/client.h"
+#include "plugin/segroup/lifecycle/rollout.h"
+
+namespace nsxalb::segroup::lifecycle {
+
+// How long Restore's own client may take to enable an SE again, retries included.
+inline constexpr absl::Duration kRestoreTimeout = absl::Seconds(60);
+
+// Makes the short-lived client Restore uses (a new session that the stop has not cancelled),
+// with total_timeout at most kRestoreTimeout.
+using RestoreClientFactory =
+    std::function<absl::StatusOr<std::unique_ptr<controller::Client>>()>;
+
+// RolloutOperations on the SEs of the group `group_uuid` in `tenant` ("" the client's default).
+class ClientRolloutOperations : public RolloutOperations {
+ public:
+  // `client` must outlive this object.
+  ClientRolloutOperations(controller::Client& client, std::string group_uuid, std::string tenant,
+                          RestoreClientFactory restore_client);
+
+  absl::Status Disable(const std::string& uuid) override;
+  absl::Status Enable(const std::string& uuid) override;
+  absl::Status Restore(const std::string& uuid) override;
+  absl::StatusOr<ObservedSe> Observe(const std::string& uuid) override;
+  // One paged listing of the group's SEs, and the runtime of each (GET .../runtime).
+  absl::StatusOr<std::vector<ObservedSe>> ListGroup() override;
+  absl::Status Delete(const std::string& uuid) override;
+  absl::Status Reboot(const std::string& uuid) override;
+
+ private:
+  controller::Client& client_;
+  const std::string group_uuid_;
+  const std::string tenant_;
+  RestoreClientFactory restore_client_;
+};
+
+}  // namespace nsxalb::segroup::lifecycle
+
+#endif  // NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_CLIENT_H_
