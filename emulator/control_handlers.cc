@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "emulator/field_rules.h"
 #include "emulator/server.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
@@ -87,15 +86,19 @@ void Server::ControlRoutes() {
       }
       vcpus = v.get<int>();
     }
-    absl::StatusOr<std::vector<std::string>> uuids =
-        store_.CreateServiceEngines(body["se_group_uuid"].get<std::string>(), count.get<int>(),
-                                    vcpus, DefaultsFor(config_.controller_version));
-    if (!uuids.ok()) {
-      return WriteError(r, HttpStatusFor(uuids.status()),
-                        absl::StrCat("se_group_uuid: ", uuids.status().message()));
+    std::vector<std::string> uuids;
+    absl::Status created = lifecycle_.AddServiceEngines(body["se_group_uuid"].get<std::string>(),
+                                                        count.get<int>(), vcpus, &uuids);
+    if (!uuids.empty()) Persist();
+    if (!created.ok()) {
+      // Unknown group (404), or the admission point refused an SE (the ones before it stay).
+      json error = {{"error", absl::StrCat("se_group_uuid: ", created.message())}};
+      if (!absl::IsNotFound(created)) error = {{"error", std::string(created.message())}};
+      error["uuids"] = uuids;
+      r.status = HttpStatusFor(created);
+      return reply(r, error);
     }
-    Persist();
-    reply(r, json{{"uuids", *uuids}});
+    reply(r, json{{"uuids", uuids}});
   });
   // Metric series: {"series": [{entity_uuid, serviceengine_uuid?, metric_id, step, values,
   // stop?}]}; each replaces the series of the same entity, SE, metric and step.

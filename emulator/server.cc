@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "emulator/field_rules.h"
 #include "emulator/tls.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
@@ -94,7 +95,21 @@ Server::Server(const Config& config)
     : config_(config),
       sessions_(absl::Seconds(config.session_idle_timeout_seconds), [] { return absl::Now(); }),
       store_([] { return absl::ToUnixMicros(absl::Now()); }),
-      faults_(config.faults) {}
+      faults_(config.faults),
+      lifecycle_(
+          &store_, &faults_, [] { return absl::ToUnixMillis(absl::Now()); }, config.se_timing,
+          DefaultsFor(config.controller_version)) {
+  SetServiceEngineHooks({});
+}
+
+void Server::SetServiceEngineHooks(SeHooks hooks) {
+  std::function<void(const std::string&)> deleted = std::move(hooks.deleted);
+  hooks.deleted = [this, deleted](const std::string& se_uuid) {
+    metrics_.ForgetServiceEngines({se_uuid});
+    if (deleted) deleted(se_uuid);
+  };
+  lifecycle_.SetHooks(std::move(hooks));
+}
 
 Server::~Server() = default;
 
@@ -470,7 +485,7 @@ void Server::Routes() {
   http_->Get("/api/initial-data/?", api([this](Req q, Res r) { HandleInitialData(q, r); }));
   http_->Get("/api/cluster/status/?", api([this](Req q, Res r) { HandleClusterStatus(q, r); }));
   http_->Post("/api/user-token/?", api([this](Req q, Res r) { HandleUserToken(q, r); }));
-  for (const char* type : {kTenant, kCloud, kSeGroup, kServiceEngine}) {
+  for (const char* type : {kTenant, kCloud, kSeGroup}) {
     const std::string t = type;
     http_->Get(absl::StrCat("/api/", t, "/?"),
                api([this, t](Req q, Res r) { HandleList(t, q, r); }));
@@ -491,7 +506,9 @@ void Server::Routes() {
              api([this](Req q, Res r) { HandleMetricsGet(MetricEntity::kVirtualService, q, r); }));
   http_->Post("/api/analytics/metrics/collection/?",
               api([this](Req q, Res r) { HandleMetricsCollection(q, r); }));
+  ServiceEngineRoutes();
   ControlRoutes();
+  LifecycleControlRoutes();
   auto not_found = api(
       [](Req q, Res r) { WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found.")); });
   http_->Get(".*", not_found);
