@@ -66,9 +66,13 @@ struct ServiceEngineRuntime {
   // oper_status.state: "OPER_UP", "OPER_DISABLING", "OPER_DISABLED", "OPER_DOWN", ...; "" when
   // the answer has none.
   std::string oper_state;
-  // migrate_state: the last migration's event, e.g. "MIGRATE_SE_FAILED"; "" when none.
+  // migrate_state, e.g. "SE_MIGRATE_STATE_STARTED"; "" when none.
   std::string migrate_state;
-  // The virtual services it hosts (vs_refs, each as its name when the ref carries one).
+  // The last migration failed (MIGRATE_SE_FAILED): migrate_state
+  // SE_MIGRATE_STATE_FINISHED_WITH_FAILURE, or an oper_status.reason starting MIGRATE_SE_FAILED.
+  bool migration_failed = false;
+  // The virtual services it hosts (the runtime's vs_refs, else the SE inventory's
+  // config.vs_refs; each as its name when the ref carries one).
   std::vector<std::string> virtual_services;
   // se_grp_reboot_pending: the group has settings this SE takes only after a reboot.
   bool reboot_pending = false;
@@ -220,8 +224,9 @@ class Client {
                                                                     std::string_view enable_state,
                                                                     std::string_view tenant) = 0;
 
-  // GET /api/serviceengine/<uuid>/runtime: oper status, migration, virtual services, reboot
-  // pending. NotFound when the SE is gone.
+  // GET /api/serviceengine/<uuid>/runtime: oper status, migration, reboot pending; and, when the
+  // runtime does not list them, the virtual services from GET /api/serviceengine-inventory/<uuid>
+  // (config.vs_refs; none when the inventory is not found). NotFound when the SE is gone.
   virtual absl::StatusOr<ServiceEngineRuntime> GetServiceEngineRuntime(std::string_view uuid,
                                                                        std::string_view tenant) = 0;
 

@@ -119,7 +119,28 @@ absl::StatusOr<ServiceEngineRuntime> GetServiceEngineRuntime(RequestLoop& loop, 
   Call call = MakeCall("GET", std::move(path), tenant);
   NSXALB_ASSIGN_OR_RETURN(auto response, loop.Send(call, deadline));
   NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, call.what));
-  return ToServiceEngineRuntime(std::move(body), call.what);
+  const bool lists_vs = body.is_object() && body.contains("vs_refs");
+  NSXALB_ASSIGN_OR_RETURN(auto runtime, ToServiceEngineRuntime(std::move(body), call.what));
+  if (lists_vs) return runtime;
+  // The runtime summary does not list the virtual services; the SE inventory does
+  // (config.vs_refs). A Controller without the inventory leaves the list empty.
+  NSXALB_ASSIGN_OR_RETURN(auto id, IdFromRefOrUuid(uuid, "serviceengine", "uuid"));
+  Call inventory =
+      MakeCall("GET", absl::StrCat("/api/serviceengine-inventory/", UrlEncode(id)), tenant);
+  auto answer = loop.Send(inventory, deadline);
+  if (!answer.ok()) {
+    if (answer.status().code() == absl::StatusCode::kNotFound) return runtime;
+    return answer.status();
+  }
+  NSXALB_ASSIGN_OR_RETURN(auto inv, ParseBody(*answer, inventory.what));
+  if (inv.is_object() && inv.contains("config") && inv["config"].is_object() &&
+      inv["config"].contains("vs_refs")) {
+    Json listed = {{"vs_refs", inv["config"]["vs_refs"]}};
+    NSXALB_ASSIGN_OR_RETURN(auto with_vs,
+                            ToServiceEngineRuntime(std::move(listed), inventory.what));
+    runtime.virtual_services = std::move(with_vs.virtual_services);
+  }
+  return runtime;
 }
 
 absl::Status DeleteServiceEngine(RequestLoop& loop, absl::Time deadline, std::string_view uuid,
@@ -168,10 +189,21 @@ absl::StatusOr<ServiceEngineRuntime> ToServiceEngineRuntime(Json j, std::string_
     if (!oper.is_object()) return bad("oper_status");
     if (oper.contains("state") && !oper["state"].is_string()) return bad("oper_status.state");
     out.oper_state = StringMember(oper, "state");
+    if (oper.contains("reason") && oper["reason"].is_array()) {
+      for (const Json& reason : oper["reason"]) {
+        if (reason.is_string() && reason.get<std::string>().rfind("MIGRATE_SE_FAILED", 0) == 0) {
+          out.migration_failed = true;
+        }
+      }
+    }
   }
   if (j.contains("migrate_state")) {
     if (!j["migrate_state"].is_string()) return bad("migrate_state");
     out.migrate_state = j["migrate_state"].get<std::string>();
+    if (out.migrate_state == "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE" ||
+        out.migrate_state == "MIGRATE_SE_FAILED") {
+      out.migration_failed = true;
+    }
   }
   if (j.contains("se_grp_reboot_pending")) {
     if (!j["se_grp_reboot_pending"].is_boolean()) return bad("se_grp_reboot_pending");

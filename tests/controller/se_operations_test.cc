@@ -176,6 +176,40 @@ TEST_F(SeOperationsTest, RuntimeMembersAreRead) {
   EXPECT_THAT(r->virtual_services, ElementsAre("shop", "vs-2"));
 }
 
+// The runtime summary without vs_refs (as the swagger's ServiceEngineRuntimeSummary): the
+// virtual services come from the SE inventory; a failed migration is read from migrate_state.
+TEST_F(SeOperationsTest, RuntimeWithoutVirtualServicesReadsTheInventory) {
+  Json runtime = {
+      {"oper_status", {{"state", "OPER_UP"}, {"reason", {"MIGRATE_SE_FAILED: no room"}}}},
+      {"migrate_state", "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE"}};
+  Json inventory = {
+      {"uuid", "se-1"},
+      {"config",
+       {{"uuid", "se-1"}, {"vs_refs", {"https://ctrl.example/api/virtualservice/vs-1#shop"}}}}};
+  fake_.Queue("GET", kRuntime, FakeTransport::Http(200, runtime.dump()));
+  fake_.Queue("GET", "/api/serviceengine-inventory/se-1",
+              FakeTransport::Http(200, inventory.dump()));
+  auto client = MakeClient();
+  auto r = client->GetServiceEngineRuntime("se-1", "");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_TRUE(r->migration_failed);
+  EXPECT_THAT(r->virtual_services, ElementsAre("shop"));
+  EXPECT_THAT(Lines(fake_.requests()),
+              ElementsAre(absl::StrCat("GET ", kRuntime), "GET /api/serviceengine-inventory/se-1"));
+}
+
+TEST_F(SeOperationsTest, MigrationInProgressIsNotAFailure) {
+  Json runtime = {{"oper_status", {{"state", "OPER_DISABLING"}}},
+                  {"migrate_state", "SE_MIGRATE_STATE_STARTED"},
+                  {"vs_refs", Json::array()}};
+  fake_.Queue("GET", kRuntime, FakeTransport::Http(200, runtime.dump()));
+  auto client = MakeClient();
+  auto r = client->GetServiceEngineRuntime("se-1", "");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_FALSE(r->migration_failed);
+  EXPECT_THAT(r->virtual_services, IsEmpty());
+}
+
 TEST_F(SeOperationsTest, RuntimeOfTheWrongShapeIsInternal) {
   fake_.Queue("GET", kRuntime, FakeTransport::Http(200, R"({"vs_refs":"vs-1"})"));
   auto client = MakeClient();

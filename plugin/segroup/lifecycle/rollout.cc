@@ -55,7 +55,7 @@ std::string AtATime(int max_unavailable) {
 std::string MemoryText(int64_t mb) { return absl::StrFormat("%d MB", mb); }
 
 // What the roll knows of one SE of the batch: how far it got.
-enum class Stage { kPending, kDisabled, kMigrated, kDeleted, kRebooted, kDone };
+enum class Stage { kPending, kDisabled, kMigrated, kRebooted, kDone };
 
 struct Item {
   LaggingSe lag;
@@ -138,10 +138,11 @@ class Roll {
       absl::Status s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
         auto se = ops_.Observe(item.lag.se.uuid);
         if (!se.ok()) return se.status();
-        if (se->migrate_state == kMigrateFailed) {
+        if (se->migration_failed) {
           return absl::AbortedError(absl::StrCat(
-              "the Controller reports ", kMigrateFailed, " (", se->virtual_services,
-              " virtual service", se->virtual_services == 1 ? "" : "s", " still on it)"));
+              "the Controller reports ", kMigrateFailed,
+              se->migrate_state.empty() ? "" : absl::StrCat(" (", se->migrate_state, ")"),
+              "; its virtual services stay on it"));
         }
         return se->oper_state == kOperDisabled && se->virtual_services == 0;
       });
@@ -151,41 +152,42 @@ class Roll {
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     int replaced = 0;
-    for (Item& item : batch) {
-      if (item.lag.why == controller::TakesEffect::kNewSesOnly) {
-        At(item.lag, "deleting it");
-        if (absl::Status s = ops_.Delete(item.lag.se.uuid); !s.ok()) return s;
-        item.stage = Stage::kDeleted;
-        ++replaced;
-        log::Info(absl::StrCat(item.lag.se.name,
-                               ": deleted; waiting for the Controller's replacement "
-                               "at ",
-                               target_.num_vcpus, " vCPUs and ", MemoryText(target_.memory_mb)));
-      } else {
-        At(item.lag, "rebooting it");
-        if (absl::Status s = ops_.Reboot(item.lag.se.uuid); !s.ok()) return s;
-        item.stage = Stage::kRebooted;
-        log::Info(absl::StrCat(item.lag.se.name, ": rebooting"));
-      }
-      if (Stopped()) return absl::CancelledError("the roll was interrupted");
+    for (const Item& item : batch) {
+      if (item.lag.why == controller::TakesEffect::kNewSesOnly) ++replaced;
     }
     if (replaced > 0) {
-      At(batch.front().lag, "waiting for the replacement SE to come up");
+      // Make before break: the Controller placed the migrating virtual services on new SEs at
+      // the group's current settings when the others had no room; those replacements must be
+      // up before an old SE is deleted. When it found room on the others and created none,
+      // deleting would shrink the group: the roll gives the SE back and stops instead.
       for (const Item& item : batch) {
-        if (item.stage == Stage::kDeleted) {
+        if (item.lag.why == controller::TakesEffect::kNewSesOnly) {
           At(item.lag, "waiting for its replacement to come up");
           break;
         }
       }
       std::vector<ObservedSe> fresh;
+      int created = 0;
       absl::Status s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
         auto listed = ops_.ListGroup();
         if (!listed.ok()) return listed.status();
         fresh.clear();
+        created = 0;
         for (const ObservedSe& se : *listed) {
-          if (seen_.count(se.uuid) > 0 || se.oper_state != kOperUp) continue;
+          if (seen_.count(se.uuid) > 0) continue;
+          ++created;
+          if (se.oper_state != kOperUp) continue;
           if (se.num_vcpus != target_.num_vcpus || se.memory_mb != target_.memory_mb) continue;
           fresh.push_back(se);
+        }
+        if (created < replaced) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "the Controller moved its virtual services to the group's other SEs and created ",
+              created == 0 ? "no new SE" : absl::StrCat("only ", created, " new SE(s)"),
+              ", so deleting it would leave the group with fewer SEs. An SE is replaced only "
+              "when the Controller creates its replacement, which it does when the other SEs "
+              "have no room (max_vs_per_se); lower max_vs_per_se, raise min_scaleout_per_vs, or "
+              "replace the SE by hand"));
         }
         return static_cast<int>(fresh.size()) >= replaced;
       });
@@ -193,12 +195,23 @@ class Roll {
       for (const ObservedSe& se : fresh) {
         seen_.insert(se.uuid);
         log::Info(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
-                               MemoryText(se.memory_mb), ", ",
-                               Plural(se.virtual_services, "virtual service", "virtual services")));
+                               MemoryText(se.memory_mb), " (the replacement)"));
       }
-      for (Item& item : batch) {
-        if (item.stage == Stage::kDeleted) item.stage = Stage::kDone;
+      if (Stopped()) return absl::CancelledError("the roll was interrupted");
+    }
+    for (Item& item : batch) {
+      if (item.lag.why == controller::TakesEffect::kNewSesOnly) {
+        At(item.lag, "deleting it");
+        if (absl::Status s = ops_.Delete(item.lag.se.uuid); !s.ok()) return s;
+        item.stage = Stage::kDone;
+        log::Info(absl::StrCat(item.lag.se.name, ": deleted"));
+      } else {
+        At(item.lag, "rebooting it");
+        if (absl::Status s = ops_.Reboot(item.lag.se.uuid); !s.ok()) return s;
+        item.stage = Stage::kRebooted;
+        log::Info(absl::StrCat(item.lag.se.name, ": rebooting"));
       }
+      if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     for (Item& item : batch) {
       if (item.stage != Stage::kRebooted) continue;
@@ -259,10 +272,6 @@ class Roll {
                                        "SE_STATE_ENABLED by hand (",
                                        restored.message(), ")"));
         }
-      } else if (item.stage == Stage::kDeleted) {
-        notes.push_back(absl::StrCat(item.lag.se.name,
-                                     " was deleted; the Controller creates its replacement at "
-                                     "the group's settings"));
       }
     }
     const bool interrupted = cause.code() == absl::StatusCode::kCancelled;
@@ -296,8 +305,9 @@ class Roll {
 };
 
 bool AnyReplaced(const std::vector<LaggingSe>& ses) {
-  return std::any_of(ses.begin(), ses.end(),
-                     [](const LaggingSe& se) { return se.why == controller::TakesEffect::kNewSesOnly; });
+  return std::any_of(ses.begin(), ses.end(), [](const LaggingSe& se) {
+    return se.why == controller::TakesEffect::kNewSesOnly;
+  });
 }
 
 }  // namespace
@@ -346,7 +356,8 @@ std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape
   if (!rebooted.empty()) {
     std::set<std::string> fields;
     for (const LaggingSe& se : order) {
-      if (se.why == controller::TakesEffect::kAfterSeReboot) fields.insert(se.fields.begin(), se.fields.end());
+      if (se.why == controller::TakesEffect::kAfterSeReboot)
+        fields.insert(se.fields.begin(), se.fields.end());
     }
     std::string part = absl::StrCat(NameList(rebooted), " will be rebooted");
     if (!fields.empty()) absl::StrAppend(&part, " (", absl::StrJoin(fields, ", "), ")");

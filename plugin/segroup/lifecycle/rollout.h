@@ -1,7 +1,10 @@
 // The roll of an SE group's Service Engines to its current settings: the SEs a change does not
 // reach (new-ses-only: replaced; after-se-reboot: rebooted) taken through the Controller's
-// documented steps, in a stable order (by name), at most max_unavailable at a time, after three
-// guards (capacity, licence, cloud) that refuse before the first SE is touched.
+// documented steps (replaced: disable, wait until its virtual services migrated and the
+// Controller's replacement at the new shape is up, delete; rebooted: disable, wait, reboot, wait
+// until up without a reboot pending, enable), in a stable order (by name), at most max_unavailable
+// at a time, after three guards (capacity, licence, cloud) that refuse before the first SE is
+// touched.
 //
 // The SEs to roll are match.h's LaggingSe: `why` kNewSesOnly is replaced, kAfterSeReboot rebooted.
 // Pure logic: the Controller is reached only through the small RolloutOperations interface
@@ -37,8 +40,9 @@ struct TargetShape {
 struct ObservedSe {
   std::string uuid;
   std::string name;
-  std::string oper_state;     // OPER_UP, OPER_DISABLING, OPER_DISABLED, ...
-  std::string migrate_state;  // "" or e.g. MIGRATE_SE_FAILED
+  std::string oper_state;         // OPER_UP, OPER_DISABLING, OPER_DISABLED, ...
+  std::string migrate_state;      // runtime.migrate_state, e.g. SE_MIGRATE_STATE_STARTED; "" none
+  bool migration_failed = false;  // the last migration ended with MIGRATE_SE_FAILED
   int virtual_services = 0;
   bool reboot_pending = false;
   int num_vcpus = 0;

@@ -19,6 +19,7 @@ ObservedSe View(const controller::ServiceEngine& se, const controller::ServiceEn
   out.memory_mb = se.memory_mb;
   out.oper_state = rt.oper_state;
   out.migrate_state = rt.migrate_state;
+  out.migration_failed = rt.migration_failed;
   out.virtual_services = static_cast<int>(rt.virtual_services.size());
   out.reboot_pending = rt.reboot_pending;
   return out;
@@ -26,8 +27,8 @@ ObservedSe View(const controller::ServiceEngine& se, const controller::ServiceEn
 
 }  // namespace
 
-ClientRolloutOperations::ClientRolloutOperations(controller::Client& client,
-                                                 std::string group_uuid, std::string tenant,
+ClientRolloutOperations::ClientRolloutOperations(controller::Client& client, std::string group_uuid,
+                                                 std::string tenant,
                                                  RestoreClientFactory restore_client)
     : client_(client),
       group_uuid_(std::move(group_uuid)),

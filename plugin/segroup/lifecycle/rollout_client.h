@@ -26,8 +26,7 @@ inline constexpr absl::Duration kRestoreTimeout = absl::Seconds(60);
 
 // Makes the short-lived client Restore uses (a new session that the stop has not cancelled),
 // with total_timeout at most kRestoreTimeout.
-using RestoreClientFactory =
-    std::function<absl::StatusOr<std::unique_ptr<controller::Client>>()>;
+using RestoreClientFactory = std::function<absl::StatusOr<std::unique_ptr<controller::Client>>()>;
 
 // RolloutOperations on the SEs of the group `group_uuid` in `tenant` ("" the client's default).
 class ClientRolloutOperations : public RolloutOperations {

@@ -20,9 +20,9 @@ namespace nsxalb::segroup::lifecycle {
 struct RunningSe {
   std::string uuid;
   std::string name;
-  int vcpus = 0;          // resources.num_vcpus; 0 when the Controller gives none (unknown)
-  int64_t memory_mb = 0;  // resources.memory; 0: unknown
-  int64_t disk_gb = 0;    // resources.disk; 0: unknown
+  int vcpus = 0;                // resources.num_vcpus; 0 when the Controller gives none (unknown)
+  int64_t memory_mb = 0;        // resources.memory; 0: unknown
+  int64_t disk_gb = 0;          // resources.disk; 0: unknown
   std::string enable_state;     // "" unknown
   std::string oper_state;       // runtime.oper_status.state; "" unknown
   bool reboot_pending = false;  // runtime.se_grp_reboot_pending; unknown counts as false

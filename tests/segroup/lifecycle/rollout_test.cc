@@ -55,6 +55,8 @@ class FakeGroup : public RolloutOperations {
     bool reboot_pending = false;
     absl::Time disabled_at = absl::InfiniteFuture();
     absl::Time booting_until = absl::InfinitePast();
+    bool first_boot = false;  // a new SE booting for the first time is not "out"
+    std::string migrate_to;   // where its virtual services go once the migration time is over
   };
 
   FakeGroup(controller::FakeClock& clock, int ses, int vs_each) : clock_(clock) {
@@ -76,6 +78,7 @@ class FakeGroup : public RolloutOperations {
   absl::Notification* stop = nullptr;
   bool restore_fails = false;
   bool reboot_applies_settings = true;
+  int max_vs_per_se = 2;  // full: a migration needs a new SE
 
   absl::Status Disable(const std::string& uuid) override {
     RETURN_IF_FAULT("Disable", uuid);
@@ -83,6 +86,28 @@ class FakeGroup : public RolloutOperations {
     Se& se = ses_.at(uuid);
     se.enabled = false;
     se.disabled_at = clock_.Now();
+    se.migrate_to.clear();
+    // Placed again at once: on an enabled SE with room, else on a new SE at the group's
+    // settings (make before break: they stay on this SE until the migration time is over).
+    std::set<std::string> targets;
+    for (const auto& [other_uuid, other] : ses_) targets.insert(other.migrate_to);
+    for (auto& [other_uuid, other] : ses_) {
+      if (other_uuid != uuid && other.exists && other.enabled && targets.count(other_uuid) == 0 &&
+          other.vs + se.vs <= max_vs_per_se) {
+        se.migrate_to = other_uuid;
+        break;
+      }
+    }
+    if (se.migrate_to.empty() && se.vs > 0) {
+      Se fresh;
+      fresh.name = absl::StrCat("checkout-se-", ++created_);
+      fresh.vcpus = 5;
+      fresh.memory = 10240;
+      fresh.first_boot = true;
+      fresh.booting_until = replacement_never_up ? absl::InfiniteFuture() : clock_.Now() + kBoot;
+      se.migrate_to = absl::StrCat("se-new-", created_);
+      ses_[se.migrate_to] = fresh;
+    }
     Record();
     return Hook("Disable", uuid);
   }
@@ -126,13 +151,6 @@ class FakeGroup : public RolloutOperations {
     Se& se = ses_.at(uuid);
     if (se.vs > 0) return absl::FailedPreconditionError("still hosts virtual services");
     se.exists = false;
-    // The Controller creates a replacement at the group's settings after the boot time.
-    Se fresh;
-    fresh.name = absl::StrCat("checkout-se-", ++created_);
-    fresh.vcpus = 5;
-    fresh.memory = 10240;
-    fresh.booting_until = replacement_never_up ? absl::InfiniteFuture() : clock_.Now() + kBoot;
-    ses_[absl::StrCat("se-new-", created_)] = fresh;
     Record();
     return Hook("Delete", uuid);
   }
@@ -141,6 +159,7 @@ class FakeGroup : public RolloutOperations {
     Advance();
     Se& se = ses_.at(uuid);
     se.booting_until = clock_.Now() + kBoot;
+    se.first_boot = false;
     if (reboot_applies_settings) se.reboot_pending = false;
     Record();
     return Hook("Reboot", uuid);
@@ -174,30 +193,30 @@ class FakeGroup : public RolloutOperations {
     v.memory_mb = se.memory;
     v.reboot_pending = se.reboot_pending;
     if (clock_.Now() < se.booting_until) {
-      v.oper_state = "OPER_DOWN";
+      v.oper_state = se.first_boot ? "OPER_CREATING" : "OPER_DOWN";
     } else if (!se.enabled) {
       v.oper_state = se.vs == 0 ? "OPER_DISABLED" : "OPER_DISABLING";
-      if (migrate_fails.count(uuid) > 0) v.migrate_state = "MIGRATE_SE_FAILED";
+      if (migrate_fails.count(uuid) > 0 && clock_.Now() - se.disabled_at >= kMigration) {
+        v.migrate_state = "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE";
+        v.migration_failed = true;
+      }
     } else {
       v.oper_state = "OPER_UP";
     }
     return v;
   }
 
-  // Migrations finish kMigration after the disable (moving the VSs to an enabled SE that is up).
+  // A migration ends kMigration after the disable, once the SE its virtual services go to is up.
   void Advance() {
     const absl::Time now = clock_.Now();
     for (auto& [uuid, se] : ses_) {
       if (!se.exists || se.enabled || se.vs == 0 || migrate_fails.count(uuid) > 0) continue;
-      if (now - se.disabled_at < kMigration) continue;
-      for (auto& [other_uuid, other] : ses_) {
-        if (other_uuid == uuid || !other.exists || !other.enabled || now < other.booting_until) {
-          continue;
-        }
-        other.vs += se.vs;
-        se.vs = 0;
-        break;
-      }
+      if (now - se.disabled_at < kMigration || se.migrate_to.empty()) continue;
+      Se& to = ses_.at(se.migrate_to);
+      if (now < to.booting_until) continue;
+      to.vs += se.vs;
+      se.vs = 0;
+      se.migrate_to.clear();
     }
     Record();
   }
@@ -210,7 +229,7 @@ class FakeGroup : public RolloutOperations {
     for (const auto& [uuid, se] : ses_) {
       if (!se.exists) continue;
       const bool booting = clock_.Now() < se.booting_until;
-      if (!se.enabled || booting) ++out;
+      if (!se.enabled || (booting && !se.first_boot)) ++out;
       if (!booting) placed += se.vs;
     }
     if (placed != total_vs_) vs_unplaced = true;
@@ -317,6 +336,7 @@ TEST_F(RolloutTest, MaxUnavailableTwoTakesTwoAtATime) {
 
 TEST_F(RolloutTest, RebootOnlyRebootsAndEnablesAgain) {
   group_.set_reboot_pending(true);
+  group_.max_vs_per_se = 10;  // the others take the virtual services: no new SE
   RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), Guards(),
                                group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
@@ -335,6 +355,7 @@ TEST_F(RolloutTest, RebootOnlyRebootsAndEnablesAgain) {
 // again.
 TEST_F(RolloutTest, RebootThatStaysPendingTimesOutAndEnablesAgain) {
   group_.set_reboot_pending(true);
+  group_.max_vs_per_se = 10;
   group_.reboot_applies_settings = false;
   RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), Guards(),
                                group_, clock_, &stop_);
@@ -351,6 +372,7 @@ TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
   EXPECT_THAT(r.status,
               StatusIs(absl::StatusCode::kAborted,
                        AllOf(HasSubstr("at checkout-se-2"), HasSubstr("MIGRATE_SE_FAILED"),
+                             HasSubstr("SE_MIGRATE_STATE_FINISHED_WITH_FAILURE"),
                              HasSubstr("checkout-se-2 was enabled again"),
                              HasSubstr("Done: checkout-se-1."),
                              HasSubstr("To do: checkout-se-2, checkout-se-3."))));
@@ -362,15 +384,31 @@ TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
   EXPECT_FALSE(group_.vs_unplaced);
 }
 
-TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRoll) {
+TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRollAndEnablesAgain) {
   group_.replacement_never_up = true;
   RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
                                group_, clock_, &stop_);
-  EXPECT_THAT(r.status,
-              StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       AllOf(HasSubstr("waiting for its replacement"),
-                             HasSubstr("checkout-se-1 was deleted"), HasSubstr("Done: none."))));
+  EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                 AllOf(HasSubstr("checkout-se-1"), HasSubstr("timeout"),
+                                       HasSubstr("checkout-se-1 was enabled again"),
+                                       HasSubstr("Done: none."))));
+  EXPECT_TRUE(group_.ses().at("se-1").exists);
+  EXPECT_TRUE(group_.ses().at("se-1").enabled);
   for (const std::string& c : group_.calls) EXPECT_NE(c, "Disable se-2");
+  EXPECT_FALSE(group_.vs_unplaced);
+}
+
+// The other SEs had room: the Controller created no replacement, and the SE is not deleted.
+TEST_F(RolloutTest, NoReplacementCreatedKeepsTheSe) {
+  group_.max_vs_per_se = 10;
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+                               group_, clock_, &stop_);
+  EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kFailedPrecondition,
+                                 AllOf(HasSubstr("created no new SE"),
+                                       HasSubstr("checkout-se-1 was enabled again"))));
+  EXPECT_TRUE(group_.ses().at("se-1").exists);
+  EXPECT_TRUE(group_.ses().at("se-1").enabled);
+  for (const std::string& c : group_.calls) EXPECT_NE(c, "Delete se-1");
 }
 
 TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
@@ -381,6 +419,7 @@ TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
                                  AllOf(HasSubstr("deleting it"), HasSubstr("HTTP 500"),
                                        HasSubstr("checkout-se-1 was enabled again"))));
   EXPECT_TRUE(group_.ses().at("se-1").enabled);
+  for (const std::string& c : group_.calls) EXPECT_NE(c, "Disable se-2");
 }
 
 // A stop after the disable: the current step ends, the SE is enabled again, nothing is deleted.
