@@ -100,6 +100,13 @@ void Server::ControlRoutes() {
     }
     reply(r, json{{"uuids", uuids}});
   });
+  // A Service Engine removed at once (a test's replacement of an SE): 204, 404 when unknown.
+  http_->Delete("/_emulator/serviceengines/([^/]+)", [this](Req q, Res r) {
+    absl::Status deleted = store_.DeleteServiceEngine(q.matches[1]);
+    if (!deleted.ok()) return WriteError(r, HttpStatusFor(deleted), std::string(deleted.message()));
+    Persist();
+    r.status = 204;
+  });
   // Metric series: {"series": [{entity_uuid, serviceengine_uuid?, metric_id, step, values,
   // stop?}]}; each replaces the series of the same entity, SE, metric and step.
   http_->Post("/_emulator/metrics", [this, reply](Req q, Res r) {

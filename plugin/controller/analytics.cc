@@ -79,9 +79,8 @@ absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(RequestLoop&
                                                                     absl::Time deadline,
                                                                     int page_size,
                                                                     std::string_view tenant) {
-  std::string path =
-      absl::StrCat(kServiceEnginePath, "?page_size=", page_size, "&fields=", kServiceEngineFields,
-                   "&join_subresources=runtime");
+  std::string path = absl::StrCat(kServiceEnginePath, "?page_size=", page_size,
+                                  "&fields=", kServiceEngineFields, "&join_subresources=runtime");
   return ListedServiceEngines(loop, deadline, std::move(path), tenant,
                               [](const ServiceEngine&) { return true; });
 }

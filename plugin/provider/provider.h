@@ -15,6 +15,7 @@
 #include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
 #include "plugin/provider/config.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
 
 namespace nsxalb::provider {
 
@@ -65,6 +66,11 @@ class NsxalbProvider : public framework::Provider,
   // error when its settings are invalid.
   absl::StatusOr<std::shared_ptr<controller::Client>> Client();
 
+  // The tenant's SE listing, fetched once per process and shared by every resource and data
+  // source (plugin/segroup/lifecycle/running_ses.h): one paged request for a plan of any number of
+  // groups.
+  segroup::lifecycle::SharedSeListing& se_listing() { return se_listing_; }
+
   // The provider's sizing policy ("warn" before Configure).
   segroup::SizingPolicy sizing_policy() const;
 
@@ -81,6 +87,7 @@ class NsxalbProvider : public framework::Provider,
   std::shared_ptr<const ProviderConfig> config_;
   std::shared_ptr<controller::Client> client_;
   bool stopped_ = false;
+  segroup::lifecycle::SharedSeListing se_listing_;
 };
 
 // The provider served by terraform-provider-nsxalb; `destroy_run` as in NsxalbProvider.

@@ -18,17 +18,6 @@
 namespace nsxalb::provider {
 namespace {
 
-// Where a finding about the workload as a whole is shown: on its demanded key with the highest
-// utilization on the planned SEs, so that Terraform points at a line inside the workload block
-// (a path to the block itself shows the resource's first line); "workload" without demand.
-std::string WorkloadLine(const SizingPlan& plan) {
-  const sizing::MetricLoad* most = nullptr;
-  for (const sizing::MetricLoad& load : plan.loads) {
-    if (most == nullptr || load.utilization_pct > most->utilization_pct) most = &load;
-  }
-  return most == nullptr ? "workload" : absl::StrCat("workload.", sizing::InfoOf(most->metric).key);
-}
-
 // The declared plan as the domain's comparisons read it: its workload, planned shape, which
 // settings it recommends (the others are hand-set) and its Service Units.
 segroup::SizingPlan DeclaredPlan(const SizingPlan& plan) {

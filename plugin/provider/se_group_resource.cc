@@ -18,6 +18,7 @@
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_observed_load.h"
+#include "plugin/provider/se_group_running_ses.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
@@ -407,9 +408,10 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     plan = PlanSizing(SizingConfig(config, planned), *platform.platform);
   }
   if (!plan.has_value() || !plan->known) {
-    response.planned_state = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
-                                          : std::move(planned).WithAttribute(
-                                                "sizing", cty::Value::Null(SizingObjectType()));
+    planned = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
+                           : std::move(planned).WithAttribute("sizing",
+                                                              cty::Value::Null(SizingObjectType()));
+    response.planned_state = PlanServiceEngines(prior, std::move(planned));
     return;
   }
 
@@ -441,7 +443,9 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     check->enforce_waived = waiver;
     AddObservedLoadFindings(*client, *check, d);
   }
-  response.planned_state = planned;
+  // The running SEs a change does not reach: a warning under every policy.
+  AddSesBehindSettings(*provider_, *client, config, prior, planned, &*plan, d);
+  response.planned_state = PlanServiceEngines(prior, std::move(planned));
 }
 
 void SeGroupResource::Create(const framework::CreateRequest& request,
@@ -488,7 +492,9 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
                        group.status());
     return;
   }
-  response.new_state = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
+  response.new_state = WithRunningSesAfterApply(
+      *provider_, *client, cty::Value::Null(planned.type()),
+      WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true), response.diagnostics);
 }
 
 void SeGroupResource::Read(const framework::ReadRequest& request,
@@ -516,7 +522,7 @@ void SeGroupResource::Read(const framework::ReadRequest& request,
                        "its cloud or tenant could not be looked up.", placed.status());
     return;
   }
-  state = *std::move(placed);
+  state = WithRunningSes(*provider_, *client, *std::move(placed), *group, response.diagnostics);
   Attr<std::string> extra = StringAttr(current, "extra_fields");
   if (CapturesExtraFields(request.private_data)) {
     // The first refresh after an import or a move records the group's non-default untyped
@@ -564,7 +570,9 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
                        group.status());
     return;
   }
-  response.new_state = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
+  response.new_state = WithRunningSesAfterApply(
+      *provider_, *client, prior,
+      WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true), response.diagnostics);
 }
 
 void SeGroupResource::Delete(const framework::DeleteRequest& request,

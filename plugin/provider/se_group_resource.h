@@ -7,7 +7,9 @@
 // reports what validate could not, under-sizing always (see docs/design/se-group-resource.md:
 // every finding is reported from one place only; the enforce gate).
 // Apply is one POST (create), one read-modify-write PUT (update) or one DELETE; refresh is one
-// GET by uuid. Import takes a uuid, a name, or cloud/name.
+// GET by uuid. Refresh and update also read the group's running SEs (`service_engines`) from the
+// provider's one shared listing of the tenant's SEs, and plan warns ses-behind-settings while an
+// SE lags (se_group_running_ses.h). Import takes a uuid, a name, or cloud/name.
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_RESOURCE_H_
 

@@ -202,4 +202,12 @@ void AddFindingDiagnostic(const PlacedFinding& placed, segroup::SizingPolicy pol
   diagnostics.Add(std::move(d));
 }
 
+std::string WorkloadLine(const SizingPlan& plan) {
+  const sizing::MetricLoad* most = nullptr;
+  for (const sizing::MetricLoad& load : plan.loads) {
+    if (most == nullptr || load.utilization_pct > most->utilization_pct) most = &load;
+  }
+  return most == nullptr ? "workload" : absl::StrCat("workload.", sizing::InfoOf(most->metric).key);
+}
+
 }  // namespace nsxalb::provider

@@ -112,6 +112,12 @@ void AddFindingDiagnostic(const PlacedFinding& placed, segroup::SizingPolicy pol
 // root without a workload.
 cty::AttributePath PathOfModelAttribute(std::string_view attribute, bool has_workload);
 
+// Where a finding about the workload as a whole, or about a setting the sizing plans, is shown:
+// on the workload's demanded key with the highest utilization on the planned SEs, so that
+// Terraform points at a line inside the workload block (a path to the block itself shows the
+// resource's first line); "workload" without demand.
+std::string WorkloadLine(const SizingPlan& plan);
+
 // A finding as one line of the `findings` lists: "warning [vcpus_per_se] demand-within-capacity:
 // <summary>. <detail>", with the attribute as the configuration names it
 // ("min_scaleout_per_vs", "workload.l7_rps"), and the model's severity.

@@ -55,6 +55,18 @@ absl::StatusOr<Json> FromVersion0(Json state) {
   return state;
 }
 
+// Version 1 to version 2: the same attributes, and service_engines null, which the refresh that
+// follows fills from the tenant's SE listing. A version-1 state that already holds one was not
+// written by a version-1 build.
+absl::StatusOr<Json> FromVersion1(Json state) {
+  if (state.contains("service_engines")) {
+    return absl::InvalidArgumentError(
+        "attribute \"service_engines\" is not one that version 1 (0.2.0) wrote");
+  }
+  state["service_engines"] = nullptr;
+  return state;
+}
+
 }  // namespace
 
 absl::StatusOr<cty::Value> UpgradeSeGroupState(const framework::Block& block, int64_t version,
@@ -66,6 +78,12 @@ absl::StatusOr<cty::Value> UpgradeSeGroupState(const framework::Block& block, in
   switch (version) {
     case 0: {
       absl::StatusOr<Json> upgraded = FromVersion0(std::move(state));
+      if (!upgraded.ok()) return upgraded.status();
+      state = *std::move(upgraded);
+      [[fallthrough]];
+    }
+    case 1: {
+      absl::StatusOr<Json> upgraded = FromVersion1(std::move(state));
       if (!upgraded.ok()) return upgraded.status();
       state = *std::move(upgraded);
       break;

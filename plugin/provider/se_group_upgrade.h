@@ -14,6 +14,9 @@
 //              sizing.service_units, which the step from version 0 fills with what today's plan
 //              computes from the recorded vcpus_per_se and max_se, so that the plan keeps the
 //              recorded sizing (docs/design/se-group-resource.md, "Upgrades plan no change").
+//   version 2: issue 39: version 1's attributes and service_engines (computed: the group's running
+//              SEs against its settings), null from version 1; the refresh that follows reads it,
+//              and a plan keeps what the refresh read, so the upgrade plans no change.
 //
 // Every release that changes the state's shape bumps "version" in
 // provider_schema/resources/nsxalb_se_group.json and adds its step here; the upgrade fixtures

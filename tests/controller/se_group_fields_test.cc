@@ -110,8 +110,8 @@ TEST(SeGroupFieldsTest, EveryFieldKnowsWhenItTakesEffect) {
         "app_learning_memory_percent"}) {
     EXPECT_EQ(TakesEffectOf(name), TakesEffect::kAfterSeReboot) << name;
   }
-  for (const char* name : {"max_se", "min_scaleout_per_vs", "buffer_se", "max_cpu_usage",
-                           "ha_mode", "cpu_reserve", "mem_reserve", "no_such_field"}) {
+  for (const char* name : {"max_se", "min_scaleout_per_vs", "buffer_se", "max_cpu_usage", "ha_mode",
+                           "cpu_reserve", "mem_reserve", "no_such_field"}) {
     EXPECT_EQ(TakesEffectOf(name), TakesEffect::kImmediately) << name;
   }
   EXPECT_STREQ(TakesEffectName(TakesEffect::kImmediately), "immediately");

@@ -65,13 +65,28 @@ TEST(SeGroupUpgradeTest, AnAttributeVersionZeroNeverWroteIsAnErrorNamingIt) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("vcpus_per_se")));
   EXPECT_THAT(UpgradeSeGroupState(Block(), 0, "[1]"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a JSON object")));
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 1, "{}"),
+  EXPECT_THAT(UpgradeSeGroupState(Block(), 2, "{}"),
               StatusIs(absl::StatusCode::kFailedPrecondition));
+}
+
+// Version 1 (0.2.0) to 2: every value kept, service_engines null until the refresh reads it; a
+// version-1 state never held service_engines.
+TEST(SeGroupUpgradeTest, VersionOneGainsServiceEnginesNull) {
+  absl::StatusOr<cty::Value> upgraded = UpgradeSeGroupState(
+      Block(), 1, R"({"id":"g-1","name":"checkout","vcpus_per_se":4,"max_num_se_dps":null})");
+  ASSERT_THAT(upgraded, IsOk());
+  EXPECT_EQ(upgraded->GetAttribute("vcpus_per_se")->AsNumber().AsDouble(), 4);
+  EXPECT_TRUE(upgraded->GetAttribute("service_engines")->IsNull());
+  absl::StatusOr<cty::Value> from_zero = UpgradeSeGroupState(Block(), 0, kFirstShape);
+  ASSERT_THAT(from_zero, IsOk());
+  EXPECT_TRUE(from_zero->GetAttribute("service_engines")->IsNull());
+  EXPECT_THAT(UpgradeSeGroupState(Block(), 1, R"({"id":"g-1","service_engines":null})"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("service_engines")));
 }
 
 TEST(SeGroupUpgradeTest, TheEngineUpgradesVersionZeroAndRefusesANewerVersion) {
   framework::ProviderServer server(std::make_shared<NsxalbProvider>());
-  ASSERT_GE(server.ResourceSchema(kSeGroupResourceType)->version, 1);
+  ASSERT_GE(server.ResourceSchema(kSeGroupResourceType)->version, 2);
   framework::UpgradeResourceStateResult old =
       server.UpgradeResourceState(kSeGroupResourceType, 0, kFirstShape);
   ASSERT_FALSE(old.diagnostics.HasError()) << old.diagnostics.ToString();

@@ -43,9 +43,8 @@ std::string ValueText(const Json& v) {
 // "a, b and c".
 std::string JoinAnd(const std::vector<std::string>& parts) {
   if (parts.size() <= 1) return absl::StrJoin(parts, "");
-  return absl::StrCat(
-      absl::StrJoin(std::vector<std::string>(parts.begin(), parts.end() - 1), ", "), " and ",
-      parts.back());
+  return absl::StrCat(absl::StrJoin(std::vector<std::string>(parts.begin(), parts.end() - 1), ", "),
+                      " and ", parts.back());
 }
 
 // "vcpus_per_se 4 -> 5 and memory_per_se 8,192 -> 10,240" (with a prior that differs), else
@@ -87,11 +86,11 @@ std::string ShapeText(const RunningSe& se, bool with_disk) {
 // "checkout's 3 running SEs (a, b and c)" or "2 of checkout's 3 running SEs (a and b)".
 std::string WhoText(const SesBehindInput& in, const std::vector<const LaggingSe*>& ses) {
   const size_t running = in.ses.running.size();
-  const std::string of =
-      ses.size() == running ? absl::StrCat(in.group_name, "'s ")
-                            : absl::StrCat(ses.size(), " of ", in.group_name, "'s ");
-  return absl::StrCat(of, sz::FormatCount(static_cast<int64_t>(running), "running SE",
-                                          "running SEs"),
+  const std::string of = ses.size() == running
+                             ? absl::StrCat(in.group_name, "'s ")
+                             : absl::StrCat(ses.size(), " of ", in.group_name, "'s ");
+  return absl::StrCat(of,
+                      sz::FormatCount(static_cast<int64_t>(running), "running SE", "running SEs"),
                       " (", SeNames(ses), ")");
 }
 
@@ -111,10 +110,11 @@ std::string NewSesOnlyText(const SesBehindInput& in, const std::vector<const Lag
     }
     keep = absl::StrCat(" keep their shapes (", absl::StrJoin(each, "; "), ")");
   }
-  std::string text = absl::StrCat(FieldsText(fields, in), " ", sz::Agree(fields.size(), "reaches", "reach"),
-                                  " new SEs only: ", WhoText(in, ses), keep,
-                                  sz::Agree(static_cast<int64_t>(ses.size()), " until it is replaced.",
-                                            " until they are replaced."));
+  std::string text =
+      absl::StrCat(FieldsText(fields, in), " ", sz::Agree(fields.size(), "reaches", "reach"),
+                   " new SEs only: ", WhoText(in, ses), keep,
+                   sz::Agree(static_cast<int64_t>(ses.size()), " until it is replaced.",
+                             " until they are replaced."));
   if (in.workload.has_value() && in.planned_shape.has_value()) {
     out.load = LoadAtRunningShape(*in.workload, *in.planned_shape, in.ses);
     if (out.load.has_value()) {
@@ -130,9 +130,9 @@ std::string NewSesOnlyText(const SesBehindInput& in, const std::vector<const Lag
     const int64_t room =
         static_cast<int64_t>(max_se.get<double>()) - static_cast<int64_t>(in.ses.running.size());
     if (room > 0) {
-      absl::StrAppend(&text, " The Controller may still add ",
-                      sz::FormatCount(room, "SE", "SEs"), " up to max_se ", ValueText(max_se),
-                      ", and ", sz::Agree(room, "it comes", "those come"), " at the new settings (",
+      absl::StrAppend(&text, " The Controller may still add ", sz::FormatCount(room, "SE", "SEs"),
+                      " up to max_se ", ValueText(max_se), ", and ",
+                      sz::Agree(room, "it comes", "those come"), " at the new settings (",
                       vcpus.is_number() ? sz::FormatVcpus(vcpus.get<int64_t>()) : "vCPUs unset",
                       ", ", ValueText(memory), " MB): only the running SEs lag.");
     } else {
@@ -143,13 +143,12 @@ std::string NewSesOnlyText(const SesBehindInput& in, const std::vector<const Lag
   }
   if (vcpus.is_number()) {
     const sz::ServiceUnitSettings licence = LicenceSettingsOf(in.settings);
-    out.service_units = ServiceUnitsOfRunning(in.ses, static_cast<int>(vcpus.get<double>()),
-                                              licence);
-    absl::StrAppend(&text, " The running SEs consume ",
-                    sz::FormatServiceUnits(out.service_units->running), ", and ",
-                    sz::FormatServiceUnits(out.service_units->replaced),
-                    " once replaced at the new settings (rule ",
-                    sz::rules::kServiceUnitsOfRunningSes, ")");
+    out.service_units =
+        ServiceUnitsOfRunning(in.ses, static_cast<int>(vcpus.get<double>()), licence);
+    absl::StrAppend(
+        &text, " The running SEs consume ", sz::FormatServiceUnits(out.service_units->running),
+        ", and ", sz::FormatServiceUnits(out.service_units->replaced),
+        " once replaced at the new settings (rule ", sz::rules::kServiceUnitsOfRunningSes, ")");
     if (const std::optional<double> planned = ServiceUnitsOfSettings(in.settings)) {
       absl::StrAppend(&text, "; sizing.service_units stays the planned ",
                       sz::FormatServiceUnits(*planned), " at max_se");
@@ -172,13 +171,14 @@ std::string RebootText(const SesBehindInput& in, const std::vector<const Lagging
                         " for a change of a reboot-only setting this configuration did not "
                         "make: they run with their old value until they reboot.");
   }
-  return absl::StrCat(FieldsText(fields, in), " ", sz::Agree(fields.size(), "takes", "take"),
-                      " effect on running SEs only after an SE reboot: ", who,
-                      sz::Agree(static_cast<int64_t>(ses.size()), " needs a reboot before it runs with ",
-                                " need a reboot before they run with "),
-                      sz::Agree(fields.size(), "it", "them"),
-                      ". Reboot them one at a time (POST /api/serviceengine/<uuid>/reboot), or "
-                      "replace them.");
+  return absl::StrCat(
+      FieldsText(fields, in), " ", sz::Agree(fields.size(), "takes", "take"),
+      " effect on running SEs only after an SE reboot: ", who,
+      sz::Agree(static_cast<int64_t>(ses.size()), " needs a reboot before it runs with ",
+                " need a reboot before they run with "),
+      sz::Agree(fields.size(), "it", "them"),
+      ". Reboot them one at a time (POST /api/serviceengine/<uuid>/reboot), or "
+      "replace them.");
 }
 
 }  // namespace
@@ -201,8 +201,11 @@ std::optional<SesBehindFinding> SesBehindSettings(const SesBehindInput& in) {
   SesBehindFinding out;
   std::vector<std::string> parts;
   if (!reshaped.empty()) {
-    parts.push_back(NewSesOnlyText(
-        in, reshaped, std::vector<std::string>(shape_fields.begin(), shape_fields.end()), out));
+    std::vector<std::string> ordered;  // vcpus_per_se, memory_per_se, disk_per_se
+    for (const std::string& name : ShapeFieldNames()) {
+      if (shape_fields.count(name) > 0) ordered.push_back(name);
+    }
+    parts.push_back(NewSesOnlyText(in, reshaped, ordered, out));
   }
   if (!rebooting.empty()) {
     parts.push_back(RebootText(
@@ -216,8 +219,8 @@ std::optional<SesBehindFinding> SesBehindSettings(const SesBehindInput& in) {
   out.finding.rule = sz::rules::kSesBehindSettings;
   out.finding.summary =
       absl::StrCat(in.ses.lagging.size(), " of ", in.group_name, "'s ",
-                   sz::FormatCount(static_cast<int64_t>(running), "running SE", "running SEs"),
-                   " ", sz::Agree(in.ses.lagging.size(), "lags", "lag"), " its settings");
+                   sz::FormatCount(static_cast<int64_t>(running), "running SE", "running SEs"), " ",
+                   sz::Agree(in.ses.lagging.size(), "lags", "lag"), " its settings");
   out.finding.detail = absl::StrJoin(parts, " ");
   return out;
 }

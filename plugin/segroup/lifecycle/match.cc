@@ -1,7 +1,6 @@
 // Implementation of match.h.
 #include "plugin/segroup/lifecycle/match.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -38,8 +37,7 @@ const std::vector<std::string>& ShapeFieldNames() {
   return *kNames;
 }
 
-GroupSes MatchSettings(std::vector<RunningSe> ses, const Json& settings,
-                       const RebootWait& reboot) {
+GroupSes MatchSettings(std::vector<RunningSe> ses, const Json& settings, const RebootWait& reboot) {
   GroupSes out;
   std::set<std::string> waited;
   const std::set<std::string> now(reboot.changed_now.begin(), reboot.changed_now.end());
@@ -56,7 +54,6 @@ GroupSes MatchSettings(std::vector<RunningSe> ses, const Json& settings,
     if (se.reboot_pending) reboot_fields.insert(reboot.recorded.begin(), reboot.recorded.end());
     waited.insert(reboot_fields.begin(), reboot_fields.end());
     if (!shape.empty()) {
-      std::sort(shape.begin(), shape.end());
       out.lagging.push_back({se, controller::TakesEffect::kNewSesOnly, std::move(shape)});
     } else if (!reboot_fields.empty() || se.reboot_pending) {
       out.lagging.push_back({se, controller::TakesEffect::kAfterSeReboot,

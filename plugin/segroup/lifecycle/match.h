@@ -33,9 +33,9 @@ struct LaggingSe {
   // kNewSesOnly when a shape field differs (only a replacement helps; this wins over a pending
   // reboot), else kAfterSeReboot.
   controller::TakesEffect why = controller::TakesEffect::kNewSesOnly;
-  // The fields it lags on, in catalog (name) order: the shape fields that differ, or the reboot
-  // fields it waits for (empty when the Controller reports a reboot pending for a change this
-  // configuration did not make).
+  // The fields it lags on: the shape fields that differ (in ShapeFieldNames order), or the reboot
+  // fields it waits for (sorted; empty when the Controller reports a reboot pending for a change
+  // this configuration did not make).
   std::vector<std::string> fields;
 };
 

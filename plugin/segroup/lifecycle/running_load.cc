@@ -16,8 +16,8 @@ std::optional<RunningShapeLoad> LoadAtRunningShape(const sizing::Workload& workl
   for (const LaggingSe& lag : ses.lagging) {
     if (lag.why != controller::TakesEffect::kNewSesOnly) continue;
     if (lag.se.vcpus <= 0 || lag.se.memory_mb <= 0) continue;
-    if (smallest == nullptr || std::tie(lag.se.vcpus, lag.se.memory_mb) <
-                                   std::tie(smallest->vcpus, smallest->memory_mb)) {
+    if (smallest == nullptr ||
+        std::tie(lag.se.vcpus, lag.se.memory_mb) < std::tie(smallest->vcpus, smallest->memory_mb)) {
       smallest = &lag.se;
     }
   }

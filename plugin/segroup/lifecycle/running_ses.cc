@@ -36,9 +36,8 @@ std::vector<RunningSe> RunningSesOf(const std::vector<controller::ServiceEngine>
 
 absl::StatusOr<std::shared_ptr<const SharedSeListing::Listing>> SharedSeListing::Get(
     controller::Client& client, std::string_view tenant) {
-  return cache_.Get(std::string(tenant), [&client, tenant]() {
-    return client.ListTenantServiceEngines(tenant);
-  });
+  return cache_.Get(std::string(tenant),
+                    [&client, tenant]() { return client.ListTenantServiceEngines(tenant); });
 }
 
 absl::StatusOr<std::vector<RunningSe>> SharedSeListing::GroupSes(controller::Client& client,

@@ -43,9 +43,10 @@ controller::ServiceEngine Se(const std::string& name, const std::string& group, 
 
 // The checkout group of issue 39: 3 SEs of 4 vCPUs and 8,192 MB.
 std::vector<RunningSe> CheckoutSes() {
-  return RunningSesOf({Se("checkout-c", kGroup, 4, 8192), Se("other", "serviceenginegroup-2", 8, 16384),
-                       Se("checkout-a", kGroup, 4, 8192), Se("checkout-b", kGroup, 4, 8192)},
-                      kGroup);
+  return RunningSesOf(
+      {Se("checkout-c", kGroup, 4, 8192), Se("other", "serviceenginegroup-2", 8, 16384),
+       Se("checkout-a", kGroup, 4, 8192), Se("checkout-b", kGroup, 4, 8192)},
+      kGroup);
 }
 
 TEST(RunningSesTest, KeepsTheGroupsSesSortedByName) {
@@ -64,18 +65,18 @@ TEST(MatchTest, ShapeFieldsThatDifferLagUntilReplaced) {
   EXPECT_EQ(ses.matching, 0);
   ASSERT_EQ(ses.lagging.size(), 3u);
   EXPECT_EQ(ses.lagging[0].why, TakesEffect::kNewSesOnly);
-  EXPECT_THAT(ses.lagging[0].fields, ElementsAre("memory_per_se", "vcpus_per_se"));
+  EXPECT_THAT(ses.lagging[0].fields, ElementsAre("vcpus_per_se", "memory_per_se"));
   EXPECT_THAT(ses.reboot_fields, IsEmpty());
 }
 
 TEST(MatchTest, SesOfTheSettingsMatchAndUnsetOrUnknownSizesAreNotCompared) {
-  EXPECT_EQ(MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}}, {})
-                .matching,
-            3);
-  EXPECT_EQ(MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4.0}, {"memory_per_se", nullptr}},
-                          {})
-                .matching,
-            3);
+  EXPECT_EQ(
+      MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}}, {}).matching,
+      3);
+  EXPECT_EQ(
+      MatchSettings(CheckoutSes(), Json{{"vcpus_per_se", 4.0}, {"memory_per_se", nullptr}}, {})
+          .matching,
+      3);
   std::vector<RunningSe> unknown = CheckoutSes();
   unknown[0].vcpus = 0;  // the Controller gave no size
   const GroupSes ses = MatchSettings(unknown, Json{{"vcpus_per_se", 5}}, {});
@@ -152,7 +153,7 @@ TEST(SesBehindSettingsTest, TheCheckoutStoryWorkedByHand) {
   EXPECT_THAT(found->fields, ElementsAre("memory_per_se", "vcpus_per_se"));
   EXPECT_EQ(found->finding.summary, "3 of checkout's 3 running SEs lag its settings");
   const std::string& d = found->finding.detail;
-  EXPECT_THAT(d, HasSubstr("memory_per_se 8,192 -> 10,240 and vcpus_per_se 4 -> 5 reach new SEs "
+  EXPECT_THAT(d, HasSubstr("vcpus_per_se 4 -> 5 and memory_per_se 8,192 -> 10,240 reach new SEs "
                            "only: checkout's 3 running SEs (checkout-a, checkout-b and "
                            "checkout-c) keep 4 vCPUs and 8,192 MB until they are replaced."));
   ASSERT_TRUE(found->load.has_value());
@@ -179,7 +180,7 @@ TEST(SesBehindSettingsTest, ALaterPlanNamesTheValuesAndAMatchingGroupSaysNothing
   const std::optional<SesBehindFinding> later = SesBehindSettings(in);
   ASSERT_TRUE(later.has_value());
   EXPECT_THAT(later->finding.detail,
-              HasSubstr("memory_per_se 10,240 and vcpus_per_se 5 reach new SEs only"));
+              HasSubstr("vcpus_per_se 5 and memory_per_se 10,240 reach new SEs only"));
   EXPECT_THAT(later->finding.detail, HasSubstr("max_se 3 leaves the Controller no room"));
   EXPECT_FALSE(later->load.has_value());  // no workload declared
 
@@ -192,7 +193,8 @@ TEST(SesBehindSettingsTest, ARebootOnlyChangeSaysTheSesNeedAReboot) {
   SesBehindInput in;
   in.group_name = "checkout";
   in.settings = Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 2}};
-  in.prior_settings = Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 1}};
+  in.prior_settings =
+      Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 1}};
   in.ses = MatchSettings(CheckoutSes(), in.settings, {{"num_dispatcher_cores"}, {}});
   const std::optional<SesBehindFinding> found = SesBehindSettings(in);
   ASSERT_TRUE(found.has_value());
