@@ -82,7 +82,7 @@ class Roll {
       return result;
     }
     for (const ObservedSe& se : *listed) seen_.insert(se.uuid);
-    log::Info(absl::StrCat("rollout: ", order.size(), " SE", order.size() == 1 ? "" : "s",
+    Step(absl::StrCat("rollout: ", order.size(), " SE", order.size() == 1 ? "" : "s",
                            " to roll, ", AtATime(options_.max_unavailable)));
     for (size_t start = 0; start < order.size();
          start += static_cast<size_t>(options_.max_unavailable)) {
@@ -106,7 +106,7 @@ class Roll {
         result.to_do.erase(std::find(result.to_do.begin(), result.to_do.end(), item.lag.se.name));
       }
     }
-    log::Info(absl::StrCat("rollout: done, ",
+    Step(absl::StrCat("rollout: done, ",
                            Plural(static_cast<int>(result.done.size()), "SE", "SEs"),
                            " at the group's settings"));
     return result;
@@ -114,6 +114,12 @@ class Roll {
 
  private:
   bool Stopped() const { return stop_->HasBeenNotified(); }
+
+  // Logs one step at INFO and gives it to on_step.
+  void Step(const std::string& line) {
+    log::Info(line);
+    if (options_.on_step) options_.on_step(line);
+  }
 
   void At(const LaggingSe& se, std::string step) {
     current_name_ = se.se.name;
@@ -129,7 +135,7 @@ class Roll {
       item.stage = Stage::kDisabled;
       auto observed = ops_.Observe(item.lag.se.uuid);
       const int hosted = observed.ok() ? observed->virtual_services : 0;
-      log::Info(absl::StrCat(item.lag.se.name, ": disabled, ",
+      Step(absl::StrCat(item.lag.se.name, ": disabled, ",
                              Plural(hosted, "virtual service", "virtual services"), " migrating"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
@@ -148,7 +154,7 @@ class Roll {
       });
       if (!s.ok()) return s;
       item.stage = Stage::kMigrated;
-      log::Info(absl::StrCat(item.lag.se.name, ": ", kOperDisabled, ", no virtual service left"));
+      Step(absl::StrCat(item.lag.se.name, ": ", kOperDisabled, ", no virtual service left"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     int replaced = 0;
@@ -194,7 +200,7 @@ class Roll {
       if (!s.ok()) return s;
       for (const ObservedSe& se : fresh) {
         seen_.insert(se.uuid);
-        log::Info(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
+        Step(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
                                MemoryText(se.memory_mb), " (the replacement)"));
       }
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
@@ -204,12 +210,12 @@ class Roll {
         At(item.lag, "deleting it");
         if (absl::Status s = ops_.Delete(item.lag.se.uuid); !s.ok()) return s;
         item.stage = Stage::kDone;
-        log::Info(absl::StrCat(item.lag.se.name, ": deleted"));
+        Step(absl::StrCat(item.lag.se.name, ": deleted"));
       } else {
         At(item.lag, "rebooting it");
         if (absl::Status s = ops_.Reboot(item.lag.se.uuid); !s.ok()) return s;
         item.stage = Stage::kRebooted;
-        log::Info(absl::StrCat(item.lag.se.name, ": rebooting"));
+        Step(absl::StrCat(item.lag.se.name, ": rebooting"));
       }
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
@@ -232,7 +238,7 @@ class Roll {
       });
       item.stage = Stage::kDone;  // enabled: nothing to give back, even if the wait failed
       if (!s.ok()) return s;
-      log::Info(absl::StrCat(item.lag.se.name, ": up with the group's settings, enabled"));
+      Step(absl::StrCat(item.lag.se.name, ": up with the group's settings, enabled"));
     }
     return absl::OkStatus();
   }
@@ -262,7 +268,7 @@ class Roll {
           item.stage == Stage::kRebooted) {
         absl::Status restored = ops_.Restore(item.lag.se.uuid);
         if (restored.ok()) {
-          log::Info(absl::StrCat(item.lag.se.name, ": enabled again"));
+          Step(absl::StrCat(item.lag.se.name, ": enabled again"));
           notes.push_back(absl::StrCat(item.lag.se.name, " was enabled again"));
         } else {
           log::Error(
@@ -412,10 +418,12 @@ absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions
   }
   const LicenseFigures& l = figures.license;
   if (!l.known) {
-    return absl::FailedPreconditionError(
+    return absl::FailedPreconditionError(absl::StrCat(
         "rollout refused by the license guard: the Controller's licence ledger "
-        "(/api/licensing/ledger/details) could not be read, so it is unknown whether a "
-        "replacement SE can be licensed");
+        "(/api/licensing/ledger/details) could not be read",
+        l.unknown_reason.empty() ? "" : absl::StrCat(" (", l.unknown_reason, ")"),
+        ", so it is unknown whether a replacement SE can be licensed; a change that needs only a "
+        "reboot can still be rolled"));
   }
   const double needed = l.replacement_units * out;
   if (needed > l.remaining_units + 1e-9) {
@@ -457,7 +465,10 @@ std::vector<std::string> DescribeGuards(const std::vector<LaggingSe>& ses,
                                       figures.license.replacement_units * out,
                                       figures.license.remaining_units, figures.license.tier));
     } else {
-      lines.push_back("license: the ledger could not be read");
+      lines.push_back(absl::StrCat("license: the ledger could not be read",
+                                   figures.license.unknown_reason.empty()
+                                       ? ""
+                                       : absl::StrCat(" (", figures.license.unknown_reason, ")")));
     }
   } else {
     lines.push_back("cloud, license: not needed (reboots only, no SE is replaced)");

@@ -17,6 +17,8 @@
 #define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_H_
 
 #include <cstdint>
+#include <functional>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +78,8 @@ struct RolloutOptions {
   int max_unavailable = 1;                            // SEs out at once, 1 or more
   absl::Duration timeout_per_se = absl::Minutes(30);  // for all the steps of one SE (a batch)
   absl::Duration poll_interval = absl::Seconds(5);    // between two reads while waiting
+  // Called with each step's line as it is logged at INFO (the CLI prints them); may be empty.
+  std::function<void(const std::string&)> on_step;
 };
 
 // The guards' figures, computed by the caller from the group's sizing (the utilization at the
@@ -91,6 +95,7 @@ struct CapacityFigures {
 };
 struct LicenseFigures {
   bool known = false;            // false: the ledger could not be read (the guard refuses)
+  std::string unknown_reason;    // why not, when not known
   std::string tier;              // e.g. ENTERPRISE
   double remaining_units = 0;    // the tier's remaining Service Units
   double replacement_units = 0;  // the Service Units of the largest replacement SE

@@ -1,11 +1,17 @@
 // Implementation of rollout_client.h.
 #include "plugin/segroup/lifecycle/rollout_client.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
+#include "plugin/sizing/ha_mode.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
@@ -25,7 +31,53 @@ ObservedSe View(const controller::ServiceEngine& se, const controller::ServiceEn
   return out;
 }
 
+// The whole number `field` of the group, else the catalog's default, else `fallback`.
+int64_t GroupNumber(const nlohmann::json& body, const char* field, int64_t fallback) {
+  auto it = body.find(field);
+  if (it != body.end() && it->is_number_integer()) return it->get<int64_t>();
+  const controller::SeGroupField* f = controller::FindSeGroupField(field);
+  int64_t parsed = 0;
+  if (f != nullptr && absl::SimpleAtoi(std::string(f->default_json), &parsed)) return parsed;
+  return fallback;
+}
+
 }  // namespace
+
+absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
+                                              const controller::SeGroup& group,
+                                              std::string_view tenant,
+                                              const CapacityFigures& capacity,
+                                              const LicenseFigures& license) {
+  RolloutInput in;
+  in.group = group;
+  NSXALB_ASSIGN_OR_RETURN(auto listing, client.ListTenantServiceEngines(tenant));
+  std::vector<RunningSe> running = RunningSesOf(listing, group.uuid);
+  in.running = static_cast<int>(running.size());
+  // The reboot fields the Controller says an SE waits for are not named by it: every SE it
+  // reports se_grp_reboot_pending lags for "the group's reboot-only settings".
+  GroupSes matched = MatchSettings(std::move(running), group.body, RebootWait{});
+  in.lagging = RollOrder(matched.lagging);
+  in.target.num_vcpus = static_cast<int>(GroupNumber(group.body, "vcpus_per_se", 1));
+  in.target.memory_mb = GroupNumber(group.body, "memory_per_se", 2048);
+  in.guards.capacity = capacity;
+  in.guards.capacity.running_ses = in.running;
+  std::string ha = "HA_MODE_SHARED";
+  if (auto it = group.body.find("ha_mode"); it != group.body.end() && it->is_string()) {
+    ha = it->get<std::string>();
+  }
+  auto mode = sizing::ParseHaMode(ha);
+  in.guards.capacity.ha_minimum_ses = mode.ok() ? sizing::MinActiveSes(*mode) : 1;
+  in.guards.license = license;
+  if (!group.cloud_ref.empty()) {
+    NSXALB_ASSIGN_OR_RETURN(auto cloud, client.ResolveCloud(group.cloud_ref));
+    in.guards.cloud.name = cloud.name;
+    // A cloud without orchestrator access (CLOUD_NONE) creates no SE. UNCONFIRMED for a vCenter
+    // cloud in read or no access: CloudInfo does not carry the privilege, so it counts as one
+    // that creates SEs, and the roll's replacement wait then stops it safely.
+    in.guards.cloud.creates_ses = cloud.vtype != "CLOUD_NONE";
+  }
+  return in;
+}
 
 ClientRolloutOperations::ClientRolloutOperations(controller::Client& client, std::string group_uuid,
                                                  std::string tenant,

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,28 @@ inline constexpr absl::Duration kRestoreTimeout = absl::Seconds(60);
 // Makes the short-lived client Restore uses (a new session that the stop has not cancelled),
 // with total_timeout at most kRestoreTimeout.
 using RestoreClientFactory = std::function<absl::StatusOr<std::unique_ptr<controller::Client>>()>;
+
+// What a roll of one group starts from, read from the Controller: the SEs that lag (in roll
+// order), the shape a replacement gets, and the guards' figures.
+struct RolloutInput {
+  controller::SeGroup group;
+  std::vector<LaggingSe> lagging;
+  int running = 0;
+  TargetShape target;
+  GuardFigures guards;
+};
+
+// Reads `group` (tenant "" the client's default): its running SEs (one tenant listing with their
+// runtime), which lag and why (match.h, the Controller's se_grp_reboot_pending for the reboot
+// fields), the target shape (vcpus_per_se, memory_per_se; the catalog's defaults when unset),
+// the HA mode's minimum, and the cloud (CLOUD_NONE creates no SE). The capacity's CPU figure is
+// the caller's (`capacity` when known: it knows the workload); the licence figures are
+// `license`.
+absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
+                                              const controller::SeGroup& group,
+                                              std::string_view tenant,
+                                              const CapacityFigures& capacity,
+                                              const LicenseFigures& license);
 
 // RolloutOperations on the SEs of the group `group_uuid` in `tenant` ("" the client's default).
 class ClientRolloutOperations : public RolloutOperations {
