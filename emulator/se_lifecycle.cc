@@ -48,7 +48,9 @@ void Erase(std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-bool TakesEffectAfterReboot(const controller::SeGroupField& field) { return field.requires_reboot; }
+bool TakesEffectAfterReboot(const controller::SeGroupField& field) {
+  return field.takes_effect == controller::TakesEffect::kAfterSeReboot;
+}
 
 SeLifecycle::SeLifecycle(Store* store, Faults* faults, Clock clock_ms, SeTiming timing,
                          json defaults)

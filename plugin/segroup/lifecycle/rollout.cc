@@ -82,8 +82,8 @@ class Roll {
       return result;
     }
     for (const ObservedSe& se : *listed) seen_.insert(se.uuid);
-    Step(absl::StrCat("rollout: ", order.size(), " SE", order.size() == 1 ? "" : "s",
-                           " to roll, ", AtATime(options_.max_unavailable)));
+    Step(absl::StrCat("rollout: ", order.size(), " SE", order.size() == 1 ? "" : "s", " to roll, ",
+                      AtATime(options_.max_unavailable)));
     for (size_t start = 0; start < order.size();
          start += static_cast<size_t>(options_.max_unavailable)) {
       std::vector<Item> batch;
@@ -106,9 +106,8 @@ class Roll {
         result.to_do.erase(std::find(result.to_do.begin(), result.to_do.end(), item.lag.se.name));
       }
     }
-    Step(absl::StrCat("rollout: done, ",
-                           Plural(static_cast<int>(result.done.size()), "SE", "SEs"),
-                           " at the group's settings"));
+    Step(absl::StrCat("rollout: done, ", Plural(static_cast<int>(result.done.size()), "SE", "SEs"),
+                      " at the group's settings"));
     return result;
   }
 
@@ -136,7 +135,7 @@ class Roll {
       auto observed = ops_.Observe(item.lag.se.uuid);
       const int hosted = observed.ok() ? observed->virtual_services : 0;
       Step(absl::StrCat(item.lag.se.name, ": disabled, ",
-                             Plural(hosted, "virtual service", "virtual services"), " migrating"));
+                        Plural(hosted, "virtual service", "virtual services"), " migrating"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     for (Item& item : batch) {
@@ -201,7 +200,7 @@ class Roll {
       for (const ObservedSe& se : fresh) {
         seen_.insert(se.uuid);
         Step(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
-                               MemoryText(se.memory_mb), " (the replacement)"));
+                          MemoryText(se.memory_mb), " (the replacement)"));
       }
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
@@ -295,7 +294,7 @@ class Roll {
     } else {
       absl::StrAppend(&message, " The next apply goes on with the SEs to do.");
     }
-    log::Error(message);
+    log::Info(message);  // the caller reports the error itself
     return absl::Status(cause.code(), message);
   }
 
@@ -484,7 +483,7 @@ RolloutResult RunRollout(std::vector<LaggingSe> ses, const TargetShape& target,
   if (absl::Status guards = CheckGuards(order, options, figures); !guards.ok()) {
     RolloutResult result;
     for (const LaggingSe& se : order) result.to_do.push_back(se.se.name);
-    log::Error(std::string(guards.message()));
+    log::Info(std::string(guards.message()));  // the caller reports the error itself
     result.status = guards;
     return result;
   }

@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>

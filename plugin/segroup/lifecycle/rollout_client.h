@@ -10,8 +10,8 @@
 
 #include <functional>
 #include <memory>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
