@@ -260,9 +260,9 @@ class Roll {
 
   // The roll's error: what stopped it where, what was given back, and the SEs done and to do.
   absl::Status Failed(const RolloutResult& result, const std::string& se, const std::string& step,
-                      const absl::Status& cause, std::vector<Item> batch) {
+                      const absl::Status& cause, const std::vector<Item>& batch) {
     std::vector<std::string> notes;
-    for (Item& item : batch) {
+    for (const Item& item : batch) {
       if (item.stage == Stage::kDisabled || item.stage == Stage::kMigrated ||
           item.stage == Stage::kRebooted) {
         absl::Status restored = ops_.Restore(item.lag.se.uuid);
