@@ -183,8 +183,7 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
   int page_size = config_.default_page_size;
   int page = 1;
   if (req.has_param("page_size") &&
-      (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1 ||
-       page_size < 1)) {
+      (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1)) {
     WriteError(res, 400, absl::StrCat("page_size can range from 1 to ", kMaxPageSize, "."));
     return;
   }

@@ -153,38 +153,35 @@ void Server::ServiceEngineRoutes() {
                 r.set_content("{}", "application/json");
               }));
   // The inventory: {uuid, url, config: {...the SE's summary, vs_refs}, runtime: {...}}.
-  auto inventory = [this](Req q) {
-    return [this, &q](json rendered, const json& stored) {
-      const std::string uuid = stored.value("uuid", "");
-      const std::string base = absl::StrCat(rendered.value("url", ""));
-      const std::string host = base.substr(0, base.find("/api/"));
-      json config = json::object();
-      for (const char* key :
-           {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref", "enable_state"}) {
-        if (rendered.contains(key)) config[key] = rendered[key];
-      }
-      json vs_refs = json::array();
-      for (const std::string& vs : lifecycle_.PlacedOn(uuid)) {
-        vs_refs.push_back(absl::StrCat(host, "/api/virtualservice/", vs));
-      }
-      config["vs_refs"] = vs_refs;
-      json out = {{"uuid", uuid}, {"url", rendered.value("url", "")}, {"config", config}};
-      absl::StatusOr<json> runtime = lifecycle_.Runtime(uuid);
-      if (runtime.ok()) out["runtime"] = *runtime;
-      (void)q;
-      return out;
-    };
+  auto inventory = [this](json rendered, const json& stored) {
+    const std::string uuid = stored.value("uuid", "");
+    const std::string base = absl::StrCat(rendered.value("url", ""));
+    const std::string host = base.substr(0, base.find("/api/"));
+    json config = json::object();
+    for (const char* key :
+         {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref", "enable_state"}) {
+      if (rendered.contains(key)) config[key] = rendered[key];
+    }
+    json vs_refs = json::array();
+    for (const std::string& vs : lifecycle_.PlacedOn(uuid)) {
+      vs_refs.push_back(absl::StrCat(host, "/api/virtualservice/", vs));
+    }
+    config["vs_refs"] = vs_refs;
+    json out = {{"uuid", uuid}, {"url", rendered.value("url", "")}, {"config", config}};
+    absl::StatusOr<json> runtime = lifecycle_.Runtime(uuid);
+    if (runtime.ok()) out["runtime"] = *runtime;
+    return out;
   };
   http_->Get("/api/serviceengine-inventory/?", api([this, inventory](Req q, Res r) {
                AdvanceServiceEngines();
-               HandleList(kServiceEngine, q, r, inventory(q));
+               HandleList(kServiceEngine, q, r, inventory);
              }));
   http_->Get("/api/serviceengine-inventory/([^/]+)/?", api([this, inventory](Req q, Res r) {
                AdvanceServiceEngines();
-               HandleGetOne(kServiceEngine, q, r, inventory(q));
+               HandleGetOne(kServiceEngine, q, r, inventory);
              }));
   // Read-only virtual services: {uuid, name, url, se_group_ref, tenant_ref}.
-  auto vs_object = [this](const ApiContext& ctx, const json& vs) {
+  auto vs_object = [](const ApiContext& ctx, const json& vs) {
     return json{
         {"uuid", vs["uuid"]},
         {"name", vs["name"]},

@@ -21,6 +21,8 @@ constexpr const char* kEnableStates[] = {"SE_STATE_ENABLED", "SE_STATE_DISABLED_
                                          "SE_STATE_DISABLED", "SE_STATE_DISABLED_FORCE"};
 // Fields of the SE object a client cannot change (a PUT that changes one is refused).
 constexpr const char* kFixedRefs[] = {"se_group_ref", "cloud_ref", "tenant_ref"};
+// The most timeline events kept; older ones are dropped (and the summary says it is partial).
+constexpr size_t kMaxEvents = 200000;
 // The most SEs a Reconcile may create in one pass (a guard, far above any test's group).
 constexpr int kMaxSePerGroupGuard = 1000;
 
@@ -164,6 +166,10 @@ SeLifecycle::Se* SeLifecycle::FindSeLocked(const std::string& se_uuid,
 
 void SeLifecycle::EmitLocked(int64_t at, json event) {
   event["at_ms"] = at;
+  if (events_.size() >= kMaxEvents) {
+    events_.erase(events_.begin(), events_.begin() + kMaxEvents / 10);
+    dropped_events_ += kMaxEvents / 10;
+  }
   events_.push_back(std::move(event));
 }
 
@@ -319,7 +325,10 @@ void SeLifecycle::BootedLocked(Se& se, int64_t now) {
   se.online_since_ms = now;
   const bool disabled =
       se.enable_state == "SE_STATE_DISABLED" || se.enable_state == "SE_STATE_DISABLED_FORCE";
-  SetOperLocked(se, disabled && LoadLocked(se.uuid) == 0 ? "OPER_DISABLED" : "OPER_UP", {}, now);
+  std::string oper = "OPER_UP";
+  if (se.leaving) oper = "OPER_DISABLING";
+  if (!se.leaving && disabled && LoadLocked(se.uuid) == 0) oper = "OPER_DISABLED";
+  SetOperLocked(se, oper, {}, now);
   for (Vs& vs : vss_) {
     if (!Contains(vs.pending, se.uuid)) continue;
     Erase(vs.pending, se.uuid);
@@ -384,6 +393,7 @@ void SeLifecycle::PlaceLocked(Vs& vs, int64_t now) {
       continue;
     }
     std::string why;
+    bool refused = false;
     if (!WriteAccessLocked(vs.group)) {
       why = "no Service Engine with room, and the cloud has no write access (no SE is created)";
     } else if (group_ses >= max_se) {
@@ -396,9 +406,13 @@ void SeLifecycle::PlaceLocked(Vs& vs, int64_t now) {
         continue;
       }
       why = std::string(created.status().message());
+      refused = true;
     }
     if (why != vs.waiting) {
       vs.waiting = why;
+      if (refused) {
+        EmitLocked(now, {{"kind", "se_refused"}, {"se_group", vs.group}, {"reason", why}});
+      }
       EmitLocked(
           now, {{"kind", "vs_waiting"}, {"vs", vs.uuid}, {"se_group", vs.group}, {"reason", why}});
     }
@@ -419,9 +433,14 @@ void SeLifecycle::FinishMigrationsLocked(int64_t now) {
         for (const std::string& s : vs.placed) {
           others += s != uuid && ServingLocked(s) && !ses_.at(s).leaving;
         }
-        if (others >= wanted || (others >= 1 && vs.pending.empty())) {
+        // SEs still booting for it elsewhere: worth waiting for.
+        bool booting_elsewhere = false;
+        for (const std::string& s : vs.pending) {
+          booting_elsewhere |= s != uuid && ses_.count(s) > 0 && !ses_.at(s).leaving;
+        }
+        if (others >= wanted || (others >= 1 && !booting_elsewhere)) {
           RemoveFromLocked(vs, uuid, now);
-        } else if (vs.pending.empty()) {
+        } else if (!booting_elsewhere) {
           stuck.push_back(vs.name);
         }
       }
@@ -479,12 +498,7 @@ absl::StatusOr<std::string> SeLifecycle::CreateSeLocked(const std::string& group
   shape.disk = GroupIntLocked(group, "disk_per_se", 15);
   if (hooks_.admit) {
     absl::Status admitted = hooks_.admit(g->second, shape);
-    if (!admitted.ok()) {
-      EmitLocked(now, {{"kind", "se_refused"},
-                       {"se_group", group},
-                       {"reason", std::string(admitted.message())}});
-      return admitted;
-    }
+    if (!admitted.ok()) return admitted;
   }
   NSXALB_ASSIGN_OR_RETURN(std::vector<std::string> uuids,
                           store_->CreateServiceEngines(group, 1, vcpus, defaults_));
@@ -522,7 +536,13 @@ absl::Status SeLifecycle::AddServiceEngines(const std::string& group_uuid, int c
   AdvanceLocked(now);
   for (int i = 0; i < count; ++i) {
     absl::StatusOr<std::string> uuid = CreateSeLocked(group_uuid, vcpus, true, now);
-    if (!uuid.ok()) return uuid.status();
+    if (absl::IsNotFound(uuid.status())) return uuid.status();
+    if (!uuid.ok()) {
+      EmitLocked(now, {{"kind", "se_refused"},
+                       {"se_group", group_uuid},
+                       {"reason", std::string(uuid.status().message())}});
+      return uuid.status();
+    }
     created->push_back(*uuid);
   }
   ReconcileLocked(now);
@@ -856,7 +876,8 @@ json SeLifecycle::Timeline() {
   json summary = {{"max_ses_out", max_out},
                   {"max_ses_out_by_group", max_out_by_group},
                   {"unplaced_instants", unplaced},
-                  {"events", events_.size()}};
+                  {"events", events_.size()},
+                  {"dropped_events", dropped_events_}};
   if (max_out_at >= 0) summary["max_ses_out_at_ms"] = max_out_at;
   return {{"now_ms", now}, {"events", events_}, {"summary", summary}};
 }
@@ -865,6 +886,7 @@ void SeLifecycle::ResetTimeline() {
   absl::MutexLock lock(&mu_);
   AdvanceLocked(clock_ms_());
   events_.clear();
+  dropped_events_ = 0;
   // The current state as the first events, so summaries of the new timeline start from it.
   const int64_t now = clock_ms_();
   std::vector<const Se*> ordered;

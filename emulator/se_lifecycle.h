@@ -220,6 +220,8 @@ class SeLifecycle {
   std::map<std::string, bool> cloud_write_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::string> se_tenant_ ABSL_GUARDED_BY(mu_);
   std::vector<nlohmann::json> events_ ABSL_GUARDED_BY(mu_);
+  // Events dropped from the front of a long timeline (its summary then starts mid-way).
+  uint64_t dropped_events_ ABSL_GUARDED_BY(mu_) = 0;
   bool store_changed_ ABSL_GUARDED_BY(mu_) = false;
 };
 

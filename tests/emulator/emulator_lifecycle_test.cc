@@ -245,6 +245,7 @@ TEST_F(EmulatorLifecycleTest, ConcurrentReadersAndWriters) {
   ASSERT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", g}, {"count", 6}}), IsOk());
   std::atomic<int> bad{0};
   std::vector<std::thread> readers;
+  readers.reserve(3);
   for (int t = 0; t < 3; ++t) {
     readers.emplace_back([this, &bad, &ses, t] {
       ApiClient client(*emu_);

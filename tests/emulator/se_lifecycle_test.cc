@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/config.h"
 #include "emulator/faults.h"
 #include "emulator/field_rules.h"
 #include "emulator/store.h"
@@ -213,6 +214,22 @@ TEST_F(SeLifecycleTest, RebootAppliesTheGroupsCurrentRebootOnlySettings) {
   EXPECT_EQ(unplaced[0]["at_ms"], 1'000'002);
 }
 
+TEST_F(SeLifecycleTest, ARebootDuringAMigrationComesBackDisabling) {
+  const std::string g = Group({{"name", "web"}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> ses = Ses(g, 1);
+  const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  ASSERT_TRUE(lifecycle_.RebootServiceEngine(ses[0], "admin").ok());
+  EXPECT_EQ(Oper(ses[0]), "OPER_DOWN");
+  At(1'000'050);
+  // The new SE is still booting; the rebooting one is down: the VS waits for either.
+  EXPECT_EQ(Oper(ses[0]), "OPER_DOWN");
+  At(1'000'100);
+  EXPECT_EQ(Oper(ses[0]), "OPER_DISABLED");
+  EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(1));
+  EXPECT_NE(Vs(vs)["se_uuids"][0], ses[0]);
+}
+
 TEST_F(SeLifecycleTest, IdleSesAreDeprovisionedAfterTheGroupsDelay) {
   const std::string g = Group({{"name", "web"}, {"se_deprovision_delay", 2}});
   const std::string keep = Group({{"name", "keep"}, {"se_deprovision_delay", 0}});
@@ -302,10 +319,17 @@ TEST_F(SeLifecycleTest, TheAdmissionPointRefusesAndTheVirtualServiceWaits) {
   const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
   EXPECT_THAT(SesOf(g), IsEmpty());
   EXPECT_THAT(Vs(vs)["waiting"].get<std::string>(), ::testing::HasSubstr("Insufficient"));
-  allow = true;
+  // Asked again at each advance, the refusal is recorded once per waiting reason.
   At(1'000'001);
+  At(1'000'002);
+  int refusals = 0;
+  const json timeline = lifecycle_.Timeline();
+  for (const json& e : timeline["events"]) refusals += e["kind"] == "se_refused";
+  EXPECT_EQ(refusals, 2);  // the control endpoint's, and the virtual service's
+  allow = true;
+  At(1'000'003);
   ASSERT_THAT(SesOf(g), SizeIs(1));
-  At(1'000'101);
+  At(1'000'103);
   EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(1));
   EXPECT_THAT(asked, ::testing::Each(2));
 }
@@ -335,6 +359,34 @@ TEST_F(SeLifecycleTest, AnSeWriteChangesOnlyEnableState) {
   EXPECT_TRUE(absl::IsNotFound(lifecycle_.UpdateServiceEngine(se, "other-tenant", obj).status()));
 }
 
+// The recipe of docs/emulator.md: one old SE at a time, disabled, drained, deleted.
+TEST_F(SeLifecycleTest, ARollingReplacementOneSeAtATime) {
+  const std::string g = Group(
+      {{"name", "checkout"}, {"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> old = Ses(g, 3);
+  lifecycle_.AddVirtualServices("checkout", 3, "").value();
+  json group = store_.Get(kSeGroup, g, "admin").value();
+  group["vcpus_per_se"] = 5;
+  group["memory_per_se"] = 10240;
+  ASSERT_TRUE(store_.ReplaceSeGroup(g, group, "admin").ok());
+  lifecycle_.ResetTimeline();
+  int64_t t = now_ms_;
+  for (const std::string& se : old) {
+    ASSERT_TRUE(SetState(se, "SE_STATE_DISABLED").ok());
+    for (int i = 0; i < 100 && Oper(se) != "OPER_DISABLED"; ++i) At(t += 10);
+    ASSERT_EQ(Oper(se), "OPER_DISABLED");
+    ASSERT_TRUE(lifecycle_.DeleteServiceEngine(se, "admin").ok());
+  }
+  ASSERT_THAT(SesOf(g), SizeIs(3));
+  for (const std::string& se : SesOf(g)) {
+    EXPECT_EQ(store_.Get(kServiceEngine, se, "admin").value()["resources"]["num_vcpus"], 5);
+    EXPECT_THAT(lifecycle_.PlacedOn(se), SizeIs(1));
+  }
+  const json summary = Summary();
+  EXPECT_THAT(summary["unplaced_instants"], IsEmpty());
+  EXPECT_EQ(summary["max_ses_out"], 1);
+}
+
 TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   const std::string g = Group({{"name", "web"}});
   const std::vector<std::string> ses = Ses(g, 3);
@@ -357,6 +409,19 @@ TEST_F(SeLifecycleTest, TheTimelineCountsSesOutAtOnce) {
   EXPECT_EQ(lifecycle_.timing().boot_ms, 5);
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"minute_ms", 0}}).ok());
   EXPECT_FALSE(lifecycle_.UpdateTiming({{"boot", 5}}).ok());
+}
+
+TEST(SeTimingFlagsTest, FlagsSetTheLifecyclesDurations) {
+  absl::StatusOr<Config> c = ParseCommandLine(
+      {"--se-boot-ms", "20", "--se-migration-ms=0", "--emulated-minute-ms", "5"}, nullptr);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->se_timing.boot_ms, 20);
+  EXPECT_EQ(c->se_timing.migration_ms, 0);
+  EXPECT_EQ(c->se_timing.minute_ms, 5);
+  EXPECT_EQ(ParseCommandLine({}, nullptr)->se_timing.minute_ms, 60000);
+  absl::StatusOr<Config> bad = ParseCommandLine({"--emulated-minute-ms", "0"}, nullptr);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("--emulated-minute-ms"));
 }
 
 }  // namespace
