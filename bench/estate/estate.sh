@@ -13,6 +13,9 @@
 #     the profiler's)
 #   NSXALB_BENCH_PHASES: the phases to measure (default "apply plan plan_no_refresh update
 #     destroy"; apply always runs first)
+#   NSXALB_BENCH_SES_PER_GROUP (default 0): after the apply, the emulator runs this many SEs in
+#     every group (at its settings), so that the refresh reads them into service_engines; the
+#     plan still sends one paged SE listing for all of them (200 a page)
 #
 # Per phase it writes: wall time; CPU time of terraform and of the provider processes,
 # separately (every process runs under rusage_exec, see rusage_exec.cc); the providers' peak RSS
@@ -24,6 +27,7 @@ estate_size=${NSXALB_BENCH_ESTATE_SIZE:-1000}
 parallelism=${NSXALB_BENCH_PARALLELISM:-10}
 provider_prefix=${NSXALB_BENCH_PROVIDER_PREFIX:-}
 phases=${NSXALB_BENCH_PHASES:-apply plan plan_no_refresh update destroy}
+ses_per_group=${NSXALB_BENCH_SES_PER_GROUP:-0}
 provider=${1:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
 emulator=${2:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
 rusage_exec=${3:?usage: estate.sh PROVIDER EMULATOR RUSAGE_EXEC OUT_JSON}
@@ -163,6 +167,13 @@ measured=()
 measure apply apply -auto-approve -parallelism="$parallelism"
 assert_contains "$TF_OUT" "Apply complete! Resources: $estate_size added, 0 changed, 0 destroyed."
 measured+=("$bench/apply.json")
+if [ "$ses_per_group" -gt 0 ]; then
+  while read -r uuid; do
+    _emu_curl --fail-with-body -X POST -H 'Content-Type: application/json' \
+      -d "{\"se_group_uuid\":\"$uuid\",\"count\":$ses_per_group}" \
+      "$EMU_URL/_emulator/serviceengines" >/dev/null || fail "creating SEs in $uuid failed"
+  done < <(jq -r '.resources[].instances[].attributes.id' "$TF_WORK/terraform.tfstate")
+fi
 for phase in $phases; do
   case $phase in
     apply) ;;

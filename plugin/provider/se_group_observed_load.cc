@@ -52,6 +52,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   request.platform = check.platform;
   request.declared_workload = check.plan->workload_json;
   request.now = absl::Now();
+  request.tenant_ses = check.tenant_ses.get();
   absl::StatusOr<segroup::UsageReport> report = segroup::ReadGroupUsage(
       client, check.group_uuid, check.tenant, TypedFieldsToSend(check.planned), request);
   if (!report.ok()) {

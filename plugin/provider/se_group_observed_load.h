@@ -4,8 +4,10 @@
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "plugin/controller/client.h"
 #include "plugin/cty/value.h"
@@ -32,6 +34,9 @@ struct ObservedLoadCheck {
   // Empty when the plan creates or changes the group; else why enforce does not apply (the
   // resource's waiver sentence).
   std::string_view enforce_waived;
+  // The tenant's SE listing the provider shares (NsxalbProvider::se_listing), when it could be
+  // read: the group's SEs come from it, with no listing of their own. Null: one listing.
+  std::shared_ptr<const std::vector<controller::ServiceEngine>> tenant_ses;
 };
 
 // Reads the group's usage (one SE listing, one metrics request) and adds what it finds: an

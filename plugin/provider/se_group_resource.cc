@@ -441,6 +441,10 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     check->platform = *platform.platform;
     check->policy = effective;
     check->enforce_waived = waiver;
+    // The group's SEs out of the process's one tenant listing; failing that, their own listing.
+    if (auto listing = provider_->se_listing().Get(*client, check->tenant); listing.ok()) {
+      check->tenant_ses = *std::move(listing);
+    }
     AddObservedLoadFindings(*client, *check, d);
   }
   // The running SEs a change does not reach: a warning under every policy.

@@ -30,6 +30,7 @@ cty::Type LaggingType() {
 
 cty::Value Strings(const std::vector<std::string>& items) {
   std::vector<cty::Value> values;
+  values.reserve(items.size());
   for (const std::string& s : items) values.push_back(cty::Value::String(s));
   return cty::Value::List(cty::Type::String(), std::move(values));
 }

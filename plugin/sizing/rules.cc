@@ -356,15 +356,14 @@ const std::vector<RuleDoc>& AllRules() {
        "Reported as a warning, under every sizing_policy, at each such field's line (at the "
        "workload's when the sizing plans the field), in the plan that makes the change and in "
        "every later plan while an SE lags; a group whose SEs all match says nothing.",
-       {"vcpus_per_se", "memory_per_se", "disk_per_se", "num_dispatcher_cores",
-        "dedicated_dispatcher_core", "max_queues_per_vnic", "hybrid_rss_mode", "max_num_se_dps"}},
+       {}},
       {kUtilizationAtRunningShape,
        "derived: the same model and rules as the plan",
        "The group's utilization at the running SEs' real shape: the declared workload on the "
        "plan's active SEs (at most as many as run) of the smallest lagging SE's vCPUs and memory "
        "(a virtual service is spread evenly, so the smallest SE binds), under the group's HA mode, "
        "as the plan judges its own shape.",
-       {"workload"}},
+       {}},
       {kServiceUnitsOfRunningSes,
        "derived: service-units-per-se",
        "The Service Units the running SEs consume (each SE's own vCPUs) and what the same SEs "

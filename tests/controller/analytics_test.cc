@@ -240,7 +240,8 @@ TEST_F(AnalyticsClientTest, ListsEveryServiceEngineOfATenantAcrossPages) {
     EXPECT_EQ(se.num_vcpus, in_web ? 2 : 8);
     EXPECT_EQ(se.memory_mb, in_web ? 4096 : 16384);
     EXPECT_FALSE(se.name.empty());
-    EXPECT_FALSE(se.body.contains("enable_state"));  // fields= honoured
+    EXPECT_FALSE(se.body.contains("cloud_ref"));  // fields= honoured
+    EXPECT_EQ(se.enable_state, "SE_STATE_ENABLED");
   }
 }
 

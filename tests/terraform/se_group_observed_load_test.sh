@@ -60,11 +60,11 @@ EOF
 )
 emu_post /_emulator/metrics "$series" >/dev/null
 
-step "without observed_load the plan reads no analytics"
+step "without observed_load the plan reads no analytics (only the tenant's one SE listing)"
 emu_reset_counters
 tf plan
 assert_contains "$TF_OUT" "No changes."
-emu_counters | assert_json '.requests["GET /api/serviceengine"] // 0' 0 -
+emu_counters | assert_json '.requests["GET /api/serviceengine"] // 0' 1 -
 emu_counters | assert_json '.requests["POST /api/analytics/metrics/collection"] // 0' 0 -
 
 step "the data source: the peak of the sum, the highest SE CPU, the SE count"
@@ -113,6 +113,8 @@ grep -A3 "peaked at 91% CPU" "$TF_OUT" | grep -qF "on main.tf line 13" ||
 assert_contains "$TF_OUT" "80% target"
 assert_contains "$TF_OUT" "13:     l7_rps = 100000"
 assert_contains "$TF_OUT" "observed-peak-above-declared"
+# The SEs come from the tenant's one listing the refresh made (service_engines): no listing of
+# the group's own.
 emu_counters | assert_json '.requests["GET /api/serviceengine"]' 1 -
 emu_counters | assert_json '.requests["POST /api/analytics/metrics/collection"]' 1 -
 step "the README's excerpt of this plan (times aside)"

@@ -105,6 +105,7 @@ std::string NewSesOnlyText(const SesBehindInput& in, const std::vector<const Lag
     keep = absl::StrCat(sz::Agree(ses.size(), " keeps ", " keep "), *shapes.begin());
   } else {
     std::vector<std::string> each;
+    each.reserve(ses.size());
     for (const LaggingSe* lag : ses) {
       each.push_back(absl::StrCat(lag->se.name, " ", ShapeText(lag->se, disk)));
     }

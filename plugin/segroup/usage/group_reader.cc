@@ -1,9 +1,11 @@
 // One SE group's observed load read from the Controller.
 #include "plugin/segroup/usage/group_reader.h"
 
+#include <string>
 #include <utility>
 
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/refs.h"
 #include "plugin/segroup/usage/collection_stream.h"
 #include "plugin/segroup/usage/decode.h"
 
@@ -44,8 +46,24 @@ std::vector<ObservedSe> ObservedSes(const std::vector<controller::ServiceEngine>
 absl::StatusOr<UsageReport> ReadGroupUsage(controller::Client& client, std::string_view group_uuid,
                                            std::string_view tenant, const nlohmann::json& settings,
                                            const GroupUsageRequest& request) {
-  NSXALB_ASSIGN_OR_RETURN(std::vector<controller::ServiceEngine> listed,
-                          client.ListServiceEngines(group_uuid, tenant));
+  std::vector<controller::ServiceEngine> listed;
+  if (request.tenant_ses != nullptr) {
+    // The group's SEs out of the tenant's listing, chosen as ListServiceEngines chooses them.
+    std::string group(group_uuid);
+    if (!controller::LooksLikeUuid(group)) {
+      NSXALB_ASSIGN_OR_RETURN(
+          controller::ObjectRef parsed,
+          controller::ParseRef(group_uuid, "serviceenginegroup", "se_group_uuid"));
+      group = parsed.uuid;
+    }
+    for (const controller::ServiceEngine& se : *request.tenant_ses) {
+      absl::StatusOr<controller::ObjectRef> ref =
+          controller::ParseRef(se.se_group_ref, "serviceenginegroup", "se_group_ref");
+      if (ref.ok() && ref->uuid == group) listed.push_back(se);
+    }
+  } else {
+    NSXALB_ASSIGN_OR_RETURN(listed, client.ListServiceEngines(group_uuid, tenant));
+  }
   UsageInput input;
   input.ses = ObservedSes(listed);
   input.query = request.query;

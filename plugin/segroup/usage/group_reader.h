@@ -29,6 +29,10 @@ struct GroupUsageRequest {
   nlohmann::json declared_workload = nullptr;
   // The end of the window.
   absl::Time now;
+  // The tenant's SE listing when the caller already holds it (the provider's one shared listing,
+  // segroup/lifecycle/running_ses.h): the group's SEs are taken from it and no listing is sent.
+  // Null: one listing of the group's SEs.
+  const std::vector<controller::ServiceEngine>* tenant_ses = nullptr;
 };
 
 // The SEs as the analysis sees them: uuid, name and real size.
