@@ -116,9 +116,10 @@ void Server::ControlRoutes() {
         if (!it.value().is_number()) {
           return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": must be a number"));
         }
-        absl::Status s = ParseLicenseFlag(
-            absl::StrCat(it.key(), "=", it.value().get<double>()), &*licensed);
-        if (!s.ok()) return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": ", s.message()));
+        absl::Status s =
+            ParseLicenseFlag(absl::StrCat(it.key(), "=", it.value().get<double>()), &*licensed);
+        if (!s.ok())
+          return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": ", s.message()));
       }
     }
     std::optional<std::vector<LicenseCharge>> reservations;
@@ -131,16 +132,14 @@ void Server::ControlRoutes() {
         json item = body["reservations"][i];
         if (!item.is_object()) item = json::object();
         const std::string at = absl::StrCat("reservations[", i, "]");
-        if (!item["tier"].is_string() ||
-            !IsLicenseTier(item["tier"].get<std::string>())) {
+        if (!item["tier"].is_string() || !IsLicenseTier(item["tier"].get<std::string>())) {
           return WriteError(r, 400, absl::StrCat(at, ".tier: must be a licence tier"));
         }
         if (!item["service_cores"].is_number() || item["service_cores"].get<double>() < 0) {
           return WriteError(r, 400, absl::StrCat(at, ".service_cores: must be a number >= 0"));
         }
-        std::string uuid = item["uuid"].is_string()
-                               ? item["uuid"].get<std::string>()
-                               : absl::StrCat("escrow-cookie-", i + 1);
+        std::string uuid = item["uuid"].is_string() ? item["uuid"].get<std::string>()
+                                                    : absl::StrCat("escrow-cookie-", i + 1);
         reservations->push_back({std::move(uuid), item["tier"].get<std::string>(),
                                  item["service_cores"].get<double>(), ""});
       }

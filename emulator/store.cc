@@ -447,20 +447,22 @@ absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(
       mine.uuid = uuid;
       absl::Status admitted = admit(mine);
       if (!admitted.ok()) {
-        return absl::Status(admitted.code(), absl::StrCat("created ", i, " of ", count,
-                                                          " Service Engines: ", admitted.message()));
+        return absl::Status(
+            admitted.code(),
+            absl::StrCat("created ", i, " of ", count, " Service Engines: ", admitted.message()));
       }
     }
-    InsertLocked(kServiceEngine, {{"uuid", uuid},
-                                  {"name", absl::StrCat(group_name, "-se-", next)},
-                                  {"_se_number", next},
-                                  {"_license", {{"tier", charge.tier}, {"service_cores", charge.service_cores}}},
-                                  {"se_group_ref", group_uuid},
-                                  {"cloud_ref", group->value("cloud_ref", "")},
-                                  {"tenant_ref", group->value("tenant_ref", "")},
-                                  {"resources", resources},
-                                  {"enable_state", "SE_STATE_ENABLED"},
-                                  {"_last_modified", NextLastModifiedLocked()}});
+    InsertLocked(kServiceEngine,
+                 {{"uuid", uuid},
+                  {"name", absl::StrCat(group_name, "-se-", next)},
+                  {"_se_number", next},
+                  {"_license", {{"tier", charge.tier}, {"service_cores", charge.service_cores}}},
+                  {"se_group_ref", group_uuid},
+                  {"cloud_ref", group->value("cloud_ref", "")},
+                  {"tenant_ref", group->value("tenant_ref", "")},
+                  {"resources", resources},
+                  {"enable_state", "SE_STATE_ENABLED"},
+                  {"_last_modified", NextLastModifiedLocked()}});
     uuids.push_back(std::move(uuid));
   }
   return uuids;
