@@ -390,8 +390,18 @@ void Server::HandleDeleteSeGroup(const httplib::Request& req, httplib::Response&
     return;
   }
   metrics_.ForgetServiceEngines(*removed);
+  license_.Release(*removed);
   Persist();
   res.status = 204;
+}
+
+void Server::HandleLicenseLedger(const httplib::Request& req, httplib::Response& res) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
+  // The swagger's answer to the collection GET: {"count", "results": [LicenseLedgerDetails]}.
+  const json details = license_.Details(absl::ToUnixMicros(absl::Now()));
+  res.set_content(json{{"count", 1}, {"results", json::array({details})}}.dump(),
+                  "application/json");
 }
 
 }  // namespace nsxalb::emulator

@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "emulator/license.h"
 #include "plugin/common/status_macros.h"
 
 namespace nsxalb::emulator {
@@ -30,6 +31,7 @@ const char* Usage() {
          "  [--session-idle-timeout SECONDS (900)] [--expired-session-status 419|401]\n"
          "  [--page-size N (25)] [--latency-ms N] [--fail-next N] [--fail-status 503]\n"
          "  [--throttle-next N] [--retry-after SECONDS] [--drop-after-create N]\n"
+         "  [--license TIER=UNITS (repeatable; default ENTERPRISE=100000)]\n"
          "  [--se-boot-ms N (300)] [--se-migration-ms N (300)] [--emulated-minute-ms N (60000)]\n"
          "  [--log-level TRACE|DEBUG|INFO|WARN|ERROR] [--exit-with-parent]\n";
 }
@@ -105,6 +107,8 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       {"--retry-after", int_flag(&c.faults.retry_after_seconds, 0, 3600)},
       {"--drop-after-create", int_flag(&c.faults.drop_after_create, 0, 1000000)},
       {"--log-level", string_flag(&c.log_level)},
+      {"--license",
+       [&c](const std::string&, const std::string& v) { return ParseLicenseFlag(v, &c.license); }},
       {"--se-boot-ms", int64_flag(&c.se_timing.boot_ms, 0)},
       {"--se-migration-ms", int64_flag(&c.se_timing.migration_ms, 0)},
       {"--emulated-minute-ms", int64_flag(&c.se_timing.minute_ms, 1)},

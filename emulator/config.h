@@ -5,11 +5,12 @@
 //   [--session-idle-timeout SECONDS] [--expired-session-status 419|401] [--page-size N]
 //   [--latency-ms N] [--fail-next N] [--fail-status S] [--throttle-next N] [--retry-after SECONDS]
 //   [--drop-after-create N] [--se-boot-ms N] [--se-migration-ms N] [--emulated-minute-ms N]
-//   [--log-level LEVEL] [--exit-with-parent]
+//   [--license TIER=UNITS]... [--log-level LEVEL] [--exit-with-parent]
 // The password defaults to $NSXALB_EMULATOR_PASSWORD, else "admin".
 #ifndef NSXALB_EMULATOR_CONFIG_H_
 #define NSXALB_EMULATOR_CONFIG_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct Config {
   // Page size of collection GETs without page_size.
   int default_page_size = 25;
   FaultConfig faults;
+  // Service Units licensed per tier (--license ENTERPRISE=64, repeatable); empty means the
+  // default licence (license.h: kDefaultLicenseServiceUnits of ENTERPRISE).
+  std::map<std::string, double> license;
   // The SE lifecycle's durations (boot, migration, the emulated minute of se_deprovision_delay).
   SeTiming se_timing;
   // Stop (as on SIGTERM) when the process that started the emulator dies, so a crashed test

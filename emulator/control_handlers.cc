@@ -1,6 +1,7 @@
 // The /_emulator/ control endpoint: counters, faults, state dump, auth tokens, the secrets
 // issued so far, and the Service Engines and metric series the analytics API serves, for tests.
 // It needs no session, is not counted and is not subject to faults.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,6 +107,53 @@ void Server::ControlRoutes() {
     if (!deleted.ok()) return WriteError(r, HttpStatusFor(deleted), std::string(deleted.message()));
     Persist();
     r.status = 204;
+  });
+  // The licence: GET -> {"licensed": {tier: units}, "default": bool}; POST {"licensed"?: {tier:
+  // units} ({} restores the default), "reservations"?: [{"tier", "service_cores", "uuid"?}]}
+  // replaces what it names and answers like GET.
+  http_->Get("/_emulator/license", [this, reply](Req, Res r) { reply(r, license_.LicenseJson()); });
+  http_->Post("/_emulator/license", [this, reply](Req q, Res r) {
+    json body;
+    if (!ParseBody(q, r, &body)) return;
+    std::optional<std::map<std::string, double>> licensed;
+    if (body.contains("licensed")) {
+      if (!body["licensed"].is_object()) return WriteError(r, 400, "licensed: must be an object");
+      licensed.emplace();
+      for (auto it = body["licensed"].begin(); it != body["licensed"].end(); ++it) {
+        if (!it.value().is_number()) {
+          return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": must be a number"));
+        }
+        absl::Status s =
+            ParseLicenseFlag(absl::StrCat(it.key(), "=", it.value().get<double>()), &*licensed);
+        if (!s.ok())
+          return WriteError(r, 400, absl::StrCat("licensed.", it.key(), ": ", s.message()));
+      }
+    }
+    std::optional<std::vector<LicenseCharge>> reservations;
+    if (body.contains("reservations")) {
+      if (!body["reservations"].is_array()) {
+        return WriteError(r, 400, "reservations: must be a list");
+      }
+      reservations.emplace();
+      for (size_t i = 0; i < body["reservations"].size(); ++i) {
+        json item = body["reservations"][i];
+        if (!item.is_object()) item = json::object();
+        const std::string at = absl::StrCat("reservations[", i, "]");
+        if (!item["tier"].is_string() || !IsLicenseTier(item["tier"].get<std::string>())) {
+          return WriteError(r, 400, absl::StrCat(at, ".tier: must be a licence tier"));
+        }
+        if (!item["service_cores"].is_number() || item["service_cores"].get<double>() < 0) {
+          return WriteError(r, 400, absl::StrCat(at, ".service_cores: must be a number >= 0"));
+        }
+        std::string uuid = item["uuid"].is_string() ? item["uuid"].get<std::string>()
+                                                    : absl::StrCat("escrow-cookie-", i + 1);
+        reservations->push_back({std::move(uuid), item["tier"].get<std::string>(),
+                                 item["service_cores"].get<double>(), ""});
+      }
+    }
+    if (licensed.has_value()) license_.SetLicense(*std::move(licensed));
+    if (reservations.has_value()) license_.SetReservations(*std::move(reservations));
+    reply(r, license_.LicenseJson());
   });
   // Metric series: {"series": [{entity_uuid, serviceengine_uuid?, metric_id, step, values,
   // stop?}]}; each replaces the series of the same entity, SE, metric and step.

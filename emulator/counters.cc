@@ -23,8 +23,9 @@ std::string Counters::Key(absl::string_view method, absl::string_view path) {
   // Analytics paths hold the type two segments further on: /api/analytics/metrics/TYPE/ID
   // (and /api/analytics/metrics/collection, which has none).
   const size_t id_at = parts.size() >= 3 && parts[1] == "api" && parts[2] == "analytics" ? 5 : 3;
-  if (parts.size() >= id_at + 1 && parts[1] == "api" && !parts[id_at].empty() &&
-      parts[id_at] != "clear") {
+  // /api/licensing/ledger/details is one endpoint, not an object of a type "licensing".
+  if (parts.size() >= id_at + 1 && parts[1] == "api" && parts[2] != "licensing" &&
+      !parts[id_at].empty() && parts[id_at] != "clear") {
     parts[id_at] = "{uuid}";
   }
   return absl::StrCat(method, " ", absl::StrJoin(parts, "/"));

@@ -321,6 +321,7 @@ void SeLifecycle::AdvanceLocked(int64_t now) {
 }
 
 void SeLifecycle::BootedLocked(Se& se, int64_t now) {
+  if (hooks_.up) hooks_.up(se.uuid);
   se.snapshot = RebootSettingsLocked(se.group);
   se.online_since_ms = now;
   const bool disabled =
@@ -525,6 +526,7 @@ absl::StatusOr<std::string> SeLifecycle::CreateSeLocked(const std::string& group
     absl::StatusOr<json> obj = store_->Get(kServiceEngine, uuid, "*");
     if (obj.ok()) hooks_.created(*obj);
   }
+  if (up_now && hooks_.up) hooks_.up(uuid);
   return uuid;
 }
 

@@ -61,6 +61,9 @@ struct SeHooks {
   // After an SE was created (its stored object) and after one was deleted (its uuid).
   std::function<void(const nlohmann::json& se)> created;
   std::function<void(const std::string& se_uuid)> deleted;
+  // When an SE comes up: at the end of its boot, or at once for an SE the control endpoint loads
+  // (the licence ledger then moves its units from escrow to consumed).
+  std::function<void(const std::string& se_uuid)> up;
 };
 
 // True when a change of `field` reaches running SEs only after they reboot. The one place the

@@ -7,10 +7,10 @@
 // /api/serviceengine/<uuid>, GET /api/serviceengine/<uuid>/runtime, POST
 // /api/serviceengine/<uuid>/reboot, GET /api/serviceengine-inventory[/uuid],
 // GET /api/virtualservice[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
-// and POST /api/analytics/metrics/collection.
+// POST /api/analytics/metrics/collection and GET /api/licensing/ledger/details.
 // /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines, metric
-// series, virtual services, clouds, the SE lifecycle's timing and timeline); it is not counted, not
-// subject to faults and needs no session. Behaviour and status codes are documented in
+// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence); it is not
+// counted, not subject to faults and needs no session. Behaviour and status codes are documented in
 // docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_
@@ -26,6 +26,7 @@
 #include "emulator/config.h"
 #include "emulator/counters.h"
 #include "emulator/faults.h"
+#include "emulator/license.h"
 #include "emulator/metrics.h"
 #include "emulator/se_lifecycle.h"
 #include "emulator/sessions.h"
@@ -112,6 +113,7 @@ class Server {
   void HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res);
   void HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res);
   void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
+  void HandleLicenseLedger(const httplib::Request& req, httplib::Response& res);
   nlohmann::json VersionJson() const;
 
   // Analytics (analytics_handlers.cc): the metrics GETs of one entity type and the collection.
@@ -138,6 +140,7 @@ class Server {
   SessionManager sessions_;
   Store store_;
   MetricsStore metrics_;
+  LicenseLedger license_;
   Faults faults_;
   SeLifecycle lifecycle_;
   Counters counters_;

@@ -408,10 +408,9 @@ absl::StatusOr<std::vector<std::string>> Store::DeleteSeGroup(const std::string&
   return removed;
 }
 
-absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(const std::string& group_uuid,
-                                                                     int count,
-                                                                     std::optional<int> vcpus,
-                                                                     const json& defaults) {
+absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(
+    const std::string& group_uuid, int count, std::optional<int> vcpus, const json& defaults,
+    const LicenseAdmission& admit) {
   absl::MutexLock lock(&mu_);
   json* group = FindLocked(kSeGroup, group_uuid);
   if (group == nullptr) {
@@ -433,24 +432,60 @@ absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(const std::
     const json& n = se.value("_se_number", json());
     if (n.is_number_integer() && n.get<int>() >= next) next = n.get<int>() + 1;
   }
-  const json resources = {{"num_vcpus", vcpus.has_value() ? *vcpus : size("vcpus_per_se")},
-                          {"memory", size("memory_per_se")},
-                          {"disk", size("disk_per_se")}};
+  const int num_vcpus = vcpus.has_value() ? *vcpus : static_cast<int>(size("vcpus_per_se"));
+  const json resources = {
+      {"num_vcpus", num_vcpus}, {"memory", size("memory_per_se")}, {"disk", size("disk_per_se")}};
+  // What each SE holds of the licence (docs/emulator.md, "The licence ledger").
+  const json* cloud = FindLocked(kCloud, group->value("cloud_ref", ""));
+  const LicenseCharge charge = LicenseChargeOf(
+      *group, cloud != nullptr ? cloud->value("license_tier", "") : std::string(), num_vcpus);
   std::vector<std::string> uuids;
   for (int i = 0; i < count; ++i, ++next) {
     std::string uuid = absl::StrCat("se-", NewUuid4());
-    InsertLocked(kServiceEngine, {{"uuid", uuid},
-                                  {"name", absl::StrCat(group_name, "-se-", next)},
-                                  {"_se_number", next},
-                                  {"se_group_ref", group_uuid},
-                                  {"cloud_ref", group->value("cloud_ref", "")},
-                                  {"tenant_ref", group->value("tenant_ref", "")},
-                                  {"resources", resources},
-                                  {"enable_state", "SE_STATE_ENABLED"},
-                                  {"_last_modified", NextLastModifiedLocked()}});
+    if (admit) {
+      LicenseCharge mine = charge;
+      mine.uuid = uuid;
+      absl::Status admitted = admit(mine);
+      if (!admitted.ok()) {
+        return absl::Status(
+            admitted.code(),
+            absl::StrCat("created ", i, " of ", count, " Service Engines: ", admitted.message()));
+      }
+    }
+    InsertLocked(kServiceEngine,
+                 {{"uuid", uuid},
+                  {"name", absl::StrCat(group_name, "-se-", next)},
+                  {"_se_number", next},
+                  {"_license", {{"tier", charge.tier}, {"service_cores", charge.service_cores}}},
+                  {"se_group_ref", group_uuid},
+                  {"cloud_ref", group->value("cloud_ref", "")},
+                  {"tenant_ref", group->value("tenant_ref", "")},
+                  {"resources", resources},
+                  {"enable_state", "SE_STATE_ENABLED"},
+                  {"_last_modified", NextLastModifiedLocked()}});
     uuids.push_back(std::move(uuid));
   }
   return uuids;
+}
+
+std::vector<LicenseCharge> Store::LicenseCharges() {
+  absl::MutexLock lock(&mu_);
+  std::vector<LicenseCharge> out;
+  for (const auto& [seq, se] : collections_[kServiceEngine].by_seq) {
+    const json& charge = se.value("_license", json::object());
+    // A state file from before the ledger: the SE's vCPUs under the default tier.
+    double units = 0;
+    const json& resources = se.value("resources", json::object());
+    if (resources.contains("num_vcpus") && resources["num_vcpus"].is_number()) {
+      units = resources["num_vcpus"].get<double>();
+    }
+    if (charge.contains("service_cores") && charge["service_cores"].is_number()) {
+      units = charge["service_cores"].get<double>();
+    }
+    out.push_back({se.value("uuid", ""), charge.value("tier", kDefaultLicenseTier), units,
+                   se.value("tenant_ref", "")});
+  }
+  return out;
 }
 
 absl::StatusOr<json> Store::UpdateServiceEngine(const std::string& uuid, const json& fields,
@@ -539,6 +574,7 @@ json Store::Render(const std::string& type, const json& stored, const RenderOpti
   if (stored.contains("se_group_ref"))
     out["se_group_ref"] = ref(kSeGroup, stored["se_group_ref"].get<std::string>());
   out.erase("_se_number");
+  out.erase("_license");
   // Written by emulators before the SE lifecycle; the runtime holds it now.
   if (type == kServiceEngine) out.erase("oper_status");
   if (!o.fields.empty()) {

@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "emulator/license.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/version.h"
 
@@ -58,6 +59,10 @@ struct ListFilter {
   // refers_to=<type>:<uuid>: only objects with a *_ref to that object (e.g. the SEs of a group).
   std::optional<std::pair<std::string, std::string>> refers_to;
 };
+
+// Asked once for each SE about to be created, with what it will hold of the licence; an error
+// refuses the SE (LicenseLedger::Admit).
+using LicenseAdmission = std::function<absl::Status(const LicenseCharge&)>;
 
 // The object database.
 class Store {
@@ -115,10 +120,18 @@ class Store {
   // uuids ("se-<uuid4>"). Each gets the group's cloud and tenant and `resources` {num_vcpus,
   // memory (MB), disk (GB)} from the group's vcpus_per_se, memory_per_se and disk_per_se, else
   // from `defaults` (the field catalog's); `vcpus`, when set, overrides num_vcpus. NotFound for
-  // an unknown group.
-  absl::StatusOr<std::vector<std::string>> CreateServiceEngines(const std::string& group_uuid,
-                                                                int count, std::optional<int> vcpus,
-                                                                const nlohmann::json& defaults);
+  // an unknown group. Each SE is first put to `admit` (when set) with its licence charge: its
+  // tier (the group's license_tier, else its cloud's, else ENTERPRISE) and its units (the shared
+  // rule, plugin/common/license_units.h, over its vCPUs and the group's max_num_se_dps and
+  // per_app). The first refusal stops the creation: the SEs admitted before it stay (the group
+  // stays under-sized, as on a Controller) and the refusal is returned, its message prefixed
+  // with "created N of M Service Engines: ".
+  absl::StatusOr<std::vector<std::string>> CreateServiceEngines(
+      const std::string& group_uuid, int count, std::optional<int> vcpus,
+      const nlohmann::json& defaults, const LicenseAdmission& admit = nullptr);
+
+  // The licence charge of every Service Engine, as created (for LicenseLedger::Rebuild).
+  std::vector<LicenseCharge> LicenseCharges();
 
   // Sets `fields` (top-level keys) on Service Engine `uuid` and gives it a new _last_modified.
   // NotFound when absent; Aborted (412) when `last_modified` (as ReplaceSeGroup) is stale.

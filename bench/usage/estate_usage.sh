@@ -9,7 +9,8 @@
 #     rusage_exec), and its CPU time (user + system: the listings, the TLS, the streaming decode
 #     and the analysis of every group), and wall time;
 #   - that the totals equal the sum of the groups.
-# Budgets (issue 35): at most 10 requests after login, at most 64 MB of RSS above idle, at most 2 s
+# Budgets (issue 35): at most 11 requests after login (issue 35's 10, and since issue 40 the one
+# GET of the licence ledger), at most 64 MB of RSS above idle, at most 2 s
 # of CPU; each is printed as met or missed, and the script fails when one is missed under
 # NSXALB_BENCH_STRICT=1 (the smoke test's setting).
 #
@@ -118,7 +119,7 @@ jq -n --slurpfile idle "$TF_TMP/idle.rusage" --slurpfile read "$TF_TMP/read.rusa
      rss_above_idle_mb: (($read[0].maxrss_kb - $idle[0].maxrss_kb) / 1024),
      cpu_s: (($read[0].utime_us + $read[0].stime_us) / 1e6), wall_s: ($read[0].wall_us / 1e6),
      totals_equal_the_sum: $sums_match}
-  | .budgets = {requests_after_login: (.requests_after_login <= 10),
+  | .budgets = {requests_after_login: (.requests_after_login <= 11),
                 rss_above_idle_mb: (.rss_above_idle_mb <= 64), cpu_s: (.cpu_s <= 2)}' >"$out_json"
 cat "$out_json"
 if [ "$strict" = 1 ]; then

@@ -211,6 +211,7 @@ segroup::EstateUsageRequest EstateRequestOf(const Options& o) {
   request.cloud = o.cloud;
   request.name_regex = o.name_filter;
   request.min_se_count = o.min_ses;
+  request.read_license = true;
   if (!o.platform.empty()) request.platform = *sizing::ParsePlatform(o.platform);
   if (o.forecast_days.has_value()) request.forecast_days = *o.forecast_days;
   return request;

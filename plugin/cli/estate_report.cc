@@ -81,6 +81,13 @@ std::string EstateMarkdown(const EstateView& estate, const std::string& title, i
         " (rule ", sizing::rules::kEstateRequestsBounded, ").");
   }
   absl::StrAppend(&out, "\n\n");
+  // The licence pool per tier (rule license-remaining-after-reclaim), a paragraph each.
+  for (const segroup::EstateLicensePool& pool : estate.license_pool) {
+    absl::StrAppend(&out, EstateLicensePoolLine(pool), ".\n\n");
+  }
+  if (!estate.license_error.empty()) {
+    absl::StrAppend(&out, "Licence pool unknown: ", estate.license_error, "\n\n");
+  }
   if (estate.groups.empty()) {
     absl::StrAppend(&out, "No SE group matched.\n");
     return out;

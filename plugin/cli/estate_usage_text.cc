@@ -26,6 +26,18 @@ std::string PlainNumber(const std::optional<double>& value) {
 
 std::string PlainBool(bool value) { return value ? "true" : "false"; }
 
+// The pool figure `which` (0 licensed, 1 consumed, 2 escrow, 3 remaining, 4 remaining after
+// reclaim) of the tier `row` draws on; "" when the estate has no pool for it.
+std::string PoolCell(const EstateView& estate, const EstateRow& row, int which) {
+  for (const segroup::EstateLicensePool& p : estate.license_pool) {
+    if (p.pool.tier != row.license_tier) continue;
+    const double figures[] = {p.pool.licensed, p.pool.consumed, p.pool.escrow, p.pool.remaining,
+                              p.remaining_after_reclaim};
+    return PlainNumber(figures[which]);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string EstateUsageText(const EstateView& estate) {
@@ -33,22 +45,41 @@ std::string EstateUsageText(const EstateView& estate) {
   for (const EstateRow& row : estate.groups) rows.push_back(EstateCells(row));
   const std::vector<size_t>& figures = EstateFigureColumns();
   return absl::StrCat(TextTable(rows, std::set<size_t>(figures.begin(), figures.end())), "\n",
-                      EstateTotalLine(estate.totals), "\n");
+                      EstateTotalLine(estate.totals), "\n", EstateLicenseLines(estate));
 }
 
 std::string EstateUsageCsv(const EstateView& estate) {
-  std::string out = CsvRecord({"name", "uuid", "cloud", "platform", "se_count", "su_now",
-                               "su_recommended", "su_reclaimable", "cpu_peak_pct", "days_to_target",
-                               "reaches_on", "at_risk", "observed", "note"});
+  std::string out = CsvRecord({"name",           "uuid",           "cloud",
+                               "platform",       "se_count",       "su_now",
+                               "su_recommended", "su_reclaimable", "cpu_peak_pct",
+                               "days_to_target", "reaches_on",     "at_risk",
+                               "observed",       "note",           "license_tier",
+                               "su_now_ledger",  "tier_licensed",  "tier_consumed",
+                               "tier_escrow",    "tier_remaining", "tier_remaining_after_reclaim"});
   for (const EstateRow& r : estate.groups) {
     const std::optional<double> days =
         r.days_to_target.has_value() ? std::optional<double>(*r.days_to_target) : std::nullopt;
-    absl::StrAppend(
-        &out, CsvRecord({r.name, r.uuid, r.cloud, r.platform, absl::StrCat(r.se_count),
-                         PlainNumber(r.service_units_now), PlainNumber(r.service_units_recommended),
-                         PlainNumber(r.service_units_reclaimable), PlainNumber(r.cpu_peak_pct),
-                         PlainNumber(days), r.reaches_on, PlainBool(r.at_risk),
-                         PlainBool(r.observed), r.note}));
+    absl::StrAppend(&out, CsvRecord({r.name,
+                                     r.uuid,
+                                     r.cloud,
+                                     r.platform,
+                                     absl::StrCat(r.se_count),
+                                     PlainNumber(r.service_units_now),
+                                     PlainNumber(r.service_units_recommended),
+                                     PlainNumber(r.service_units_reclaimable),
+                                     PlainNumber(r.cpu_peak_pct),
+                                     PlainNumber(days),
+                                     r.reaches_on,
+                                     PlainBool(r.at_risk),
+                                     PlainBool(r.observed),
+                                     r.note,
+                                     r.license_tier,
+                                     PlainNumber(r.license_service_units_now),
+                                     PoolCell(estate, r, 0),
+                                     PoolCell(estate, r, 1),
+                                     PoolCell(estate, r, 2),
+                                     PoolCell(estate, r, 3),
+                                     PoolCell(estate, r, 4)}));
   }
   return out;
 }

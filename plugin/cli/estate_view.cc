@@ -87,6 +87,14 @@ class At {
     return v->get<double>();
   }
 
+  // A number that may be absent or null: unset then.
+  absl::StatusOr<std::optional<double>> OptionalNumber(const char* key) const {
+    const Json* v = Find(key);
+    if (v == nullptr || v->is_null()) return std::optional<double>();
+    if (!v->is_number()) return WrongType(key, "a number or null", *v);
+    return v->get<double>();
+  }
+
   // A number (not null).
   absl::StatusOr<double> Number(const char* key) const {
     NSXALB_ASSIGN_OR_RETURN(const Json* v, Present(key));
@@ -160,6 +168,11 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
   NSXALB_ASSIGN_OR_RETURN(row.platform, group.OptionalString("platform"));
   NSXALB_ASSIGN_OR_RETURN(row.at_risk, group.Bool("at_risk"));
   NSXALB_ASSIGN_OR_RETURN(row.observed, group.Bool("observed"));
+  // The licence (absent from an estate written before the ledger was read).
+  NSXALB_ASSIGN_OR_RETURN(row.license_tier, group.OptionalString("license_tier"));
+  NSXALB_ASSIGN_OR_RETURN(row.license_service_units_now,
+                          group.OptionalNumber("license_service_units_now"));
+  NSXALB_ASSIGN_OR_RETURN(row.license_note, group.OptionalString("license_note"));
   NSXALB_ASSIGN_OR_RETURN(const At usage, group.Object("usage"));
   NSXALB_ASSIGN_OR_RETURN(row.se_count, usage.Count("se_count"));
 
@@ -194,12 +207,28 @@ absl::StatusOr<EstateRow> ReadRow(const At& group) {
     const Json& first = findings.front().value();
     if (first.is_string()) row.note = FindingSummary(first.get<std::string>());
   }
+  if (!row.license_note.empty()) {
+    row.note = row.note.empty() ? row.license_note : absl::StrCat(row.note, "; ", row.license_note);
+  }
   return row;
 }
 
 // "-" for an unknown figure.
 std::string UnitsCell(const std::optional<double>& units) {
   return units.has_value() ? sizing::FormatServiceUnitsNumber(*units) : "-";
+}
+
+// SUs now: the ledger's count when the estate has it, the derivation from vCPUs beside it when
+// they differ ("4 (vCPUs: 8)"); the derivation alone without the ledger.
+std::string NowCell(const EstateRow& row) {
+  if (!row.license_service_units_now.has_value()) return UnitsCell(row.service_units_now);
+  std::string cell = sizing::FormatServiceUnitsNumber(*row.license_service_units_now);
+  if (row.service_units_now.has_value() &&
+      std::fabs(*row.service_units_now - *row.license_service_units_now) > 1e-9) {
+    absl::StrAppend(&cell, " (vCPUs: ", sizing::FormatServiceUnitsNumber(*row.service_units_now),
+                    ")");
+  }
+  return cell;
 }
 
 }  // namespace
@@ -228,6 +257,18 @@ absl::StatusOr<EstateView> ReadEstateView(const Json& estate) {
   if (estate.contains("metrics_requests") && !estate["metrics_requests"].is_null()) {
     NSXALB_ASSIGN_OR_RETURN(view.metrics_requests, root.Count("metrics_requests"));
   }
+  NSXALB_ASSIGN_OR_RETURN(const std::vector<At> pools, root.Elements("license_pool"));
+  for (const At& p : pools) {
+    segroup::EstateLicensePool pool;
+    NSXALB_ASSIGN_OR_RETURN(pool.pool.tier, p.String("tier"));
+    NSXALB_ASSIGN_OR_RETURN(pool.pool.licensed, p.Number("licensed"));
+    NSXALB_ASSIGN_OR_RETURN(pool.pool.consumed, p.Number("consumed"));
+    NSXALB_ASSIGN_OR_RETURN(pool.pool.escrow, p.Number("escrow"));
+    NSXALB_ASSIGN_OR_RETURN(pool.pool.remaining, p.Number("remaining"));
+    NSXALB_ASSIGN_OR_RETURN(pool.remaining_after_reclaim, p.Number("remaining_after_reclaim"));
+    view.license_pool.push_back(std::move(pool));
+  }
+  NSXALB_ASSIGN_OR_RETURN(view.license_error, root.OptionalString("license_error"));
   return view;
 }
 
@@ -247,7 +288,7 @@ std::vector<std::string> EstateCells(const EstateRow& row) {
   return {row.name,
           row.cloud.empty() ? "-" : row.cloud,
           absl::StrCat(row.se_count),
-          UnitsCell(row.service_units_now),
+          NowCell(row),
           UnitsCell(row.service_units_recommended),
           UnitsCell(row.service_units_reclaimable),
           row.cpu_peak_pct.has_value() ? sizing::FormatPercent(*row.cpu_peak_pct) : "-",
@@ -255,6 +296,27 @@ std::vector<std::string> EstateCells(const EstateRow& row) {
                                          : "-",
           row.at_risk ? "yes" : "no",
           row.note};
+}
+
+std::string EstateLicensePoolLine(const segroup::EstateLicensePool& p) {
+  return absl::StrCat("Licence pool ", p.pool.tier, ": ",
+                      sizing::FormatServiceUnitsNumber(p.pool.licensed), " licensed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.consumed), " consumed, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.escrow), " in escrow, ",
+                      sizing::FormatServiceUnitsNumber(p.pool.remaining), " remaining; ",
+                      sizing::FormatServiceUnitsNumber(p.remaining_after_reclaim),
+                      " remaining after the reclaimable units come back");
+}
+
+std::string EstateLicenseLines(const EstateView& estate) {
+  std::string out;
+  for (const segroup::EstateLicensePool& p : estate.license_pool) {
+    absl::StrAppend(&out, EstateLicensePoolLine(p), "\n");
+  }
+  if (!estate.license_error.empty()) {
+    absl::StrAppend(&out, "Licence pool unknown: ", estate.license_error, "\n");
+  }
+  return out;
 }
 
 std::string EstateTotalLine(const segroup::EstateTotals& t) {

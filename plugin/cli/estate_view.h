@@ -47,8 +47,14 @@ struct EstateRow {
   bool at_risk = false;
   bool observed = false;
   // Without observed load, the summary of the group's first finding ("The Controller's analytics
-  // are unavailable"); "" otherwise.
+  // are unavailable"); "" otherwise. Then the licence note, when there is one.
   std::string note;
+  // The licence (estate JSON license_tier, license_service_units_now, license_note): the tier the
+  // group draws on, its SUs now as the ledger counts them (unset without the ledger), and where
+  // that differs from service_units_now (the derivation from vCPUs), why.
+  std::string license_tier;
+  std::optional<double> license_service_units_now;
+  std::string license_note;
 };
 
 // The estate: its groups in the order the JSON lists them (the estate reader's: most reclaimable
@@ -57,6 +63,10 @@ struct EstateView {
   std::vector<EstateRow> groups;
   segroup::EstateTotals totals;
   std::optional<int> metrics_requests;
+  // The licence pool per tier (estate JSON license_pool; empty when absent) and why the ledger
+  // could not be read (license_error; "" otherwise).
+  std::vector<segroup::EstateLicensePool> license_pool;
+  std::string license_error;
 };
 
 // Reads the estate's JSON ({groups: [{id, name, cloud, platform, at_risk, observed, usage}],
@@ -73,9 +83,18 @@ const std::vector<std::string>& EstateColumns();
 // The indexes of EstateColumns that hold figures (right-aligned in a terminal).
 const std::vector<size_t>& EstateFigureColumns();
 
-// A group's cells under EstateColumns: SUs to the quarter, CPU to 0.1%, the forecast in days,
-// "yes" or "no"; "-" for an unknown figure.
+// A group's cells under EstateColumns: SUs now from the ledger when the estate has it, with the
+// derivation from vCPUs beside it where they differ ("4 (vCPUs: 8)"); SUs to the quarter, CPU to
+// 0.1%, the forecast in days, "yes" or "no"; "-" for an unknown figure.
 std::vector<std::string> EstateCells(const EstateRow& row);
+
+// One tier's pool: "Licence pool ENTERPRISE: 64 licensed, 56 consumed, 0 in escrow, 8
+// remaining; 16 remaining after the reclaimable units come back".
+std::string EstateLicensePoolLine(const segroup::EstateLicensePool& pool);
+
+// EstateLicensePoolLine for every tier, a line each, and "Licence pool unknown: <why>" when the
+// ledger could not be read; "" for an estate without either.
+std::string EstateLicenseLines(const EstateView& estate);
 
 // "Total: 4 groups, 24 SUs now, 8 recommended, 16 reclaimable; 1 at risk; 1 without observed
 // load".

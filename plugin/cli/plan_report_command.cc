@@ -17,7 +17,9 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "plugin/cli/markdown.h"
+#include "plugin/cli/plan_json.h"
 #include "plugin/cli/plan_report_estate.h"
+#include "plugin/cli/plan_report_license.h"
 #include "plugin/cli/plan_report_observed.h"
 #include "plugin/cli/sizing_chart.h"
 #include "plugin/cli/sizing_chart_usage.h"
@@ -44,7 +46,8 @@ demanded metric, the basis of the figures, and the findings; and for every nsxal
 data source the plan read, the observed load against the declared workload of the group of that
 name, the calibration and the recommendation from the observed load; and for every
 nsxalb_se_groups_usage data source, the estate as `estate-report` renders it (the totals, the
-groups, those at risk and those with reclaimable Service Units).
+groups, those at risk and those with reclaimable Service Units); and with an nsxalb_license_usage
+data source, the Service Units the plan adds per licence tier against what remains.
 
   PLAN_JSON       the output of `terraform show -json PLANFILE`, or - for stdin
   --svg-dir DIR   also write one sizing chart per SE group, DIR/<address>.svg, linked as such
@@ -600,6 +603,22 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
     return 1;
   }
   Render(groups, out);
+  std::vector<PlanLicenseGroup> licensed;
+  for (const Group& g : groups) {
+    const Json* before = nullptr;
+    for (const Json& change : plan.value("resource_changes", Json::array())) {
+      if (change.is_object() && change.value("address", "") == g.address) {
+        before = &change;
+        break;
+      }
+    }
+    std::string id;
+    if (before != nullptr && before->contains("change") && (*before)["change"].is_object()) {
+      id = StringMember((*before)["change"].value("before", Json()), "id");
+    }
+    licensed.push_back({g.address, id, g.action, g.service_units_after});
+  }
+  RenderLicense(plan, licensed, out);
   RenderObservedLoad(plan, out);
   RenderEstates(plan, out);
   return 0;

@@ -43,6 +43,7 @@ using Json = nlohmann::json;
 
 constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
+constexpr char kLicenseLedgerPath[] = "/api/licensing/ledger/details";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
 using internal::Call;
@@ -297,6 +298,14 @@ class ClientImpl : public Client {
     return internal::ListTenantServiceEngines(loop_, Deadline(), config_.page_size, tenant);
   }
 
+  absl::StatusOr<LicenseLedgerDetails> GetLicenseLedgerDetails() override {
+    OperationScope operation(this);
+    Call call = MakeCall("GET", kLicenseLedgerPath, "");
+    NSXALB_ASSIGN_OR_RETURN(auto response, loop_.Send(call, Deadline()));
+    NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, call.what));
+    return DecodeLicenseLedgerDetails(body);
+  }
+
   absl::StatusOr<VersionInfo> ControllerVersion() override {
     OperationScope operation(this);
     NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));
@@ -418,7 +427,7 @@ class ClientImpl : public Client {
       return absl::InternalError(absl::StrCat("controller: ", what, ": expected a cloud object"));
     }
     CloudInfo info{StringMember(obj, "uuid"), StringMember(obj, "name"), StringMember(obj, "url"),
-                   StringMember(obj, "vtype")};
+                   StringMember(obj, "vtype"), StringMember(obj, "license_tier")};
     if (info.ref.empty()) info.ref = absl::StrCat(endpoint_.base_url, kCloudPath, "/", info.uuid);
     return info;
   }

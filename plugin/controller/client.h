@@ -25,6 +25,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/controller/backoff.h"
 #include "plugin/controller/config.h"
+#include "plugin/controller/license_ledger.h"
 #include "plugin/controller/transport.h"
 #include "plugin/controller/version.h"
 
@@ -103,6 +104,9 @@ struct CloudInfo {
   std::string name;
   std::string ref;    // the cloud's url, as the Controller forms it
   std::string vtype;  // e.g. "CLOUD_VCENTER", "CLOUD_NSXT", "CLOUD_NONE"
+  // The cloud's license_tier (the tier its SE groups draw on unless they set their own); empty
+  // when the Controller did not send it.
+  std::string license_tier;
 };
 
 // A tenant, resolved from a name or ref.
@@ -205,6 +209,10 @@ class Client {
   // another type: unknown, not pending). For a whole estate: never a request per group.
   virtual absl::StatusOr<std::vector<ServiceEngine>> ListTenantServiceEngines(
       std::string_view tenant) = 0;
+
+  // The licence ledger: one GET /api/licensing/ledger/details (a read, retried like every GET),
+  // decoded as DecodeLicenseLedgerDetails says (Internal naming the field for a bad body).
+  virtual absl::StatusOr<LicenseLedgerDetails> GetLicenseLedgerDetails() = 0;
 
   // The Controller's version and the API version in use (logs in when needed).
   virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;

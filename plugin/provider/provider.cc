@@ -6,6 +6,7 @@
 #include "plugin/common/status_macros.h"
 #include "plugin/framework/schema_json.h"
 #include "plugin/provider/cloud_data_source.h"
+#include "plugin/provider/license_usage_data_source.h"
 #include "plugin/provider/se_group_data_source.h"
 #include "plugin/provider/se_group_resource.h"
 #include "plugin/provider/se_group_usage_data_source.h"
@@ -115,6 +116,8 @@ std::map<std::string, framework::ResourceFactory> NsxalbProvider::Resources() {
 std::map<std::string, framework::DataSourceFactory> NsxalbProvider::DataSources() {
   return {
       {kCloudDataSourceType, [this] { return std::make_unique<CloudDataSource>(this); }},
+      {kLicenseUsageDataSourceType,
+       [this] { return std::make_unique<LicenseUsageDataSource>(this); }},
       {kSeGroupDataSourceType, [this] { return std::make_unique<SeGroupDataSource>(this); }},
       {kSeGroupUsageDataSourceType,
        [this] { return std::make_unique<SeGroupUsageDataSource>(this); }},

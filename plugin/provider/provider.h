@@ -16,6 +16,7 @@
 #include "plugin/framework/provider.h"
 #include "plugin/provider/config.h"
 #include "plugin/segroup/lifecycle/running_ses.h"
+#include "plugin/segroup/license_check.h"
 
 namespace nsxalb::provider {
 
@@ -79,6 +80,10 @@ class NsxalbProvider : public framework::Provider,
   // and discards, so the enforce gate does not fail it.
   bool destroy_run() const { return destroy_run_; }
 
+  // The Controller's licence ledger, read once per process and shared by every resource and
+  // data source (segroup::LicenseLedgerCache).
+  segroup::LicenseLedgerCache& license_ledger() { return license_ledger_; }
+
  private:
   framework::EnvLookup env_;
   ClientFactory client_factory_;
@@ -88,6 +93,7 @@ class NsxalbProvider : public framework::Provider,
   std::shared_ptr<controller::Client> client_;
   bool stopped_ = false;
   segroup::lifecycle::SharedSeListing se_listing_;
+  segroup::LicenseLedgerCache license_ledger_;
 };
 
 // The provider served by terraform-provider-nsxalb; `destroy_run` as in NsxalbProvider.

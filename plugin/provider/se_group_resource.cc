@@ -17,6 +17,7 @@
 #include "plugin/provider/cloud_data_source.h"
 #include "plugin/provider/controller_errors.h"
 #include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_license.h"
 #include "plugin/provider/se_group_observed_load.h"
 #include "plugin/provider/se_group_running_ses.h"
 #include "plugin/provider/se_group_sizing.h"
@@ -436,6 +437,13 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
                        : ChangesTheGroup(planned, prior) ? ""
                                                          : kUnchangedGroupWaiver;
   AddPlanFindings(*plan, platform.derived, effective, waiver, d);
+  // The licence pool: does the tier have the units this plan adds (rule license-units-short)?
+  // Only a plan that creates or changes the group asks, so a settled group's plan stays free of
+  // Controller requests.
+  if (waiver[0] == '\0') {
+    AddLicenseCheck(*client, provider_->license_ledger(),
+                    LicenseCheckRequest{&config, &prior, &planned, effective, waiver}, d);
+  }
   if (std::optional<ObservedLoadCheck> check =
           ObservedLoadCheckFor(config, prior, planned, *plan)) {
     check->platform = *platform.platform;

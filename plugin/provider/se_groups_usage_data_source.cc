@@ -95,10 +95,17 @@ absl::StatusOr<std::map<std::string, cty::Value>> EstateUsageAttributes(
   if (!totals.ok()) {
     return absl::InternalError(absl::StrCat("totals: ", totals.status().message()));
   }
+  absl::StatusOr<cty::Value> pool =
+      cty::DecodeJson(json["license_pool"].dump(), block.attributes.at("license_pool").type);
+  if (!pool.ok()) {
+    return absl::InternalError(absl::StrCat("license_pool: ", pool.status().message()));
+  }
   return std::map<std::string, cty::Value>{
       {"groups", cty::Value::List(group_type, std::move(groups))},
       {"totals", *std::move(totals)},
-      {"metrics_requests", cty::Value::Int(estate.metrics_requests)}};
+      {"metrics_requests", cty::Value::Int(estate.metrics_requests)},
+      {"license_pool", *std::move(pool)},
+      {"license_error", cty::Value::String(estate.license_error)}};
 }
 
 framework::Schema SeGroupsUsageDataSource::GetSchema() const {
@@ -131,6 +138,9 @@ void SeGroupsUsageDataSource::Read(const framework::ReadDataSourceRequest& reque
   estate.cloud = StringAttr(config, "cloud").value_or("");
   estate.name_regex = StringAttr(config, "name_regex").value_or("");
   estate.now = absl::Now();
+  // The licence pool, from the ledger the provider reads once per process.
+  estate.read_license = true;
+  estate.license_cache = &provider_->license_ledger();
   const std::string action =
       estate.tenant.empty()
           ? std::string("reading the usage of the SE groups")

@@ -332,9 +332,9 @@ const std::vector<RuleDoc>& AllRules() {
        {"workload"}},
       {kEstateRequestsBounded,
        "derived",
-       "An estate is read with one paged listing each of its clouds, SE groups and SEs, and its "
-       "metrics in collection requests of at most 128 metric_requests (a group is never split), "
-       "never a request per group or per SE.",
+       "An estate is read with one paged listing each of its clouds, SE groups and SEs, one GET of "
+       "the licence ledger, and its metrics in collection requests of at most 128 "
+       "metric_requests (a group is never split), never a request per group or per SE.",
        {}},
       {kEstateGroupAtRisk,
        "derived: forecast-days-to-target",
@@ -369,6 +369,27 @@ const std::vector<RuleDoc>& AllRules() {
        "The Service Units the running SEs consume (each SE's own vCPUs) and what the same SEs "
        "consume once replaced at the planned vcpus_per_se; sizing.service_units stays the "
        "planned figure.",
+       {}},
+      {kLicenseUnitsShort,
+       "derived: service-units-at-planned-scale, the Controller's licence ledger",
+       "Warn (an error under sizing_policy = \"enforce\" in a plan that creates or changes the "
+       "group) when the Service Units a plan adds (the planned service_units minus what the "
+       "group's running SEs consume, per the ledger) exceed the remaining units of the group's "
+       "tier: the Controller would refuse the SEs beyond it.",
+       {"vcpus_per_se", "max_se", "workload"}},
+      {kLicenseTierOfGroup,
+       "swagger ServiceEngineGroup.license_tier",
+       "A group draws on its license_tier, else its cloud's license_tier, else ENTERPRISE.",
+       {}},
+      {kLicenseUnitsFromLedger,
+       "swagger LicenseLedgerDetails.se_infos",
+       "A group's SUs now are the sum of its SEs' service_cores in the ledger; the derivation from "
+       "vCPUs (service-units-now) is shown beside it, with a note where they differ.",
+       {}},
+      {kLicenseRemainingAfterReclaim,
+       "derived: observed-capacity-unused",
+       "A tier's remaining units after reclaim are its remaining units plus the reclaimable units "
+       "of the groups that draw on it.",
        {}},
       {kRangeVcpus,
        "000 'a minimum of 1 vCPU core ... up to a maximum of 64 vCPU cores'",

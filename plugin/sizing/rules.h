@@ -95,6 +95,12 @@ inline constexpr char kEstateGroupNotAnalysed[] = "estate-group-not-analysed";
 inline constexpr char kSesBehindSettings[] = "ses-behind-settings";
 inline constexpr char kUtilizationAtRunningShape[] = "utilization-at-running-shape";
 inline constexpr char kServiceUnitsOfRunningSes[] = "service-units-of-running-ses";
+// The licence pool (plugin/segroup/license_check.h): the Controller's ledger against the plan and
+// the estate.
+inline constexpr char kLicenseUnitsShort[] = "license-units-short";
+inline constexpr char kLicenseTierOfGroup[] = "license-tier-of-group";
+inline constexpr char kLicenseUnitsFromLedger[] = "license-units-from-ledger";
+inline constexpr char kLicenseRemainingAfterReclaim[] = "license-remaining-after-reclaim";
 
 // Errors: values the platform cannot take, and malformed inputs.
 inline constexpr char kRangeVcpus[] = "range-vcpus-1-64";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/common/license_units.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 
@@ -19,17 +20,15 @@ std::string DataPathText(int processes) {
 }  // namespace
 
 Choice<double> ServiceUnitsPerSe(int vcpus, const ServiceUnitSettings& settings) {
-  int processes = vcpus > 0 ? vcpus : 0;
-  std::string why = FormatVcpus(processes);
-  if (settings.max_num_se_dps.has_value() && *settings.max_num_se_dps > 0 &&
-      *settings.max_num_se_dps < processes) {
-    processes = *settings.max_num_se_dps;
-    absl::StrAppend(&why, ", max_num_se_dps ", processes);
-  }
+  // The number is the shared rule's (plugin/common/license_units.h, which the emulator's
+  // ledger counts with too); the reason says its arithmetic.
+  const int processes = license::LicenseDataPathProcesses(vcpus, settings.max_num_se_dps);
+  const double units =
+      license::LicenseServiceUnitsPerSe(vcpus, settings.max_num_se_dps, settings.per_app);
+  std::string why = FormatVcpus(vcpus > 0 ? vcpus : 0);
+  if (processes < (vcpus > 0 ? vcpus : 0)) absl::StrAppend(&why, ", max_num_se_dps ", processes);
   absl::StrAppend(&why, ": ", DataPathText(processes));
-  double units = processes;
   if (settings.per_app) {
-    units = processes * kPerAppServiceUnitsPerVcpu;
     absl::StrAppend(&why, " x ", kPerAppServiceUnitsPerVcpu, " (per_app)");
   }
   absl::StrAppend(&why, " = ", FormatServiceUnits(units));

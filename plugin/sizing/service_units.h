@@ -15,12 +15,13 @@
 #include <optional>
 #include <string>
 
+#include "plugin/common/license_units.h"
 #include "plugin/sizing/figure.h"
 
 namespace nsxalb::sizing {
 
 // The licence rate of one vCPU in per_app mode: 25%.
-inline constexpr double kPerAppServiceUnitsPerVcpu = 0.25;
+inline constexpr double kPerAppServiceUnitsPerVcpu = license::kPerAppServiceUnitsPerDataPath;
 
 // The most virtual services an SE holds in per_app mode (rule per-app-two-vs-per-se): a group
 // with per_app = true plans max_vs_per_se = 2 when it is unset, and a larger value is an error.

@@ -37,6 +37,7 @@ class MockClient : public Client {
               (const nlohmann::json& request, std::string_view tenant, BodySink& sink), (override));
   MOCK_METHOD(absl::StatusOr<std::vector<ServiceEngine>>, ListTenantServiceEngines,
               (std::string_view tenant), (override));
+  MOCK_METHOD(absl::StatusOr<LicenseLedgerDetails>, GetLicenseLedgerDetails, (), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
   MOCK_METHOD(absl::StatusOr<ServiceEngine>, GetServiceEngine,
               (std::string_view uuid, std::string_view tenant), (override));

@@ -308,6 +308,8 @@ TEST(AnalyticsCountersTest, KeysTellMetricsRequestsApart) {
             "GET /api/analytics/metrics/virtualservice");
   EXPECT_EQ(Counters::Key("GET", "/api/serviceengine"), "GET /api/serviceengine");
   EXPECT_EQ(Counters::Key("GET", "/api/serviceengine/se-1"), "GET /api/serviceengine/{uuid}");
+  EXPECT_EQ(Counters::Key("GET", "/api/licensing/ledger/details"),
+            "GET /api/licensing/ledger/details");
 }
 
 TEST(StoreServiceEnginesTest, SizedFromTheGroupAndDeletedWithIt) {

@@ -312,7 +312,7 @@ TEST_F(SeLifecycleTest, TheAdmissionPointRefusesAndTheVirtualServiceWaits) {
                                             "Insufficient licensable resources available to "
                                             "create Service Engine");
                        },
-                       nullptr, nullptr});
+                       nullptr, nullptr, nullptr});
   std::vector<std::string> created;
   EXPECT_FALSE(lifecycle_.AddServiceEngines(g, 1, std::nullopt, &created).ok());
   EXPECT_THAT(created, IsEmpty());

@@ -31,17 +31,21 @@ class SeGroupResourceTest : public ::testing::Test {
     client_ = std::make_shared<::testing::NiceMock<controller::MockClient>>();
     MakeServer(/*destroy_run=*/false);
     ON_CALL(*client_, ResolveCloud("nsxt-cloud"))
-        .WillByDefault(Return(
-            controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2", "CLOUD_NSXT"}));
+        .WillByDefault(Return(controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2",
+                                                    "CLOUD_NSXT", "ENTERPRISE"}));
     ON_CALL(*client_, ResolveCloud("Default-Cloud"))
-        .WillByDefault(Return(controller::CloudInfo{"cloud-1", "Default-Cloud",
-                                                    "/api/cloud/cloud-1", "CLOUD_VCENTER"}));
+        .WillByDefault(Return(controller::CloudInfo{
+            "cloud-1", "Default-Cloud", "/api/cloud/cloud-1", "CLOUD_VCENTER", "ENTERPRISE"}));
     ON_CALL(*client_, ResolveCloud("aws"))
-        .WillByDefault(
-            Return(controller::CloudInfo{"cloud-3", "aws", "/api/cloud/cloud-3", "CLOUD_AWS"}));
+        .WillByDefault(Return(controller::CloudInfo{"cloud-3", "aws", "/api/cloud/cloud-3",
+                                                    "CLOUD_AWS", "ENTERPRISE"}));
     ON_CALL(*client_, ControllerVersion())
         .WillByDefault(Return(controller::VersionInfo{*controller::ApiVersion::Parse("22.1.3"),
                                                       *controller::ApiVersion::Parse("22.1.3")}));
+    // A licence that covers every plan here (the licence check's own tests set less).
+    controller::LicenseLedgerDetails ledger;
+    ledger.tier_usages.push_back({"ENTERPRISE", {100000, 0, 0, 100000}});
+    ON_CALL(*client_, GetLicenseLedgerDetails()).WillByDefault(Return(ledger));
   }
 
   // A new provider and server; `destroy_run` as if `terraform destroy` had started the process.

@@ -38,8 +38,8 @@ constexpr int kPoints = 2016;  // 7 days of 5-minute points
 class FakeEstate {
  public:
   FakeEstate() {
-    clouds_ = {{"cloud-vc", "Default-Cloud", "https://ctl/api/cloud/cloud-vc", "CLOUD_VCENTER"},
-               {"cloud-nsxt", "nsxt-cloud", "https://ctl/api/cloud/cloud-nsxt", "CLOUD_NSXT"}};
+    clouds_ = {{"cloud-vc", "Default-Cloud", "https://ctl/api/cloud/cloud-vc", "CLOUD_VCENTER", ""},
+               {"cloud-nsxt", "nsxt-cloud", "https://ctl/api/cloud/cloud-nsxt", "CLOUD_NSXT", ""}};
     ON_CALL(client, ListClouds()).WillByDefault([this] {
       ++list_clouds;
       return clouds_;

@@ -117,8 +117,10 @@ jq '.requests' "$TF_TMP/counters.json"
 # The session's own login and logout aside, every request is one of the estate reader's.
 assert_json '[.requests | to_entries[] | select(.key | startswith("POST /log") | not) | .value]
   | add | . <= 6' true "$TF_TMP/counters.json"
+# 3 listings, the licence ledger and 2 metrics POSTs.
 assert_json '[.requests | to_entries[] | select(.key | startswith("POST /log") | not) | .value]
-  | add' 5 "$TF_TMP/counters.json"
+  | add' 6 "$TF_TMP/counters.json"
+assert_json '.requests["GET /api/licensing/ledger/details"]' 1 "$TF_TMP/counters.json"
 assert_json '.requests["POST /api/analytics/metrics/collection"]' 2 "$TF_TMP/counters.json"
 assert_json '.requests["GET /api/serviceenginegroup"]' 1 "$TF_TMP/counters.json"
 assert_json '.requests["GET /api/cloud"]' 1 "$TF_TMP/counters.json"

@@ -2,7 +2,9 @@
 #include "plugin/segroup/usage/estate_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "plugin/segroup/usage/group_reader.h"
 #include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/rules.h"
+#include "plugin/sizing/service_units.h"
 #include "re2/re2.h"
 
 namespace nsxalb::segroup {
@@ -65,6 +68,32 @@ bool ComesFirst(const EstateGroup& a, const EstateGroup& b) {
   if (da != db) return da < db;
   if (a.name != b.name) return a.name < b.name;
   return a.uuid < b.uuid;
+}
+
+// The string setting `key` of a group's settings; "" when absent or not a string.
+std::string StringSetting(const Json& settings, const char* key) {
+  auto it = settings.find(key);
+  return it != settings.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The pool per tier (rule license-remaining-after-reclaim): the ledger's tiers, then any tier
+// only a group names, each with the reclaimable units of its groups added back.
+std::vector<EstateLicensePool> EstateLicensePools(const controller::LicenseLedgerDetails& ledger,
+                                                  const std::vector<EstateGroup>& groups) {
+  std::vector<EstateLicensePool> out;
+  for (const LicensePool& pool : LicensePools(ledger)) out.push_back({pool, pool.remaining});
+  for (const EstateGroup& g : groups) {
+    auto it = std::find_if(out.begin(), out.end(), [&g](const EstateLicensePool& p) {
+      return p.pool.tier == g.license_tier;
+    });
+    if (it == out.end()) {
+      out.push_back({LicensePoolOf(ledger, g.license_tier), 0});
+      it = std::prev(out.end());
+      it->remaining_after_reclaim = it->pool.remaining;
+    }
+    it->remaining_after_reclaim += g.report.service_units.reclaimable.value_or(0);
+  }
+  return out;
 }
 
 bool HasObservedFigures(const UsageReport& r) {
@@ -126,7 +155,20 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
   NSXALB_ASSIGN_OR_RETURN(const std::unique_ptr<re2::RE2> name_re, NameFilter(request));
   if (progress) progress(0, 0);
 
-  // The listings: clouds, groups and SEs, each one paged GET.
+  // The listings: clouds, groups and SEs, each one paged GET; and the licence ledger, one GET.
+  EstateUsage out;
+  std::optional<controller::LicenseLedgerDetails> ledger;
+  if (request.read_license) {
+    absl::StatusOr<controller::LicenseLedgerDetails> read = request.license_cache != nullptr
+                                                                ? request.license_cache->Get(client)
+                                                                : client.GetLicenseLedgerDetails();
+    if (read.status().code() == absl::StatusCode::kCancelled) return read.status();
+    if (read.ok()) {
+      ledger = *std::move(read);
+    } else {
+      out.license_error = std::string(read.status().message());
+    }
+  }
   NSXALB_ASSIGN_OR_RETURN(std::vector<controller::CloudInfo> clouds, client.ListClouds());
   std::string cloud_uuid;
   if (!request.cloud.empty()) {
@@ -183,6 +225,16 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
       }
     }
     p.group.platform = p.input.platform;
+    if (ledger.has_value()) {
+      p.group.license_tier =
+          LicenseTierOf(StringSetting(p.input.settings, "license_tier"),
+                        cloud != cloud_of.end() ? cloud->second->license_tier : "");
+      std::vector<std::string> uuids;
+      if (ses != ses_of.end()) {
+        for (const controller::ServiceEngine& se : ses->second) uuids.push_back(se.uuid);
+      }
+      p.group.license_service_units_now = LicenseUnitsOfSes(*ledger, uuids);
+    }
     pending.push_back(std::move(p));
   }
 
@@ -202,7 +254,6 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     in_batch += needs;
   }
 
-  EstateUsage out;
   const int64_t start = absl::ToUnixSeconds(request.now - request.query.window);
   const int64_t stop = absl::ToUnixSeconds(request.now);
   for (const std::vector<size_t>& batch : batches) {
@@ -249,8 +300,16 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
     t.service_units_now += su.now.value_or(0);
     t.service_units_recommended += su.recommended.value_or(0);
     t.service_units_reclaimable += su.reclaimable.value_or(0);
+    if (g.license_service_units_now.has_value() && su.now.has_value() &&
+        std::abs(*g.license_service_units_now - *su.now) > 1e-9) {
+      g.license_note = absl::StrCat("the ledger counts ",
+                                    sizing::FormatServiceUnits(*g.license_service_units_now),
+                                    ", the SEs' vCPUs give ", sizing::FormatServiceUnits(*su.now),
+                                    " (an SE not yet in the ledger, max_num_se_dps or per_app)");
+    }
     out.groups.push_back(std::move(g));
   }
+  if (ledger.has_value()) out.license_pool = EstateLicensePools(*ledger, out.groups);
   std::sort(out.groups.begin(), out.groups.end(), ComesFirst);
   return out;
 }
@@ -258,13 +317,25 @@ absl::StatusOr<EstateUsage> ReadEstateUsage(controller::Client& client,
 Json EstateUsageJson(const EstateUsage& estate) {
   Json groups = Json::array();
   for (const EstateGroup& g : estate.groups) {
-    groups.push_back(Json{{"id", g.uuid},
-                          {"name", g.name},
-                          {"cloud", g.cloud},
-                          {"platform", sizing::PlatformName(g.platform)},
-                          {"at_risk", g.at_risk},
-                          {"observed", g.observed},
-                          {"usage", UsageReportJson(g.report)}});
+    groups.push_back(Json{
+        {"id", g.uuid},
+        {"name", g.name},
+        {"cloud", g.cloud},
+        {"platform", sizing::PlatformName(g.platform)},
+        {"at_risk", g.at_risk},
+        {"observed", g.observed},
+        {"license_tier", g.license_tier},
+        {"license_service_units_now", g.license_service_units_now.has_value()
+                                          ? usage_internal::NumberJson(*g.license_service_units_now)
+                                          : Json()},
+        {"license_note", g.license_note},
+        {"usage", UsageReportJson(g.report)}});
+  }
+  Json pools = Json::array();
+  for (const EstateLicensePool& p : estate.license_pool) {
+    Json pool = LicensePoolJson(p.pool);
+    pool["remaining_after_reclaim"] = usage_internal::NumberJson(p.remaining_after_reclaim);
+    pools.push_back(std::move(pool));
   }
   const EstateTotals& t = estate.totals;
   return Json{
@@ -276,7 +347,9 @@ Json EstateUsageJson(const EstateUsage& estate) {
         {"service_units_now", usage_internal::NumberJson(t.service_units_now)},
         {"service_units_recommended", usage_internal::NumberJson(t.service_units_recommended)},
         {"service_units_reclaimable", usage_internal::NumberJson(t.service_units_reclaimable)}}},
-      {"metrics_requests", estate.metrics_requests}};
+      {"metrics_requests", estate.metrics_requests},
+      {"license_pool", std::move(pools)},
+      {"license_error", estate.license_error}};
 }
 
 }  // namespace nsxalb::segroup

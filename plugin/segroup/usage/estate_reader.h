@@ -29,6 +29,7 @@
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
+#include "plugin/segroup/license_check.h"
 #include "plugin/segroup/usage/report.h"
 #include "plugin/sizing/profiles.h"
 
@@ -56,6 +57,12 @@ struct EstateUsageRequest {
   std::optional<sizing::Platform> platform;
   // How soon a forecast must reach the target for the group to be at risk.
   int forecast_days = kDefaultForecastDays;
+  // Read the licence ledger too (one GET /api/licensing/ledger/details, through `license_cache`
+  // when set, so a provider process reads it once): the pool per tier and each group's SUs as the
+  // ledger counts them. A ledger that cannot be read leaves the pool empty with
+  // EstateUsage::license_error; the rest of the estate is unaffected.
+  bool read_license = false;
+  LicenseLedgerCache* license_cache = nullptr;
 };
 
 // One group of the estate and its report.
@@ -70,6 +77,21 @@ struct EstateGroup {
   bool at_risk = false;
   // Whether the report has observed figures (false: no SEs, analytics unavailable, no points).
   bool observed = false;
+  // The licence tier its SEs draw on (rule license-tier-of-group); "" without the ledger.
+  std::string license_tier;
+  // Its SUs now as the ledger counts them: the service_cores of its SEs in se_infos (rule
+  // license-units-from-ledger); unset without the ledger.
+  std::optional<double> license_service_units_now;
+  // Where the ledger and the derivation from vCPUs (report.service_units.now) differ, the
+  // difference in words; "" when they agree.
+  std::string license_note;
+};
+
+// One tier's pool in the estate: the ledger's figures and what remains once the reclaimable units
+// of the groups that draw on it come back (rule license-remaining-after-reclaim).
+struct EstateLicensePool {
+  LicensePool pool;
+  double remaining_after_reclaim = 0;
 };
 
 // The sums over the estate's groups (the unknown figures left out).
@@ -89,6 +111,11 @@ struct EstateUsage {
   std::vector<EstateGroup> groups;
   EstateTotals totals;
   int metrics_requests = 0;  // collection POSTs sent
+  // The licence pool per tier (the ledger's order, then tiers only the groups name); empty when
+  // the ledger was not read.
+  std::vector<EstateLicensePool> license_pool;
+  // Why the ledger could not be read; "" when it was (or was not asked for).
+  std::string license_error;
 };
 
 // Called after each step of the read: `done` of `total` metrics POSTs (the listings first, as 0).
@@ -111,7 +138,9 @@ bool GroupAtRisk(const UsageReport& report, int forecast_days);
 // The estate as JSON with the data source's attribute names: groups [{id, name, cloud, platform,
 // at_risk, observed, usage: UsageReportJson}], totals {groups, groups_at_risk,
 // groups_without_observed_load, service_units_now, service_units_recommended,
-// service_units_reclaimable}, metrics_requests.
+// service_units_reclaimable}, metrics_requests; and the licence: license_pool [{tier, licensed,
+// consumed, escrow, remaining, remaining_after_reclaim}], license_error, and per group
+// license_tier, license_service_units_now (null without the ledger) and license_note.
 nlohmann::json EstateUsageJson(const EstateUsage& estate);
 
 }  // namespace nsxalb::segroup

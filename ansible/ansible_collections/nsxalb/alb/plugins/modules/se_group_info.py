@@ -148,9 +148,12 @@ estate:
   description: >-
     With C(usage.all), the estate with the nsxalb_se_groups_usage data source's attribute names:
     groups (most reclaimable Service Units first; each with id, name, cloud, platform, at_risk,
-    observed, and usage, the group's report as C(usage) gives it for one group), totals (groups,
-    groups_at_risk, groups_without_observed_load, service_units_now, service_units_recommended,
-    service_units_reclaimable) and metrics_requests (the analytics requests sent). A failed
+    observed, license_tier, license_service_units_now (its SUs now per the Controller's licence
+    ledger), license_note, and usage, the group's report as C(usage) gives it for one group),
+    totals (groups, groups_at_risk, groups_without_observed_load, service_units_now,
+    service_units_recommended, service_units_reclaimable), metrics_requests (the analytics
+    requests sent), license_pool (per tier: tier, licensed, consumed, escrow, remaining,
+    remaining_after_reclaim) and license_error (why the ledger could not be read). A failed
     analytics request leaves the groups it carried without figures, with the
     usage-analytics-unavailable finding, not a failure.
   returned: when usage.all is true
@@ -162,7 +165,10 @@ estate:
            "totals": {"groups": 1, "groups_at_risk": 0, "groups_without_observed_load": 0,
                       "service_units_now": 24, "service_units_recommended": 4,
                       "service_units_reclaimable": 20},
-           "metrics_requests": 1}
+           "metrics_requests": 1,
+           "license_pool": [{"tier": "ENTERPRISE", "licensed": 64, "consumed": 24, "escrow": 0,
+                             "remaining": 40, "remaining_after_reclaim": 60}],
+           "license_error": ""}
 """
 
 from ansible.module_utils.basic import AnsibleModule
