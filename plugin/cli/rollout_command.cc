@@ -52,14 +52,9 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
     return Fail(err, absl::NotFoundError(absl::StrCat("no SE group named \"", options.group,
                                                       "\" in tenant \"", config.tenant, "\"")));
   }
-  // The command knows no workload: the capacity guard checks the HA mode's minimum only. The
-  // licence ledger is not read by this build's client (issue 40's read is not merged here), so
-  // a replacement is refused by the licence guard, saying so; a reboot-only roll runs.
+  // The command knows no workload: the capacity guard checks the HA mode's minimum only.
   lc::CapacityFigures capacity;
-  lc::LicenseFigures license;
-  license.unknown_reason = "this build does not read the licence ledger yet";
-  absl::StatusOr<lc::RolloutInput> input =
-      lc::ReadRolloutInput(client, **found, "", capacity, license);
+  absl::StatusOr<lc::RolloutInput> input = lc::ReadRolloutInput(client, **found, "", capacity);
   if (!input.ok()) return Fail(err, input.status());
   lc::RolloutOptions roll;
   roll.max_unavailable = options.max_unavailable;

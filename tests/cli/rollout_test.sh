@@ -8,8 +8,10 @@
 #     second run has nothing to do; its Controller requests are counted;
 #   - a failed migration (fault MIGRATE_SE_FAILED): the roll stops at that SE, enables it again,
 #     never touches the next;
-#   - a shape change (vcpus_per_se): refused before any SE write (this build reads no licence
-#     ledger), naming why;
+#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group: with too few licence
+#     units left, refused before any SE write naming the units needed and left; with the licence
+#     back, 3 of 3 SEs replaced at 5 vCPUs one at a time (the Controller's replacement up before
+#     each delete), the timeline clean, the requests counted;
 #   - a no-access cloud: a shape change is refused by the cloud guard, saying what to do by hand.
 # Usage: rollout_test.sh PROVIDER_BINARY EMULATOR_BINARY
 set -euo pipefail
@@ -149,17 +151,60 @@ ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
   fail "an SE is left disabled: $(ses "$uuid")"
 emu DELETE faults >/dev/null
 
-step "a shape change: refused before any SE write (no licence ledger read in this build)"
-apply checkout Default-Cloud "$(jq -c '. + {num_dispatcher_cores: 1, vcpus_per_se: 5}' <<<"$base")" >/dev/null
+# api PATH: a GET of the Controller API as admin; prints the body.
+api() {
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -c "$tmp/jar" -b "$tmp/jar" \
+    -H 'Content-Type: application/json' -d '{"username":"admin","password":"admin"}' \
+    "$EMU_URL/login" >/dev/null
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -b "$tmp/jar" -H 'X-Avi-Version: 22.1.3' \
+    "$EMU_URL$1"
+}
+
+step "a shape change (vcpus_per_se 4 -> 5) of a full 3-SE group: cart"
+cart=$(apply cart Default-Cloud "$base")
+emu POST serviceengines "{\"se_group_uuid\":\"$cart\",\"count\":3}" >/dev/null
+emu POST virtualservices '{"se_group":"cart","count":6}' >/dev/null
+apply cart Default-Cloud "$(jq -c '. + {vcpus_per_se: 5}' <<<"$base")" >/dev/null
+
+step "too few licence units: refused before the first SE write, naming the units"
+usage=$(api /api/licensing/ledger/details | jq -c '.results[0].tier_usages[] | select(.tier == "ENTERPRISE") | .usage')
+emu POST license "{\"licensed\": {\"ENTERPRISE\": $(jq '.consumed + .escrow + 4' <<<"$usage")}}" >/dev/null
 emu POST counters/reset >/dev/null
-if "$provider" controller rollout checkout >"$tmp/shape.out" 2>"$tmp/shape.err"; then
-  fail "a replacement without a licence figure was not refused"
+if "$provider" controller rollout cart >"$tmp/short.out" 2>"$tmp/short.err"; then
+  fail "a replacement the licence cannot cover was not refused"
 fi
-grep -q "will be replaced (4 vCPUs -> 5)" "$tmp/shape.out" || fail "$(cat "$tmp/shape.out")"
-grep -q "license guard" "$tmp/shape.err" || fail "$(cat "$tmp/shape.err")"
+cat "$tmp/short.err"
+grep -q "will be replaced (4 vCPUs -> 5)" "$tmp/short.out" || fail "$(cat "$tmp/short.out")"
+grep -q "license guard: .* needs 5 SUs, and the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
+  fail "the licence refusal does not name the units needed and left"
 for k in "PUT /api/serviceengine/{uuid}" "DELETE /api/serviceengine/{uuid}"; do
   [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
 done
+
+step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
+emu POST license '{"licensed": {}}' >/dev/null
+emu POST timeline/reset >/dev/null
+emu POST counters/reset >/dev/null
+start=$(date +%s%N)
+"$provider" controller rollout cart --poll-interval 50ms --timeout 60s >"$tmp/replace.out" ||
+  fail "the replacement roll failed: $(cat "$tmp/replace.out")"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+cat "$tmp/replace.out"
+[ "$(grep -c ': deleted$' "$tmp/replace.out")" -eq 3 ] || fail "want 3 SEs deleted"
+ses "$cart" | jq -s -e 'length == 3 and all(.vcpus == 5 and .oper == "OPER_UP")' >/dev/null ||
+  fail "want 3 SEs up at 5 vCPUs: $(ses "$cart")"
+timeline=$(emu GET timeline)
+jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
+  fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
+jq -e '.summary.max_ses_out <= 1' <<<"$timeline" >/dev/null ||
+  fail "more than 1 SE out at once: $(jq -c .summary <<<"$timeline")"
+echo "requests of the replacement roll: total $(emu GET counters | jq .total)," \
+  "PUT SE $(count "PUT /api/serviceengine/{uuid}"), DELETE $(count "DELETE /api/serviceengine/{uuid}")," \
+  "ledger $(count "GET /api/licensing/ledger/details"); ${elapsed_ms} ms"
+[ "$(count "DELETE /api/serviceengine/{uuid}")" -eq 3 ] || fail "want 3 DELETEs"
+[ "$(count "PUT /api/serviceengine/{uuid}")" -eq 3 ] || fail "want 3 PUTs (one disable each)"
+"$provider" controller rollout cart >"$tmp/cart-again.out" || fail "second run failed"
+grep -q "rollout: nothing to do" "$tmp/cart-again.out" || fail "$(cat "$tmp/cart-again.out")"
 
 step "a no-access cloud: the cloud guard says what to do by hand"
 emu POST clouds '{"name": "manual-cloud"}' >/dev/null

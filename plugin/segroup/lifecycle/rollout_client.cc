@@ -1,6 +1,7 @@
 // Implementation of rollout_client.h.
 #include "plugin/segroup/lifecycle/rollout_client.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -10,8 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/common/status_macros.h"
 #include "plugin/controller/se_group_fields.h"
+#include "plugin/segroup/license_check.h"
 #include "plugin/segroup/lifecycle/running_ses.h"
+#include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/ha_mode.h"
+#include "plugin/sizing/service_units.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
@@ -46,8 +50,7 @@ int64_t GroupNumber(const nlohmann::json& body, const char* field, int64_t fallb
 absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
                                               const controller::SeGroup& group,
                                               std::string_view tenant,
-                                              const CapacityFigures& capacity,
-                                              const LicenseFigures& license) {
+                                              const CapacityFigures& capacity) {
   RolloutInput in;
   in.group = group;
   NSXALB_ASSIGN_OR_RETURN(auto listing, client.ListTenantServiceEngines(tenant));
@@ -67,14 +70,35 @@ absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
   }
   auto mode = sizing::ParseHaMode(ha);
   in.guards.capacity.ha_minimum_ses = mode.ok() ? sizing::MinActiveSes(*mode) : 1;
-  in.guards.license = license;
+  std::string cloud_tier;
   if (!group.cloud_ref.empty()) {
     NSXALB_ASSIGN_OR_RETURN(auto cloud, client.ResolveCloud(group.cloud_ref));
+    cloud_tier = cloud.license_tier;
     in.guards.cloud.name = cloud.name;
     // A cloud without orchestrator access (CLOUD_NONE) creates no SE. UNCONFIRMED for a vCenter
     // cloud in read or no access: CloudInfo does not carry the privilege, so it counts as one
     // that creates SEs, and the roll's replacement wait then stops it safely.
     in.guards.cloud.creates_ses = cloud.vtype != "CLOUD_NONE";
+  }
+  const bool replaces = std::any_of(in.lagging.begin(), in.lagging.end(), [](const LaggingSe& l) {
+    return l.why == controller::TakesEffect::kNewSesOnly;
+  });
+  if (replaces) {
+    LicenseFigures& license = in.guards.license;
+    std::string group_tier;
+    if (auto it = group.body.find("license_tier"); it != group.body.end() && it->is_string()) {
+      group_tier = it->get<std::string>();
+    }
+    license.tier = LicenseTierOf(group_tier, cloud_tier);
+    license.replacement_units =
+        sizing::ServiceUnitsPerSe(in.target.num_vcpus, LicenceSettingsOf(group.body)).value;
+    auto ledger = client.GetLicenseLedgerDetails();
+    if (ledger.ok()) {
+      license.known = true;
+      license.remaining_units = LicensePoolOf(*ledger, license.tier).remaining;
+    } else {
+      license.unknown_reason = std::string(ledger.status().message());
+    }
   }
   return in;
 }

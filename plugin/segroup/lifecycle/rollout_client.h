@@ -42,14 +42,16 @@ struct RolloutInput {
 // Reads `group` (tenant "" the client's default): its running SEs (one tenant listing with their
 // runtime), which lag and why (match.h, the Controller's se_grp_reboot_pending for the reboot
 // fields), the target shape (vcpus_per_se, memory_per_se; the catalog's defaults when unset),
-// the HA mode's minimum, and the cloud (CLOUD_NONE creates no SE). The capacity's CPU figure is
-// the caller's (`capacity` when known: it knows the workload); the licence figures are
-// `license`.
+// the HA mode's minimum, the cloud (CLOUD_NONE creates no SE) and, when an SE is to be replaced,
+// the licence: the group's tier (its license_tier, else its cloud's) and its remaining units in
+// one read of the Controller's ledger (GET /api/licensing/ledger/details; a failure leaves the
+// figure unknown, and the guard refuses, saying why), against the Service Units of one SE at the
+// target vCPUs (rule service-units-per-se). The capacity's CPU figure is the caller's
+// (`capacity` when known: it knows the workload).
 absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
                                               const controller::SeGroup& group,
                                               std::string_view tenant,
-                                              const CapacityFigures& capacity,
-                                              const LicenseFigures& license);
+                                              const CapacityFigures& capacity);
 
 // RolloutOperations on the SEs of the group `group_uuid` in `tenant` ("" the client's default).
 class ClientRolloutOperations : public RolloutOperations {
