@@ -15,9 +15,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<const char*, 6> kTiers = {"ENTERPRISE_16", "ENTERPRISE", "ENTERPRISE_18",
-                                               "BASIC",         "ESSENTIALS",
-                                               "ENTERPRISE_WITH_CLOUD_SERVICES"};
+constexpr std::array<const char*, 6> kTiers = {"ENTERPRISE_16", "ENTERPRISE",
+                                               "ENTERPRISE_18", "BASIC",
+                                               "ESSENTIALS",    "ENTERPRISE_WITH_CLOUD_SERVICES"};
 // Units are multiples of 0.25; comparisons allow for binary rounding.
 constexpr double kEpsilon = 1e-9;
 
@@ -51,8 +51,7 @@ absl::Status ParseLicenseFlag(const std::string& text, std::map<std::string, dou
   return absl::OkStatus();
 }
 
-LicenseCharge LicenseChargeOf(const Json& group, const std::string& cloud_license_tier,
-                              int vcpus) {
+LicenseCharge LicenseChargeOf(const Json& group, const std::string& cloud_license_tier, int vcpus) {
   LicenseCharge c;
   auto text = [&group](const char* key) {
     auto it = group.find(key);
@@ -144,13 +143,12 @@ Json LicenseLedger::Details(int64_t now_micros) {
   absl::MutexLock lock(&mu_);
   Json tiers = Json::array();
   for (const auto& [tier, u] : UsageLocked()) {
-    tiers.push_back(
-        {{"tier", tier},
-         {"usage",
-          {{"available", u.available},
-           {"consumed", u.consumed},
-           {"escrow", u.escrow},
-           {"remaining", std::max(0.0, u.available - u.consumed - u.escrow)}}}});
+    tiers.push_back({{"tier", tier},
+                     {"usage",
+                      {{"available", u.available},
+                       {"consumed", u.consumed},
+                       {"escrow", u.escrow},
+                       {"remaining", std::max(0.0, u.available - u.consumed - u.escrow)}}}});
   }
   Json se_infos = Json::array();
   Json escrow_infos = Json::array();

@@ -113,8 +113,7 @@ void Server::SetServiceEngineHooks(SeHooks hooks) {
     std::string cloud_tier;
     absl::StatusOr<json> cloud = store_.Get(kCloud, group.value("cloud_ref", ""), "*");
     if (cloud.ok()) cloud_tier = cloud->value("license_tier", "");
-    LicenseCharge charge =
-        LicenseChargeOf(group, cloud_tier, static_cast<int>(shape.num_vcpus));
+    LicenseCharge charge = LicenseChargeOf(group, cloud_tier, static_cast<int>(shape.num_vcpus));
     charge.uuid = kPendingLicenseCharge;
     NSXALB_RETURN_IF_ERROR(license_.Admit(charge, /*escrow=*/true));
     if (admit) {

@@ -9,8 +9,8 @@
 // GET /api/virtualservice[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
 // POST /api/analytics/metrics/collection and GET /api/licensing/ledger/details.
 // /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines, metric
-// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence); it is not counted, not
-// subject to faults and needs no session. Behaviour and status codes are documented in
+// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence); it is not
+// counted, not subject to faults and needs no session. Behaviour and status codes are documented in
 // docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_

@@ -25,9 +25,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "plugin/cli/estate_usage_text.h"
 #include "plugin/cli/estate_view.h"
+#include "plugin/cli/rollout_command.h"
 #include "plugin/cli/text_table.h"
 #include "plugin/cli/usage_report_text.h"
 #include "plugin/controller/client.h"
@@ -60,6 +62,9 @@ constexpr char kUsage[] =
        terraform-provider-nsxalb controller list-se-groups [--cloud NAME] [--json] [settings]
        terraform-provider-nsxalb controller get-se-group NAME [--cloud NAME] [settings]
        terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
+       terraform-provider-nsxalb controller rollout NAME [--cloud NAME] [--dry-run]
+                                 [--max-unavailable N] [--timeout 30m] [--poll-interval 5s]
+                                 [settings]
        terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
                                  [--statistic max|p99|p95] [--platform P] [--json] [settings]
        terraform-provider-nsxalb controller usage --all [--all-tenants] [--cloud NAME]
@@ -81,6 +86,14 @@ Actions:
                    sizing, findings, warnings and errors (what the Ansible modules call), and
                    service_engines (the group's running SEs against its settings, as the
                    resource records them; ses-behind-settings among the warnings while one lags)
+  rollout          rolls the group's running SEs that do not match its settings: each SE a
+                   new-ses-only change (vcpus_per_se, memory_per_se, disk_per_se) does not reach
+                   is disabled, its virtual services migrate, the Controller's replacement at the
+                   new shape comes up and the old SE is deleted; each SE waiting for a reboot is
+                   disabled, rebooted and enabled again; by name, --max-unavailable at a time
+                   (default 1), --timeout per SE (default 30m). Guards first (HA minimum,
+                   licence, a cloud that creates SEs); one line per step; --dry-run prints the
+                   steps and the guards' figures and writes nothing.
   usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
                    the group's peaks (summed over its SEs per timestamp), each SE's CPU, shape
                    (vCPUs, memory, disk), enable and oper state and whether it matches the
@@ -177,14 +190,17 @@ struct Options {
   std::string action;
   std::optional<std::string> name;  // get-se-group's NAME
   std::string cloud;
-  std::string name_filter;           // --name: list-se-groups a name, usage --all a regex
-  std::string window;                // usage --window
-  std::string statistic;             // usage --statistic
-  std::string platform;              // usage --platform
-  bool all = false;                  // usage --all
-  bool all_tenants = false;          // usage --all --all-tenants
-  int min_ses = 0;                   // usage --all --min-ses
-  std::optional<int> forecast_days;  // usage --all --forecast-days
+  std::string name_filter;                     // --name: list-se-groups a name, usage --all a regex
+  std::string window;                          // usage --window
+  std::string statistic;                       // usage --statistic
+  std::string platform;                        // usage --platform
+  bool all = false;                            // usage --all
+  bool all_tenants = false;                    // usage --all --all-tenants
+  int min_ses = 0;                             // usage --all --min-ses
+  std::optional<int> forecast_days;            // usage --all --forecast-days
+  int max_unavailable = 1;                     // rollout --max-unavailable
+  absl::Duration timeout = absl::Minutes(30);  // rollout --timeout
+  absl::Duration poll_interval = absl::Seconds(5);  // rollout --poll-interval
   bool json = false;
   bool csv = false;
   bool full = false;
@@ -250,16 +266,17 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
   o.action = args[0];
   first = 1;
   if (o.action != "check" && o.action != "list-se-groups" && o.action != "get-se-group" &&
-      o.action != "apply-se-group" && o.action != "usage") {
+      o.action != "apply-se-group" && o.action != "usage" && o.action != "rollout") {
     return UsageError{absl::StrCat("unknown action \"", o.action,
                                    "\" (want check, list-se-groups, get-se-group, "
-                                   "apply-se-group or usage)")};
+                                   "apply-se-group, rollout or usage)")};
   }
   std::map<std::string, bool> seen;
   for (size_t i = first; i < args.size(); ++i) {
     std::string flag = args[i];
     if (flag.rfind("--", 0) != 0 && flag != "-h") {
-      if ((o.action == "get-se-group" || o.action == "usage") && !o.name.has_value()) {
+      if ((o.action == "get-se-group" || o.action == "usage" || o.action == "rollout") &&
+          !o.name.has_value()) {
         o.name = flag;
         continue;
       }
@@ -299,6 +316,7 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
     const bool known =
         flag == "--cloud" || flag == "--name" || flag == "--window" || flag == "--statistic" ||
         flag == "--platform" || flag == "--min-ses" || flag == "--forecast-days" ||
+        flag == "--max-unavailable" || flag == "--timeout" || flag == "--poll-interval" ||
         std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
           return s.flag != nullptr && flag == s.flag;
         });
@@ -323,6 +341,23 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
         return UsageError{
             absl::StrCat("--min-ses: want a whole number of SEs, 0 or more, not \"", *value, "\"")};
       }
+    } else if (flag == "--max-unavailable") {
+      if (o.action != "rollout") return UsageError{"--max-unavailable: only for rollout"};
+      if (!absl::SimpleAtoi(*value, &o.max_unavailable) || o.max_unavailable < 1 ||
+          o.max_unavailable > 100) {
+        return UsageError{absl::StrCat(
+            "--max-unavailable: want a whole number of SEs from 1 to 100, not \"", *value, "\"")};
+      }
+    } else if (flag == "--timeout" || flag == "--poll-interval") {
+      if (o.action != "rollout") return UsageError{absl::StrCat(flag, ": only for rollout")};
+      absl::Duration d;
+      if (!absl::ParseDuration(*value, &d) || d <= absl::ZeroDuration() || d > absl::Hours(24)) {
+        return UsageError{absl::StrCat(flag,
+                                       ": want a duration above 0 and at most 24h (\"30m\", "
+                                       "\"90s\"), not \"",
+                                       *value, "\"")};
+      }
+      (flag == "--timeout" ? o.timeout : o.poll_interval) = d;
     } else if (flag == "--forecast-days") {
       int days = 0;
       if (!absl::SimpleAtoi(*value, &days) || days < 1 || days > segroup::kMaxForecastDays) {
@@ -336,7 +371,7 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
   }
   if (o.help) return std::nullopt;
   if (std::optional<UsageError> e = CheckEstateFlags(o, seen)) return e;
-  if ((o.action == "get-se-group" || (o.action == "usage" && !o.all)) &&
+  if ((o.action == "get-se-group" || o.action == "rollout" || (o.action == "usage" && !o.all)) &&
       (!o.name.has_value() || o.name->empty())) {
     return UsageError{absl::StrCat(o.action, ": missing the SE group NAME (or --all)")};
   }
@@ -778,6 +813,16 @@ int Run(const std::vector<std::string>& args, const ControllerEnvLookup& env, st
   if (o.action == "apply-se-group") return RunApply(o, config, **client, in, out);
   if (o.action == "usage" && o.all) return RunEstateUsage(o, **client, show_progress, out, err);
   if (o.action == "usage") return RunUsage(o, **client, out, err);
+  if (o.action == "rollout") {
+    RolloutCommandOptions r;
+    r.group = *o.name;
+    r.cloud = o.cloud;
+    r.dry_run = o.dry_run;
+    r.max_unavailable = o.max_unavailable;
+    r.timeout = o.timeout;
+    r.poll_interval = o.poll_interval;
+    return RunRolloutCommand(r, **client, config, out, err);
+  }
   return RunGet(o, config, **client, out, err);
 }
 

@@ -34,6 +34,7 @@
 #include "plugin/controller/request_loop.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/se_group_fields.h"
+#include "plugin/controller/se_operations.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -327,6 +328,35 @@ class ClientImpl : public Client {
     OperationScope operation(this);
     NSXALB_ASSIGN_OR_RETURN(auto session, loop_.EnsureSession(Deadline()));
     return VersionInfo{session->controller_version, session->api_version};
+  }
+
+  absl::StatusOr<ServiceEngine> GetServiceEngine(std::string_view uuid,
+                                                 std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::GetServiceEngine(loop_, Deadline(), uuid, tenant);
+  }
+
+  absl::StatusOr<ServiceEngine> SetServiceEngineEnableState(std::string_view uuid,
+                                                            std::string_view enable_state,
+                                                            std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::SetServiceEngineEnableState(loop_, Deadline(), uuid, enable_state, tenant);
+  }
+
+  absl::StatusOr<ServiceEngineRuntime> GetServiceEngineRuntime(std::string_view uuid,
+                                                               std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::GetServiceEngineRuntime(loop_, Deadline(), uuid, tenant);
+  }
+
+  absl::Status DeleteServiceEngine(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::DeleteServiceEngine(loop_, Deadline(), uuid, tenant);
+  }
+
+  absl::Status RebootServiceEngine(std::string_view uuid, std::string_view tenant) override {
+    OperationScope operation(this);
+    return internal::RebootServiceEngine(loop_, Deadline(), uuid, tenant);
   }
 
   void Cancel() override { loop_.Cancel(); }

@@ -61,6 +61,29 @@ struct ServiceEngine {
   nlohmann::json body;
 };
 
+// A Service Engine's operational state, GET /api/serviceengine/<uuid>/runtime (the swagger
+// leaves its shape open; these members are read where present, see docs/emulator.md).
+struct ServiceEngineRuntime {
+  // oper_status.state: "OPER_UP", "OPER_DISABLING", "OPER_DISABLED", "OPER_DOWN", ...; "" when
+  // the answer has none.
+  std::string oper_state;
+  // migrate_state, e.g. "SE_MIGRATE_STATE_STARTED"; "" when none.
+  std::string migrate_state;
+  // The last migration failed (MIGRATE_SE_FAILED): migrate_state
+  // SE_MIGRATE_STATE_FINISHED_WITH_FAILURE, or an oper_status.reason starting MIGRATE_SE_FAILED.
+  bool migration_failed = false;
+  // The virtual services it hosts (the runtime's vs_refs, else the SE inventory's
+  // config.vs_refs; each as its name when the ref carries one).
+  std::vector<std::string> virtual_services;
+  // se_grp_reboot_pending: the group has settings this SE takes only after a reboot.
+  bool reboot_pending = false;
+  nlohmann::json body;
+};
+
+// The enable_state values of a Service Engine (swagger ServiceEngine.enable_state).
+inline constexpr char kSeStateEnabled[] = "SE_STATE_ENABLED";
+inline constexpr char kSeStateDisabled[] = "SE_STATE_DISABLED";
+
 // What to create or update.
 struct SeGroupSpec {
   // The group's name (required).
@@ -199,6 +222,35 @@ class Client {
 
   // The Controller's version and the API version in use (logs in when needed).
   virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;
+
+  // --- One Service Engine (a roll of its group, plugin/segroup/lifecycle). ---
+
+  // GET /api/serviceengine/<uuid> (a uuid or ref). NotFound when it is gone.
+  virtual absl::StatusOr<ServiceEngine> GetServiceEngine(std::string_view uuid,
+                                                         std::string_view tenant) = 0;
+
+  // Sets the SE's enable_state (kSeStateEnabled, kSeStateDisabled, ...; InvalidArgument for
+  // another value) as the vendor's own alert script does: GET the whole object and PUT it back
+  // with the new value and the _last_modified read; no PUT when it has that value already. A 412
+  // starts over from the GET, at most kUpdateAttempts times, then Aborted. NotFound when the SE
+  // is gone. Returns the SE as written.
+  virtual absl::StatusOr<ServiceEngine> SetServiceEngineEnableState(std::string_view uuid,
+                                                                    std::string_view enable_state,
+                                                                    std::string_view tenant) = 0;
+
+  // GET /api/serviceengine/<uuid>/runtime: oper status, migration, reboot pending; and, when the
+  // runtime does not list them, the virtual services from GET /api/serviceengine-inventory/<uuid>
+  // (config.vs_refs; none when the inventory is not found). NotFound when the SE is gone.
+  virtual absl::StatusOr<ServiceEngineRuntime> GetServiceEngineRuntime(std::string_view uuid,
+                                                                       std::string_view tenant) = 0;
+
+  // DELETE /api/serviceengine/<uuid>. Gone already (404) is success. The Controller's 409 (it
+  // still hosts a virtual service) becomes FailedPrecondition naming the virtual services.
+  virtual absl::Status DeleteServiceEngine(std::string_view uuid, std::string_view tenant) = 0;
+
+  // POST /api/serviceengine/<uuid>/reboot. Not retried once it may have reached the Controller
+  // (MayHaveTakenEffect then says so).
+  virtual absl::Status RebootServiceEngine(std::string_view uuid, std::string_view tenant) = 0;
 
   // Terraform's Stop: in-flight and later calls return Cancelled promptly. Irreversible.
   virtual void Cancel() = 0;

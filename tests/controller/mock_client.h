@@ -40,6 +40,17 @@ class MockClient : public Client {
               (std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<LicenseLedgerDetails>, GetLicenseLedgerDetails, (), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
+  MOCK_METHOD(absl::StatusOr<ServiceEngine>, GetServiceEngine,
+              (std::string_view uuid, std::string_view tenant), (override));
+  MOCK_METHOD(absl::StatusOr<ServiceEngine>, SetServiceEngineEnableState,
+              (std::string_view uuid, std::string_view enable_state, std::string_view tenant),
+              (override));
+  MOCK_METHOD(absl::StatusOr<ServiceEngineRuntime>, GetServiceEngineRuntime,
+              (std::string_view uuid, std::string_view tenant), (override));
+  MOCK_METHOD(absl::Status, DeleteServiceEngine, (std::string_view uuid, std::string_view tenant),
+              (override));
+  MOCK_METHOD(absl::Status, RebootServiceEngine, (std::string_view uuid, std::string_view tenant),
+              (override));
   MOCK_METHOD(void, Cancel, (), (override));
 };
 

@@ -1,0 +1,148 @@
+// The roll of an SE group's Service Engines to its current settings: the SEs a change does not
+// reach (new-ses-only: replaced; after-se-reboot: rebooted) taken through the Controller's
+// documented steps (replaced: disable, wait until its virtual services migrated and the
+// Controller's replacement at the new shape is up, delete; rebooted: disable, wait, reboot, wait
+// until up without a reboot pending, enable), in a stable order (by name), at most max_unavailable
+// at a time, after three guards (capacity, licence, cloud) that refuse before the first SE is
+// touched.
+//
+// The SEs to roll are match.h's LaggingSe: `why` kNewSesOnly is replaced, kAfterSeReboot rebooted.
+// Pure logic: the Controller is reached only through the small RolloutOperations interface
+// (the product's wraps controller::Client, rollout_client.h; the unit tests drive a fake), time
+// through controller::Clock, and interruption through a notification. A stop or a per-SE timeout
+// ends the roll after the current step; an SE that was disabled and not yet deleted or rebooted
+// is enabled again through RolloutOperations::Restore, which must work after the stop (see
+// docs/design/se-group-resource.md, "Rolling the SEs"). No Terraform types.
+#ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_H_
+#define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "plugin/controller/backoff.h"
+#include "plugin/segroup/lifecycle/match.h"
+
+namespace nsxalb::segroup::lifecycle {
+
+// The shape a replacement SE is created at (the group's current settings).
+struct TargetShape {
+  int num_vcpus = 0;
+  int64_t memory_mb = 0;
+};
+
+// One SE as the roll observes it.
+struct ObservedSe {
+  std::string uuid;
+  std::string name;
+  std::string oper_state;         // OPER_UP, OPER_DISABLING, OPER_DISABLED, ...
+  std::string migrate_state;      // runtime.migrate_state, e.g. SE_MIGRATE_STATE_STARTED; "" none
+  bool migration_failed = false;  // the last migration ended with MIGRATE_SE_FAILED
+  int virtual_services = 0;
+  bool reboot_pending = false;
+  int num_vcpus = 0;
+  int64_t memory_mb = 0;
+};
+
+// What the roll asks of the Controller. Errors are the client's (errors.h codes); NotFound from
+// Observe means the SE is gone.
+class RolloutOperations {
+ public:
+  virtual ~RolloutOperations() = default;
+  // enable_state = SE_STATE_DISABLED: the SE takes no new placement and migrates its virtual
+  // services away.
+  virtual absl::Status Disable(const std::string& uuid) = 0;
+  // enable_state = SE_STATE_ENABLED (after a reboot).
+  virtual absl::Status Enable(const std::string& uuid) = 0;
+  // enable_state = SE_STATE_ENABLED for an SE the roll disabled and is giving back after a stop,
+  // a timeout or an error: must work even when the roll's own calls are cancelled (its own
+  // short-lived session, bounded by its own deadline).
+  virtual absl::Status Restore(const std::string& uuid) = 0;
+  // The SE's runtime and shape.
+  virtual absl::StatusOr<ObservedSe> Observe(const std::string& uuid) = 0;
+  // Every SE of the group now, with its runtime and shape.
+  virtual absl::StatusOr<std::vector<ObservedSe>> ListGroup() = 0;
+  virtual absl::Status Delete(const std::string& uuid) = 0;
+  virtual absl::Status Reboot(const std::string& uuid) = 0;
+};
+
+// How the roll runs.
+struct RolloutOptions {
+  int max_unavailable = 1;                            // SEs out at once, 1 or more
+  absl::Duration timeout_per_se = absl::Minutes(30);  // for all the steps of one SE (a batch)
+  absl::Duration poll_interval = absl::Seconds(5);    // between two reads while waiting
+  // Called with each step's line as it is logged at INFO (the CLI prints them); may be empty.
+  std::function<void(const std::string&)> on_step;
+};
+
+// The guards' figures, computed by the caller from the group's sizing (the utilization at the
+// running SEs' real shape of plugin/segroup/lifecycle), the licence ledger and the cloud.
+struct CapacityFigures {
+  bool known = false;          // false: no workload to check against (the guard passes, says so)
+  int running_ses = 0;         // SEs of the group that run now
+  int ha_minimum_ses = 1;      // the HA mode's minimum
+  double cpu_percent_out = 0;  // CPU of the SEs left with max_unavailable out, at their shape
+  double target_percent = 80;  // max_cpu_usage or the target
+  std::string load;            // "the observed peak of ..." or "the declared workload ..."
+  std::string basis;           // the figure's basis (measured, interpolated, ...)
+};
+struct LicenseFigures {
+  bool known = false;            // false: the ledger could not be read (the guard refuses)
+  std::string unknown_reason;    // why not, when not known
+  std::string tier;              // e.g. ENTERPRISE
+  double remaining_units = 0;    // the tier's remaining Service Units
+  double replacement_units = 0;  // the Service Units of the largest replacement SE
+};
+struct CloudFigures {
+  std::string name;
+  bool creates_ses = true;  // false: a no-access cloud, nothing replaces a deleted SE
+};
+struct GuardFigures {
+  CapacityFigures capacity;
+  LicenseFigures license;
+  CloudFigures cloud;
+};
+
+// What the roll did: the SEs done, the SEs still to do (in order), and the first failure.
+struct RolloutResult {
+  std::vector<std::string> done;
+  std::vector<std::string> to_do;
+  absl::Status status;
+};
+
+// The lagging SEs in the roll's order: by name, then uuid.
+std::vector<LaggingSe> RollOrder(std::vector<LaggingSe> ses);
+
+// One sentence for the plan and the dry run: "rollout: checkout-se-1, -2 and -3 will be replaced
+// one at a time, 4 vCPUs -> 5" (and "rebooted" for a reboot-only lag). "" when nothing lags.
+std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape& target,
+                            int max_unavailable);
+
+// The guards, checked before the first SE is touched: FailedPrecondition naming the figures
+// when one refuses. The licence and cloud guards apply only when an SE is to be replaced.
+absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions& options,
+                         const GuardFigures& figures);
+
+// One line per guard with its figures, for the dry run ("capacity: ...", "license: ...",
+// "cloud: ...").
+std::vector<std::string> DescribeGuards(const std::vector<LaggingSe>& ses,
+                                        const RolloutOptions& options, const GuardFigures& figures);
+
+// Runs the roll: the guards, then each SE (in RollOrder), batch by batch of max_unavailable.
+// `stop` (may be null) ends it after the current step. Every step is logged at INFO. The result's
+// status is OK when every SE is done; otherwise it names the SE and step, and lists the SEs done
+// and to do.
+RolloutResult RunRollout(std::vector<LaggingSe> ses, const TargetShape& target,
+                         const RolloutOptions& options, const GuardFigures& figures,
+                         RolloutOperations& ops, controller::Clock& clock,
+                         absl::Notification* stop);
+
+}  // namespace nsxalb::segroup::lifecycle
+
+#endif  // NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_H_

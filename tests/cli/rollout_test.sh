@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# `controller rollout GROUP` end to end against the Controller emulator's SE lifecycle (short
+# boot and migration times): a 3-SE group in a write-access cloud, 6 virtual services placed 2 a
+# SE (max_vs_per_se 2, so a migration needs a new SE), and:
+#   - a reboot-only change (num_dispatcher_cores): --dry-run writes nothing (counted); the roll
+#     reboots the 3 SEs one at a time, the emulator's timeline shows no virtual service ever
+#     without an SE and never more than 1 SE out, no SE is left disabled or reboot-pending, and a
+#     second run has nothing to do; its Controller requests are counted;
+#   - a failed migration (fault MIGRATE_SE_FAILED): the roll stops at that SE, enables it again,
+#     never touches the next;
+#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group: with too few licence
+#     units left, refused before any SE write naming the units needed and left; with the licence
+#     back, 3 of 3 SEs replaced at 5 vCPUs one at a time (the Controller's replacement up before
+#     each delete), the timeline clean, the requests counted;
+#   - a no-access cloud: a shape change is refused by the cloud guard, saying what to do by hand.
+# Usage: rollout_test.sh PROVIDER_BINARY EMULATOR_BINARY
+set -euo pipefail
+provider=$1
+emulator=$2
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../scripts/lib/terraform-mirror.sh
+source "$source_dir/scripts/lib/terraform-mirror.sh"
+
+tmp=$(mktemp -d)
+EMU_PID=""
+cleanup() {
+  local rc=$?
+  tfm_stop_emulator
+  if [ "$rc" -ne 0 ] && [ -s "$tmp/emulator.log" ]; then tail -n 20 "$tmp/emulator.log" >&2; fi
+  rm -rf "$tmp"
+  return "$rc"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+step() { echo "--- $*"; }
+
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -E '^NSXALB_' || true)
+tfm_start_emulator "$emulator" "$tmp" --se-boot-ms 200 --se-migration-ms 200 ||
+  fail "the emulator did not start"
+export NSXALB_CONTROLLER=$EMU_URL NSXALB_USERNAME=admin NSXALB_PASSWORD=admin
+export NSXALB_CA_FILE=$EMU_CA_FILE
+
+emu() {  # emu METHOD PATH [JSON]: a control request; prints the body.
+  local body=()
+  [ "$1" = GET ] || body=(-H 'Content-Type: application/json' -d "${3:-{\}}")
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" --fail-with-body -X "$1" "${body[@]}" \
+    "$EMU_URL/_emulator/$2" || fail "$1 /_emulator/$2 failed"
+}
+
+# apply NAME CLOUD SETTINGS_JSON: the group at those settings (the provider's apply-se-group);
+# prints its uuid.
+apply() {
+  local result
+  result=$(jq -n --arg n "$1" --arg c "$2" --argjson s "$3" '{name: $n, cloud: $c, platform: "vcenter", settings: $s}' |
+    "$provider" controller apply-se-group) || true
+  jq -er '.se_group.uuid' <<<"$result" || fail "applying SE group $1 failed: $result"
+}
+
+# count KEY: how many requests of the counter key (e.g. "PUT /api/serviceengine/{uuid}").
+count() { emu GET counters | jq --arg k "$1" '.requests[$k] // 0'; }
+
+# ses GROUP_UUID: the group's SEs with their runtime, one JSON object a line.
+ses() {
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -c "$tmp/jar" -b "$tmp/jar" \
+    -H 'Content-Type: application/json' -d '{"username":"admin","password":"admin"}' \
+    "$EMU_URL/login" >/dev/null
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -b "$tmp/jar" -H 'X-Avi-Version: 22.1.3' \
+    "$EMU_URL/api/serviceengine?refers_to=serviceenginegroup:$1&join_subresources=runtime&page_size=200" |
+    jq -c '.results[] | {name, enable_state, vcpus: .resources.num_vcpus,
+      oper: .runtime.oper_status.state, pending: .runtime.se_grp_reboot_pending}'
+}
+
+base='{"vcpus_per_se": 4, "memory_per_se": 8192, "max_se": 6, "max_vs_per_se": 2}'
+
+step "a 3-SE group in Default-Cloud (write access) with 6 virtual services, 2 a SE"
+uuid=$(apply checkout Default-Cloud "$base")
+emu POST serviceengines "{\"se_group_uuid\":\"$uuid\",\"count\":3}" >/dev/null
+emu POST virtualservices '{"se_group":"checkout","count":6}' >/dev/null
+[ "$(ses "$uuid" | wc -l)" -eq 3 ] || fail "want 3 SEs: $(ses "$uuid")"
+
+step "nothing lags: nothing to do"
+"$provider" controller rollout checkout >"$tmp/none.out" || fail "rollout of a settled group failed"
+grep -q "rollout: nothing to do" "$tmp/none.out" || fail "$(cat "$tmp/none.out")"
+
+step "a reboot-only change: num_dispatcher_cores 0 -> 2"
+apply checkout Default-Cloud "$(jq -c '. + {num_dispatcher_cores: 2}' <<<"$base")" >/dev/null
+[ "$(ses "$uuid" | jq -s '[.[] | select(.pending)] | length')" -eq 3 ] ||
+  fail "want 3 SEs reboot-pending: $(ses "$uuid")"
+
+step "--dry-run: the steps and the guards, no write"
+emu POST counters/reset >/dev/null
+"$provider" controller rollout checkout --dry-run >"$tmp/dry.out" || fail "dry run: $(cat "$tmp/dry.out")"
+cat "$tmp/dry.out"
+grep -q "rollout: checkout-se-1, -2 and -3 will be rebooted, one at a time" "$tmp/dry.out" ||
+  fail "dry run does not say what it will do"
+grep -q "guard capacity: 1 of 3 SEs out" "$tmp/dry.out" || fail "dry run names no capacity figure"
+grep -q "nothing was written" "$tmp/dry.out" || fail "dry run does not say it wrote nothing"
+for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
+  "DELETE /api/serviceengine/{uuid}" "POST /api/serviceengine/{uuid}/reboot"; do
+  [ "$(count "$k")" -eq 0 ] || fail "the dry run sent $k"
+done
+
+step "the roll: one SE at a time, no virtual service ever without an SE"
+emu POST timeline/reset >/dev/null
+emu POST counters/reset >/dev/null
+start=$(date +%s%N)
+"$provider" controller rollout checkout --poll-interval 50ms --timeout 60s >"$tmp/roll.out" ||
+  fail "the roll failed: $(cat "$tmp/roll.out")"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+cat "$tmp/roll.out"
+[ "$(grep -c ': rebooting$' "$tmp/roll.out")" -eq 3 ] || fail "want 3 reboots"
+grep -q "checkout-se-2: disabled, 2 virtual services migrating" "$tmp/roll.out" ||
+  fail "no step line for checkout-se-2's disable"
+timeline=$(emu GET timeline)
+jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
+  fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
+jq -e '.summary.max_ses_out <= 1' <<<"$timeline" >/dev/null ||
+  fail "more than 1 SE out at once: $(jq -c .summary <<<"$timeline")"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED" and (.pending | not))' >/dev/null ||
+  fail "an SE is left disabled or reboot-pending: $(ses "$uuid")"
+puts=$(count "PUT /api/serviceengine/{uuid}")
+reboots=$(count "POST /api/serviceengine/{uuid}/reboot")
+deletes=$(count "DELETE /api/serviceengine/{uuid}")
+echo "requests of the roll: total $(emu GET counters | jq .total), PUT SE $puts, reboot $reboots," \
+  "DELETE $deletes, GET runtime $(count "GET /api/serviceengine/{uuid}/runtime"); ${elapsed_ms} ms"
+[ "$puts" -eq 6 ] || fail "want 6 PUTs (disable and enable of 3 SEs), got $puts"
+[ "$reboots" -eq 3 ] || fail "want 3 reboots, got $reboots"
+[ "$deletes" -eq 0 ] || fail "a reboot-only roll deleted an SE"
+"$provider" controller rollout checkout >"$tmp/again.out" || fail "second run failed"
+grep -q "rollout: nothing to do" "$tmp/again.out" || fail "second run: $(cat "$tmp/again.out")"
+
+step "a failed migration stops the roll at that SE and gives it back"
+apply checkout Default-Cloud "$(jq -c '. + {num_dispatcher_cores: 1}' <<<"$base")" >/dev/null
+emu POST faults '{"migrate_fail_next": 1}' >/dev/null
+emu POST counters/reset >/dev/null
+if "$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
+  >"$tmp/fail.out" 2>"$tmp/fail.err"; then
+  fail "a failed migration did not fail the roll"
+fi
+cat "$tmp/fail.err"
+grep -q "MIGRATE_SE_FAILED" "$tmp/fail.err" || fail "the error does not name MIGRATE_SE_FAILED"
+grep -q "was enabled again" "$tmp/fail.err" || fail "the error does not say the SE is enabled again"
+grep -q "To do: " "$tmp/fail.err" || fail "the error does not list the SEs to do"
+[ "$(count "POST /api/serviceengine/{uuid}/reboot")" -eq 0 ] || fail "rebooted after a failed migration"
+[ "$(count "PUT /api/serviceengine/{uuid}")" -eq 2 ] || fail "want 2 PUTs (disable, enable again)"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
+  fail "an SE is left disabled: $(ses "$uuid")"
+emu DELETE faults >/dev/null
+
+# api PATH: a GET of the Controller API as admin; prints the body.
+api() {
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -c "$tmp/jar" -b "$tmp/jar" \
+    -H 'Content-Type: application/json' -d '{"username":"admin","password":"admin"}' \
+    "$EMU_URL/login" >/dev/null
+  curl -sS --max-time 30 --cacert "$EMU_CA_FILE" -b "$tmp/jar" -H 'X-Avi-Version: 22.1.3' \
+    "$EMU_URL$1"
+}
+
+step "a shape change (vcpus_per_se 4 -> 5) of a full 3-SE group: cart"
+cart=$(apply cart Default-Cloud "$base")
+emu POST serviceengines "{\"se_group_uuid\":\"$cart\",\"count\":3}" >/dev/null
+emu POST virtualservices '{"se_group":"cart","count":6}' >/dev/null
+apply cart Default-Cloud "$(jq -c '. + {vcpus_per_se: 5}' <<<"$base")" >/dev/null
+
+step "too few licence units: refused before the first SE write, naming the units"
+usage=$(api /api/licensing/ledger/details | jq -c '.results[0].tier_usages[] | select(.tier == "ENTERPRISE") | .usage')
+emu POST license "{\"licensed\": {\"ENTERPRISE\": $(jq '.consumed + .escrow + 4' <<<"$usage")}}" >/dev/null
+emu POST counters/reset >/dev/null
+if "$provider" controller rollout cart >"$tmp/short.out" 2>"$tmp/short.err"; then
+  fail "a replacement the licence cannot cover was not refused"
+fi
+cat "$tmp/short.err"
+grep -q "will be replaced (4 vCPUs -> 5)" "$tmp/short.out" || fail "$(cat "$tmp/short.out")"
+grep -q "license guard: .* needs 5 SUs, and the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
+  fail "the licence refusal does not name the units needed and left"
+for k in "PUT /api/serviceengine/{uuid}" "DELETE /api/serviceengine/{uuid}"; do
+  [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
+done
+
+step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
+emu POST license '{"licensed": {}}' >/dev/null
+emu POST timeline/reset >/dev/null
+emu POST counters/reset >/dev/null
+start=$(date +%s%N)
+"$provider" controller rollout cart --poll-interval 50ms --timeout 60s >"$tmp/replace.out" ||
+  fail "the replacement roll failed: $(cat "$tmp/replace.out")"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+cat "$tmp/replace.out"
+[ "$(grep -c ': deleted$' "$tmp/replace.out")" -eq 3 ] || fail "want 3 SEs deleted"
+ses "$cart" | jq -s -e 'length == 3 and all(.vcpus == 5 and .oper == "OPER_UP")' >/dev/null ||
+  fail "want 3 SEs up at 5 vCPUs: $(ses "$cart")"
+timeline=$(emu GET timeline)
+jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
+  fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
+jq -e '.summary.max_ses_out <= 1' <<<"$timeline" >/dev/null ||
+  fail "more than 1 SE out at once: $(jq -c .summary <<<"$timeline")"
+echo "requests of the replacement roll: total $(emu GET counters | jq .total)," \
+  "PUT SE $(count "PUT /api/serviceengine/{uuid}"), DELETE $(count "DELETE /api/serviceengine/{uuid}")," \
+  "ledger $(count "GET /api/licensing/ledger/details"); ${elapsed_ms} ms"
+[ "$(count "DELETE /api/serviceengine/{uuid}")" -eq 3 ] || fail "want 3 DELETEs"
+[ "$(count "PUT /api/serviceengine/{uuid}")" -eq 3 ] || fail "want 3 PUTs (one disable each)"
+"$provider" controller rollout cart >"$tmp/cart-again.out" || fail "second run failed"
+grep -q "rollout: nothing to do" "$tmp/cart-again.out" || fail "$(cat "$tmp/cart-again.out")"
+
+step "a no-access cloud: the cloud guard says what to do by hand"
+emu POST clouds '{"name": "manual-cloud"}' >/dev/null
+manual=$(apply manual manual-cloud '{"vcpus_per_se": 2, "memory_per_se": 4096}')
+emu POST serviceengines "{\"se_group_uuid\":\"$manual\",\"count\":2}" >/dev/null
+apply manual manual-cloud '{"vcpus_per_se": 3, "memory_per_se": 4096}' >/dev/null
+if "$provider" controller rollout manual --cloud manual-cloud >/dev/null 2>"$tmp/cloud.err"; then
+  fail "a replacement in a no-access cloud was not refused"
+fi
+grep -q "cloud guard" "$tmp/cloud.err" || fail "$(cat "$tmp/cloud.err")"
+grep -q "By hand" "$tmp/cloud.err" || fail "the cloud guard does not say what to do by hand"
+
+echo "PASS"
