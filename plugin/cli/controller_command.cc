@@ -83,9 +83,11 @@ Actions:
                    --name and --min-ses keep), read in a few metrics requests whatever their
                    number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SUs
                    now, recommended and reclaimable, CPU peak, forecast, at risk, note), most
-                   reclaimable first, and the totals; --json: the data source's groups, totals
-                   and metrics_requests (what estate-report reads); --csv: one row per group.
-                   On a terminal, stderr shows the progress of the metrics requests.
+                   reclaimable first, the totals and the licence pool per tier (the
+                   Controller's licence ledger); --json: the data source's groups, totals,
+                   metrics_requests and license_pool (what estate-report reads); --csv: one row
+                   per group, with its tier's pool. On a terminal, stderr shows the progress of
+                   the metrics requests.
 
 Settings (flags override the environment variables the provider block reads):
   --controller ADDR     NSXALB_CONTROLLER    host, host:port or https:// URL
