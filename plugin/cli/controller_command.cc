@@ -104,9 +104,10 @@ Actions:
                    --name and --min-ses keep), read in a few metrics requests whatever their
                    number, as nsxalb_se_groups_usage reads them: a table (group, cloud, SEs, SEs
                    behind settings, SUs now, recommended and reclaimable, CPU peak, forecast, at
-                   risk, note), most
-                   reclaimable first, and the totals; --json: the data source's groups, totals
-                   and metrics_requests (what estate-report reads); --csv: one row per group.
+                   risk, note), most reclaimable first, the totals and the licence pool per tier
+                   (the Controller's licence ledger); --json: the data source's groups, totals,
+                   metrics_requests and license_pool (what estate-report reads); --csv: one row
+                   per group, with its tier's pool.
                    With --all-tenants: the groups of every tenant, through the Controller's All
                    Tenants view (a superuser's only; anyone else gets the Controller's 403),
                    with the tenant as a column.

@@ -49,7 +49,7 @@ _emu_curl --fail-with-body -X POST -d '' "$EMU_URL/_emulator/counters/reset" >/d
 step "se_group_info with usage.all"
 play estate se_group_usage_all.yml -e 'name_regex=^est-' -e usage_window=24h ||
   fail "the estate play failed"
-assert_recap estate 'ok=3 changed=0 .*failed=0'
+assert_recap estate 'ok=4 changed=0 .*failed=0'
 assert_out estate "groups=3"
 assert_out estate "groups_at_risk=1"
 assert_out estate "groups_without_observed_load=1"
@@ -61,6 +61,13 @@ grep -qE "group est-idle cloud=nsxt-cloud at_risk=False cpu_pct=4(\.0)? reclaima
 # Most reclaimable first.
 [ "$(grep -oE 'group est-[a-z]+' "$AN_TMP/estate.out" | head -1)" = "group est-idle" ] ||
   fail "est-idle is not listed first"
+# The licence pool: the default licence, consumed by exactly the SUs the estate's SEs run (they
+# are every SE on the emulator).
+now=$(grep -oE 'service_units_now=[0-9.]+' "$AN_TMP/estate.out" | head -1 | cut -d= -f2)
+grep -qE "pool ENTERPRISE licensed=100000(\.0)? consumed=${now}(\.0)? escrow=0(\.0)? " \
+  "$AN_TMP/estate.out" || fail "no pool line consuming ${now} SUs: $(grep pool "$AN_TMP/estate.out")"
+assert_eq "licence ledger reads" 1 \
+  "$(emu_counters | jq '.requests["GET /api/licensing/ledger/details"] // 0')"
 assert_eq "SE listings" 1 "$(emu_counters | jq '.requests["GET /api/serviceengine"] // 0')"
 assert_eq "analytics requests" 1 \
   "$(emu_counters | jq '.requests["POST /api/analytics/metrics/collection"] // 0')"

@@ -132,9 +132,10 @@ TEST(ShippedBinaryTest, CarriesOneResourceAndFiveDataSources) {
   const auto& raw = (*session)->raw_schema();
   ASSERT_EQ(raw.resource_schemas_size(), 1);
   EXPECT_FALSE(raw.resource_schemas().at("nsxalb_se_group").block().description().empty());
-  EXPECT_EQ(raw.data_source_schemas_size(), 5);
-  for (const char* name : {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group",
-                           "nsxalb_se_group_usage", "nsxalb_se_groups_usage"}) {
+  EXPECT_EQ(raw.data_source_schemas_size(), 6);
+  for (const char* name :
+       {"nsxalb_se_sizing", "nsxalb_cloud", "nsxalb_se_group", "nsxalb_se_group_usage",
+        "nsxalb_se_groups_usage", "nsxalb_license_usage"}) {
     ASSERT_TRUE(raw.data_source_schemas().contains(name)) << name;
     EXPECT_FALSE(raw.data_source_schemas().at(name).block().description().empty()) << name;
   }

@@ -290,7 +290,7 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   ASSERT_NE(provider.config(), nullptr);
   EXPECT_EQ(provider.config()->client.username, "admin");
   EXPECT_EQ(provider.Resources().size(), 1u);
-  EXPECT_EQ(provider.DataSources().size(), 5u);
+  EXPECT_EQ(provider.DataSources().size(), 6u);
 }
 
 // What Configure accepts is a configuration the Controller client accepts too.

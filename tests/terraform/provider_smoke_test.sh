@@ -24,7 +24,7 @@ p=".provider_schemas[\"$TF_PROVIDER_SOURCE\"]"
 assert_json "$p.provider.block.attributes.controller.type" '"string"'
 assert_json "$p.provider.block.attributes.password.sensitive" true
 assert_json "$p.resource_schemas | keys" '["nsxalb_se_group"]'
-assert_json "$p.data_source_schemas | keys" '["nsxalb_cloud","nsxalb_se_group","nsxalb_se_group_usage","nsxalb_se_groups_usage","nsxalb_se_sizing"]'
+assert_json "$p.data_source_schemas | keys" '["nsxalb_cloud","nsxalb_license_usage","nsxalb_se_group","nsxalb_se_group_usage","nsxalb_se_groups_usage","nsxalb_se_sizing"]'
 assert_json "[$p.resource_schemas[], $p.data_source_schemas[] | .block.description | length > 40] | all" true
 assert_json "[$p.resource_schemas[], $p.data_source_schemas[] | .block.attributes[] | .description | length > 0] | all" true
 jq -S "$p.provider" "$TF_STDOUT" >"$TF_TMP/provider_seen.json"
