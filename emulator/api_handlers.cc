@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -25,6 +26,13 @@ namespace nsxalb::emulator {
 namespace {
 
 using nlohmann::json;
+
+// The largest page a collection GET answers. The swagger says page_size "can range from 1 to
+// 200"; the vendor's own alert script (se_grp_cleanup_old_spec_se) lists
+// serviceengine?page_size=1000 and reads the results, so a larger page_size is not refused: the
+// emulator answers pages of 200 (with `next`). How a real Controller treats it is unconfirmed
+// (docs/emulator.md).
+constexpr int kMaxPageSize = 200;
 
 bool FlagParam(const httplib::Request& req, const char* name) {
   if (!req.has_param(name)) return false;
@@ -184,17 +192,18 @@ void Server::HandleUserToken(const httplib::Request& req, httplib::Response& res
 }
 
 void Server::HandleList(const std::string& type, const httplib::Request& req,
-                        httplib::Response& res) {
+                        httplib::Response& res,
+                        const std::function<json(json, const json&)>& decorate) {
   ApiContext ctx;
   if (!Authorize(req, res, &ctx)) return;
   int page_size = config_.default_page_size;
   int page = 1;
   if (req.has_param("page_size") &&
-      (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1 ||
-       page_size > 200)) {
-    WriteError(res, 400, "page_size can range from 1 to 200.");
+      (!absl::SimpleAtoi(req.get_param_value("page_size"), &page_size) || page_size < 1)) {
+    WriteError(res, 400, absl::StrCat("page_size can range from 1 to ", kMaxPageSize, "."));
     return;
   }
+  page_size = std::min(page_size, kMaxPageSize);
   if (req.has_param("page") &&
       (!absl::SimpleAtoi(req.get_param_value("page"), &page) || page < 1)) {
     WriteError(res, 400, "page must be a positive integer.");
@@ -236,7 +245,8 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
   json results = json::array();
   for (size_t i = start; i < all.size() && i < start + static_cast<size_t>(page_size); ++i) {
-    results.push_back(store_.Render(type, all[i], ro));
+    json rendered = store_.Render(type, all[i], ro);
+    results.push_back(decorate ? decorate(std::move(rendered), all[i]) : std::move(rendered));
   }
   json out = {{"count", all.size()}, {"results", results}};
   if (start + static_cast<size_t>(page_size) < all.size()) {
@@ -253,7 +263,8 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
 }
 
 void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
-                          httplib::Response& res) {
+                          httplib::Response& res,
+                          const std::function<json(json, const json&)>& decorate) {
   ApiContext ctx;
   if (!Authorize(req, res, &ctx)) return;
   absl::StatusOr<json> obj = store_.Get(type, req.matches[1].str(), ctx.tenant_uuid);
@@ -267,7 +278,9 @@ void Server::HandleGetOne(const std::string& type, const httplib::Request& req,
   ro.skip_default = FlagParam(req, "skip_default");
   ro.version = ctx.version;
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
-  res.set_content(store_.Render(type, *obj, ro).dump(), "application/json");
+  json rendered = store_.Render(type, *obj, ro);
+  if (decorate) rendered = decorate(std::move(rendered), *obj);
+  res.set_content(rendered.dump(), "application/json");
   if (type != kSeGroup) return;
   // The other_writer fault: someone else changes the group as soon as this reader has it.
   if (std::optional<std::pair<std::string, int>> other = faults_.TakeOtherWriter()) {

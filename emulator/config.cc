@@ -32,6 +32,7 @@ const char* Usage() {
          "  [--page-size N (25)] [--latency-ms N] [--fail-next N] [--fail-status 503]\n"
          "  [--throttle-next N] [--retry-after SECONDS] [--drop-after-create N]\n"
          "  [--license TIER=UNITS (repeatable; default ENTERPRISE=100000)]\n"
+         "  [--se-boot-ms N (300)] [--se-migration-ms N (300)] [--emulated-minute-ms N (60000)]\n"
          "  [--log-level TRACE|DEBUG|INFO|WARN|ERROR] [--exit-with-parent]\n";
 }
 
@@ -44,6 +45,15 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       if (!absl::SimpleAtoi(v, slot) || *slot < lo || *slot > hi) {
         return absl::InvalidArgumentError(
             absl::StrCat(flag, " must be an integer from ", lo, " to ", hi, ", got \"", v, "\""));
+      }
+      return absl::OkStatus();
+    };
+  };
+  auto int64_flag = [](int64_t* slot, int64_t lo) {
+    return [slot, lo](const std::string& flag, const std::string& v) -> absl::Status {
+      if (!absl::SimpleAtoi(v, slot) || *slot < lo || *slot > 3600000) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, " must be an integer from ", lo, " to 3600000, got \"", v, "\""));
       }
       return absl::OkStatus();
     };
@@ -99,6 +109,9 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
       {"--log-level", string_flag(&c.log_level)},
       {"--license",
        [&c](const std::string&, const std::string& v) { return ParseLicenseFlag(v, &c.license); }},
+      {"--se-boot-ms", int64_flag(&c.se_timing.boot_ms, 0)},
+      {"--se-migration-ms", int64_flag(&c.se_timing.migration_ms, 0)},
+      {"--emulated-minute-ms", int64_flag(&c.se_timing.minute_ms, 1)},
   };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string name = args[i];

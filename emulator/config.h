@@ -4,7 +4,8 @@
 //   [--controller-version 22.1.3] [--state FILE] [--username admin] [--password P]
 //   [--session-idle-timeout SECONDS] [--expired-session-status 419|401] [--page-size N]
 //   [--latency-ms N] [--fail-next N] [--fail-status S] [--throttle-next N] [--retry-after SECONDS]
-//   [--drop-after-create N] [--license TIER=UNITS]... [--log-level LEVEL] [--exit-with-parent]
+//   [--drop-after-create N] [--se-boot-ms N] [--se-migration-ms N] [--emulated-minute-ms N]
+//   [--license TIER=UNITS]... [--log-level LEVEL] [--exit-with-parent]
 // The password defaults to $NSXALB_EMULATOR_PASSWORD, else "admin".
 #ifndef NSXALB_EMULATOR_CONFIG_H_
 #define NSXALB_EMULATOR_CONFIG_H_
@@ -15,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "emulator/faults.h"
+#include "emulator/se_lifecycle.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::emulator {
@@ -43,6 +45,8 @@ struct Config {
   // Service Units licensed per tier (--license ENTERPRISE=64, repeatable); empty means the
   // default licence (license.h: kDefaultLicenseServiceUnits of ENTERPRISE).
   std::map<std::string, double> license;
+  // The SE lifecycle's durations (boot, migration, the emulated minute of se_deprovision_delay).
+  SeTiming se_timing;
   // Stop (as on SIGTERM) when the process that started the emulator dies, so a crashed test
   // leaves no emulator behind. Linux-only; the parent *thread* that spawned us must stay alive.
   bool exit_with_parent = false;

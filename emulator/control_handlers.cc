@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "emulator/field_rules.h"
 #include "emulator/server.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
@@ -88,22 +87,19 @@ void Server::ControlRoutes() {
       }
       vcpus = v.get<int>();
     }
-    // Every SE passes the licence (docs/emulator.md, "The licence ledger"): one the tier cannot
-    // cover is refused with the Controller's message, and those before it stay.
-    absl::StatusOr<std::vector<std::string>> uuids = store_.CreateServiceEngines(
-        body["se_group_uuid"].get<std::string>(), count.get<int>(), vcpus,
-        DefaultsFor(config_.controller_version),
-        [this](const LicenseCharge& charge) { return license_.Admit(charge, /*escrow=*/false); });
-    if (absl::IsFailedPrecondition(uuids.status())) {
-      Persist();
-      return WriteError(r, 403, std::string(uuids.status().message()));
+    std::vector<std::string> uuids;
+    absl::Status created = lifecycle_.AddServiceEngines(body["se_group_uuid"].get<std::string>(),
+                                                        count.get<int>(), vcpus, &uuids);
+    if (!uuids.empty()) Persist();
+    if (!created.ok()) {
+      // Unknown group (404), or the admission point refused an SE (the ones before it stay).
+      json error = {{"error", absl::StrCat("se_group_uuid: ", created.message())}};
+      if (!absl::IsNotFound(created)) error = {{"error", std::string(created.message())}};
+      error["uuids"] = uuids;
+      r.status = HttpStatusFor(created);
+      return reply(r, error);
     }
-    if (!uuids.ok()) {
-      return WriteError(r, HttpStatusFor(uuids.status()),
-                        absl::StrCat("se_group_uuid: ", uuids.status().message()));
-    }
-    Persist();
-    reply(r, json{{"uuids", *uuids}});
+    reply(r, json{{"uuids", uuids}});
   });
   // The licence: GET -> {"licensed": {tier: units}, "default": bool}; POST {"licensed"?: {tier:
   // units} ({} restores the default), "reservations"?: [{"tier", "service_cores", "uuid"?}]}

@@ -34,7 +34,8 @@ std::string FaultDecision::Names() const {
 
 absl::Status Faults::Validate(const FaultConfig& c) {
   if (c.fail_next < 0 || c.throttle_next < 0 || c.drop_after_create < 0 || c.hang_next < 0 ||
-      c.bad_body_next < 0 || c.expire_next < 0 || c.other_writer_next < 0) {
+      c.bad_body_next < 0 || c.expire_next < 0 || c.other_writer_next < 0 ||
+      c.migrate_fail_next < 0 || c.se_never_up_next < 0) {
     return absl::InvalidArgumentError("fault counts must not be negative");
   }
   if (c.fail_status < 400 || c.fail_status > 599) {
@@ -101,6 +102,8 @@ absl::Status Faults::Update(const nlohmann::json& update) {
     if (key == "other_writer_next") slot = &next.other_writer_next;
     if (key == "other_writer_field") text = &next.other_writer_field;
     if (key == "other_writer_value") slot = &next.other_writer_value;
+    if (key == "migrate_fail_next") slot = &next.migrate_fail_next;
+    if (key == "se_never_up_next") slot = &next.se_never_up_next;
     if (slot != nullptr) {
       if (!it.value().is_number_integer()) {
         return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be an integer"));
@@ -187,6 +190,20 @@ std::optional<std::pair<std::string, int>> Faults::TakeOtherWriter() {
   return std::make_pair(config_.other_writer_field, config_.other_writer_value);
 }
 
+bool Faults::TakeMigrateFail() {
+  absl::MutexLock lock(&mu_);
+  if (config_.migrate_fail_next <= 0) return false;
+  --config_.migrate_fail_next;
+  return true;
+}
+
+bool Faults::TakeSeNeverUp() {
+  absl::MutexLock lock(&mu_);
+  if (config_.se_never_up_next <= 0) return false;
+  --config_.se_never_up_next;
+  return true;
+}
+
 bool Faults::TakeDropAfterCreate() {
   absl::MutexLock lock(&mu_);
   if (config_.drop_after_create <= 0) return false;
@@ -218,7 +235,9 @@ nlohmann::json Faults::ToJson() {
           {"expire_match", c.expire_match},
           {"other_writer_next", c.other_writer_next},
           {"other_writer_field", c.other_writer_field},
-          {"other_writer_value", c.other_writer_value}};
+          {"other_writer_value", c.other_writer_value},
+          {"migrate_fail_next", c.migrate_fail_next},
+          {"se_never_up_next", c.se_never_up_next}};
 }
 
 }  // namespace nsxalb::emulator

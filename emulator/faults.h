@@ -9,7 +9,9 @@
 // the next N GETs of it (so the reader's next write is stale: 412). Counters decrement as faults
 // fire, so "fail_next": 2 fails exactly two requests. A "match" given with a fault restricts it to
 // requests whose counter key (Counters::Key, "POST /api/serviceenginegroup") matches it, a shell
-// pattern ("*" for any text: "* /api/serviceenginegroup*" is every SE group request).
+// pattern ("*" for any text: "* /api/serviceenginegroup*" is every SE group request). Two faults
+// act on the SE lifecycle rather than on requests: a failing migration and an SE that never
+// comes up.
 #ifndef NSXALB_EMULATOR_FAULTS_H_
 #define NSXALB_EMULATOR_FAULTS_H_
 
@@ -68,6 +70,11 @@ struct FaultConfig {
   int other_writer_next = 0;
   std::string other_writer_field = "se_deprovision_delay";
   int other_writer_value = 30;
+  // SE lifecycle (se_lifecycle.h): each of the next N migrations (SE_STATE_DISABLED) fails at its
+  // end with MIGRATE_SE_FAILED, the SE keeping its virtual services; each of the next N SEs the
+  // Controller creates for a virtual service stays OPER_CREATING and never comes up.
+  int migrate_fail_next = 0;
+  int se_never_up_next = 0;
 };
 
 // The kinds of bad_body: "malformed_json" (the first half of the real body, Content-Length
@@ -135,6 +142,11 @@ class Faults {
   // After a GET of one SE group: the field and value another writer sets on it now (consuming
   // one other_writer_next), or nullopt.
   std::optional<std::pair<std::string, int>> TakeOtherWriter();
+
+  // True (consuming one) when the migration starting now is to fail (migrate_fail_next).
+  bool TakeMigrateFail();
+  // True (consuming one) when the SE being created now is never to come up (se_never_up_next).
+  bool TakeSeNeverUp();
 
   // The current configuration as JSON.
   nlohmann::json ToJson();

@@ -15,9 +15,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<const char*, 6> kTiers = {"ENTERPRISE_16", "ENTERPRISE", "ENTERPRISE_18",
-                                               "BASIC",         "ESSENTIALS",
-                                               "ENTERPRISE_WITH_CLOUD_SERVICES"};
+constexpr std::array<const char*, 6> kTiers = {"ENTERPRISE_16", "ENTERPRISE",
+                                               "ENTERPRISE_18", "BASIC",
+                                               "ESSENTIALS",    "ENTERPRISE_WITH_CLOUD_SERVICES"};
 // Units are multiples of 0.25; comparisons allow for binary rounding.
 constexpr double kEpsilon = 1e-9;
 
@@ -51,8 +51,7 @@ absl::Status ParseLicenseFlag(const std::string& text, std::map<std::string, dou
   return absl::OkStatus();
 }
 
-LicenseCharge LicenseChargeOf(const Json& group, const std::string& cloud_license_tier,
-                              int vcpus) {
+LicenseCharge LicenseChargeOf(const Json& group, const std::string& cloud_license_tier, int vcpus) {
   LicenseCharge c;
   auto text = [&group](const char* key) {
     auto it = group.find(key);
@@ -120,6 +119,16 @@ void LicenseLedger::Consume(const std::string& uuid) {
   if (it != ses_.end()) it->second.second = false;
 }
 
+void LicenseLedger::Rename(const std::string& from, const std::string& to) {
+  absl::MutexLock lock(&mu_);
+  auto it = ses_.find(from);
+  if (it == ses_.end() || to.empty()) return;
+  auto entry = std::move(it->second);
+  ses_.erase(it);
+  entry.first.uuid = to;
+  ses_[to] = std::move(entry);
+}
+
 void LicenseLedger::Release(const std::vector<std::string>& uuids) {
   absl::MutexLock lock(&mu_);
   for (const std::string& uuid : uuids) ses_.erase(uuid);
@@ -134,13 +143,12 @@ Json LicenseLedger::Details(int64_t now_micros) {
   absl::MutexLock lock(&mu_);
   Json tiers = Json::array();
   for (const auto& [tier, u] : UsageLocked()) {
-    tiers.push_back(
-        {{"tier", tier},
-         {"usage",
-          {{"available", u.available},
-           {"consumed", u.consumed},
-           {"escrow", u.escrow},
-           {"remaining", std::max(0.0, u.available - u.consumed - u.escrow)}}}});
+    tiers.push_back({{"tier", tier},
+                     {"usage",
+                      {{"available", u.available},
+                       {"consumed", u.consumed},
+                       {"escrow", u.escrow},
+                       {"remaining", std::max(0.0, u.available - u.consumed - u.escrow)}}}});
   }
   Json se_infos = Json::array();
   Json escrow_infos = Json::array();

@@ -45,6 +45,10 @@ struct LicenseCharge {
   std::string tenant_uuid;
 };
 
+// The key an SE's charge is admitted under before the SE has its uuid (the lifecycle's admission
+// hook runs before the SE is made; its `created` hook then names it).
+inline constexpr char kPendingLicenseCharge[] = "pending-se";
+
 // What one new SE of `vcpus` in `group` (a stored SE group object) holds of the licence: its tier
 // (the group's license_tier, else `cloud_license_tier`, else kDefaultLicenseTier), its units (the
 // shared rule over `vcpus` and the group's max_num_se_dps and per_app) and the group's tenant.
@@ -73,6 +77,10 @@ class LicenseLedger {
 
   // An SE that finished booting: its escrow becomes consumption. No-op for an unknown uuid.
   void Consume(const std::string& uuid);
+
+  // The charge admitted under `from` (kPendingLicenseCharge, before the SE had its uuid) is the
+  // SE `to`'s. No-op when there is none.
+  void Rename(const std::string& from, const std::string& to);
 
   // SEs that are gone: their units return to the pool.
   void Release(const std::vector<std::string>& uuids);

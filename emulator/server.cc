@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "emulator/field_rules.h"
 #include "emulator/tls.h"
 #include "httplib.h"
 #include "plugin/common/log.h"
@@ -95,7 +96,51 @@ Server::Server(const Config& config)
       sessions_(absl::Seconds(config.session_idle_timeout_seconds), [] { return absl::Now(); }),
       store_([] { return absl::ToUnixMicros(absl::Now()); }),
       license_(config.license),
-      faults_(config.faults) {}
+      faults_(config.faults),
+      lifecycle_(
+          &store_, &faults_, [] { return absl::ToUnixMillis(absl::Now()); }, config.se_timing,
+          DefaultsFor(config.controller_version)) {
+  SetServiceEngineHooks({});
+}
+
+void Server::SetServiceEngineHooks(SeHooks hooks) {
+  // The licence ledger sees every SE (docs/emulator.md, "The licence ledger"): it admits each new
+  // SE (its units in escrow while it boots), consumes them once the SE is up, and frees them when
+  // it goes. The hooks run under the lifecycle's lock, one SE at a time, so the units admitted
+  // are the next created SE's.
+  std::function<absl::Status(const json&, const SeShape&)> admit = std::move(hooks.admit);
+  hooks.admit = [this, admit](const json& group, const SeShape& shape) -> absl::Status {
+    std::string cloud_tier;
+    absl::StatusOr<json> cloud = store_.Get(kCloud, group.value("cloud_ref", ""), "*");
+    if (cloud.ok()) cloud_tier = cloud->value("license_tier", "");
+    LicenseCharge charge = LicenseChargeOf(group, cloud_tier, static_cast<int>(shape.num_vcpus));
+    charge.uuid = kPendingLicenseCharge;
+    NSXALB_RETURN_IF_ERROR(license_.Admit(charge, /*escrow=*/true));
+    if (admit) {
+      absl::Status theirs = admit(group, shape);
+      if (!theirs.ok()) license_.Release({kPendingLicenseCharge});
+      return theirs;
+    }
+    return absl::OkStatus();
+  };
+  std::function<void(const json&)> created = std::move(hooks.created);
+  hooks.created = [this, created](const json& se) {
+    license_.Rename(kPendingLicenseCharge, se.value("uuid", ""));
+    if (created) created(se);
+  };
+  std::function<void(const std::string&)> up = std::move(hooks.up);
+  hooks.up = [this, up](const std::string& se_uuid) {
+    license_.Consume(se_uuid);
+    if (up) up(se_uuid);
+  };
+  std::function<void(const std::string&)> deleted = std::move(hooks.deleted);
+  hooks.deleted = [this, deleted](const std::string& se_uuid) {
+    metrics_.ForgetServiceEngines({se_uuid});
+    license_.Release({se_uuid});
+    if (deleted) deleted(se_uuid);
+  };
+  lifecycle_.SetHooks(std::move(hooks));
+}
 
 Server::~Server() = default;
 
@@ -482,7 +527,7 @@ void Server::Routes() {
   http_->Get("/api/initial-data/?", api([this](Req q, Res r) { HandleInitialData(q, r); }));
   http_->Get("/api/cluster/status/?", api([this](Req q, Res r) { HandleClusterStatus(q, r); }));
   http_->Post("/api/user-token/?", api([this](Req q, Res r) { HandleUserToken(q, r); }));
-  for (const char* type : {kTenant, kCloud, kSeGroup, kServiceEngine}) {
+  for (const char* type : {kTenant, kCloud, kSeGroup}) {
     const std::string t = type;
     http_->Get(absl::StrCat("/api/", t, "/?"),
                api([this, t](Req q, Res r) { HandleList(t, q, r); }));
@@ -505,7 +550,9 @@ void Server::Routes() {
               api([this](Req q, Res r) { HandleMetricsCollection(q, r); }));
   http_->Get("/api/licensing/ledger/details/?",
              api([this](Req q, Res r) { HandleLicenseLedger(q, r); }));
+  ServiceEngineRoutes();
   ControlRoutes();
+  LifecycleControlRoutes();
   auto not_found = api(
       [](Req q, Res r) { WriteError(r, 404, absl::StrCat("Resource ", q.path, " not found.")); });
   http_->Get(".*", not_found);

@@ -3,11 +3,15 @@
 // Routes: POST /login, POST /logout, GET /api/initial-data, GET /api/cluster/status,
 // GET /api/tenant[/uuid], GET /api/cloud[/uuid], POST /api/user-token,
 // GET/POST /api/serviceenginegroup, GET/PUT/PATCH/DELETE /api/serviceenginegroup/<uuid>,
-// GET /api/serviceengine[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
+// GET /api/serviceengine[/uuid] (join_subresources=runtime), PUT/PATCH/DELETE
+// /api/serviceengine/<uuid>, GET /api/serviceengine/<uuid>/runtime, POST
+// /api/serviceengine/<uuid>/reboot, GET /api/serviceengine-inventory[/uuid],
+// GET /api/virtualservice[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
 // POST /api/analytics/metrics/collection and GET /api/licensing/ledger/details.
-// /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines and
-// metric series); it is not counted, not subject to faults and needs no session. Behaviour and
-// status codes are documented in docs/emulator.md.
+// /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines, metric
+// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence); it is not
+// counted, not subject to faults and needs no session. Behaviour and status codes are documented in
+// docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
 #define NSXALB_EMULATOR_SERVER_H_
 
@@ -25,6 +29,7 @@
 #include "emulator/faults.h"
 #include "emulator/license.h"
 #include "emulator/metrics.h"
+#include "emulator/se_lifecycle.h"
 #include "emulator/sessions.h"
 #include "emulator/store.h"
 #include "nlohmann/json.hpp"
@@ -58,6 +63,11 @@ class Server {
   int port() const { return port_; }
   // Absolute path of the certificate clients should trust.
   const std::string& ca_file() const { return ca_file_; }
+
+  // Sets the SE lifecycle's hooks (se_lifecycle.h: the admission point of every SE creation,
+  // and what to do after an SE is created or deleted). The emulator's own bookkeeping (metric
+  // series of a deleted SE) runs whatever the hooks are.
+  void SetServiceEngineHooks(SeHooks hooks);
 
  private:
   // Per-request facts established by Authorize().
@@ -94,8 +104,13 @@ class Server {
   void HandleInitialData(const httplib::Request& req, httplib::Response& res);
   void HandleClusterStatus(const httplib::Request& req, httplib::Response& res);
   void HandleUserToken(const httplib::Request& req, httplib::Response& res);
-  void HandleList(const std::string& type, const httplib::Request& req, httplib::Response& res);
-  void HandleGetOne(const std::string& type, const httplib::Request& req, httplib::Response& res);
+  // `decorate`, when set, turns each rendered object (and its stored form) into the answer's.
+  void HandleList(const std::string& type, const httplib::Request& req, httplib::Response& res,
+                  const std::function<nlohmann::json(nlohmann::json, const nlohmann::json&)>&
+                      decorate = nullptr);
+  void HandleGetOne(const std::string& type, const httplib::Request& req, httplib::Response& res,
+                    const std::function<nlohmann::json(nlohmann::json, const nlohmann::json&)>&
+                        decorate = nullptr);
   void HandleCreateSeGroup(const httplib::Request& req, httplib::Response& res);
   void HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res);
   void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
@@ -111,6 +126,15 @@ class Server {
   // Control endpoint (control_handlers.cc).
   void ControlRoutes();
 
+  // The SE lifecycle's API and control routes (se_handlers.cc).
+  void ServiceEngineRoutes();
+  void LifecycleControlRoutes();
+  // Advances the SE lifecycle to now (persisting when it changed the store).
+  void AdvanceServiceEngines();
+  // An SE as the SE API answers it: with "runtime" joined when the request asks
+  // (join_subresources=runtime).
+  nlohmann::json WithRuntime(const httplib::Request& req, nlohmann::json rendered,
+                             const nlohmann::json& stored);
   // A user the control endpoint added besides the configured one (who is a superuser).
   struct ExtraUser {
     std::string password;
@@ -129,6 +153,7 @@ class Server {
   MetricsStore metrics_;
   LicenseLedger license_;
   Faults faults_;
+  SeLifecycle lifecycle_;
   Counters counters_;
   absl::Mutex users_mu_;
   std::map<std::string, ExtraUser> extra_users_ ABSL_GUARDED_BY(users_mu_);

@@ -52,6 +52,28 @@ std::string PercentDecode(absl::string_view in) {
   return out;
 }
 
+// Aborted (the Controller's 412) when `last_modified` (the _last_modified a writer read; null
+// when its write carries none, which the Controller accepts) is older than `existing`'s.
+absl::Status CheckLastModified(const char* type, const json& existing, const json* last_modified) {
+  if (last_modified == nullptr) return absl::OkStatus();
+  // Microseconds since the epoch, as a string; compared as numbers.
+  int64_t given = 0;
+  int64_t stored = 0;
+  const std::string text =
+      last_modified->is_string() ? last_modified->get<std::string>() : last_modified->dump();
+  if (!absl::SimpleAtoi(text, &given)) {
+    return absl::InvalidArgumentError(absl::StrCat("Invalid _last_modified \"", text,
+                                                   "\": expected microseconds since the epoch"));
+  }
+  if (absl::SimpleAtoi(existing.value("_last_modified", "0"), &stored) && given < stored) {
+    return absl::AbortedError(
+        absl::StrCat("Concurrent Update Error: ", type, " ", existing.value("name", ""),
+                     " was modified since it was read (_last_modified ", text, ", current ", stored,
+                     "). Read the object again and retry."));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Store::Store(Clock clock_micros) : clock_micros_(std::move(clock_micros)) {}
@@ -343,23 +365,7 @@ absl::StatusOr<json> Store::ReplaceSeGroup(const std::string& uuid, const json& 
   if (existing == nullptr || existing->value("tenant_ref", "") != tenant_uuid) {
     return absl::NotFoundError(absl::StrCat("Object ", uuid, " of type ", kSeGroup, " not found"));
   }
-  if (last_modified != nullptr) {
-    // Microseconds since the epoch, as a string; compared as numbers.
-    int64_t given = 0;
-    int64_t stored = 0;
-    const std::string text =
-        last_modified->is_string() ? last_modified->get<std::string>() : last_modified->dump();
-    if (!absl::SimpleAtoi(text, &given)) {
-      return absl::InvalidArgumentError(absl::StrCat("Invalid _last_modified \"", text,
-                                                     "\": expected microseconds since the epoch"));
-    }
-    if (absl::SimpleAtoi(existing->value("_last_modified", "0"), &stored) && given < stored) {
-      return absl::AbortedError(
-          absl::StrCat("Concurrent Update Error: ", kSeGroup, " ", existing->value("name", uuid),
-                       " was modified since it was read (_last_modified ", text, ", current ",
-                       stored, "). Read the object again and retry."));
-    }
-  }
+  NSXALB_RETURN_IF_ERROR(CheckLastModified(kSeGroup, *existing, last_modified));
   json obj;
   NSXALB_RETURN_IF_ERROR(PrepareSeGroupLocked(body, tenant_uuid, uuid, &obj));
   if (obj["tenant_ref"] != (*existing)["tenant_ref"]) {
@@ -472,7 +478,6 @@ absl::StatusOr<std::vector<std::string>> Store::CreateServiceEngines(
                   {"tenant_ref", group->value("tenant_ref", "")},
                   {"resources", resources},
                   {"enable_state", "SE_STATE_ENABLED"},
-                  {"oper_status", {{"state", "OPER_UP"}}},
                   {"_last_modified", NextLastModifiedLocked()}});
     uuids.push_back(std::move(uuid));
   }
@@ -497,6 +502,56 @@ std::vector<LicenseCharge> Store::LicenseCharges() {
                    se.value("tenant_ref", "")});
   }
   return out;
+}
+
+absl::StatusOr<json> Store::UpdateServiceEngine(const std::string& uuid, const json& fields,
+                                                const json* last_modified) {
+  absl::MutexLock lock(&mu_);
+  json* existing = FindLocked(kServiceEngine, uuid);
+  if (existing == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Object ", uuid, " of type ", kServiceEngine, " not found"));
+  }
+  NSXALB_RETURN_IF_ERROR(CheckLastModified(kServiceEngine, *existing, last_modified));
+  for (auto it = fields.begin(); it != fields.end(); ++it) (*existing)[it.key()] = it.value();
+  (*existing)["_last_modified"] = NextLastModifiedLocked();
+  return *existing;
+}
+
+absl::Status Store::DeleteServiceEngine(const std::string& uuid) {
+  absl::MutexLock lock(&mu_);
+  Collection& c = collections_[kServiceEngine];
+  auto s = c.seq_by_uuid.find(uuid);
+  if (s == c.seq_by_uuid.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("Object ", uuid, " of type ", kServiceEngine, " not found"));
+  }
+  c.by_seq.erase(s->second);
+  c.seq_by_uuid.erase(s);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<json> Store::CreateCloud(const std::string& name, const std::string& vtype,
+                                        const std::string& privilege) {
+  absl::MutexLock lock(&mu_);
+  if (FindByNameLocked(kCloud, name) != nullptr) {
+    return absl::AlreadyExistsError(absl::StrCat("Cloud with name '", name, "' already exists."));
+  }
+  json cloud = {{"uuid", absl::StrCat("cloud-", NewUuid4())},
+                {"name", name},
+                {"vtype", vtype},
+                {"tenant_ref", "admin"},
+                {"license_tier", "ENTERPRISE"},
+                {"license_type", "LIC_CORES"},
+                {"_last_modified", NextLastModifiedLocked()}};
+  if (!privilege.empty()) cloud["vcenter_configuration"] = {{"privilege", privilege}};
+  InsertLocked(kCloud, cloud);
+  InsertLocked(kSeGroup, {{"uuid", absl::StrCat("serviceenginegroup-", NewUuid4())},
+                          {"name", kDefaultGroup},
+                          {"tenant_ref", "admin"},
+                          {"cloud_ref", cloud["uuid"]},
+                          {"_last_modified", NextLastModifiedLocked()}});
+  return cloud;
 }
 
 json Store::Render(const std::string& type, const json& stored, const RenderOptions& o) {
@@ -536,6 +591,8 @@ json Store::Render(const std::string& type, const json& stored, const RenderOpti
     out["se_group_ref"] = ref(kSeGroup, stored["se_group_ref"].get<std::string>());
   out.erase("_se_number");
   out.erase("_license");
+  // Written by emulators before the SE lifecycle; the runtime holds it now.
+  if (type == kServiceEngine) out.erase("oper_status");
   if (!o.fields.empty()) {
     json projected = {{"uuid", uuid}, {"url", out["url"]}};
     for (const std::string& f : o.fields) {

@@ -137,6 +137,21 @@ class Store {
   // The licence charge of every Service Engine, as created (for LicenseLedger::Rebuild).
   std::vector<LicenseCharge> LicenseCharges();
 
+  // Sets `fields` (top-level keys) on Service Engine `uuid` and gives it a new _last_modified.
+  // NotFound when absent; Aborted (412) when `last_modified` (as ReplaceSeGroup) is stale.
+  absl::StatusOr<nlohmann::json> UpdateServiceEngine(const std::string& uuid,
+                                                     const nlohmann::json& fields,
+                                                     const nlohmann::json* last_modified);
+
+  // Deletes one Service Engine; NotFound when absent.
+  absl::Status DeleteServiceEngine(const std::string& uuid);
+
+  // Creates a cloud (control endpoint) and its Default-Group: `vtype` (e.g. CLOUD_NONE, a
+  // no-access cloud) and, for CLOUD_VCENTER, vcenter_configuration.privilege. AlreadyExists when
+  // the name is taken. Returns the cloud.
+  absl::StatusOr<nlohmann::json> CreateCloud(const std::string& name, const std::string& vtype,
+                                             const std::string& privilege);
+
   // Renders a stored object for a response.
   nlohmann::json Render(const std::string& type, const nlohmann::json& stored,
                         const RenderOptions& options);

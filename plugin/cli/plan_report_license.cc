@@ -51,9 +51,8 @@ void RenderLicense(const Json& plan, const std::vector<PlanLicenseGroup>& groups
   std::vector<std::string> order;
   for (const Json& t : (*usage)["tiers"]) {
     if (!t.is_object()) continue;
-    segroup::LicensePool pool{StringMember(t, "tier"), Number(t, "licensed"),
-                              Number(t, "consumed"), Number(t, "escrow"),
-                              Number(t, "remaining")};
+    segroup::LicensePool pool{StringMember(t, "tier"), Number(t, "licensed"), Number(t, "consumed"),
+                              Number(t, "escrow"), Number(t, "remaining")};
     order.push_back(pool.tier);
     totals[pool.tier] = {pool, 0};
   }
@@ -83,8 +82,7 @@ void RenderLicense(const Json& plan, const std::vector<PlanLicenseGroup>& groups
       order.push_back(tier);
       totals[tier] = {segroup::LicensePool{tier, 0, 0, 0, 0}, 0};
     }
-    totals[tier].added +=
-        segroup::LicenseUnitsAddedBy(*g.service_units_after, running).added;
+    totals[tier].added += segroup::LicenseUnitsAddedBy(*g.service_units_after, running).added;
   }
   out << "\n### Licence\n\nThe Service Units this plan's SE groups add, per tier, against what the "
          "Controller's licence ledger says remains (rule "

@@ -24,8 +24,7 @@ inline int LicenseDataPathProcesses(int vcpus, std::optional<int> max_num_se_dps
 
 // The Service Units one SE of `vcpus` consumes: its data-path processes, times 0.25 in per_app
 // mode ("an eight-core SE will consume eight Service Units"; with max_num_se_dps = 4, four).
-inline double LicenseServiceUnitsPerSe(int vcpus, std::optional<int> max_num_se_dps,
-                                       bool per_app) {
+inline double LicenseServiceUnitsPerSe(int vcpus, std::optional<int> max_num_se_dps, bool per_app) {
   const int processes = LicenseDataPathProcesses(vcpus, max_num_se_dps);
   return per_app ? processes * kPerAppServiceUnitsPerDataPath : processes;
 }

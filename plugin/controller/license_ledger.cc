@@ -15,9 +15,8 @@ namespace {
 using Json = nlohmann::json;
 
 absl::Status Bad(const std::string& where, absl::string_view what) {
-  return absl::InternalError(
-      absl::StrCat("controller: licence ledger (GET /api/licensing/ledger/details): ", where, ": ",
-                   what));
+  return absl::InternalError(absl::StrCat(
+      "controller: licence ledger (GET /api/licensing/ledger/details): ", where, ": ", what));
 }
 
 // The number member `key` of `obj` (0 when absent or null); an error for any other type or a

@@ -108,9 +108,8 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
     }
     running = segroup::LicenseUnitsOfSes(*ledger, segroup::LicenseSeUuidsOfGroup(*ses, *id));
   }
-  std::optional<segroup::Finding> finding =
-      segroup::CheckLicenseUnits(segroup::LicenseUnitsAddedBy(planned_units, running), pool,
-                                 SizeAttribute(*request.config));
+  std::optional<segroup::Finding> finding = segroup::CheckLicenseUnits(
+      segroup::LicenseUnitsAddedBy(planned_units, running), pool, SizeAttribute(*request.config));
   if (!finding.has_value()) return;
 
   const PlacedFinding placed = Placed(*finding);
@@ -123,9 +122,9 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
   diagnostic.detail = absl::StrCat(placed.finding.detail, " (rule ", placed.finding.rule, ")");
   if (request.policy == segroup::SizingPolicy::kEnforce) {
     if (waived) {
-      absl::StrAppend(&diagnostic.detail, "\n\n",
-                      absl::string_view(request.enforce_waived.data(),
-                                        request.enforce_waived.size()));
+      absl::StrAppend(
+          &diagnostic.detail, "\n\n",
+          absl::string_view(request.enforce_waived.data(), request.enforce_waived.size()));
     } else {
       absl::StrAppend(&diagnostic.detail,
                       "\n\nsizing_policy = \"enforce\" makes a plan that adds more Service Units "

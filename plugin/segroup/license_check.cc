@@ -53,8 +53,7 @@ std::string LicenseTierOf(std::string_view group_license_tier,
 std::vector<LicensePool> LicensePools(const controller::LicenseLedgerDetails& ledger) {
   std::vector<LicensePool> out;
   for (const controller::LicenseTierUsage& t : ledger.tier_usages) {
-    out.push_back(
-        {t.tier, t.usage.available, t.usage.consumed, t.usage.escrow, t.usage.remaining});
+    out.push_back({t.tier, t.usage.available, t.usage.consumed, t.usage.escrow, t.usage.remaining});
   }
   return out;
 }
@@ -104,8 +103,7 @@ std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const L
                                   " at its planned scale");
   if (units.running > 0) {
     absl::StrAppend(&adds, " (", sizing::FormatServiceUnitsNumber(units.planned), " planned - ",
-                    sizing::FormatServiceUnitsNumber(units.running),
-                    " its running SEs consume)");
+                    sizing::FormatServiceUnitsNumber(units.running), " its running SEs consume)");
   }
   Finding f;
   f.attribute = std::string(attribute);
@@ -113,8 +111,8 @@ std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const L
   f.finding.severity = sizing::Severity::kWarning;
   f.finding.attribute = f.attribute;
   f.finding.rule = sizing::rules::kLicenseUnitsShort;
-  f.finding.summary = absl::StrCat("The ", pool.tier,
-                                   " licence tier has fewer Service Units left than this plan adds");
+  f.finding.summary = absl::StrCat(
+      "The ", pool.tier, " licence tier has fewer Service Units left than this plan adds");
   f.finding.detail = absl::StrCat(
       adds, "; the ", pool.tier, " tier has ", sizing::FormatServiceUnitsNumber(pool.remaining),
       " left (", PoolFigures(pool),
@@ -127,13 +125,11 @@ std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const L
 
 std::string LicenseTierTotalText(const LicenseTierTotal& total) {
   const LicensePool& pool = total.pool;
-  std::string out = absl::StrCat(pool.tier, ": the plan adds ",
-                                 sizing::FormatServiceUnits(total.added), "; ",
-                                 sizing::FormatServiceUnitsNumber(pool.remaining), " remain (",
-                                 PoolFigures(pool), ")");
+  std::string out = absl::StrCat(
+      pool.tier, ": the plan adds ", sizing::FormatServiceUnits(total.added), "; ",
+      sizing::FormatServiceUnitsNumber(pool.remaining), " remain (", PoolFigures(pool), ")");
   if (total.added > pool.remaining + kEpsilon) {
-    absl::StrAppend(&out, ": ", sizing::FormatServiceUnits(total.added - pool.remaining),
-                    " short");
+    absl::StrAppend(&out, ": ", sizing::FormatServiceUnits(total.added - pool.remaining), " short");
   } else {
     absl::StrAppend(&out, ": ", sizing::FormatServiceUnits(pool.remaining - total.added),
                     " left after it");
@@ -141,8 +137,8 @@ std::string LicenseTierTotalText(const LicenseTierTotal& total) {
   return out;
 }
 
-absl::StatusOr<LicenseUsage> ReadLicenseUsage(controller::Client& client,
-                                              LicenseLedgerCache& cache, std::string_view tenant) {
+absl::StatusOr<LicenseUsage> ReadLicenseUsage(controller::Client& client, LicenseLedgerCache& cache,
+                                              std::string_view tenant) {
   NSXALB_ASSIGN_OR_RETURN(const controller::LicenseLedgerDetails ledger, cache.Get(client));
   NSXALB_ASSIGN_OR_RETURN(const std::vector<controller::CloudInfo> clouds, client.ListClouds());
   NSXALB_ASSIGN_OR_RETURN(const std::vector<controller::SeGroup> groups,

@@ -41,8 +41,7 @@ class LicenseLedgerCache {
 
 // The tier a group's SEs draw on: the group's license_tier, else its cloud's, else
 // kDefaultLicenseTier.
-std::string LicenseTierOf(std::string_view group_license_tier,
-                          std::string_view cloud_license_tier);
+std::string LicenseTierOf(std::string_view group_license_tier, std::string_view cloud_license_tier);
 
 // One tier's pool, as the ledger says: licensed (the ledger's `available`), consumed, in escrow,
 // and remaining.
@@ -116,8 +115,8 @@ struct LicenseUsage {
 // Reads the licence usage of `tenant` (empty: the client's): the ledger through `cache`, and one
 // paged listing each of the clouds, the tenant's SE groups and its SEs. The client's status on a
 // failure.
-absl::StatusOr<LicenseUsage> ReadLicenseUsage(controller::Client& client,
-                                              LicenseLedgerCache& cache, std::string_view tenant);
+absl::StatusOr<LicenseUsage> ReadLicenseUsage(controller::Client& client, LicenseLedgerCache& cache,
+                                              std::string_view tenant);
 
 // {"tiers": [LicensePoolJson], "se_groups": [{"id", "name", "tier", "se_count",
 // "service_units_consumed"}]}.

@@ -339,9 +339,11 @@ TEST_F(ControllerCommandTest, UsageAllReadsEveryGroupOfTheTenant) {
 
   Outcome csv = Run({"usage", "--all", "--name", "^nothing", "--csv"});
   ASSERT_EQ(csv.code, 0) << csv.err;
-  EXPECT_EQ(csv.out,
-            "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
-            "days_to_target,reaches_on,at_risk,observed,note\n");
+  EXPECT_EQ(
+      csv.out,
+      "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
+      "days_to_target,reaches_on,at_risk,observed,note,license_tier,su_now_ledger,"
+      "tier_licensed,tier_consumed,tier_escrow,tier_remaining,tier_remaining_after_reclaim\n");
 
   Outcome unknown = Run({"usage", "--all", "--cloud", "no-such-cloud"});
   EXPECT_EQ(unknown.code, 1);

@@ -152,17 +152,44 @@ TEST(EstateUsageTextTest, CsvHasTheHeaderAndOneRowPerGroupWithPlainFigures) {
   ASSERT_EQ(lines.size(), 5u) << csv;
   EXPECT_EQ(lines[0],
             "name,uuid,cloud,platform,se_count,su_now,su_recommended,su_reclaimable,cpu_peak_pct,"
-            "days_to_target,reaches_on,at_risk,observed,note");
-  EXPECT_EQ(lines[1], "big,serviceenginegroup-big,nsxt-cloud,nsxt,2,24,8,16,12,,,false,true,");
+            "days_to_target,reaches_on,at_risk,observed,note,license_tier,su_now_ledger,"
+            "tier_licensed,tier_consumed,tier_escrow,tier_remaining,tier_remaining_after_reclaim");
+  // Without the ledger the licence columns are empty.
+  EXPECT_EQ(lines[1],
+            "big,serviceenginegroup-big,nsxt-cloud,nsxt,2,24,8,16,12,,,false,true,,,,,,,,");
   EXPECT_EQ(lines[2],
             "\"web, \"\"east\"\"\",serviceenginegroup-web,Default-Cloud,nsxt,3,18,12,6,91,,,true,"
-            "true,");
+            "true,,,,,,,,");
   EXPECT_EQ(lines[3],
             "api,serviceenginegroup-api,nsxt-cloud,nsxt,1,6,6,0,55,20,2026-05-21,true,"
-            "true,");
+            "true,,,,,,,,");
   EXPECT_EQ(lines[4],
             "dark,serviceenginegroup-dar,nsxt-cloud,nsxt,2,12,,,,,,false,false,"
-            "The Controller's analytics are unavailable");
+            "The Controller's analytics are unavailable,,,,,,,");
+}
+
+// The licence: SUs now from the ledger with the derivation beside it where they differ, the
+// pool line per tier, and the CSV's licence columns from the row's tier.
+TEST(EstateUsageTextTest, TheLicencePoolAndTheLedgersUnits) {
+  EstateView view = HandBuiltView();
+  view.groups[0].license_tier = "ENTERPRISE";
+  view.groups[0].license_service_units_now = 20;  // the vCPUs give 24
+  view.groups[1].license_tier = "ENTERPRISE";
+  view.groups[1].license_service_units_now = 18;  // as the vCPUs
+  segroup::EstateLicensePool pool;
+  pool.pool = {"ENTERPRISE", 64, 56, 4, 4};
+  pool.remaining_after_reclaim = 26;
+  view.license_pool.push_back(pool);
+  const std::string text = EstateUsageText(view);
+  EXPECT_THAT(text, HasSubstr("20 (vCPUs: 24)"));
+  EXPECT_THAT(text, HasSubstr("Licence pool ENTERPRISE: 64 licensed, 56 consumed, 4 in escrow, 4 "
+                              "remaining; 26 remaining after the reclaimable units come back\n"));
+  const std::vector<std::string> lines =
+      absl::StrSplit(EstateUsageCsv(view), '\n', absl::SkipEmpty());
+  EXPECT_THAT(lines[1], ::testing::EndsWith(",ENTERPRISE,20,64,56,4,4,26"));
+  EXPECT_THAT(lines[2], ::testing::EndsWith(",ENTERPRISE,18,64,56,4,4,26"));
+  view.license_error = "controller: HTTP 403";
+  EXPECT_THAT(EstateUsageText(view), HasSubstr("Licence pool unknown: controller: HTTP 403\n"));
 }
 
 TEST(EstateUsageTextTest, TableFollowsTheEstatesOrderAndEndsWithTheTotal) {

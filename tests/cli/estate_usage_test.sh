@@ -6,7 +6,8 @@
 #     the Service Units, and a name with a comma and quotes survives the quoting;
 #   - the small estate is read in one POST /api/analytics/metrics/collection (the emulator's
 #     counters), with --min-ses and --cloud filtering;
-#   - --json's totals are the sums of its groups' figures, and the text's total line says them;
+#   - --json's totals are the sums of its groups' figures, and the text's total line says them,
+#     followed by the licence pool line (the ledger's figures);
 #   - stdout carries no progress line; on a terminal (a pty) stderr shows "reading metrics: 1/1
 #     requests";
 #   - estate-report turns the --json into Markdown and an SVG with one bar pair per group;
@@ -166,8 +167,12 @@ head -n 1 "$tmp/estate.txt" | grep -q '^SE group .*SUs now.*at risk  note$' ||
   fail "no table header: $(head -n 1 "$tmp/estate.txt")"
 want=$(jq -r '.totals | "\(.groups) groups, \(.service_units_now) SUs now, \(.service_units_recommended) recommended, \(.service_units_reclaimable) reclaimable; \(.groups_at_risk) at risk; \(.groups_without_observed_load) without observed load"' \
   "$tmp/estate.json")
-tail -n 1 "$tmp/estate.txt" | grep -qxF "Total: $want" ||
-  fail "the total line is '$(tail -n 1 "$tmp/estate.txt")', not 'Total: $want'"
+grep '^Total: ' "$tmp/estate.txt" | grep -qxF "Total: $want" ||
+  fail "the total line is '$(grep '^Total: ' "$tmp/estate.txt")', not 'Total: $want'"
+# Then the licence pool, a line per tier, as the ledger says (the default licence, and the 6 SEs
+# of 2 vCPUs).
+tail -n 1 "$tmp/estate.txt" | grep -qxF "Licence pool ENTERPRISE: 100,000 licensed, 12 consumed, 0 in escrow, 99,988 remaining; 99,992 remaining after the reclaimable units come back" ||
+  fail "the last line is not the pool line: $(tail -n 1 "$tmp/estate.txt")"
 grep -q '^hot-api .* yes$' "$tmp/estate.txt" || fail "hot-api is not at risk: $(cat "$tmp/estate.txt")"
 
 step "on a terminal, stderr shows the progress; stdout never does"

@@ -1,12 +1,11 @@
 // The emulated licence ledger (emulator/license.h) and the store's admission of SEs through it:
 // the shared units rule, escrow, refusal with the Controller's message, release, and the flag.
-#include "emulator/license.h"
-
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "emulator/license.h"
 #include "emulator/store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -31,8 +30,8 @@ TEST(LicenseLedgerTest, CountsEscrowsRefusesAndReleases) {
   ASSERT_TRUE(ledger.Admit({"se-1", "ENTERPRISE", 56, "admin"}, /*escrow=*/false).ok());
   ASSERT_TRUE(ledger.Admit({"se-2", "ENTERPRISE", 4, "admin"}, /*escrow=*/true).ok());
   json usage = Tier(ledger.Details(1), "ENTERPRISE");
-  EXPECT_EQ(usage, (json{{"available", 64.0}, {"consumed", 56.0}, {"escrow", 4.0},
-                         {"remaining", 4.0}}));
+  EXPECT_EQ(usage,
+            (json{{"available", 64.0}, {"consumed", 56.0}, {"escrow", 4.0}, {"remaining", 4.0}}));
   // 8 more do not fit in the 4 left: the Controller's message, and nothing recorded.
   absl::Status refused = ledger.Admit({"se-3", "ENTERPRISE", 8, "admin"}, false);
   EXPECT_TRUE(absl::IsFailedPrecondition(refused));
@@ -73,8 +72,7 @@ TEST(LicenseLedgerTest, SeInfosEscrowInfosAndReservations) {
 
 TEST(LicenseLedgerTest, TheDefaultLicenceIsGenerous) {
   LicenseLedger ledger({});
-  EXPECT_EQ(Tier(ledger.Details(1), kDefaultLicenseTier)["available"],
-            kDefaultLicenseServiceUnits);
+  EXPECT_EQ(Tier(ledger.Details(1), kDefaultLicenseTier)["available"], kDefaultLicenseServiceUnits);
   EXPECT_EQ(ledger.LicenseJson()["default"], true);
 }
 

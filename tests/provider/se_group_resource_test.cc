@@ -31,14 +31,14 @@ class SeGroupResourceTest : public ::testing::Test {
     client_ = std::make_shared<::testing::NiceMock<controller::MockClient>>();
     MakeServer(/*destroy_run=*/false);
     ON_CALL(*client_, ResolveCloud("nsxt-cloud"))
-        .WillByDefault(Return(
-            controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2", "CLOUD_NSXT", "ENTERPRISE"}));
+        .WillByDefault(Return(controller::CloudInfo{"cloud-2", "nsxt-cloud", "/api/cloud/cloud-2",
+                                                    "CLOUD_NSXT", "ENTERPRISE"}));
     ON_CALL(*client_, ResolveCloud("Default-Cloud"))
-        .WillByDefault(Return(controller::CloudInfo{"cloud-1", "Default-Cloud",
-                                                    "/api/cloud/cloud-1", "CLOUD_VCENTER", "ENTERPRISE"}));
+        .WillByDefault(Return(controller::CloudInfo{
+            "cloud-1", "Default-Cloud", "/api/cloud/cloud-1", "CLOUD_VCENTER", "ENTERPRISE"}));
     ON_CALL(*client_, ResolveCloud("aws"))
-        .WillByDefault(
-            Return(controller::CloudInfo{"cloud-3", "aws", "/api/cloud/cloud-3", "CLOUD_AWS", "ENTERPRISE"}));
+        .WillByDefault(Return(controller::CloudInfo{"cloud-3", "aws", "/api/cloud/cloud-3",
+                                                    "CLOUD_AWS", "ENTERPRISE"}));
     ON_CALL(*client_, ControllerVersion())
         .WillByDefault(Return(controller::VersionInfo{*controller::ApiVersion::Parse("22.1.3"),
                                                       *controller::ApiVersion::Parse("22.1.3")}));

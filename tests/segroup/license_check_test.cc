@@ -76,8 +76,9 @@ TEST(LicenseCheckTest, TheGroupsRunningSesCountAgainstItsPlan) {
   std::optional<Finding> f =
       CheckLicenseUnits(LicenseUnitsAddedBy(16, 8), LicensePoolOf(ledger, "ENTERPRISE"), "");
   ASSERT_TRUE(f.has_value());
-  EXPECT_THAT(f->finding.detail,
-              HasSubstr("adds 8 SUs at its planned scale (16 planned - 8 its running SEs consume)"));
+  EXPECT_THAT(
+      f->finding.detail,
+      HasSubstr("adds 8 SUs at its planned scale (16 planned - 8 its running SEs consume)"));
   // Shrinking adds nothing.
   EXPECT_EQ(LicenseUnitsAddedBy(4, 8).added, 0);
 }
