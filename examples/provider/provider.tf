@@ -4,7 +4,7 @@ terraform {
   required_providers {
     nsxalb = {
       source  = "registry.terraform.io/nsxalb/nsxalb"
-      version = "0.2.0"
+      version = "0.3.0"
     }
   }
 }

@@ -62,8 +62,8 @@ assert_eq "settings size was given" \
 step "ansible-galaxy collection build"
 ansible-galaxy collection build "$COLLECTION" --output-path "$AN_TMP/dist" >"$AN_TMP/build.out" 2>&1 ||
   { cat "$AN_TMP/build.out"; fail "ansible-galaxy collection build failed"; }
-[ -s "$AN_TMP/dist/nsxalb-alb-0.2.0.tar.gz" ] || fail "no nsxalb-alb-0.2.0.tar.gz"
-tar -tzf "$AN_TMP/dist/nsxalb-alb-0.2.0.tar.gz" >"$AN_TMP/dist/files"
+[ -s "$AN_TMP/dist/nsxalb-alb-0.3.0.tar.gz" ] || fail "no nsxalb-alb-0.3.0.tar.gz"
+tar -tzf "$AN_TMP/dist/nsxalb-alb-0.3.0.tar.gz" >"$AN_TMP/dist/files"
 grep -qx 'plugins/modules/se_group.py' "$AN_TMP/dist/files" ||
   fail "the built collection lacks plugins/modules/se_group.py"
 

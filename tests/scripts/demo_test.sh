@@ -49,7 +49,7 @@ case "$case_name" in
     bash "$source_dir/scripts/demo" >"$out" 2>&1
     rc=$? elapsed=$(($(date +%s) - start))
     [ "$rc" -eq 0 ] || fail "scripts/demo exited $rc"
-    expect "Installed nsxalb/nsxalb v0.2.0 (unauthenticated)"
+    expect "Installed nsxalb/nsxalb v0.3.0 (unauthenticated)"
     expect '+ vcpus_per_se              = 6'
     expect '+ summary         = "2 SEs of 6 vCPUs carry 150,000 L7 RPS + 8,000 ECC SSL TPS at 71.4% CPU (measured)"'
     expect "Warning: ECC SSL TPS under-delivered: 5,800 of 10,000 needed"
