@@ -57,6 +57,7 @@ void Skipped(framework::Diagnostics& d, const std::string& what, const absl::Sta
 }  // namespace
 
 void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& ledger_cache,
+                     segroup::lifecycle::SharedSeListing& se_listing,
                      const LicenseCheckRequest& request, framework::Diagnostics& d) {
   const cty::Value& planned = *request.planned;
   const cty::Value* sizing = planned.GetAttribute("sizing");
@@ -101,12 +102,13 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
   const std::optional<std::string> id =
       request.prior->IsNull() ? std::nullopt : StringAttr(*request.prior, "id").value();
   if (planned_units > pool.remaining && id.has_value()) {
-    absl::StatusOr<std::vector<controller::ServiceEngine>> ses =
-        client.ListTenantServiceEngines(StringAttr(planned, "tenant").value_or(""));
+    // The process's one tenant listing, shared with refresh and every other group.
+    absl::StatusOr<std::shared_ptr<const segroup::lifecycle::SharedSeListing::Listing>> ses =
+        se_listing.Get(client, StringAttr(planned, "tenant").value_or(""));
     if (!ses.ok()) {
       return Skipped(d, "listing the group's Service Engines", ses.status());
     }
-    running = segroup::LicenseUnitsOfSes(*ledger, segroup::LicenseSeUuidsOfGroup(*ses, *id));
+    running = segroup::LicenseUnitsOfSes(*ledger, segroup::LicenseSeUuidsOfGroup(**ses, *id));
   }
   std::optional<segroup::Finding> finding = segroup::CheckLicenseUnits(
       segroup::LicenseUnitsAddedBy(planned_units, running), pool, SizeAttribute(*request.config));

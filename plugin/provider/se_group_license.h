@@ -10,6 +10,7 @@
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/segroup/license_check.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
 #include "plugin/segroup/sizing_plan.h"
 
 namespace nsxalb::provider {
@@ -27,14 +28,15 @@ struct LicenseCheckRequest {
 // For a plan that creates or changes the group (the caller asks only then). Nothing when the
 // planned `sizing.service_units` is unknown, or not above the prior state's (the plan does not
 // grow the group). Adds license-units-short when the plan's `sizing.service_units`, less what the
-// group's running SEs consume (ledger se_infos of the SEs the tenant's listing puts in the group,
-// read only when the planned units exceed what remains), exceed the remaining units of the group's
-// tier (extra_fields' license_tier, else the cloud's): a warning, an error under enforce unless
-// waived, at vcpus_per_se or max_se when the configuration sets them, else at the workload. Nothing
-// without a known service_units. A ledger that cannot be read is a warning (the check is
-// skipped), never a failed plan, except a cancelled call.
+// group's running SEs consume (ledger se_infos of the SEs the tenant's one shared listing,
+// `se_listing`, puts in the group, read only when the planned units exceed what remains), exceed
+// the remaining units of the group's tier (extra_fields' license_tier, else the cloud's): a
+// warning, an error under enforce unless waived, at vcpus_per_se or max_se when the configuration
+// sets them, else at the workload. Nothing without a known service_units. A ledger that cannot be
+// read is a warning (the check is skipped), never a failed plan, except a cancelled call.
 void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& ledger,
-                     const LicenseCheckRequest& request, framework::Diagnostics& diagnostics);
+                     segroup::lifecycle::SharedSeListing& se_listing,
+                     const LicenseCheckRequest& request, framework::Diagnostics& d);
 
 }  // namespace nsxalb::provider
 

@@ -441,7 +441,7 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
   // Only a plan that creates or changes the group asks, so a settled group's plan stays free of
   // Controller requests.
   if (waiver[0] == '\0') {
-    AddLicenseCheck(*client, provider_->license_ledger(),
+    AddLicenseCheck(*client, provider_->license_ledger(), provider_->se_listing(),
                     LicenseCheckRequest{&config, &prior, &planned, effective, waiver}, d);
   }
   if (std::optional<ObservedLoadCheck> check =
