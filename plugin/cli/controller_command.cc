@@ -67,9 +67,10 @@ constexpr char kUsage[] =
                                  [settings]
        terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
                                  [--statistic max|p99|p95] [--platform P] [--json] [settings]
-       terraform-provider-nsxalb controller usage --all [--all-tenants] [--cloud NAME]
-                                 [--name REGEX] [--min-ses N] [--window 7d] [--statistic max|p99|p95]
-                                 [--platform P] [--forecast-days N] [--json | --csv] [settings]
+       terraform-provider-nsxalb controller usage --all [--cloud NAME] [--name REGEX]
+                                 [--all-tenants] [--min-ses N] [--window 7d]
+                                 [--statistic max|p99|p95] [--platform P] [--forecast-days N]
+                                 [--json | --csv] [settings]
 
 Talks to the NSX ALB Controller with the provider's own client and settings.
 

@@ -307,6 +307,9 @@ TEST_F(ControllerCommandTest, UsageAllFlagErrorsExitTwoBeforeAnyRequest) {
        "expression"},
       {{"usage", "--all", "--window", "90d"}, "--window:"},
       {{"usage"}, "usage: missing the SE group NAME (or --all)"},
+      {{"usage", "web", "--all-tenants"}, "--all-tenants: only with usage --all"},
+      {{"usage", "--all", "--all-tenants", "--tenant", "admin"},
+       "--tenant and --all-tenants: give one of them"},
   };
   for (const auto& c : cases) {
     Outcome run = Run(c.args);
