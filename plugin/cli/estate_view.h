@@ -91,7 +91,8 @@ absl::StatusOr<EstateView> ReadEstateView(const nlohmann::json& estate);
 bool HasTenantColumn(const EstateView& estate);
 
 // The columns of the estate's table (text, Markdown and HTML): SE group, [tenant,] cloud, SEs,
-// SEs behind settings, SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk, note.
+// SEs behind settings, SUs now, SUs recommended, SUs reclaimable, CPU peak, forecast, at risk,
+// note.
 std::vector<std::string> EstateColumns(bool with_tenant = false);
 
 // The indexes of EstateColumns that hold figures (right-aligned in a terminal, sorted as numbers

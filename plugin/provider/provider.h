@@ -15,8 +15,8 @@
 #include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
 #include "plugin/provider/config.h"
-#include "plugin/segroup/lifecycle/running_ses.h"
 #include "plugin/segroup/license_check.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
 
 namespace nsxalb::provider {
 

@@ -358,7 +358,7 @@ TEST(EstateHtmlTest, ShowsThePoolTheTotalsTheTenantAndSortableFigures) {
   EXPECT_THAT(html, HasSubstr("class=\"consumed\" style=\"width:87.50%\""));
   EXPECT_THAT(html, HasSubstr("class=\"escrow\" style=\"width:6.25%\""));
   EXPECT_THAT(html, HasSubstr(">Total: 4 groups, 60 SUs now, 26 recommended, 22 reclaimable; 2 "
-                              "at risk; 1 without observed load.</p>"));
+                              "at risk; 1 without observed load; 1 SE behind settings.</p>"));
   // A tenant column after the name (some groups carry one), "-" where a group has none.
   EXPECT_THAT(html, HasSubstr("<th scope=\"col\" data-key=\"se-group\" data-type=\"text\">SE "
                               "group</th><th scope=\"col\" data-key=\"tenant\""));

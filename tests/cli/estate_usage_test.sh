@@ -175,7 +175,14 @@ grep '^Total: ' "$tmp/estate.txt" | grep -qxF "Total: $want" ||
   fail "the total line is '$(grep '^Total: ' "$tmp/estate.txt")', not 'Total: $want'"
 # Then the licence pool, a line per tier, as the ledger says (the default licence, and the 6 SEs
 # of 2 vCPUs).
-tail -n 1 "$tmp/estate.txt" | grep -qxF "Licence pool ENTERPRISE: 100,000 licensed, 12 consumed, 0 in escrow, 99,988 remaining; 99,992 remaining after the reclaimable units come back" ||
+# The remaining units after reclaim are the remaining plus the groups' reclaimable units.
+after=$(jq -r '99988 + .totals.service_units_reclaimable | tostring | if length > 3 then .[:-3] + "," + .[-3:] else . end' \
+  "$tmp/estate.json")
+jq -e --argjson after "${after//,/}" '.license_pool[0] | .tier == "ENTERPRISE" and .licensed == 100000
+  and .consumed == 12 and .escrow == 0 and .remaining == 99988
+  and .remaining_after_reclaim == $after' "$tmp/estate.json" >/dev/null ||
+  fail "the pool in --json is not the ledger's: $(jq -c '.license_pool' "$tmp/estate.json")"
+tail -n 1 "$tmp/estate.txt" | grep -qxF "Licence pool ENTERPRISE: 100,000 licensed, 12 consumed, 0 in escrow, 99,988 remaining; $after remaining after the reclaimable units come back" ||
   fail "the last line is not the pool line: $(tail -n 1 "$tmp/estate.txt")"
 grep -q '^hot-api .* yes$' "$tmp/estate.txt" || fail "hot-api is not at risk: $(cat "$tmp/estate.txt")"
 

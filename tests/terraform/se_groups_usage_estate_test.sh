@@ -197,7 +197,8 @@ assert_json '.estate.value | .totals == {
     groups_without_observed_load: ([.groups[] | select(.observed | not)] | length),
     service_units_now: ([.groups[].usage.service_units.now // 0] | add),
     service_units_recommended: ([.groups[].usage.service_units.recommended // 0] | add),
-    service_units_reclaimable: ([.groups[].usage.service_units.reclaimable // 0] | add)}' true \
+    service_units_reclaimable: ([.groups[].usage.service_units.reclaimable // 0] | add),
+    ses_behind_settings: ([.groups[].usage.ses_behind_settings // 0] | add)}' true \
   "$TF_TMP/estate.json"
 assert_json '.estate.value.totals.groups_at_risk' 7 "$TF_TMP/estate.json"
 

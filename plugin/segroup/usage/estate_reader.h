@@ -151,10 +151,10 @@ bool GroupAtRisk(const UsageReport& report, int forecast_days);
 // The estate as JSON with the data source's attribute names: groups [{id, name, tenant (null
 // unless read across tenants), cloud, platform, at_risk, observed, usage: UsageReportJson}], totals
 // {groups, groups_at_risk, groups_without_observed_load, service_units_now,
-// service_units_recommended, service_units_reclaimable, ses_behind_settings}, metrics_requests; and the licence:
-// license_pool [{tier, licensed, consumed, escrow, remaining, remaining_after_reclaim}],
-// license_error, and per group license_tier, license_service_units_now (null without the ledger)
-// and license_note.
+// service_units_recommended, service_units_reclaimable, ses_behind_settings}, metrics_requests; and
+// the licence: license_pool [{tier, licensed, consumed, escrow, remaining,
+// remaining_after_reclaim}], license_error, and per group license_tier, license_service_units_now
+// (null without the ledger) and license_note.
 nlohmann::json EstateUsageJson(const EstateUsage& estate);
 
 }  // namespace nsxalb::segroup
