@@ -533,6 +533,7 @@ void Render(const std::vector<Group>& groups, std::ostream& out) {
   }
   for (const Group& g : groups) RenderGroupDetail(g, out);
   std::vector<PlanGroupSes> running;
+  running.reserve(groups.size());
   for (const Group& g : groups) {
     running.push_back({g.address, g.before, g.after, g.sizing ? &*g.sizing : nullptr});
   }
