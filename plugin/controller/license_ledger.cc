@@ -25,7 +25,8 @@ absl::StatusOr<double> Units(const Json& obj, const char* key, const std::string
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return 0.0;
   const std::string at = absl::StrCat(where, ".", key);
-  if (!it->is_number()) return Bad(at, absl::StrCat("expected a number, not ", it->dump()));
+  if (!it->is_number())
+    return Bad(at, absl::StrCat("expected a number, not JSON ", it->type_name()));
   const double value = it->get<double>();
   if (value < 0) return Bad(at, absl::StrCat("must not be negative, not ", it->dump()));
   return value;
@@ -41,7 +42,8 @@ absl::StatusOr<std::string> Text(const Json& obj, const char* key, const std::st
     if (required) return Bad(at, "required, missing");
     return std::string();
   }
-  if (!it->is_string()) return Bad(at, absl::StrCat("expected a string, not ", it->dump()));
+  if (!it->is_string())
+    return Bad(at, absl::StrCat("expected a string, not JSON ", it->type_name()));
   if (required && it->get<std::string>().empty()) return Bad(at, "required, empty");
   return it->get<std::string>();
 }
@@ -51,7 +53,7 @@ absl::StatusOr<const Json*> List(const Json& ledger, const char* key) {
   static const Json kEmpty = Json::array();
   auto it = ledger.find(key);
   if (it == ledger.end() || it->is_null()) return &kEmpty;
-  if (!it->is_array()) return Bad(key, absl::StrCat("expected a list, not ", it->dump()));
+  if (!it->is_array()) return Bad(key, absl::StrCat("expected a list, not JSON ", it->type_name()));
   return &*it;
 }
 

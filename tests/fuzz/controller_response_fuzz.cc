@@ -26,6 +26,7 @@
 #include "plugin/common/limits.h"
 #include "plugin/controller/backoff.h"
 #include "plugin/controller/errors.h"
+#include "plugin/controller/license_ledger.h"
 #include "plugin/controller/refs.h"
 #include "plugin/controller/response.h"
 #include "plugin/controller/version.h"
@@ -153,6 +154,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       CheckMessage(se.status(), absl::StatusCode::kInternal);
     }
     CheckPage(*body, what);
+
+    // The body as the licence ledger: typed figures, never negative, every tier and SE named;
+    // or an Internal error naming the field, without quoting the body.
+    absl::StatusOr<nsxalb::controller::LicenseLedgerDetails> ledger =
+        nsxalb::controller::DecodeLicenseLedgerDetails(*body);
+    if (ledger.ok()) {
+      for (const auto& t : ledger->tier_usages) {
+        Check(!t.tier.empty() && t.usage.available >= 0 && t.usage.consumed >= 0 &&
+              t.usage.escrow >= 0 && t.usage.remaining >= 0);
+      }
+      for (const auto& se : ledger->se_infos) Check(!se.uuid.empty() && se.service_cores >= 0);
+    } else {
+      CheckMessage(ledger.status(), absl::StatusCode::kInternal);
+    }
   }
 
   // The body as a login answer.
