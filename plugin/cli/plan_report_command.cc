@@ -616,18 +616,10 @@ int RunPlanReportCommand(const std::vector<std::string>& args, std::ostream& out
   }
   Render(groups, out);
   std::vector<PlanLicenseGroup> licensed;
+  licensed.reserve(groups.size());
   for (const Group& g : groups) {
-    const Json* before = nullptr;
-    for (const Json& change : plan.value("resource_changes", Json::array())) {
-      if (change.is_object() && change.value("address", "") == g.address) {
-        before = &change;
-        break;
-      }
-    }
-    std::string id;
-    if (before != nullptr && before->contains("change") && (*before)["change"].is_object()) {
-      id = StringMember((*before)["change"].value("before", Json()), "id");
-    }
+    // The group's id in the state before the plan (its change's `before`; "" when it is created).
+    const std::string id = StringMember(g.before, "id");
     licensed.push_back({g.address, id, g.action, g.service_units_after});
   }
   RenderLicense(plan, licensed, out);
