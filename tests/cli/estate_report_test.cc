@@ -4,6 +4,8 @@
 // the same renderer.
 #include "plugin/cli/estate_report.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -120,8 +123,12 @@ EstateView HandBuiltView() {
   return view.ok() ? *view : EstateView();
 }
 
+// `name` in the temporary folder, prefixed by the running test's name and the process id: CTest
+// runs each test in a process of its own, two at a time, and they must not share a file.
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path = absl::StrCat(
+      ::testing::TempDir(), "/", test != nullptr ? test->name() : "none", "-", getpid(), "-", name);
   std::ofstream(path, std::ios::trunc) << text;
   return path;
 }
