@@ -208,9 +208,16 @@ class GrpcLog {
 // before gRPC builds its TLS context. An administrator's configuration (providers, FIPS,
 // system-wide TLS settings) still applies to every TLS connection this process serves. The
 // Controller client is unaffected either way: libcurl brings its own shared OpenSSL.
+//
+// The constructor also turns off OpenSSL's exit handler (OPENSSL_INIT_NO_ATEXIT). Serve returns
+// while gRPC's executor threads may still be ending; OpenSSL 3.0's handler frees every thread's
+// thread-local block from the main thread, and a thread that ends at the same moment frees its
+// own again (a double free AddressSanitizer caught in CI). The kernel reclaims the memory anyway.
 class OpenSslConfig {
  public:
-  OpenSslConfig() { OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr); }
+  OpenSslConfig() {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ATEXIT, nullptr);
+  }
   void Load() {
     CONF_modules_load_file(nullptr, nullptr,
                            CONF_MFLAGS_DEFAULT_SECTION | CONF_MFLAGS_IGNORE_MISSING_FILE |
