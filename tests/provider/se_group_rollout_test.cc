@@ -115,8 +115,8 @@ TEST(SeGroupRolloutTest, RollingWithLaggingSesPlansAnUpdateAndSaysWhatApplyDoes)
   EXPECT_EQ(d.items()[0].path->ToString(), ".rollout.strategy");
   EXPECT_EQ(d.items()[0].summary, "Apply will roll 3 SEs");
   EXPECT_THAT(d.items()[0].detail,
-              HasSubstr("checkout-se-1, checkout-se-2 and checkout-se-3 will be replaced one at "
-                        "a time, 4 vCPUs -> 5"));
+              HasSubstr("rollout: checkout-se-1, -2 and -3 will be replaced (4 vCPUs -> 5, 8192 "
+                        "MB -> 10240), one at a time."));
   EXPECT_THAT(d.items()[0].detail, HasSubstr("(rule rollout-planned)"));
 }
 
