@@ -137,10 +137,11 @@ cty::Value WithRunningSes(NsxalbProvider& provider, controller::Client& client,
 namespace {
 
 // `new_state` with service_engines of `ses` (or null with a warning when they could not be read)
-// against the settings written; the after-se-reboot fields the update changed (from `prior` to
-// `new_state`) wait for every running SE's reboot.
+// against the settings written. The after-se-reboot fields the update changed (from `prior` to
+// `new_state`) wait for every running SE's reboot; after a roll (`rolled`), whose SEs were
+// replaced or rebooted since the write, only for the SEs the Controller reports reboot-pending.
 cty::Value MatchedAfterApply(const absl::StatusOr<std::vector<lc::RunningSe>>& ses,
-                             const cty::Value& prior, const cty::Value& new_state,
+                             const cty::Value& prior, const cty::Value& new_state, bool rolled,
                              framework::Diagnostics& diagnostics) {
   if (!ses.ok()) {
     ListingFailed(ses.status(), "updating the SE group", diagnostics);
@@ -148,9 +149,15 @@ cty::Value MatchedAfterApply(const absl::StatusOr<std::vector<lc::RunningSe>>& s
   }
   const Json settings = TypedFieldsToSend(new_state);
   lc::RebootWait wait;
-  wait.changed_now = lc::ChangedFieldsOfClass(segroup::TypedFieldNames(), TypedFieldsToSend(prior),
-                                              settings, controller::TakesEffect::kAfterSeReboot);
+  std::vector<std::string> changed =
+      lc::ChangedFieldsOfClass(segroup::TypedFieldNames(), TypedFieldsToSend(prior), settings,
+                               controller::TakesEffect::kAfterSeReboot);
   wait.recorded = RecordedRebootFields(prior);
+  if (rolled) {
+    wait.recorded.insert(wait.recorded.end(), changed.begin(), changed.end());
+  } else {
+    wait.changed_now = std::move(changed);
+  }
   return new_state.WithAttribute("service_engines",
                                  ServiceEnginesValue(lc::MatchSettings(*ses, settings, wait)));
 }
@@ -167,7 +174,7 @@ cty::Value WithRunningSesAfterApply(NsxalbProvider& provider, controller::Client
   const std::string uuid = framework::StringAttr(new_state, "id").value_or("");
   return MatchedAfterApply(
       GroupSes(provider, client, framework::StringAttr(new_state, "tenant").value_or(""), uuid),
-      prior, new_state, diagnostics);
+      prior, new_state, /*rolled=*/false, diagnostics);
 }
 
 cty::Value WithRunningSesAfterRoll(controller::Client& client, const cty::Value& prior,
@@ -179,7 +186,7 @@ cty::Value WithRunningSesAfterRoll(controller::Client& client, const cty::Value&
   absl::StatusOr<std::vector<lc::RunningSe>> ses =
       listing.ok() ? absl::StatusOr<std::vector<lc::RunningSe>>(lc::RunningSesOf(*listing, uuid))
                    : absl::StatusOr<std::vector<lc::RunningSe>>(listing.status());
-  return MatchedAfterApply(ses, prior, new_state, diagnostics);
+  return MatchedAfterApply(ses, prior, new_state, /*rolled=*/true, diagnostics);
 }
 
 std::optional<lc::GroupSes> AddSesBehindSettings(NsxalbProvider& provider,

@@ -56,8 +56,10 @@ std::optional<segroup::lifecycle::GroupSes> AddSesBehindSettings(
     framework::Diagnostics& diagnostics);
 
 // After a roll of the SEs (se_group_rollout.h): `new_state` with service_engines from a listing
-// of the tenant's SEs made now, as WithRunningSesAfterApply otherwise (the process's shared
-// listing predates the roll). Null with a warning when the listing fails.
+// of the group's SEs made now (the process's shared listing predates the roll), as
+// WithRunningSesAfterApply otherwise, except that an after-se-reboot field the update changed
+// waits only for the SEs the Controller still reports reboot-pending (the others were replaced or
+// rebooted since). Null with a warning when the listing fails.
 cty::Value WithRunningSesAfterRoll(controller::Client& client, const cty::Value& prior,
                                    const cty::Value& new_state,
                                    framework::Diagnostics& diagnostics);

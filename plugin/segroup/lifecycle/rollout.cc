@@ -71,7 +71,8 @@ class Roll {
         options_(options),
         ops_(ops),
         clock_(clock),
-        stop_(stop != nullptr ? stop : &never_) {}
+        stop_(stop != nullptr ? stop : &never_),
+        spare_(std::max(0, options.spare_replacements)) {}
 
   RolloutResult Run(const std::vector<LaggingSe>& order) {
     RolloutResult result;
@@ -173,6 +174,7 @@ class Roll {
       }
       std::vector<ObservedSe> fresh;
       int created = 0;
+      int from_spares = 0;  // replacements an earlier roll already made, used by this batch
       absl::Status s = WaitFor(deadline, [&]() -> absl::StatusOr<bool> {
         auto listed = ops_.ListGroup();
         if (!listed.ok()) return listed.status();
@@ -185,7 +187,8 @@ class Roll {
           if (se.num_vcpus != target_.num_vcpus || se.memory_mb != target_.memory_mb) continue;
           fresh.push_back(se);
         }
-        if (created < replaced) {
+        from_spares = std::max(0, replaced - created);
+        if (from_spares > spare_) {
           return absl::FailedPreconditionError(absl::StrCat(
               "the Controller moved its virtual services to the group's other SEs and created ",
               created == 0 ? "no new SE" : absl::StrCat("only ", created, " new SE(s)"),
@@ -194,9 +197,15 @@ class Roll {
               "have no room (max_vs_per_se); lower max_vs_per_se, raise min_scaleout_per_vs, or "
               "replace the SE by hand"));
         }
-        return static_cast<int>(fresh.size()) >= replaced;
+        return static_cast<int>(fresh.size()) >= replaced - from_spares;
       });
       if (!s.ok()) return s;
+      if (from_spares > 0) {
+        spare_ -= from_spares;
+        Step(absl::StrCat(Plural(from_spares, "replacement", "replacements"),
+                          " an earlier roll made already up at ", target_.num_vcpus, " vCPUs and ",
+                          MemoryText(target_.memory_mb)));
+      }
       for (const ObservedSe& se : fresh) {
         seen_.insert(se.uuid);
         Step(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
@@ -306,6 +315,7 @@ class Roll {
   controller::Clock& clock_;
   absl::Notification never_;
   absl::Notification* stop_;
+  int spare_;                   // replacements an earlier roll made, not yet used
   std::set<std::string> seen_;  // SEs that are not a new replacement
   std::string current_name_;
   std::string current_step_;

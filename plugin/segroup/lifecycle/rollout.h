@@ -81,6 +81,13 @@ struct RolloutOptions {
   // every poll_interval).
   absl::Duration first_poll_interval = absl::Milliseconds(250);
   absl::Duration poll_interval = absl::Seconds(5);
+  // Replacements an earlier roll already made: SEs at the target shape that the Controller
+  // created for an SE that roll then enabled again when it stopped (Ctrl-C, a timeout or a failure
+  // between the replacement's creation and the old SE's deletion). The Controller keeps them
+  // (the virtual services scale out onto them), so disabling that old SE again creates no new SE;
+  // each counts as one replacement already up. The caller knows them from the earlier roll's
+  // record (the resource's last_rollout); 0 when there was none.
+  int spare_replacements = 0;
   // Called with each step's line as it is logged at INFO (the CLI prints them); may be empty.
   std::function<void(const std::string&)> on_step;
 };

@@ -6,6 +6,7 @@
 // not what it logged.
 #include "plugin/segroup/lifecycle/rollout.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -442,6 +443,43 @@ TEST_F(RolloutTest, StopAfterDisableEnablesAgainAndListsTheRest) {
   }
   for (const std::string& c : group_.calls) EXPECT_NE(c, "Delete se-2");
   EXPECT_THAT(group_.calls, ::testing::Contains("Restore se-2"));
+}
+
+// A roll stopped after checkout-se-2's replacement was made leaves it in the group (the
+// Controller keeps it); the next roll counts it as a replacement already up
+// (spare_replacements), and without it would refuse to delete checkout-se-2.
+TEST_F(RolloutTest, ResumedRollUsesTheReplacementAStoppedRollMade) {
+  group_.stop = &stop_;
+  group_.stop_after = "Disable se-2";
+  RolloutResult first = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+                                   group_, clock_, &stop_);
+  ASSERT_THAT(first.status, StatusIs(absl::StatusCode::kCancelled));
+  ASSERT_THAT(first.done, ElementsAre("checkout-se-1"));
+  std::vector<LaggingSe> rest = Lagging(3, LagKind::kNewSesOnly);
+  rest.erase(std::remove_if(rest.begin(), rest.end(),
+                            [](const LaggingSe& l) { return l.se.uuid == "se-1"; }),
+             rest.end());
+
+  absl::Notification again;
+  group_.stop = nullptr;
+  RolloutResult refused = RunRollout(rest, kTarget, Options(), Guards(), group_, clock_, &again);
+  EXPECT_THAT(refused.status,
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("created no new SE")));
+
+  RolloutOptions o = Options();
+  o.spare_replacements = 1;
+  RolloutResult resumed = RunRollout(rest, kTarget, o, Guards(), group_, clock_, &again);
+  ASSERT_THAT(resumed.status, IsOk());
+  EXPECT_THAT(resumed.done, ElementsAre("checkout-se-2", "checkout-se-3"));
+  int existing = 0;
+  for (const auto& [uuid, se] : group_.ses()) {
+    if (!se.exists) continue;
+    ++existing;
+    EXPECT_EQ(se.vcpus, 5) << se.name;
+    EXPECT_TRUE(se.enabled) << se.name;
+  }
+  EXPECT_EQ(existing, 3);
+  EXPECT_FALSE(group_.vs_unplaced);
 }
 
 // A stop while a migration is waited for (the stop wakes the wait) also gives the SE back.
