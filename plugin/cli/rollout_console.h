@@ -49,7 +49,7 @@ class RolloutConsole {
   const std::vector<std::string> names_;
   const absl::Time start_;
   absl::Mutex mutex_;
-  size_t current_ ABSL_GUARDED_BY(mutex_) = 0;    // index in names_ of the SE at hand
+  size_t current_ ABSL_GUARDED_BY(mutex_) = 0;     // index in names_ of the SE at hand
   std::string last_step_ ABSL_GUARDED_BY(mutex_);  // what the latest step line said of it
   absl::Notification done_;
   std::thread ticker_;

@@ -59,8 +59,7 @@ TEST(CapacityWithSesOutTest, OneOfThreeOutIsOverTheTarget) {
   EXPECT_EQ(c.running_ses, 3);
   EXPECT_EQ(c.ha_minimum_ses, 1);  // HA_MODE_SHARED
   EXPECT_EQ(c.target_percent, 80);
-  EXPECT_NEAR(c.cpu_percent_out, 100.0 * 300000 / (2 * 153000) + 100.0 * 6000 / (2 * 8200),
-              1e-9);
+  EXPECT_NEAR(c.cpu_percent_out, 100.0 * 300000 / (2 * 153000) + 100.0 * 6000 / (2 * 8200), 1e-9);
   EXPECT_EQ(c.load, "the declared workload 300,000 L7 RPS + 6,000 ECC SSL TPS");
   EXPECT_EQ(c.basis, "measured");
 
@@ -105,8 +104,7 @@ TEST(CapacityWithSesOutTest, OutIsAtMostTheSesThatLagAndTheSmallestShapeCounts) 
   ASSERT_EQ(ses.lagging.size(), 1u);
   const CapacityFigures c = CapacityWithSesOut(*plan.workload, *plan.planned_shape, ses, 2, 80);
   ASSERT_TRUE(c.known);
-  EXPECT_NEAR(c.cpu_percent_out, 100.0 * 300000 / (2 * 153000) + 100.0 * 6000 / (2 * 8200),
-              1e-9);
+  EXPECT_NEAR(c.cpu_percent_out, 100.0 * 300000 / (2 * 153000) + 100.0 * 6000 / (2 * 8200), 1e-9);
   // Nothing lags: nothing is out, the 3 running SEs carry it (89.7%, as the finding says).
   const GroupSes settled = Checkout({{4, 8192}, {4, 8192}, {4, 8192}});
   const GroupSes none_lag = MatchSettings(settled.running, Json{{"vcpus_per_se", 4}}, {});
@@ -114,8 +112,7 @@ TEST(CapacityWithSesOutTest, OutIsAtMostTheSesThatLagAndTheSmallestShapeCounts) 
   const CapacityFigures all =
       CapacityWithSesOut(*plan.workload, *plan.planned_shape, none_lag, 1, 80);
   ASSERT_TRUE(all.known);
-  EXPECT_NEAR(all.cpu_percent_out, 100.0 * 300000 / (3 * 153000) + 100.0 * 6000 / (3 * 8200),
-              1e-9);
+  EXPECT_NEAR(all.cpu_percent_out, 100.0 * 300000 / (3 * 153000) + 100.0 * 6000 / (3 * 8200), 1e-9);
 }
 
 TEST(CapacityWithSesOutTest, UnknownWhenNoSeIsLeftNoSizeIsKnownOrNothingIsDemanded) {
@@ -154,8 +151,8 @@ TEST(CapacityWithSesOutTest, TheHaMinimumFollowsTheWorkloadsMode) {
   input.workload = Json{{"l7_rps", 100000}};
   const SizingPlan plan = PlanSizing(input, sizing::Platform::kNsxt);
   ASSERT_TRUE(plan.workload.has_value() && plan.planned_shape.has_value());
-  const CapacityFigures c = CapacityWithSesOut(
-      *plan.workload, *plan.planned_shape, Checkout({{4, 8192}, {4, 8192}, {4, 8192}}), 1, 80);
+  const CapacityFigures c = CapacityWithSesOut(*plan.workload, *plan.planned_shape,
+                                               Checkout({{4, 8192}, {4, 8192}, {4, 8192}}), 1, 80);
   EXPECT_EQ(c.ha_minimum_ses, 2);
   EXPECT_TRUE(c.known);
   EXPECT_EQ(c.load, "the declared workload 100,000 L7 RPS");
