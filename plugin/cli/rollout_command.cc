@@ -102,19 +102,19 @@ std::string SignalName(int signal_number) {
 
 }  // namespace
 
-absl::StatusOr<nlohmann::json> ParseWorkloadFlag(std::string_view text) {
+absl::StatusOr<nlohmann::json> ParseWorkloadFlag(const std::string& text) {
   nlohmann::json workload = nlohmann::json::object();
   if (text.empty()) {
     return absl::InvalidArgumentError("--workload: want KEY=VALUE[,KEY=VALUE...], not \"\"");
   }
-  for (std::string_view pair : absl::StrSplit(text, ',')) {
+  for (absl::string_view pair : absl::StrSplit(text, ',')) {
     const size_t eq = pair.find('=');
-    if (eq == std::string_view::npos) {
+    if (eq == absl::string_view::npos) {
       return absl::InvalidArgumentError(
           absl::StrCat("--workload: want KEY=VALUE, not \"", pair, "\""));
     }
     const std::string key(pair.substr(0, eq));
-    const std::string_view value = pair.substr(eq + 1);
+    const absl::string_view value = pair.substr(eq + 1);
     if (!segroup::IsWorkloadAttribute(key)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--workload: unknown key \"", key,

@@ -9,7 +9,6 @@
 
 #include <ostream>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -40,7 +39,7 @@ struct RolloutCommandOptions {
 // block (ssl_tps_ecc, ssl_tps_rsa, l7_rps, l4_cps, l4_open_conns, l4_gbps, l7_gbps, l7_ssl_gbps,
 // target_utilization, max_vcpus_per_se, virtual_services; Gbps for throughput), at most once, each
 // VALUE a number 0 or more (a whole number stays one). InvalidArgument naming the key or value.
-absl::StatusOr<nlohmann::json> ParseWorkloadFlag(std::string_view text);
+absl::StatusOr<nlohmann::json> ParseWorkloadFlag(const std::string& text);
 
 // Runs the roll of `options.group` with `client` (made from `config`; Restore makes a second
 // client from it). Steps go to `out`, errors to `err`. Returns 0 when every SE is done (or none

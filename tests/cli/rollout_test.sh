@@ -164,14 +164,14 @@ for bad in "l7_rpz=1000" "l7_rps=lots" "l7_rps=-5" "l7_rps"; do
   grep -q -- "--workload: " "$tmp/bad.err" || fail "--workload $bad: $(cat "$tmp/bad.err")"
 done
 grep -q 'not "l7_rps"' "$tmp/bad.err" || fail "the error does not name the pair: $(cat "$tmp/bad.err")"
-"$provider" controller rollout checkout --workload l7_rpz=1 2>&1 | grep -q 'unknown key "l7_rpz"' ||
-  fail "the error does not name the unknown key"
+"$provider" controller rollout checkout --workload l7_rpz=1 >/dev/null 2>"$tmp/bad.err" || true
+grep -q 'unknown key "l7_rpz"' "$tmp/bad.err" || fail "the error does not name the unknown key"
 
 step "--dry-run --workload: the capacity figures of the SEs left"
 "$provider" controller rollout checkout --dry-run --workload l7_rps=10000 >"$tmp/dry-load.out" ||
   fail "dry run with a workload: $(cat "$tmp/dry-load.out")"
 cat "$tmp/dry-load.out"
-grep -Eq "guard capacity: 1 of 3 SEs out, the 2 left run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
+grep -Eq "guard capacity: 1 of [0-9]+ SEs out, the [0-9]+ left run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
   "$tmp/dry-load.out" || fail "the dry run prints no capacity figures for the workload"
 
 step "--workload the SEs left cannot carry: refused before any write"
@@ -181,9 +181,9 @@ if "$provider" controller rollout checkout --workload l7_rps=1000000,ssl_tps_ecc
   fail "a workload the SEs left cannot carry was not refused"
 fi
 cat "$tmp/heavy.err"
-grep -q "rollout refused by the capacity guard: with 1 of 3 SEs out, the 2 left" "$tmp/heavy.err" ||
+grep -Eq "rollout refused by the capacity guard: with 1 of [0-9]+ SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
   fail "the refusal does not name the SEs out and left"
-grep -q "the declared workload 1,000,000 L7 RPS + 20,000 ECC SSL TPS at" "$tmp/heavy.err" ||
+grep -q "the declared workload 20,000 ECC SSL TPS + 1,000,000 L7 RPS at" "$tmp/heavy.err" ||
   fail "the refusal does not name the workload"
 for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
   "DELETE /api/serviceengine/{uuid}" "POST /api/serviceengine/{uuid}/reboot"; do

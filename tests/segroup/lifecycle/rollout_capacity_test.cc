@@ -60,7 +60,7 @@ TEST(CapacityWithSesOutTest, OneOfThreeOutIsOverTheTarget) {
   EXPECT_EQ(c.ha_minimum_ses, 1);  // HA_MODE_SHARED
   EXPECT_EQ(c.target_percent, 80);
   EXPECT_NEAR(c.cpu_percent_out, 100.0 * 300000 / (2 * 153000) + 100.0 * 6000 / (2 * 8200), 1e-9);
-  EXPECT_EQ(c.load, "the declared workload 300,000 L7 RPS + 6,000 ECC SSL TPS");
+  EXPECT_EQ(c.load, "the declared workload 6,000 ECC SSL TPS + 300,000 L7 RPS");
   EXPECT_EQ(c.basis, "measured");
 
   // The guard refuses with those figures.
@@ -87,7 +87,9 @@ TEST(CapacityWithSesOutTest, ALighterLoadPassesOnThePlansActiveSes) {
   RolloutOptions options;
   GuardFigures figures;
   figures.capacity = c;
-  EXPECT_TRUE(CheckGuards(ses.lagging, options, figures).ok());
+  figures.license.known = true;  // the other guards pass
+  figures.license.remaining_units = 100;
+  EXPECT_EQ(CheckGuards(ses.lagging, options, figures), absl::OkStatus());
 
   planned.se_count.value = 1;
   const CapacityFigures one = CapacityWithSesOut(*plan.workload, planned, ses, 1, 80);
