@@ -64,7 +64,7 @@ constexpr char kUsage[] =
        terraform-provider-nsxalb controller apply-se-group [--dry-run] [settings] < desired.json
        terraform-provider-nsxalb controller rollout NAME [--cloud NAME] [--dry-run]
                                  [--max-unavailable N] [--timeout 30m] [--poll-interval 5s]
-                                 [settings]
+                                 [--workload KEY=VALUE[,KEY=VALUE...]] [settings]
        terraform-provider-nsxalb controller usage NAME [--cloud NAME] [--window 7d]
                                  [--statistic max|p99|p95] [--platform P] [--json] [settings]
        terraform-provider-nsxalb controller usage --all [--cloud NAME] [--name REGEX]
@@ -93,8 +93,14 @@ Actions:
                    new shape comes up and the old SE is deleted; each SE waiting for a reboot is
                    disabled, rebooted and enabled again; by name, --max-unavailable at a time
                    (default 1), --timeout per SE (default 30m). Guards first (HA minimum,
-                   licence, a cloud that creates SEs); one line per step; --dry-run prints the
-                   steps and the guards' figures and writes nothing.
+                   licence, a cloud that creates SEs); one line per step (on a terminal, a
+                   progress line too); --dry-run prints the steps and the guards' figures and
+                   writes nothing. --workload (the keys of the resource's workload block, e.g.
+                   l7_rps=300000,ssl_tps_ecc=6000; Gbps for throughput): the capacity guard
+                   checks that the SEs left with --max-unavailable out, at their real shape,
+                   carry it within the group's max_cpu_usage (else 80%). SIGINT or SIGTERM stops
+                   the roll after its current step, enables again an SE it disabled, lists the
+                   SEs done and to do and exits 130 (SIGTERM 143); a second signal is ignored.
   usage            what one SE group's SEs really carried over --window (1h-30d, default 7d):
                    the group's peaks (summed over its SEs per timestamp), each SE's CPU, shape
                    (vCPUs, memory, disk), enable and oper state and whether it matches the
@@ -203,6 +209,7 @@ struct Options {
   int max_unavailable = 1;                     // rollout --max-unavailable
   absl::Duration timeout = absl::Minutes(30);  // rollout --timeout
   absl::Duration poll_interval = absl::Seconds(5);  // rollout --poll-interval
+  nlohmann::json workload = nullptr;                // rollout --workload, by key
   bool json = false;
   bool csv = false;
   bool full = false;
@@ -319,6 +326,7 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
         flag == "--cloud" || flag == "--name" || flag == "--window" || flag == "--statistic" ||
         flag == "--platform" || flag == "--min-ses" || flag == "--forecast-days" ||
         flag == "--max-unavailable" || flag == "--timeout" || flag == "--poll-interval" ||
+        flag == "--workload" ||
         std::any_of(std::begin(kSources), std::end(kSources), [&flag](const SettingSource& s) {
           return s.flag != nullptr && flag == s.flag;
         });
@@ -350,6 +358,11 @@ std::optional<UsageError> ParseArgs(const std::vector<std::string>& args, Option
         return UsageError{absl::StrCat(
             "--max-unavailable: want a whole number of SEs from 1 to 100, not \"", *value, "\"")};
       }
+    } else if (flag == "--workload") {
+      if (o.action != "rollout") return UsageError{"--workload: only for rollout"};
+      absl::StatusOr<nlohmann::json> workload = ParseWorkloadFlag(*value);
+      if (!workload.ok()) return UsageError{std::string(workload.status().message())};
+      o.workload = *std::move(workload);
     } else if (flag == "--timeout" || flag == "--poll-interval") {
       if (o.action != "rollout") return UsageError{absl::StrCat(flag, ": only for rollout")};
       absl::Duration d;
@@ -788,9 +801,11 @@ int RunEstateUsage(const Options& o, ctl::Client& client, bool show_progress, st
   return 0;
 }
 
-// The command, with progress lines on `err` when `show_progress`.
+// The command, with progress lines on `err` when `show_progress`. `own_process`: the binary's own
+// run on the process's streams (rollout catches SIGINT and SIGTERM, and draws its progress line
+// when stdout is a terminal), not an in-process test.
 int Run(const std::vector<std::string>& args, const ControllerEnvLookup& env, std::istream& in,
-        std::ostream& out, std::ostream& err, bool show_progress) {
+        std::ostream& out, std::ostream& err, bool show_progress, bool own_process) {
   Options o;
   if (std::optional<UsageError> e = ParseArgs(args, o)) {
     err << kProgram << ": " << e->message << "\n\n" << kUsage;
@@ -823,6 +838,9 @@ int Run(const std::vector<std::string>& args, const ControllerEnvLookup& env, st
     r.max_unavailable = o.max_unavailable;
     r.timeout = o.timeout;
     r.poll_interval = o.poll_interval;
+    r.workload = o.workload;
+    r.progress = own_process && isatty(STDOUT_FILENO) == 1;
+    r.stop_on_signals = own_process;
     return RunRolloutCommand(r, **client, config, out, err);
   }
   return RunGet(o, config, **client, out, err);
@@ -838,7 +856,7 @@ int RunControllerCommand(const std::vector<std::string>& args, const ControllerE
 
 int RunControllerCommand(const std::vector<std::string>& args, const ControllerEnvLookup& env,
                          std::istream& in, std::ostream& out, std::ostream& err) {
-  return Run(args, env, in, out, err, /*show_progress=*/false);
+  return Run(args, env, in, out, err, /*show_progress=*/false, /*own_process=*/false);
 }
 
 int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out,
@@ -850,7 +868,7 @@ int RunControllerCommand(const std::vector<std::string>& args, std::ostream& out
         if (v == nullptr) return std::nullopt;
         return std::string(v);
       },
-      std::cin, out, err, /*show_progress=*/isatty(STDERR_FILENO) == 1);
+      std::cin, out, err, /*show_progress=*/isatty(STDERR_FILENO) == 1, /*own_process=*/true);
 }
 
 }  // namespace nsxalb::cli

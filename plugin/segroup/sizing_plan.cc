@@ -313,14 +313,6 @@ std::optional<double> PlannedServiceUnits(const sz::Recommendation& shape,
   return sz::ServiceUnitsAtPlannedScale(shape.service_units.per_se, SeCount(*given_max_se)).value;
 }
 
-// The weakest basis of the figures a shape's judgement uses: the capacity of each demanded metric
-// and the table memory of the size.
-sz::Basis ShapeBasis(const sz::Recommendation& shape) {
-  std::vector<sz::Basis> bases = {shape.capacity.table_memory_mb.basis};
-  for (const sz::MetricLoad& load : shape.loads) bases.push_back(load.per_se.basis);
-  return sz::WeakestBasis(bases);
-}
-
 SizingSummary MakeSummary(const sz::Recommendation& shape, const std::vector<Finding>& found,
                           std::optional<double> service_units) {
   const sz::Basis basis = ShapeBasis(shape);
@@ -451,6 +443,12 @@ Json SizingSummaryJson(const SizingSummary& s) {
       {"service_units", s.service_units.has_value() ? Json(*s.service_units) : Json()},
       {"summary", s.summary},
       {"findings", s.findings}};
+}
+
+sz::Basis ShapeBasis(const sz::Recommendation& shape) {
+  std::vector<sz::Basis> bases = {shape.capacity.table_memory_mb.basis};
+  for (const sz::MetricLoad& load : shape.loads) bases.push_back(load.per_se.basis);
+  return sz::WeakestBasis(bases);
 }
 
 std::string ShapeSummary(const sz::Recommendation& shape) {

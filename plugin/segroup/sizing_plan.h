@@ -167,6 +167,10 @@ struct SizingPlan {
 // unset ones are recommended.
 SizingPlan PlanSizing(const SizingInput& input, sizing::Platform platform);
 
+// The weakest basis of the figures a shape the model judged (sizing::RecommendForShape) rests on:
+// the capacity of each demanded metric and the table memory of the size.
+sizing::Basis ShapeBasis(const sizing::Recommendation& shape);
+
 // The summary line of a shape the model judged (sizing::RecommendForShape), with the weakest basis
 // of the figures it rests on: "1 SE of 6 vCPUs carries 150,000 L7 RPS at 73.2% (measured)", "3 SEs
 // of 4 vCPUs would run 300,000 L7 RPS + 6,000 ECC SSL TPS at 95.1% CPU, over the 80% target

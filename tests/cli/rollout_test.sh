@@ -8,6 +8,11 @@
 #     second run has nothing to do; its Controller requests are counted;
 #   - a failed migration (fault MIGRATE_SE_FAILED): the roll stops at that SE, enables it again,
 #     never touches the next;
+#   - --workload: bad keys and values are usage errors; with --dry-run the capacity figures of the
+#     SEs left; a workload they cannot carry is refused before any SE write (counted);
+#   - SIGINT in the middle of a migration (made long): exit 130, the SE enabled again, the SEs
+#     done and to do listed, none left disabled, no virtual service unplaced; a second run
+#     finishes;
 #   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group: with too few licence
 #     units left, refused before any SE write naming the units needed and left; with the licence
 #     back, 3 of 3 SEs replaced at 5 vCPUs one at a time (the Controller's replacement up before
@@ -150,6 +155,80 @@ grep -q "To do: " "$tmp/fail.err" || fail "the error does not list the SEs to do
 ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
   fail "an SE is left disabled: $(ses "$uuid")"
 emu DELETE faults >/dev/null
+
+step "--workload: bad keys and values are usage errors (exit 2) naming them"
+for bad in "l7_rpz=1000" "l7_rps=lots" "l7_rps=-5" "l7_rps"; do
+  rc=0
+  "$provider" controller rollout checkout --workload "$bad" >/dev/null 2>"$tmp/bad.err" || rc=$?
+  [ "$rc" -eq 2 ] || fail "--workload $bad: want exit 2, got $rc"
+  grep -q -- "--workload: " "$tmp/bad.err" || fail "--workload $bad: $(cat "$tmp/bad.err")"
+done
+grep -q 'not "l7_rps"' "$tmp/bad.err" || fail "the error does not name the pair: $(cat "$tmp/bad.err")"
+"$provider" controller rollout checkout --workload l7_rpz=1 >/dev/null 2>"$tmp/bad.err" || true
+grep -q 'unknown key "l7_rpz"' "$tmp/bad.err" || fail "the error does not name the unknown key"
+
+step "--dry-run --workload: the capacity figures of the SEs left"
+"$provider" controller rollout checkout --dry-run --workload l7_rps=10000 >"$tmp/dry-load.out" ||
+  fail "dry run with a workload: $(cat "$tmp/dry-load.out")"
+cat "$tmp/dry-load.out"
+grep -Eq "guard capacity: 1 of [0-9]+ SEs out, the [0-9]+ left run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
+  "$tmp/dry-load.out" || fail "the dry run prints no capacity figures for the workload"
+
+step "--workload the SEs left cannot carry: refused before any write"
+emu POST counters/reset >/dev/null
+if "$provider" controller rollout checkout --workload l7_rps=1000000,ssl_tps_ecc=20000 \
+  >"$tmp/heavy.out" 2>"$tmp/heavy.err"; then
+  fail "a workload the SEs left cannot carry was not refused"
+fi
+cat "$tmp/heavy.err"
+grep -Eq "rollout refused by the capacity guard: with 1 of [0-9]+ SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
+  fail "the refusal does not name the SEs out and left"
+grep -q "the declared workload 20,000 ECC SSL TPS + 1,000,000 L7 RPS at" "$tmp/heavy.err" ||
+  fail "the refusal does not name the workload"
+for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
+  "DELETE /api/serviceengine/{uuid}" "POST /api/serviceengine/{uuid}/reboot"; do
+  [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
+done
+
+step "SIGINT in the middle: the roll stops after its step, no SE is left disabled"
+emu POST timing '{"migration_ms": 5000}' >/dev/null
+emu POST timeline/reset >/dev/null
+set -m # the roll in a process group of its own, where SIGINT is not ignored
+"$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
+  >"$tmp/int.out" 2>"$tmp/int.err" &
+roll_pid=$!
+set +m
+for _ in $(seq 1 600); do
+  grep -q ': disabled, ' "$tmp/int.out" && break
+  sleep 0.05
+done
+grep -q ': disabled, ' "$tmp/int.out" || fail "the roll disabled no SE: $(cat "$tmp/int.out" "$tmp/int.err")"
+kill -INT "$roll_pid"
+rc=0
+wait "$roll_pid" || rc=$?
+cat "$tmp/int.out" "$tmp/int.err"
+[ "$rc" -eq 130 ] || fail "want exit 130 after SIGINT, got $rc"
+grep -q "SIGINT: stopping after the current step" "$tmp/int.err" || fail "no notice that the roll stops"
+grep -q "rollout interrupted at checkout-se-1" "$tmp/int.err" || fail "the error does not name the SE"
+grep -q "checkout-se-1 was enabled again" "$tmp/int.err" || fail "the SE was not given back"
+grep -q "Done: none. To do: checkout-se-1, " "$tmp/int.err" || fail "the error lists no SEs done and to do"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
+  fail "an SE is left disabled after SIGINT: $(ses "$uuid")"
+emu POST timing '{"migration_ms": 200}' >/dev/null
+sleep 0.5 # the migration SIGINT cut short ends in the emulator
+timeline=$(emu GET timeline)
+jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
+  fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
+
+step "a second run finishes the roll"
+"$provider" controller rollout checkout --poll-interval 50ms --timeout 60s >"$tmp/resume.out" ||
+  fail "the second run failed: $(cat "$tmp/resume.out")"
+cat "$tmp/resume.out"
+grep -q "rollout: done" "$tmp/resume.out" || fail "the second run did not finish"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED" and (.pending | not))' >/dev/null ||
+  fail "an SE is left disabled or reboot-pending: $(ses "$uuid")"
+"$provider" controller rollout checkout >"$tmp/resume-again.out" || fail "third run failed"
+grep -q "rollout: nothing to do" "$tmp/resume-again.out" || fail "$(cat "$tmp/resume-again.out")"
 
 # api PATH: a GET of the Controller API as admin; prints the body.
 api() {

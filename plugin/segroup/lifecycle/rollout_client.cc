@@ -60,6 +60,7 @@ absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
   // reports se_grp_reboot_pending lags for "the group's reboot-only settings".
   GroupSes matched = MatchSettings(std::move(running), group.body, RebootWait{});
   in.lagging = RollOrder(matched.lagging);
+  in.ses = std::move(matched);
   in.target.num_vcpus = static_cast<int>(GroupNumber(group.body, "vcpus_per_se", 1));
   in.target.memory_mb = GroupNumber(group.body, "memory_per_se", 2048);
   in.guards.capacity = capacity;

@@ -35,6 +35,9 @@ struct RolloutInput {
   controller::SeGroup group;
   std::vector<LaggingSe> lagging;
   int running = 0;
+  // The running SEs against the group's settings (MatchSettings): what CapacityWithSesOut
+  // (rollout_capacity.h) reads.
+  GroupSes ses;
   TargetShape target;
   GuardFigures guards;
 };

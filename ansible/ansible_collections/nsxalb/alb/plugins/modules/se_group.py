@@ -21,6 +21,9 @@ description:
     is sent when nothing would change.
   - Check mode reports what would change and sends no POST, PUT or DELETE. A delete waits for
     nothing it cannot observe.
+  - With C(rollout.strategy=rolling), after the group is written, the running SEs that do not
+    match its settings are rolled to them, one at a time (C(rollout.max_unavailable)), by the
+    binary's C(controller rollout) command, after its capacity, licence and cloud guards.
 version_added: 0.1.0
 author:
   - terraform-provider-nsxalb maintainers (@nsxalb)
@@ -180,6 +183,37 @@ options:
       - "Per-app SE mode (Avi per_app): each vCPU is licensed at 25% of a Service Unit, and an SE holds at most 2 virtual services."
       - "Never recommended: unset, a new group is not per-app and an existing one keeps the Controller's value."
     type: bool
+  rollout:
+    description:
+      - "What to do with the running SEs that do not match the group's settings once it is written
+        (a change of C(vcpus_per_se), C(memory_per_se) or C(disk_per_se) reaches new SEs only; a reboot-only field waits for a reboot)."
+      - "C(strategy=none) leaves them as they are (the ses-behind-settings warning says so)."
+      - "C(strategy=rolling) runs C(terraform-provider-nsxalb controller rollout NAME --cloud CLOUD --max-unavailable N --timeout D),
+        with C(--workload) from C(workload) when given, so that its capacity guard checks that workload on the SEs left."
+      - "The roll takes each such SE in name order through the Controller's steps: disable it, wait until its virtual services have migrated,
+        then delete it once the Controller's replacement at the new shape is up, or reboot it and enable it again."
+      - "Its guards refuse before the first SE is touched, and the task fails with their message. No SE is left disabled."
+      - "In check mode the command runs with C(--dry-run): it prints the steps and the guards' figures and writes nothing.
+        When the group itself would change, that dry run sees the group's current settings, and C(rollout.to_do) lists the SEs that lag the new ones."
+    type: dict
+    suboptions:
+      strategy:
+        description:
+          - "C(none) or C(rolling)."
+        type: str
+        choices: [none, rolling]
+        default: none
+      max_unavailable:
+        description:
+          - "SEs out at once, 1 or more; the capacity guard refuses a number the group cannot lose."
+        type: int
+        default: 1
+      timeout:
+        description:
+          - "How long one SE may take through its steps, as a duration (C(30m), C(90s), C(1h30m))."
+          - "The roll stops at an SE that takes longer, enabling it again."
+        type: str
+        default: 30m
   workload:
     # The type and the keys come from the nsxalb.alb.workload doc fragment.
     description:
@@ -204,6 +238,20 @@ EXAMPLES = r"""
     sizing_policy: enforce
     workload:
       l7_rps: 150000
+
+- name: Grow the SEs of checkout to 5 vCPUs and replace the running ones, one at a time
+  nsxalb.alb.se_group:
+    name: checkout
+    cloud: nsxt-cloud
+    vcpus_per_se: 5
+    memory_per_se: 10240
+    rollout:
+      strategy: rolling
+      max_unavailable: 1
+      timeout: 30m
+    workload:
+      l7_rps: 300000
+      ssl_tps_ecc: 6000
 
 - name: Remove it
   nsxalb.alb.se_group:
@@ -276,6 +324,32 @@ service_engines:
       description: The after-se-reboot fields this run changed while SEs ran, which they wait for until they reboot.
       type: list
       elements: str
+rollout:
+  description:
+    - What the roll did with C(rollout.strategy=rolling); null with C(strategy=none) or C(state=absent).
+    - C(changed) is true when an SE was rolled (or, in check mode, would be).
+  returned: when state is present
+  type: dict
+  contains:
+    strategy:
+      description: C(rolling).
+      type: str
+    dry_run:
+      description: True in check mode (the command ran with --dry-run).
+      type: bool
+    done:
+      description: The SEs rolled to the group's settings, in the roll's order.
+      type: list
+      elements: str
+    to_do:
+      description: The SEs still behind the settings (in check mode, those the roll would take).
+      type: list
+      elements: str
+    lines:
+      description: What the command printed, one line per step (and, in check mode, the steps and the guards' figures).
+      type: list
+      elements: str
+  sample: {"strategy": "rolling", "dry_run": false, "done": ["checkout-se-1", "checkout-se-2"], "to_do": [], "lines": ["checkout-se-1: deleted"]}
 findings:
   description: The model's findings for this run, errors first, one line each (and ses-behind-settings when a running SE lags the settings).
   returned: always
@@ -295,14 +369,25 @@ diff:
 """
 
 import json
+import re
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.nsxalb.alb.plugins.module_utils.nsxalb import (
     WORKLOAD_ARGUMENT_SPEC,
+    binary,
     connection_argument_spec,
     connection_environment,
     run_json,
 )
+
+ROLLOUT_ARGUMENT_SPEC = dict(
+    strategy=dict(type="str", choices=["none", "rolling"], default="none"),
+    max_unavailable=dict(type="int", default=1),
+    timeout=dict(type="str", default="30m"),
+)
+
+# A duration as the binary reads it: "30m", "90s", "1h30m", "1.5h".
+DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+$")
 
 # The typed settings, with the nsxalb_se_group resource's (and Avi's) names.
 SETTINGS = dict(
@@ -336,6 +421,62 @@ def given(values):
     return dict((k, v) for k, v in (values or {}).items() if v is not None)
 
 
+def check_rollout(module, rollout):
+    """Fails before anything is written when the rollout option cannot run."""
+    if rollout["max_unavailable"] < 1:
+        module.fail_json(msg="rollout.max_unavailable: want 1 or more, not %d"
+                         % rollout["max_unavailable"])
+    if not DURATION.match(rollout["timeout"]):
+        module.fail_json(msg="rollout.timeout: want a duration such as 30m, 90s or 1h30m, not %r"
+                         % rollout["timeout"])
+
+
+def workload_flag(workload):
+    """The --workload value: KEY=VALUE for each key set, whole numbers without a fraction."""
+    pairs = []
+    for key in sorted(workload):
+        value = workload[key]
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        pairs.append("%s=%s" % (key, repr(value)))
+    return ",".join(pairs)
+
+
+def listed_names(text, label):
+    """The names after LABEL ("Done: " or "To do: ") in the binary's message, up to the '.'."""
+    match = re.search(re.escape(label) + r"([^.]*)\.", text)
+    if not match or match.group(1).strip() in ("", "none"):
+        return []
+    return [name.strip() for name in match.group(1).split(",") if name.strip()]
+
+
+def run_rollout(module, p, lagging, group_changed):
+    """Runs `controller rollout` for the group (--dry-run in check mode); returns its result."""
+    rollout = p["rollout"]
+    args = [binary(module), "controller", "rollout", p["name"], "--cloud", p["cloud"],
+            "--max-unavailable", str(rollout["max_unavailable"]), "--timeout", rollout["timeout"]]
+    workload = given(p["workload"]) if p["workload"] is not None else {}
+    if workload:
+        args += ["--workload", workload_flag(workload)]
+    if module.check_mode:
+        args.append("--dry-run")
+    rc, out, err = module.run_command(args, environ_update=connection_environment(module))
+    lines = out.splitlines()
+    result = dict(strategy="rolling", dry_run=module.check_mode, done=[], to_do=list(lagging),
+                  lines=lines)
+    if rc != 0:
+        message = err.strip() or "no output (exit code %d)" % rc
+        if not module.check_mode:
+            result["done"] = listed_names(message, "Done: ")
+            result["to_do"] = listed_names(message, "To do: ") or [
+                name for name in lagging if name not in result["done"]]
+        module.fail_json(msg=message, rollout=result, changed=group_changed)
+    if not module.check_mode:
+        result["done"] = list(lagging) if "rollout: nothing to do" not in lines else []
+        result["to_do"] = []
+    return result
+
+
 def main():
     argument_spec = connection_argument_spec(
         name=dict(type="str", required=True),
@@ -345,10 +486,15 @@ def main():
         sizing_policy=dict(type="str", choices=["warn", "enforce"], default="warn"),
         extra_fields=dict(type="dict"),
         workload=dict(type="dict", options=WORKLOAD_ARGUMENT_SPEC),
+        rollout=dict(type="dict", options=ROLLOUT_ARGUMENT_SPEC),
         **SETTINGS
     )
     module = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
     p = module.params
+    rolling = (p["state"] == "present" and p["rollout"] is not None
+               and p["rollout"]["strategy"] == "rolling")
+    if rolling:
+        check_rollout(module, p["rollout"])
     desired = dict(
         name=p["name"],
         cloud=p["cloud"],
@@ -369,10 +515,28 @@ def main():
     if rc != 0 or result.get("failed"):
         module.fail_json(msg=result.get("msg", "apply-se-group failed"),
                          findings=result.get("findings", []), sizing=result.get("sizing"))
+    rollout = None
+    if rolling:
+        lagging = sorted(se["name"] for se in (result.get("service_engines") or {}).get(
+            "lagging", []))
+        rollout = run_rollout(module, p, lagging, result["changed"])
+        if module.check_mode and result["changed"] and lagging:
+            module.warn("check mode: the group is not written, so the roll's dry run sees its "
+                        "current settings; rollout.to_do lists the SEs that lag the new ones")
+        if rollout["done"]:
+            # The SEs changed: their view, and the warnings about them, read again.
+            _, after, _ = run_json(module, ["controller", "apply-se-group", "--dry-run"],
+                                   data=json.dumps(desired),
+                                   environ_update=connection_environment(module))
+            if after is not None and not after.get("failed"):
+                for key in ("service_engines", "warnings", "findings"):
+                    result[key] = after.get(key, result.get(key))
     for warning in result.get("warnings", []):
         module.warn(warning)
     module.exit_json(
-        changed=result["changed"],
+        changed=result["changed"] or bool(rollout and (rollout["done"] or (
+            module.check_mode and rollout["to_do"]))),
+        rollout=rollout,
         se_group=result["se_group"],
         sizing=result["sizing"],
         findings=result["findings"],
