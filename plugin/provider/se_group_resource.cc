@@ -609,8 +609,18 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   const cty::Value written = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
   const std::optional<RolloutSettings> rollout = ReadRolloutSettings(request.config, nullptr);
   if (rollout.has_value() && rollout->rolling) {
+    // The sizing plan again, for the capacity guard's figure (the plan's own ran in another
+    // process).
+    std::optional<SizingPlan> plan;
+    if (absl::StatusOr<sizing::Platform> platform =
+            sizing::ParsePlatform(StringAttr(planned, "platform").value_or(""));
+        platform.ok()) {
+      plan = PlanSizing(SizingConfig(request.config, planned), *platform);
+    }
     response.new_state =
-        RollServiceEngines(*provider_, *client, RolloutApply{&request.config, &prior, *group},
+        RollServiceEngines(*provider_, *client,
+                           RolloutApply{&request.config, &prior,
+                                        plan.has_value() && plan->known ? &*plan : nullptr, *group},
                            written, response.diagnostics);
     return;
   }

@@ -14,6 +14,7 @@
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_running_ses.h"
 #include "plugin/segroup/lifecycle/rollout.h"
+#include "plugin/segroup/lifecycle/rollout_capacity.h"
 #include "plugin/segroup/lifecycle/rollout_client.h"
 #include "plugin/sizing/rules.h"
 
@@ -39,12 +40,31 @@ cty::Value Strings(const std::vector<std::string>& items) {
 
 // The last_rollout value.
 cty::Value LastRollout(const std::string& result, const std::vector<std::string>& done,
-                       const std::vector<std::string>& to_do, const std::string& message) {
+                       const std::vector<std::string>& to_do, const std::string& message,
+                       int replacements_kept = 0) {
   return cty::Value::Object({{"result", cty::Value::String(result)},
                              {"done", Strings(done)},
                              {"to_do", Strings(to_do)},
-                             {"message", cty::Value::String(message)}},
+                             {"message", cty::Value::String(message)},
+                             {"replacements_kept", cty::Value::Int(replacements_kept)}},
                             LastRolloutObjectType());
+}
+
+// A whole-number attribute of a known object, or 0.
+int IntOf(const cty::Value& object, const char* name) {
+  if (!object.IsKnown() || object.IsNull()) return 0;
+  const framework::Attr<cty::Number> n = framework::NumberAttr(object, name);
+  return n.value().has_value() ? static_cast<int>(n.value()->AsDouble()) : 0;
+}
+
+// The replacements an earlier roll left (its last_rollout's replacements_kept, when it did not
+// complete), at most as many as the group runs SEs that do not lag.
+int SpareReplacements(const cty::Value& prior_last, const lc::RolloutInput& input) {
+  if (prior_last.IsNull() || !prior_last.IsKnown()) return 0;
+  const std::string result = framework::StringAttr(prior_last, "result").value_or("");
+  if (result != "stopped" && result != "failed") return 0;
+  const int not_lagging = input.running - static_cast<int>(input.lagging.size());
+  return std::clamp(IntOf(prior_last, "replacements_kept"), 0, std::max(0, not_lagging));
 }
 
 // The prior state's last_rollout, or null.
@@ -85,7 +105,8 @@ cty::Type LastRolloutObjectType() {
   return cty::Type::Object({{"result", cty::Type::String()},
                             {"done", cty::Type::List(cty::Type::String())},
                             {"to_do", cty::Type::List(cty::Type::String())},
-                            {"message", cty::Type::String()}});
+                            {"message", cty::Type::String()},
+                            {"replacements_kept", cty::Type::Number()}});
 }
 
 std::optional<RolloutSettings> ReadRolloutSettings(const cty::Value& config,
@@ -219,7 +240,7 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
     return WithRunningSesAfterRoll(**fresh, *apply.prior, state, diagnostics);
   };
 
-  lc::CapacityFigures capacity;  // without a workload: the HA mode's minimum only
+  lc::CapacityFigures capacity;  // filled below from the workload; else the HA minimum only
   absl::StatusOr<lc::RolloutInput> input =
       lc::ReadRolloutInput(client, apply.group, tenant, capacity);
   if (!input.ok()) {
@@ -242,6 +263,15 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
   lc::RolloutOptions options;
   options.max_unavailable = settings->max_unavailable;
   options.timeout_per_se = settings->timeout;
+  options.spare_replacements = SpareReplacements(prior_last, *input);
+  // The capacity guard's CPU figure: the declared workload on the SEs left with max_unavailable
+  // out, at their real shape (rule rollout-capacity-with-ses-out).
+  if (apply.plan != nullptr && apply.plan->workload.has_value() &&
+      apply.plan->planned_shape.has_value()) {
+    input->guards.capacity = lc::CapacityWithSesOut(
+        *apply.plan->workload, *apply.plan->planned_shape, input->ses, options.max_unavailable,
+        apply.plan->workload->target_utilization_pct);
+  }
   const std::vector<std::string> all = NamesOf(input->lagging);
   if (absl::Status guards = lc::CheckGuards(input->lagging, options, input->guards); !guards.ok()) {
     diagnostics.AddAttributeError(
@@ -275,6 +305,21 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
     new_state = std::move(new_state).WithAttribute(
         "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
                                     std::string(result.status.message())));
+    // The SEs that match now beyond those that matched before (less the spares this roll was
+    // given) and the replacements of the SEs done: replacements made for an SE the roll enabled
+    // again, which the next roll counts as already made.
+    new_state = finish(std::move(new_state));
+    const cty::Value* ses = new_state.GetAttribute("service_engines");
+    if (ses != nullptr && ses->IsKnown() && !ses->IsNull()) {
+      const int matching_before =
+          input->running - static_cast<int>(input->lagging.size()) - options.spare_replacements;
+      const int kept =
+          IntOf(*ses, "matching") - matching_before - static_cast<int>(result.done.size());
+      new_state = std::move(new_state).WithAttribute(
+          "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
+                                      std::string(result.status.message()), std::max(0, kept)));
+    }
+    return new_state;
   }
   return finish(std::move(new_state));
 }

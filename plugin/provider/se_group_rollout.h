@@ -12,6 +12,7 @@
 #include "plugin/cty/type.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
+#include "plugin/provider/se_group_sizing.h"
 #include "plugin/segroup/lifecycle/match.h"
 
 namespace nsxalb::provider {
@@ -47,7 +48,10 @@ cty::Value PlanRollout(const cty::Value& config, const cty::Value& prior, cty::V
 struct RolloutApply {
   const cty::Value* config = nullptr;  // the resource's configuration
   const cty::Value* prior = nullptr;   // the state before this apply
-  controller::SeGroup group;           // the group as written (or read) by this apply
+  // The group's sizing plan (for the capacity guard's CPU figure); null without one, and the
+  // guard then checks the HA mode's minimum only.
+  const SizingPlan* plan = nullptr;
+  controller::SeGroup group;  // the group as written (or read) by this apply
 };
 
 // Apply, after the group's write: with strategy "rolling", rolls the SEs that lag (guards first,

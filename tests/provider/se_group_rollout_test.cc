@@ -125,7 +125,8 @@ TEST(SeGroupRolloutTest, NoneOrNothingLaggingKeepsThePlanClean) {
       {{"result", cty::Value::String("complete")},
        {"done", cty::Value::List(cty::Type::String(), {cty::Value::String("checkout-se-1")})},
        {"to_do", cty::Value::List(cty::Type::String(), {})},
-       {"message", cty::Value::String("done")}},
+       {"message", cty::Value::String("done")},
+       {"replacements_kept", cty::Value::Int(0)}},
       LastRolloutObjectType());
   const cty::Value prior = GroupState(recorded);
   framework::Diagnostics d;
