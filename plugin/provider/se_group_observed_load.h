@@ -5,10 +5,12 @@
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "plugin/controller/client.h"
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
@@ -46,6 +48,14 @@ struct ObservedLoadCheck {
 // cancelled call. Errors in window or statistic are added at their attribute.
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
                              framework::Diagnostics& diagnostics);
+
+// The group's observed peak as a workload (the usage report's observed peaks, calibrated, as the
+// right-sizing recommendation sizes from them), read as AddObservedLoadFindings reads the usage
+// (one SE listing, one metrics request), for the roll's capacity guard: what the SEs really carry
+// now. nullopt when nothing was observed; the client's error when the read failed (a failed
+// metrics call is "nothing observed").
+absl::StatusOr<std::optional<sizing::Workload>> ObservedPeakWorkload(
+    controller::Client& client, const ObservedLoadCheck& check);
 
 }  // namespace nsxalb::provider
 

@@ -12,6 +12,7 @@
 #include "plugin/common/log.h"
 #include "plugin/framework/attr.h"
 #include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_observed_load.h"
 #include "plugin/provider/se_group_running_ses.h"
 #include "plugin/segroup/lifecycle/rollout.h"
 #include "plugin/segroup/lifecycle/rollout_capacity.h"
@@ -266,11 +267,38 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
   options.spare_replacements = SpareReplacements(prior_last, *input);
   // The capacity guard's CPU figure: the declared workload on the SEs left with max_unavailable
   // out, at their real shape (rule rollout-capacity-with-ses-out).
+  // With observed_load, the observed peak (what the SEs really carry) instead: the declared
+  // workload is what the new shape is for, and may not run yet.
   if (apply.plan != nullptr && apply.plan->workload.has_value() &&
       apply.plan->planned_shape.has_value()) {
-    input->guards.capacity = lc::CapacityWithSesOut(
-        *apply.plan->workload, *apply.plan->planned_shape, input->ses, options.max_unavailable,
-        apply.plan->workload->target_utilization_pct);
+    const int target = apply.plan->workload->target_utilization_pct;
+    input->guards.capacity =
+        lc::CapacityWithSesOut(*apply.plan->workload, *apply.plan->planned_shape, input->ses,
+                               options.max_unavailable, target);
+    const cty::Value* observed = apply.config->GetAttribute("observed_load");
+    if (observed != nullptr && observed->IsKnown() && !observed->IsNull()) {
+      ObservedLoadCheck check;
+      check.block = *observed;
+      check.group_uuid = apply.group.uuid;
+      check.tenant = tenant;
+      check.planned = new_state;
+      check.plan = apply.plan;
+      check.platform = apply.plan->workload->platform;
+      absl::StatusOr<std::optional<sizing::Workload>> peak = ObservedPeakWorkload(client, check);
+      if (peak.ok() && peak->has_value()) {
+        input->guards.capacity = lc::CapacityWithSesOut(
+            **peak, *apply.plan->planned_shape, input->ses, options.max_unavailable, target);
+        const std::string declared = "the declared workload ";
+        if (input->guards.capacity.load.rfind(declared, 0) == 0) {
+          input->guards.capacity.load = absl::StrCat(
+              "the observed peak ", input->guards.capacity.load.substr(declared.size()));
+        }
+      } else {
+        absl::StrAppend(&input->guards.capacity.load, " (observed_load: ",
+                        peak.ok() ? "nothing observed" : peak.status().message(),
+                        ", so the declared workload)");
+      }
+    }
   }
   const std::vector<std::string> all = NamesOf(input->lagging);
   if (absl::Status guards = lc::CheckGuards(input->lagging, options, input->guards); !guards.ok()) {
@@ -285,6 +313,9 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
     return finish(std::move(new_state));
   }
 
+  for (const std::string& line : lc::DescribeGuards(input->lagging, options, input->guards)) {
+    log::Info(absl::StrCat("rollout guard ", line));
+  }
   lc::ClientRolloutOperations ops(client, apply.group.uuid, tenant, restore);
   lc::RolloutResult result =
       lc::RunRollout(input->lagging, input->target, options, input->guards, ops,
