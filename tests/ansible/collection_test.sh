@@ -32,7 +32,7 @@ schema=$SOURCE_DIR/provider_schema/resources/nsxalb_se_group.json
 ansible-doc --json nsxalb.alb.se_group >"$AN_TMP/doc.json" 2>/dev/null || fail "ansible-doc --json"
 options=$(jq -c '.["nsxalb.alb.se_group"].doc.options | keys' "$AN_TMP/doc.json")
 for name in $(jq -r '.block.attributes | keys[]' "$schema"); do
-  case $name in id | url | sizing | service_engines) continue ;; esac  # computed only: results, not options
+  case $name in id | url | sizing | service_engines | last_rollout) continue ;; esac  # computed only: results, not options
   jq -e --arg n "$name" 'index($n) != null' <<<"$options" >/dev/null ||
     fail "se_group has no option $name, an attribute of nsxalb_se_group"
 done
