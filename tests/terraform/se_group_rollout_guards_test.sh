@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Scenario: the roll's guards and failures (issue 41), with the real terraform. Each case starts
 # from a fresh emulator (200 ms boots and migrations) and the checkout group of
-# se_group_rollout_test.sh: 3 SEs of 2 vCPUs running, 6 virtual services (2 a SE) unless said,
-# under rollout { strategy = "rolling" }. Each refuses or stops with its message, exits non-zero,
-# leaves no SE disabled and no virtual service ever without an SE (the emulator's timeline):
+# se_group_rollout_lib.sh sized for 7,500 ECC SSL TPS: 3 active SEs of 2 vCPUs and 4,096 MB (1 vCPU
+# would run 7,500 / (3 x 2,950) = 84.7%, over the 80% target), 3 running, 6 virtual services (2 a
+# SE) unless said, under rollout { strategy = "rolling" }. With 1 SE out the 2 left run
+# 7,500 / (2 x 6,000) = 62.5% CPU, so the capacity guard lets the roll go on unless the load
+# rises; the shape changes below set vcpus_per_se = 3 (the load unchanged). Each case refuses or
+# stops with its message, exits non-zero, leaves no SE disabled and no virtual service ever
+# without an SE (the emulator's timeline):
 #   (a) licence: the ENTERPRISE tier keeps 1 Service Unit left; a replacement at 3 vCPUs needs 3
 #       (rule service-units-per-se: one a vCPU), so apply is refused before any SE write
 #       (counted: no POST, PUT, PATCH or DELETE under /api/serviceengine), naming 3 needed and 1
 #       left. Its state says last_rollout "refused" and the next plan is an update again.
-#   (b) capacity: the L7 load rises to 300,000 RPS (the sizing takes 4 vCPUs); with 1 of the 3
+#   (b) capacity: the load becomes 300,000 L7 RPS (the sizing takes 4 vCPUs); with 1 of the 3
 #       running SEs out, the 2 left at their real 2 vCPUs (94,000 RPS each on nsxt) would run
 #       300,000 / (2 x 94,000) = 159.6% CPU, over the 80% target: refused, naming the figures.
 #   (c) a no-access cloud (CLOUD_NONE, added through the emulator; 3 virtual services so that the
@@ -25,21 +29,19 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
 
-# The workload before and after, as in se_group_rollout_test.sh (2 vCPUs -> 3).
-WORKLOAD_BEFORE='l7_rps = 20000
-    l4_open_conns = 700000'
-WORKLOAD_AFTER='l7_rps = 20000
-    l4_open_conns = 950000'
+# The workload (2 vCPUs), and the shape change of (a), (c) and (e).
+WORKLOAD='ssl_tps_ecc = 7500'
 VCPUS_AFTER=3
+RESHAPE="vcpus_per_se = $VCPUS_AFTER"
 ROLLING='strategy = "rolling"'
 
 # fresh_checkout CLOUD [VSS]: a new emulator and a new state with checkout's 3 SEs and VSS virtual
-# services (default 6) for the workload before, in CLOUD (created as a no-access cloud first
+# services (default 6) for WORKLOAD, in CLOUD (created as a no-access cloud first
 # unless it is nsxt-cloud); counters and timeline start from there.
 fresh_checkout() {
   emu_restart
   [ "$1" = nsxt-cloud ] || emu_control POST clouds "{\"name\": \"$1\"}" >/dev/null
-  start_checkout "$1" "$WORKLOAD_BEFORE" "" "${2:-6}"
+  start_checkout "$1" "$WORKLOAD" "" "${2:-6}"
   emu_control POST timeline/reset >/dev/null
   emu_reset_counters
 }
@@ -65,7 +67,7 @@ usage=$(emu_api GET /api/licensing/ledger/details |
   jq -c '.results[0].tier_usages[] | select(.tier == "ENTERPRISE") | .usage')
 emu_control POST license "{\"licensed\": {\"ENTERPRISE\": $(jq '.consumed + .escrow + 1' <<<"$usage")}}" >/dev/null
 emu_reset_counters
-write_checkout nsxt-cloud "$WORKLOAD_AFTER" "" "$ROLLING"
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING"
 apply_fails "SE rollout refused"
 assert_says "$TF_OUT" "license guard"
 assert_says "$TF_OUT" "needs $VCPUS_AFTER SUs, and the ENTERPRISE tier has 1 left"
@@ -78,8 +80,7 @@ assert_says "$TF_OUT" "rollout: checkout-se-1, -2 and -3 will be replaced"
 
 step "(b) the 2 SEs left could not carry the new load: the capacity guard refuses"
 fresh_checkout nsxt-cloud
-write_checkout nsxt-cloud 'l7_rps = 300000
-    l4_open_conns = 700000' "" "$ROLLING"
+write_checkout nsxt-cloud 'l7_rps = 300000' "" "$ROLLING"
 apply_fails "SE rollout refused"
 assert_says "$TF_OUT" "capacity guard"
 assert_says "$TF_OUT" "with 1 of 3 SEs out, the 2 left"
@@ -93,7 +94,7 @@ assert_state_rollout refused '[]' "$all3"
 
 step "(c) a no-access cloud: a reboot-only change still rolls"
 fresh_checkout manual-cloud 3
-write_checkout manual-cloud "$WORKLOAD_BEFORE" "num_dispatcher_cores = 1" "$ROLLING"
+write_checkout manual-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
 tf apply -auto-approve
 [ "$(emu_count "POST /api/serviceengine/{uuid}/reboot")" = 3 ] || fail "want 3 reboots: $(se_requests)"
 [ "$(emu_count "DELETE /api/serviceengine/{uuid}")" = 0 ] || fail "deleted an SE in a no-access cloud"
@@ -104,7 +105,8 @@ assert_state_rollout complete "$all3" '[]'
 
 step "(c) a no-access cloud: a shape change is refused, saying what to do by hand"
 emu_reset_counters
-write_checkout manual-cloud "$WORKLOAD_AFTER" "num_dispatcher_cores = 1" "$ROLLING"
+write_checkout manual-cloud "$WORKLOAD" "num_dispatcher_cores = 1
+  $RESHAPE" "$ROLLING"
 apply_fails "SE rollout refused"
 assert_says "$TF_OUT" "cloud guard"
 assert_says "$TF_OUT" "\"manual-cloud\" is a no-access cloud"
@@ -117,7 +119,7 @@ assert_state_rollout refused '[]' "$all3"
 step "(d) a failed migration stops the roll at checkout-se-1 and gives it back"
 fresh_checkout nsxt-cloud
 emu_faults '{"migrate_fail_next": 1}'
-write_checkout nsxt-cloud "$WORKLOAD_BEFORE" "num_dispatcher_cores = 1" "$ROLLING"
+write_checkout nsxt-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
 apply_fails "SE rollout failed"
 assert_says "$TF_OUT" "rollout stopped at checkout-se-1"
 assert_says "$TF_OUT" "MIGRATE_SE_FAILED"
@@ -135,7 +137,7 @@ assert_state_rollout failed '[]' "$all3"
 step "(e) a replacement that never comes up: the per-SE timeout stops the roll"
 fresh_checkout nsxt-cloud
 emu_faults '{"se_never_up_next": 1}'
-write_checkout nsxt-cloud "$WORKLOAD_AFTER" "" "$ROLLING
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING
     timeout  = \"3s\""
 apply_fails "SE rollout failed"
 assert_says "$TF_OUT" "rollout stopped at checkout-se-1"

@@ -18,7 +18,8 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
 
-# The workload before and after, as in se_group_rollout_test.sh (2 vCPUs -> 3).
+# The workload before and after, as in se_group_rollout_test.sh (2 vCPUs and 8,192 MB -> 3 and
+# 10,240).
 WORKLOAD_BEFORE='l7_rps = 20000
     l4_open_conns = 700000'
 WORKLOAD_AFTER='l7_rps = 20000

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Scenario: rolling the running SEs to the group's new shape (issue 41), with the real terraform.
 # The checkout group on nsxt-cloud (write access: the emulated Controller creates the
-# replacements) is sized for WORKLOAD_BEFORE: 3 active SEs (6 virtual services at max_vs_per_se 2,
-# se_group_rollout_lib.sh) of SHAPE_BEFORE, max_se 4; the emulator runs 3 SEs at that shape and
-# places the 6 virtual services on them, 2 a SE. The workload's open connections rise to
-# WORKLOAD_AFTER: the sizing takes the next size up (SHAPE_AFTER; memory-at-most-2x-table), while
-# the CPU-bound load stays light, so 2 of the 3 running SEs at their real shape still carry it
-# under the 80% target and the capacity guard lets 1 SE out at a time.
+# replacements) is sized for 20,000 L7 RPS and 700,000 L4 open connections: 3 active SEs (6
+# virtual services at max_vs_per_se 2, se_group_rollout_lib.sh), max_se 4, each needing
+# 700,000 / 0.8 / 3 = 291,667 open connections: 2 vCPUs with memory raised to 8,192 MB (nsxt
+# borrows vcenter's figures: 160,000 a 4 GB 2-vCPU SE, at most twice the table memory, so
+# 320,000 at 8 GB). The emulator runs 3 SEs at that shape and places the 6 virtual services on
+# them, 2 a SE. The open connections rise to 950,000: 395,833 a SE is more than a 2-vCPU SE may
+# hold, so the sizing takes 3 vCPUs and 10,240 MB (memory-at-most-2x-table). The CPU-bound load
+# stays light: with 1 SE out the 2 left at 2 vCPUs run 20,000 / (2 x 94,000) = 10.6% CPU, so the
+# capacity guard (a CPU figure) lets 1 SE out at a time.
 #   - rollout { strategy = "rolling" }: the plan is an update whose service_engines and
 #     last_rollout are known after apply and warns "rollout: checkout-se-1, -2 and -3 will be
 #     replaced ..." (rule rollout-planned); apply ends with 3 of 3 SEs at the new shape, the
