@@ -99,11 +99,12 @@ assert_timeline_clean() {
   echo "timeline: unplaced_instants 0, max_ses_out $(jq .max_ses_out <<<"$summary")"
 }
 
-# se_requests: the requests on /api/serviceengine and below since the counters' reset, one
-# "METHOD PATH COUNT" line each (the SE group's own requests are not among them).
+# se_requests: the requests on /api/serviceengine and /api/serviceengine-inventory and below
+# since the counters' reset, one "METHOD PATH COUNT" line each (the SE group's own requests are
+# not among them).
 se_requests() {
   emu_counters | jq -r '.requests | to_entries[]
-    | select(.key | test("^[A-Z]+ /api/serviceengine(/|$)")) | "\(.key) \(.value)"' | sort
+    | select(.key | test("^[A-Z]+ /api/serviceengine(-inventory)?(/|$)")) | "\(.key) \(.value)"' | sort
 }
 
 # se_writes: how many of those could change an SE (POST, PUT, PATCH, DELETE).
