@@ -137,6 +137,7 @@ void NsxalbProvider::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopped_ = true;
     client = client_;
+    if (!stop_requested_.HasBeenNotified()) stop_requested_.Notify();
   }
   if (client != nullptr) client->Cancel();
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
 #include "plugin/controller/client.h"
 #include "plugin/framework/function.h"
 #include "plugin/framework/provider.h"
@@ -56,8 +57,12 @@ class NsxalbProvider : public framework::Provider,
   std::map<std::string, framework::DataSourceFactory> DataSources() override;
   // recommend, capacity and check (sizing_functions.h).
   std::map<std::string, framework::FunctionFactory> Functions() override;
-  // Cancels the Controller client's in-flight and later calls.
+  // Cancels the Controller client's in-flight and later calls, and notifies stop_requested().
   void Stop() override;
+
+  // Notified once Terraform asked the provider to stop (StopProvider: Ctrl-C): a long apply step
+  // such as the roll of the SEs ends after its current step.
+  absl::Notification& stop_requested() { return stop_requested_; }
 
   // The configuration of the last successful Configure, or nullptr before one.
   std::shared_ptr<const ProviderConfig> config() const;
@@ -92,6 +97,7 @@ class NsxalbProvider : public framework::Provider,
   std::shared_ptr<const ProviderConfig> config_;
   std::shared_ptr<controller::Client> client_;
   bool stopped_ = false;
+  absl::Notification stop_requested_;
   segroup::lifecycle::SharedSeListing se_listing_;
   segroup::LicenseLedgerCache license_ledger_;
 };

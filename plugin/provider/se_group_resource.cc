@@ -19,6 +19,7 @@
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_license.h"
 #include "plugin/provider/se_group_observed_load.h"
+#include "plugin/provider/se_group_rollout.h"
 #include "plugin/provider/se_group_running_ses.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
@@ -269,6 +270,18 @@ bool ChangesTheGroup(const cty::Value& planned, const cty::Value& prior) {
               .Equals(prior);
 }
 
+// True when the plan differs from the prior state only in what a roll of the SEs changes
+// (service_engines, last_rollout, the rollout block): the update then writes nothing to the group.
+bool OnlyRollsTheSes(const cty::Value& planned, const cty::Value& prior) {
+  cty::Value same = planned;
+  for (const char* name : {"service_engines", "last_rollout", "rollout"}) {
+    const cty::Value* before = prior.GetAttribute(name);
+    if (before == nullptr) return false;
+    same = std::move(same).WithAttribute(name, *before);
+  }
+  return same.Equals(prior);
+}
+
 // A plan that leaves the group as it is keeps the prior state's `sizing` when its figures are
 // equal (SameSizingFigures): a provider release that only rewords a finding or the summary then
 // plans no change and writes nothing. Today's wording still reaches the plan as diagnostics at
@@ -368,6 +381,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
                           std::string(std::string(parsed.status().message())));
     }
   }
+  ReadRolloutSettings(config, &d);
   Attr<std::string> platform_text = StringAttr(config, "platform");
   if (!platform_text.value().has_value()) return;  // derived from the cloud in plan
   absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_text.value());
@@ -412,7 +426,8 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     planned = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
                            : std::move(planned).WithAttribute("sizing",
                                                               cty::Value::Null(SizingObjectType()));
-    response.planned_state = PlanServiceEngines(prior, std::move(planned));
+    response.planned_state =
+        PlanRollout(config, prior, PlanServiceEngines(prior, std::move(planned)), std::nullopt, d);
     return;
   }
 
@@ -455,9 +470,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     }
     AddObservedLoadFindings(*client, *check, d);
   }
-  // The running SEs a change does not reach: a warning under every policy.
-  AddSesBehindSettings(*provider_, *client, config, prior, planned, &*plan, d);
-  response.planned_state = PlanServiceEngines(prior, std::move(planned));
+  // The running SEs a change does not reach: a warning under every policy; with rollout's
+  // strategy "rolling", apply rolls them.
+  const std::optional<segroup::lifecycle::GroupSes> ses =
+      AddSesBehindSettings(*provider_, *client, config, prior, planned, &*plan, d);
+  response.planned_state =
+      PlanRollout(config, prior, PlanServiceEngines(prior, std::move(planned)), ses, d);
 }
 
 void SeGroupResource::Create(const framework::CreateRequest& request,
@@ -504,9 +522,12 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
                        group.status());
     return;
   }
+  // A new group runs no SE yet: there is nothing to roll.
   response.new_state = WithRunningSesAfterApply(
       *provider_, *client, cty::Value::Null(planned.type()),
-      WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true), response.diagnostics);
+      WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true)
+          .WithAttribute("last_rollout", cty::Value::Null(LastRolloutObjectType())),
+      response.diagnostics);
 }
 
 void SeGroupResource::Read(const framework::ReadRequest& request,
@@ -564,8 +585,11 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   spec.name = StringAttr(planned, "name").value_or("");
   spec.tenant = StringAttr(planned, "tenant").value_or("");
   spec.fields = *std::move(fields);  // the cloud never changes in place (requires_replace)
-  absl::StatusOr<controller::SeGroup> group =
-      client->UpdateSeGroup(StringAttr(prior, "id").value_or(""), spec);
+  const std::string uuid = StringAttr(prior, "id").value_or("");
+  // A plan that only rolls the SEs writes nothing to the group: it is read instead.
+  absl::StatusOr<controller::SeGroup> group = OnlyRollsTheSes(planned, prior)
+                                                  ? client->GetSeGroup(uuid, spec.tenant)
+                                                  : client->UpdateSeGroup(uuid, spec);
   if (!group.ok()) {
     std::string explanation;
     if (group.status().code() == absl::StatusCode::kNotFound) {
@@ -582,9 +606,16 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
                        group.status());
     return;
   }
-  response.new_state = WithRunningSesAfterApply(
-      *provider_, *client, prior,
-      WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true), response.diagnostics);
+  const cty::Value written = WithGroup(GetSchema().block, planned, *group, /*only_unknown=*/true);
+  const std::optional<RolloutSettings> rollout = ReadRolloutSettings(request.config, nullptr);
+  if (rollout.has_value() && rollout->rolling) {
+    response.new_state =
+        RollServiceEngines(*provider_, *client, RolloutApply{&request.config, &prior, *group},
+                           written, response.diagnostics);
+    return;
+  }
+  response.new_state =
+      WithRunningSesAfterApply(*provider_, *client, prior, written, response.diagnostics);
 }
 
 void SeGroupResource::Delete(const framework::DeleteRequest& request,

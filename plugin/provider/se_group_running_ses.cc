@@ -134,16 +134,14 @@ cty::Value WithRunningSes(NsxalbProvider& provider, controller::Client& client,
       "service_engines", ServiceEnginesValue(lc::MatchSettings(*std::move(ses), group.body, wait)));
 }
 
-cty::Value WithRunningSesAfterApply(NsxalbProvider& provider, controller::Client& client,
-                                    const cty::Value& prior, const cty::Value& new_state,
-                                    framework::Diagnostics& diagnostics) {
-  if (prior.IsNull()) {
-    // A group just created runs no SE yet: nothing to list.
-    return new_state.WithAttribute("service_engines", ServiceEnginesValue(lc::GroupSes{}));
-  }
-  const std::string uuid = framework::StringAttr(new_state, "id").value_or("");
-  absl::StatusOr<std::vector<lc::RunningSe>> ses =
-      GroupSes(provider, client, framework::StringAttr(new_state, "tenant").value_or(""), uuid);
+namespace {
+
+// `new_state` with service_engines of `ses` (or null with a warning when they could not be read)
+// against the settings written; the after-se-reboot fields the update changed (from `prior` to
+// `new_state`) wait for every running SE's reboot.
+cty::Value MatchedAfterApply(const absl::StatusOr<std::vector<lc::RunningSe>>& ses,
+                             const cty::Value& prior, const cty::Value& new_state,
+                             framework::Diagnostics& diagnostics) {
   if (!ses.ok()) {
     ListingFailed(ses.status(), "updating the SE group", diagnostics);
     return new_state.WithAttribute("service_engines", cty::Value::Null(ServiceEnginesObjectType()));
@@ -153,19 +151,48 @@ cty::Value WithRunningSesAfterApply(NsxalbProvider& provider, controller::Client
   wait.changed_now = lc::ChangedFieldsOfClass(segroup::TypedFieldNames(), TypedFieldsToSend(prior),
                                               settings, controller::TakesEffect::kAfterSeReboot);
   wait.recorded = RecordedRebootFields(prior);
-  return new_state.WithAttribute(
-      "service_engines", ServiceEnginesValue(lc::MatchSettings(*std::move(ses), settings, wait)));
+  return new_state.WithAttribute("service_engines",
+                                 ServiceEnginesValue(lc::MatchSettings(*ses, settings, wait)));
 }
 
-void AddSesBehindSettings(NsxalbProvider& provider, controller::Client& client,
-                          const cty::Value& config, const cty::Value& prior,
-                          const cty::Value& planned, const SizingPlan* plan,
-                          framework::Diagnostics& diagnostics) {
-  if (prior.IsNull() || !planned.IsKnown()) return;
+}  // namespace
+
+cty::Value WithRunningSesAfterApply(NsxalbProvider& provider, controller::Client& client,
+                                    const cty::Value& prior, const cty::Value& new_state,
+                                    framework::Diagnostics& diagnostics) {
+  if (prior.IsNull()) {
+    // A group just created runs no SE yet: nothing to list.
+    return new_state.WithAttribute("service_engines", ServiceEnginesValue(lc::GroupSes{}));
+  }
+  const std::string uuid = framework::StringAttr(new_state, "id").value_or("");
+  return MatchedAfterApply(
+      GroupSes(provider, client, framework::StringAttr(new_state, "tenant").value_or(""), uuid),
+      prior, new_state, diagnostics);
+}
+
+cty::Value WithRunningSesAfterRoll(controller::Client& client, const cty::Value& prior,
+                                   const cty::Value& new_state,
+                                   framework::Diagnostics& diagnostics) {
+  const std::string uuid = framework::StringAttr(new_state, "id").value_or("");
+  absl::StatusOr<std::vector<controller::ServiceEngine>> listing =
+      client.ListServiceEngines(uuid, framework::StringAttr(new_state, "tenant").value_or(""));
+  absl::StatusOr<std::vector<lc::RunningSe>> ses =
+      listing.ok() ? absl::StatusOr<std::vector<lc::RunningSe>>(lc::RunningSesOf(*listing, uuid))
+                   : absl::StatusOr<std::vector<lc::RunningSe>>(listing.status());
+  return MatchedAfterApply(ses, prior, new_state, diagnostics);
+}
+
+std::optional<lc::GroupSes> AddSesBehindSettings(NsxalbProvider& provider,
+                                                 controller::Client& client,
+                                                 const cty::Value& config, const cty::Value& prior,
+                                                 const cty::Value& planned, const SizingPlan* plan,
+                                                 framework::Diagnostics& diagnostics) {
+  if (prior.IsNull() || !planned.IsKnown()) return std::nullopt;
   const cty::Value* recorded = KnownAttribute(prior, "service_engines");
-  if (recorded == nullptr) return;  // not read yet (an upgrade before its first refresh)
+  if (recorded == nullptr)
+    return std::nullopt;  // not read yet (an upgrade before its first refresh)
   const framework::Attr<cty::Number> running = framework::NumberAttr(*recorded, "running");
-  if (!running.value().has_value() || running.value()->AsDouble() < 1) return;
+  if (!running.value().has_value() || running.value()->AsDouble() < 1) return std::nullopt;
   const cty::Value* lagging = KnownAttribute(*recorded, "lagging");
   const bool lagged = lagging != nullptr && !lagging->elements().empty();
 
@@ -175,14 +202,14 @@ void AddSesBehindSettings(NsxalbProvider& provider, controller::Client& client,
       segroup::TypedFieldNames(), before, after, controller::TakesEffect::kNewSesOnly);
   const std::vector<std::string> changed_reboot = lc::ChangedFieldsOfClass(
       segroup::TypedFieldNames(), before, after, controller::TakesEffect::kAfterSeReboot);
-  if (!lagged && changed_shape.empty() && changed_reboot.empty()) return;
+  if (!lagged && changed_shape.empty() && changed_reboot.empty()) return std::nullopt;
 
   const std::string uuid = framework::StringAttr(prior, "id").value_or("");
   absl::StatusOr<std::vector<lc::RunningSe>> ses =
       GroupSes(provider, client, framework::StringAttr(planned, "tenant").value_or(""), uuid);
   if (!ses.ok()) {
     ListingFailed(ses.status(), "planning the SE group", diagnostics);
-    return;
+    return std::nullopt;
   }
   lc::SesBehindInput in;
   in.group_name = framework::StringAttr(planned, "name").value_or(uuid);
@@ -197,7 +224,7 @@ void AddSesBehindSettings(NsxalbProvider& provider, controller::Client& client,
     in.planned_shape = plan->planned_shape;
   }
   std::optional<lc::SesBehindFinding> found = lc::SesBehindSettings(in);
-  if (!found.has_value()) return;
+  if (!found.has_value()) return in.ses;
   // One warning at each line concerned; fields the sizing plans share the workload's line.
   std::set<std::string> shown;
   std::vector<std::string> fields = found->fields;
@@ -210,6 +237,7 @@ void AddSesBehindSettings(NsxalbProvider& provider, controller::Client& client,
     if (!shown.insert(placed.path.ToString()).second) continue;
     AddFindingDiagnostic(placed, segroup::SizingPolicy::kWarn, diagnostics);
   }
+  return in.ses;
 }
 
 cty::Value PlanServiceEngines(const cty::Value& prior, cty::Value planned) {

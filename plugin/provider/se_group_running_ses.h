@@ -5,6 +5,7 @@
 #ifndef NSXALB_PLUGIN_PROVIDER_SE_GROUP_RUNNING_SES_H_
 #define NSXALB_PLUGIN_PROVIDER_SE_GROUP_RUNNING_SES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,11 +47,20 @@ cty::Value WithRunningSesAfterApply(NsxalbProvider& provider, controller::Client
 // does not reach running SEs or an SE already lags, at the line of each field concerned (the
 // workload's for a field the sizing plans). Reads the shared listing only when the prior state
 // records running SEs and there is something to say, so a settled group costs no request.
-// `plan` is the sizing plan (null without one).
-void AddSesBehindSettings(NsxalbProvider& provider, controller::Client& client,
-                          const cty::Value& config, const cty::Value& prior,
-                          const cty::Value& planned, const SizingPlan* plan,
-                          framework::Diagnostics& diagnostics);
+// `plan` is the sizing plan (null without one). Returns the group's SEs matched against the
+// planned settings when it read them (something lags or the plan changes a field that does not
+// reach running SEs), nullopt otherwise.
+std::optional<segroup::lifecycle::GroupSes> AddSesBehindSettings(
+    NsxalbProvider& provider, controller::Client& client, const cty::Value& config,
+    const cty::Value& prior, const cty::Value& planned, const SizingPlan* plan,
+    framework::Diagnostics& diagnostics);
+
+// After a roll of the SEs (se_group_rollout.h): `new_state` with service_engines from a listing
+// of the tenant's SEs made now, as WithRunningSesAfterApply otherwise (the process's shared
+// listing predates the roll). Null with a warning when the listing fails.
+cty::Value WithRunningSesAfterRoll(controller::Client& client, const cty::Value& prior,
+                                   const cty::Value& new_state,
+                                   framework::Diagnostics& diagnostics);
 
 // The planned service_engines: the prior value when the plan changes nothing, unknown when it
 // changes the group (apply reads it again), unknown on create.

@@ -381,6 +381,22 @@ const std::vector<RuleDoc>& AllRules() {
        "consume once replaced at the planned vcpus_per_se; sizing.service_units stays the "
        "planned figure.",
        {}},
+      {kRolloutPlanned,
+       "derived: the SE group guide (a change may \"require existing SEs to first be disabled "
+       "before the changes can take effect\")",
+       "With rollout.strategy = \"rolling\", a plan of a group whose running SEs lag its "
+       "settings is an update even when the settings are unchanged, and warns at "
+       "rollout.strategy what apply will do: which SEs are replaced (new-ses-only) or rebooted "
+       "(after-se-reboot), how many at a time, and the shape they go to. With \"none\" the plan "
+       "stays as it was.",
+       {}},
+      {kRolloutCapacityWithSesOut,
+       "derived: utilization-at-running-shape",
+       "Before the roll touches an SE, the SEs left with rollout.max_unavailable of them out, at "
+       "the smallest running SE's real shape, must carry the declared workload at or below the "
+       "group's target (max_cpu_usage, else 80%) under its HA mode, and must be at least the HA "
+       "mode's minimum; otherwise apply refuses with the figures before any SE write.",
+       {}},
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",
        "Warn (an error under sizing_policy = \"enforce\" in a plan that creates or changes the "

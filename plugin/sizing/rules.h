@@ -96,6 +96,9 @@ inline constexpr char kEstateGroupNotAnalysed[] = "estate-group-not-analysed";
 inline constexpr char kSesBehindSettings[] = "ses-behind-settings";
 inline constexpr char kUtilizationAtRunningShape[] = "utilization-at-running-shape";
 inline constexpr char kServiceUnitsOfRunningSes[] = "service-units-of-running-ses";
+// The roll of the running SEs to the group's settings (plugin/segroup/lifecycle/rollout.h).
+inline constexpr char kRolloutPlanned[] = "rollout-planned";
+inline constexpr char kRolloutCapacityWithSesOut[] = "rollout-capacity-with-ses-out";
 // The licence pool (plugin/segroup/license_check.h): the Controller's ledger against the plan and
 // the estate.
 inline constexpr char kLicenseUnitsShort[] = "license-units-short";

@@ -15,6 +15,12 @@ resource "nsxalb_se_group" "web" {
   observed_load {
     window = "7d"
   }
+
+  # A resize reaches running SEs only when they are replaced: apply replaces them one at a time,
+  # after checking that the SEs left carry the workload and that the licence covers a replacement.
+  rollout {
+    strategy = "rolling"
+  }
 }
 
 # A hand-sized group checked against its workload: 2 vCPUs cannot carry 8,000 ECC TPS on vCenter,

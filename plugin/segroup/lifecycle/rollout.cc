@@ -245,6 +245,7 @@ class Roll {
   // Polls `ready` until it says true, by `deadline` and until a stop; its error ends the wait.
   template <typename Ready>
   absl::Status WaitFor(absl::Time deadline, Ready ready) {
+    absl::Duration interval = std::min(options_.first_poll_interval, options_.poll_interval);
     while (true) {
       absl::StatusOr<bool> r = ready();
       if (!r.ok()) return r.status();
@@ -253,8 +254,9 @@ class Roll {
         return absl::DeadlineExceededError(absl::StrCat(
             "the per-SE timeout (", absl::FormatDuration(options_.timeout_per_se), ") ran out"));
       }
-      const absl::Duration sleep = std::min(options_.poll_interval, deadline - clock_.Now());
+      const absl::Duration sleep = std::min(interval, deadline - clock_.Now());
       if (!clock_.SleepFor(sleep, *stop_)) return absl::CancelledError("the roll was interrupted");
+      interval = std::min(interval * 2, options_.poll_interval);
     }
   }
 

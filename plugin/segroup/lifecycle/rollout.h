@@ -76,7 +76,11 @@ class RolloutOperations {
 struct RolloutOptions {
   int max_unavailable = 1;                            // SEs out at once, 1 or more
   absl::Duration timeout_per_se = absl::Minutes(30);  // for all the steps of one SE (a batch)
-  absl::Duration poll_interval = absl::Seconds(5);    // between two reads while waiting
+  // Between two reads while waiting: the first wait of each step is first_poll_interval, and
+  // each next one doubles, up to poll_interval (a fast step costs few reads, a slow one one read
+  // every poll_interval).
+  absl::Duration first_poll_interval = absl::Milliseconds(250);
+  absl::Duration poll_interval = absl::Seconds(5);
   // Called with each step's line as it is logged at INFO (the CLI prints them); may be empty.
   std::function<void(const std::string&)> on_step;
 };
