@@ -23,7 +23,8 @@
 #       checkout-se-1 naming MIGRATE_SE_FAILED, enables it again (its disable and that enable are
 #       the only SE writes) and never goes on to checkout-se-2.
 #   (e) a replacement that never comes up (fault se_never_up_next) with timeout = "3s": it stops
-#       at checkout-se-1 with the timeout's message and enables it again; nothing is deleted.
+#       at checkout-se-1 with the timeout's message ("SE rollout stopped", as a Ctrl-C) and
+#       enables it again; nothing is deleted.
 EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200)
 source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
@@ -139,7 +140,7 @@ fresh_checkout nsxt-cloud
 emu_faults '{"se_never_up_next": 1}'
 write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING
     timeout  = \"3s\""
-apply_fails "SE rollout failed"
+apply_fails "SE rollout stopped"
 assert_says "$TF_OUT" "rollout stopped at checkout-se-1"
 assert_says "$TF_OUT" "the per-SE timeout (3s) ran out"
 assert_says "$TF_OUT" "checkout-se-1 was enabled again"
@@ -149,6 +150,6 @@ assert_says "$TF_OUT" "To do: checkout-se-1, checkout-se-2, checkout-se-3."
   fail "want 2 PUTs (the disable, the enable again): $(se_requests)"
 assert_no_se_disabled
 assert_timeline_clean
-assert_state_rollout failed '[]' "$all3"
+assert_state_rollout stopped '[]' "$all3"
 
 pass
