@@ -14,7 +14,9 @@
 #     last_rollout are known after apply and warns "rollout: checkout-se-1, -2 and -3 will be
 #     replaced ..." (rule rollout-planned); apply ends with 3 of 3 SEs at the new shape, the
 #     emulator's timeline shows no virtual service ever unplaced and never more than 1 SE out,
-#     last_rollout says complete with 3 done; the next plan has no changes and no warning.
+#     the provider's log at INFO has each step ("checkout-se-2: disabled, 2 virtual services
+#     migrating"), last_rollout says complete with 3 done; the next plan has no changes and no
+#     warning.
 #   - a reboot-only change (num_dispatcher_cores 0 -> 1): the 3 SEs rebooted one at a time, none
 #     left disabled or reboot-pending; the next plan has no changes and says nothing of the SEs.
 #   - the default strategy (no rollout block) while the SEs lag: apply writes the group only, no
@@ -88,7 +90,11 @@ assert_says "$plan" "(known after apply)"
 step "apply: 3 of 3 SEs replaced at $VCPUS_AFTER vCPUs, one at a time, no virtual service unplaced"
 emu_control POST timeline/reset >/dev/null
 emu_reset_counters
-tf apply -auto-approve tfplan
+# The provider's log at INFO (TRACE when the harness traces) shows each step.
+TF_LOG_PROVIDER=${TF_LOG_PROVIDER:-INFO} tf apply -auto-approve tfplan
+grep -rqF "checkout-se-2: disabled, 2 virtual services migrating" "$TF_OUT_DIR" ||
+  fail "no INFO line for checkout-se-2's disable in the provider's log"
+grep -rqF "checkout-se-2: deleted" "$TF_OUT_DIR" || fail "no INFO line for checkout-se-2's delete"
 print_se_requests "shape roll"
 [ "$(emu_count "PUT /api/serviceengine/{uuid}")" = 3 ] ||
   fail "want 3 PUTs (a disable each), got $(emu_count "PUT /api/serviceengine/{uuid}")"
