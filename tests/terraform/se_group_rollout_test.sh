@@ -30,7 +30,7 @@
 #                              GET /api/serviceengine/{uuid} 12, .../runtime 24,
 #                              /api/serviceengine-inventory/{uuid} 24, the group's listing
 #                              GET /api/serviceengine 7; GET /api/licensing/ledger/details 2;
-#                              80 requests in all
+#                              80 or 81 requests in all
 #   reboot-only roll of 3 SEs: PUT 6 (disable and enable each), POST .../reboot 3, DELETE 0;
 #                              GET /api/serviceengine/{uuid} 24, .../runtime 21, inventory 21,
 #                              listing 4; no ledger read; 84 requests in all
