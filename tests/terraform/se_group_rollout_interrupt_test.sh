@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scenario: Ctrl-C in the middle of a roll (issue 41), with the real terraform. The checkout group
-# of se_group_rollout_test.sh (3 SEs, 6 virtual services, 2 a SE) rolls to its new shape under
-# rollout { strategy = "rolling" } with slow SEs: the emulator takes 2 s to boot an SE and 2 s to
+# of se_group_rollout_test.sh (3 SEs of 2 vCPUs, 6 virtual services, 2 a SE) rolls to
+# vcpus_per_se = 3 under rollout { strategy = "rolling" } with slow SEs: the emulator takes 2 s to boot an SE and 2 s to
 # migrate a disabled one, so each SE's replacement takes some 2 to 4 s (the poll doubles from
 # 250 ms), long enough to interrupt it. Once checkout-se-1 is gone and checkout-se-2 is disabled
 # (the emulator's timeline shows its migration started), one SIGINT to terraform's process group
@@ -18,12 +18,9 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
 
-# The workload before and after, as in se_group_rollout_test.sh (2 vCPUs and 8,192 MB -> 3 and
-# 10,240).
-WORKLOAD_BEFORE='l7_rps = 20000
-    l4_open_conns = 700000'
-WORKLOAD_AFTER='l7_rps = 20000
-    l4_open_conns = 950000'
+# The workload and the shape change, as in se_group_rollout_test.sh (2 vCPUs -> 3).
+WORKLOAD='ssl_tps_ecc = 7500'
+RESHAPE='vcpus_per_se = 3'
 ROLLING='strategy = "rolling"'
 
 # migrations_started: how many migrations the timeline shows started since its reset.
@@ -32,10 +29,10 @@ migrations_started() {
 }
 
 step "checkout with 3 running SEs and 6 virtual services"
-start_checkout nsxt-cloud "$WORKLOAD_BEFORE"
+start_checkout nsxt-cloud "$WORKLOAD"
 
-step "apply the new shape with rollout rolling, in the background"
-write_checkout nsxt-cloud "$WORKLOAD_AFTER" "" "$ROLLING"
+step "apply vcpus_per_se = 3 with rollout rolling, in the background"
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING"
 emu_control POST timeline/reset >/dev/null
 tf_start apply -auto-approve
 # The second SE's migration started: checkout-se-1 is replaced, checkout-se-2 disabled.

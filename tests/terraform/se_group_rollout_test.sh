@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Scenario: rolling the running SEs to the group's new shape (issue 41), with the real terraform.
 # The checkout group on nsxt-cloud (write access: the emulated Controller creates the
-# replacements) is sized for 20,000 L7 RPS and 700,000 L4 open connections: 3 active SEs (6
-# virtual services at max_vs_per_se 2, se_group_rollout_lib.sh), max_se 4, each needing
-# 700,000 / 0.8 / 3 = 291,667 open connections: 2 vCPUs with memory raised to 8,192 MB (nsxt
-# borrows vcenter's figures: 160,000 a 4 GB 2-vCPU SE, at most twice the table memory, so
-# 320,000 at 8 GB). The emulator runs 3 SEs at that shape and places the 6 virtual services on
-# them, 2 a SE. The open connections rise to 950,000: 395,833 a SE is more than a 2-vCPU SE may
-# hold, so the sizing takes 3 vCPUs and 10,240 MB (memory-at-most-2x-table). The CPU-bound load
-# stays light: with 1 SE out the 2 left at 2 vCPUs run 20,000 / (2 x 94,000) = 10.6% CPU, so the
-# capacity guard (a CPU figure) lets 1 SE out at a time.
+# replacements) is sized for 7,500 ECC SSL TPS: 3 active SEs (6 virtual services at
+# max_vs_per_se 2, se_group_rollout_lib.sh) of 2 vCPUs and 4,096 MB (1 vCPU would run
+# 7,500 / (3 x 2,950) = 84.7%, over the 80% target), max_se 4. The emulator runs 3 SEs at that
+# shape and places the 6 virtual services on them, 2 a SE. The team then gives the SEs headroom:
+# vcpus_per_se = 3 (the sizing follows with 6,144 MB). The load is unchanged, so with 1 SE out
+# the 2 left at their real 2 vCPUs run 7,500 / (2 x 6,000) = 62.5% CPU and the capacity guard
+# lets the roll go on. (A workload that rises until the sizing itself takes a larger SE is, at
+# the same SE count, one the SEs left cannot carry with one of them out: the capacity guard
+# refuses it, se_group_rollout_guards_test.sh case (b).)
 #   - rollout { strategy = "rolling" }: the plan is an update whose service_engines and
 #     last_rollout are known after apply and warns "rollout: checkout-se-1, -2 and -3 will be
 #     replaced ..." (rule rollout-planned); apply ends with 3 of 3 SEs at the new shape, the
@@ -19,7 +19,8 @@
 #     warning.
 #   - a reboot-only change (num_dispatcher_cores 0 -> 1): the 3 SEs rebooted one at a time, none
 #     left disabled or reboot-pending; the next plan has no changes and says nothing of the SEs.
-#   - the default strategy (no rollout block) while the SEs lag: apply writes the group only, no
+#   - the default strategy (no rollout block) while the SEs lag (vcpus_per_se back to the
+#     sizing's 2): apply writes the group only, no
 #     SE write at all (counted), and the plan has no changes; with the block back the plan is an
 #     update again although no setting changes.
 # The Controller requests of each roll (emulator counters), measured on a 2-core machine with
@@ -40,13 +41,11 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
 
-# The workload before and after, and the shapes the sizing gives them (worked in the header).
-WORKLOAD_BEFORE='l7_rps = 20000
-    l4_open_conns = 700000'
-WORKLOAD_AFTER='l7_rps = 20000
-    l4_open_conns = 950000'
+# The workload, the SEs' shape before, and the shape change (worked in the header).
+WORKLOAD='ssl_tps_ecc = 7500'
 VCPUS_BEFORE=2
 VCPUS_AFTER=3
+RESHAPE="vcpus_per_se = $VCPUS_AFTER"
 ROLLING='strategy = "rolling"'
 
 # print_se_requests TITLE: the roll's SE requests, one line each, for the log and the docs; and
@@ -60,8 +59,8 @@ print_se_requests() {
   [ "$reads" -le 120 ] || fail "the $1 read the SEs $reads times, more than 40 an SE"
 }
 
-step "checkout for the workload before: 3 SEs of $VCPUS_BEFORE vCPUs, 6 virtual services"
-start_checkout nsxt-cloud "$WORKLOAD_BEFORE"
+step "checkout for 7,500 ECC TPS: 3 SEs of $VCPUS_BEFORE vCPUs, 6 virtual services"
+start_checkout nsxt-cloud "$WORKLOAD"
 [ "$(state_attr .vcpus_per_se)" = "$VCPUS_BEFORE" ] ||
   fail "vcpus_per_se is $(state_attr .vcpus_per_se), not $VCPUS_BEFORE"
 memory_before=$(state_attr .memory_per_se)
@@ -71,8 +70,8 @@ tf_plan_exits 0
 assert_not_contains "$TF_OUT" "Warning:"
 assert_json '.last_rollout' null <(state_attr .)
 
-step "the open connections rise, rollout rolling: the plan is an update and warns rollout-planned"
-write_checkout nsxt-cloud "$WORKLOAD_AFTER" "" "$ROLLING"
+step "vcpus_per_se = $VCPUS_AFTER, rollout rolling: the plan is an update and warns rollout-planned"
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING"
 tf plan -out=tfplan
 plan=$TF_OUT
 tf show -json tfplan
@@ -117,7 +116,8 @@ assert_says "$TF_OUT" "No changes."
 assert_not_contains "$TF_OUT" "Warning:"
 
 step "a reboot-only change (num_dispatcher_cores = 1): the plan says the SEs will be rebooted"
-write_checkout nsxt-cloud "$WORKLOAD_AFTER" "num_dispatcher_cores = 1" "$ROLLING"
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE
+  num_dispatcher_cores = 1" "$ROLLING"
 tf plan -out=tfplan
 plan=$TF_OUT
 assert_says "$plan" "rollout: checkout-se-4, -5 and -6 will be rebooted (num_dispatcher_cores), one at a time"
@@ -153,7 +153,7 @@ assert_not_says "$TF_OUT" "lag its settings"
 assert_not_says "$TF_OUT" "rollout"
 
 step "the default strategy while the SEs lag: apply writes the group and no SE"
-write_checkout nsxt-cloud "$WORKLOAD_BEFORE" "num_dispatcher_cores = 1"
+write_checkout nsxt-cloud "$WORKLOAD" "num_dispatcher_cores = 1"
 emu_reset_counters
 tf apply -auto-approve
 se_requests
@@ -166,7 +166,7 @@ assert_not_says "$TF_OUT" "rollout-planned"
 [ "$(se_writes)" = 0 ] || fail "a plan wrote to an SE"
 
 step "the rollout block back, no setting changed: the plan is an update that rolls"
-write_checkout nsxt-cloud "$WORKLOAD_BEFORE" "num_dispatcher_cores = 1" "$ROLLING"
+write_checkout nsxt-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
 tf_plan_exits 2
 assert_says "$TF_OUT" "will be replaced ($VCPUS_AFTER vCPUs -> $VCPUS_BEFORE"
 assert_says "$TF_OUT" "(rule rollout-planned)"
