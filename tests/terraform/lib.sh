@@ -302,6 +302,18 @@ _tf_show() {
   echo "----- end of output -----" >&2
 }
 
+# tf_plan_exits CODE ARGS...: `terraform plan -detailed-exitcode ARGS` exits CODE (0 no changes,
+# 1 an error, 2 changes); otherwise the scenario fails, showing the output.
+tf_plan_exits() {
+  local want=$1 rc=0
+  shift
+  _tf_run plan -detailed-exitcode "$@" || rc=$?
+  [ "$rc" = "$want" ] || {
+    _tf_show
+    fail "terraform plan -detailed-exitcode $* exited with $rc, expected $want"
+  }
+}
+
 # tf_write FILE: writes stdin to $TF_WORK/FILE (a configuration file of the scenario).
 tf_write() { cat >"$TF_WORK/$1"; }
 
@@ -341,6 +353,19 @@ emu_restart() {
   export NSXALB_CONTROLLER=$EMU_URL NSXALB_CA_FILE=$EMU_CA_FILE
   rm -f "$_EMU_JAR"
 }
+
+# emu_control METHOD PATH [JSON]: a request to the control endpoint $EMU_URL/_emulator/PATH (not
+# counted, no session), with the JSON body (default {}) unless METHOD is GET; prints the body and
+# fails on a status >= 400.
+emu_control() {
+  local args=(-X "$1")
+  [ "$1" = GET ] || args+=(-H 'Content-Type: application/json' -d "${3:-"{}"}")
+  _emu_curl --fail-with-body "${args[@]}" "$EMU_URL/_emulator/$2" || fail "$1 /_emulator/$2 failed"
+}
+
+# emu_count KEY: how many requests with counter key KEY ("PUT /api/serviceengine/{uuid}") since
+# the last reset; 0 when none.
+emu_count() { emu_counters | jq --arg k "$1" '.requests[$k] // 0'; }
 
 # emu_faults JSON: arms faults, e.g. '{"fail_next":1,"fail_status":503}' (docs/emulator.md).
 emu_faults() {

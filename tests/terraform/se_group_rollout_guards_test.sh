@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Scenario: the roll's guards and failures (issue 41), with the real terraform. Each case starts
+# from a fresh emulator (200 ms boots and migrations) and the checkout group of
+# se_group_rollout_lib.sh sized for 7,500 ECC SSL TPS: 3 active SEs of 2 vCPUs and 4,096 MB (1 vCPU
+# would run 7,500 / (3 x 2,950) = 84.7%, over the 80% target), 3 running, 6 virtual services (2 a
+# SE) unless said, under rollout { strategy = "rolling" }. With 1 SE out the 2 left run
+# 7,500 / (2 x 6,000) = 62.5% CPU, so the capacity guard lets the roll go on unless the load
+# rises; the shape changes below set vcpus_per_se = 3 (the load unchanged). Each case refuses or
+# stops with its message, exits non-zero, leaves no SE disabled and no virtual service ever
+# without an SE (the emulator's timeline):
+#   (a) licence: the ENTERPRISE tier keeps 1 Service Unit left; a replacement at 3 vCPUs needs 3
+#       (rule service-units-per-se: one a vCPU), so apply is refused before any SE write
+#       (counted: no POST, PUT, PATCH or DELETE under /api/serviceengine), naming 3 needed and 1
+#       left. Its state says last_rollout "refused" and the next plan is an update again.
+#   (b) capacity: the load becomes 300,000 L7 RPS (the sizing takes 4 vCPUs); with 1 of the 3
+#       running SEs out, the 2 left at their real 2 vCPUs (94,000 RPS each on nsxt) would run
+#       300,000 / (2 x 94,000) = 159.6% CPU, over the 80% target: refused, naming the figures.
+#   (c) a no-access cloud (CLOUD_NONE, added through the emulator; 3 virtual services so that the
+#       SEs have room for each other's): a reboot-only change (num_dispatcher_cores) still rolls,
+#       each SE rebooted in place; a shape change is refused before any SE write, saying what to
+#       do by hand.
+#   (d) a failed migration (fault migrate_fail_next) on a reboot-only roll: it stops at
+#       checkout-se-1 naming MIGRATE_SE_FAILED, enables it again (its disable and that enable are
+#       the only SE writes) and never goes on to checkout-se-2.
+#   (e) a replacement that never comes up (fault se_never_up_next) with timeout = "3s": it stops
+#       at checkout-se-1 with the timeout's message ("SE rollout stopped", as a Ctrl-C) and
+#       enables it again; nothing is deleted.
+EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200)
+source "$(dirname "$0")/lib.sh" "$@"
+# shellcheck source=se_group_rollout_lib.sh
+source "$(dirname "$0")/se_group_rollout_lib.sh"
+
+# The workload (2 vCPUs), and the shape change of (a), (c) and (e).
+WORKLOAD='ssl_tps_ecc = 7500'
+VCPUS_AFTER=3
+RESHAPE="vcpus_per_se = $VCPUS_AFTER"
+ROLLING='strategy = "rolling"'
+
+# fresh_checkout CLOUD [VSS]: a new emulator and a new state with checkout's 3 SEs and VSS virtual
+# services (default 6) for WORKLOAD, in CLOUD (created as a no-access cloud first
+# unless it is nsxt-cloud); counters and timeline start from there.
+fresh_checkout() {
+  emu_restart
+  [ "$1" = nsxt-cloud ] || emu_control POST clouds "{\"name\": \"$1\"}" >/dev/null
+  start_checkout "$1" "$WORKLOAD" "" "${2:-6}"
+  emu_control POST timeline/reset >/dev/null
+  emu_reset_counters
+}
+
+# apply_fails SUMMARY: `terraform apply` must fail with the error summary SUMMARY; prints its
+# output.
+apply_fails() {
+  tf_fails apply -auto-approve
+  cat "$TF_OUT"
+  assert_says "$TF_OUT" "Error: $1"
+}
+
+# assert_state_rollout RESULT DONE TO_DO: state's last_rollout result, done and to_do (JSON).
+assert_state_rollout() {
+  assert_json '.last_rollout | [.result, .done, .to_do]' "[\"$1\",$2,$3]" <(state_attr .)
+}
+
+all3='["checkout-se-1","checkout-se-2","checkout-se-3"]'
+
+step "(a) too few licence units: refused before the first SE write, naming the units"
+fresh_checkout nsxt-cloud
+usage=$(emu_api GET /api/licensing/ledger/details |
+  jq -c '.results[0].tier_usages[] | select(.tier == "ENTERPRISE") | .usage')
+emu_control POST license "{\"licensed\": {\"ENTERPRISE\": $(jq '.consumed + .escrow + 1' <<<"$usage")}}" >/dev/null
+emu_reset_counters
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING"
+apply_fails "SE rollout refused"
+assert_says "$TF_OUT" "license guard"
+assert_says "$TF_OUT" "needs $VCPUS_AFTER SUs, and the ENTERPRISE tier has 1 left"
+[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout refused '[]' "$all3"
+tf_plan_exits 2
+assert_says "$TF_OUT" "rollout: checkout-se-1, -2 and -3 will be replaced"
+
+step "(b) the 2 SEs left could not carry the new load: the capacity guard refuses"
+fresh_checkout nsxt-cloud
+write_checkout nsxt-cloud 'l7_rps = 300000' "" "$ROLLING"
+apply_fails "SE rollout refused"
+assert_says "$TF_OUT" "capacity guard"
+assert_says "$TF_OUT" "with 1 of 3 SEs out, the 2 left"
+assert_says "$TF_OUT" "300,000 L7 RPS"
+assert_says "$TF_OUT" "159.6% CPU"
+assert_says "$TF_OUT" "over the 80% target"
+[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout refused '[]' "$all3"
+
+step "(c) a no-access cloud: a reboot-only change still rolls"
+fresh_checkout manual-cloud 3
+write_checkout manual-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
+tf apply -auto-approve
+[ "$(emu_count "POST /api/serviceengine/{uuid}/reboot")" = 3 ] || fail "want 3 reboots: $(se_requests)"
+[ "$(emu_count "DELETE /api/serviceengine/{uuid}")" = 0 ] || fail "deleted an SE in a no-access cloud"
+[ "$(checkout_ses | wc -l)" = 3 ] || fail "want the same 3 SEs: $(checkout_ses)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout complete "$all3" '[]'
+
+step "(c) a no-access cloud: a shape change is refused, saying what to do by hand"
+emu_reset_counters
+write_checkout manual-cloud "$WORKLOAD" "num_dispatcher_cores = 1
+  $RESHAPE" "$ROLLING"
+apply_fails "SE rollout refused"
+assert_says "$TF_OUT" "cloud guard"
+assert_says "$TF_OUT" "\"manual-cloud\" is a no-access cloud"
+assert_says "$TF_OUT" "By hand, for each of checkout-se-1, checkout-se-2, checkout-se-3"
+assert_says "$TF_OUT" "A change that needs only a reboot can still be rolled here."
+[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
+assert_no_se_disabled
+assert_state_rollout refused '[]' "$all3"
+
+step "(d) a failed migration stops the roll at checkout-se-1 and gives it back"
+fresh_checkout nsxt-cloud
+emu_faults '{"migrate_fail_next": 1}'
+write_checkout nsxt-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
+apply_fails "SE rollout failed"
+assert_says "$TF_OUT" "rollout stopped at checkout-se-1"
+assert_says "$TF_OUT" "MIGRATE_SE_FAILED"
+assert_says "$TF_OUT" "checkout-se-1 was enabled again"
+assert_says "$TF_OUT" "Done: none. To do: checkout-se-1, checkout-se-2, checkout-se-3."
+[ "$(emu_count "PUT /api/serviceengine/{uuid}")" = 2 ] ||
+  fail "want 2 PUTs (the disable, the enable again): $(se_requests)"
+[ "$(emu_count "POST /api/serviceengine/{uuid}/reboot")" = 0 ] || fail "rebooted after a failed migration"
+migrations=$(emu_control GET timeline | jq '[.events[] | select(.kind == "MIGRATE_SE_STARTED")] | length')
+[ "$migrations" = 1 ] || fail "the roll went on after the failed migration ($migrations started)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout failed '[]' "$all3"
+
+step "(e) a replacement that never comes up: the per-SE timeout stops the roll"
+fresh_checkout nsxt-cloud
+emu_faults '{"se_never_up_next": 1}'
+write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING
+    timeout  = \"3s\""
+apply_fails "SE rollout stopped"
+assert_says "$TF_OUT" "rollout stopped at checkout-se-1"
+assert_says "$TF_OUT" "the per-SE timeout (3s) ran out"
+assert_says "$TF_OUT" "checkout-se-1 was enabled again"
+assert_says "$TF_OUT" "To do: checkout-se-1, checkout-se-2, checkout-se-3."
+[ "$(emu_count "DELETE /api/serviceengine/{uuid}")" = 0 ] || fail "deleted an SE without its replacement up"
+[ "$(emu_count "PUT /api/serviceengine/{uuid}")" = 2 ] ||
+  fail "want 2 PUTs (the disable, the enable again): $(se_requests)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout stopped '[]' "$all3"
+
+pass
