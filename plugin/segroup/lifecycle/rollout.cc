@@ -407,9 +407,9 @@ absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions
   if (c.known && c.cpu_percent_out > c.target_percent) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "rollout refused by the capacity guard: with %d of %d SEs out, the %d left (at their "
-        "real shape) would run %s at %.1f%% CPU (%s), over the %.0f%% target. Lower "
+        "real shape) would run %s at %.1f%% %s (%s), over the %.0f%% target. Lower "
         "max_unavailable, add SEs first (max_se), or roll in a quieter hour with a lower load.",
-        out, c.running_ses, left, c.load, c.cpu_percent_out, c.basis, c.target_percent));
+        out, c.running_ses, left, c.load, c.cpu_percent_out, c.measure, c.basis, c.target_percent));
   }
   if (!AnyReplaced(ses)) return absl::OkStatus();
   const CloudFigures& cloud = figures.cloud;
@@ -457,9 +457,9 @@ std::vector<std::string> DescribeGuards(const std::vector<LaggingSe>& ses,
   const int out = std::min<int>(options.max_unavailable, static_cast<int>(ses.size()));
   if (c.known) {
     lines.push_back(absl::StrFormat(
-        "capacity: %d of %d SEs out, the %d left run %s at %.1f%% CPU (%s), target %.0f%%; HA "
+        "capacity: %d of %d SEs out, the %d left run %s at %.1f%% %s (%s), target %.0f%%; HA "
         "minimum %d",
-        out, c.running_ses, c.running_ses - out, c.load, c.cpu_percent_out, c.basis,
+        out, c.running_ses, c.running_ses - out, c.load, c.cpu_percent_out, c.measure, c.basis,
         c.target_percent, c.ha_minimum_ses));
   } else {
     lines.push_back(absl::StrFormat(

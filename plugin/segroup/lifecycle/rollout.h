@@ -99,6 +99,9 @@ struct CapacityFigures {
   int running_ses = 0;         // SEs of the group that run now
   int ha_minimum_ses = 1;      // the HA mode's minimum
   double cpu_percent_out = 0;  // CPU of the SEs left with max_unavailable out, at their shape
+  // What cpu_percent_out measures: "CPU" (the CPU budget, or a CPU-bound metric alone), else
+  // the binding metric's capacity, such as "of their L4 open connections capacity".
+  std::string measure = "CPU";
   double target_percent = 80;  // max_cpu_usage or the target
   std::string load;            // "the observed peak of ..." or "the declared workload ..."
   std::string basis;           // the figure's basis (measured, interpolated, ...)

@@ -60,6 +60,10 @@ CapacityFigures CapacityWithSesOut(const sizing::Workload& workload,
   }
   out.known = true;
   out.cpu_percent_out = sizing::BindingUtilizationPct(*shape);
+  if (!shape->cpu_binds && shape->binding.has_value() &&
+      sizing::InfoOf(*shape->binding).kind != sizing::MetricKind::kCpuBound) {
+    out.measure = absl::StrCat("of their ", sizing::InfoOf(*shape->binding).label, " capacity");
+  }
   out.basis = sizing::BasisName(ShapeBasis(*shape));
   return out;
 }

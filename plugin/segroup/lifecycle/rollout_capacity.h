@@ -23,7 +23,9 @@ namespace nsxalb::segroup::lifecycle {
 //   - their shape: the smallest running SE's vCPUs (then memory), whatever it lags on, so a
 //     replacement already at the new shape never overstates the SEs still at the old one;
 //   - cpu_percent_out: the binding utilization of sizing::RecommendForShape on those SEs (the CPU
-//     budget, or the metric alone that binds higher; sizing::BindingUtilizationPct);
+//     budget, or the metric alone that binds higher; sizing::BindingUtilizationPct), and
+//     `measure` says which: "CPU", or "of their L4 open connections capacity" when a metric that
+//     is not CPU-bound binds;
 //   - load: "the declared workload 300,000 L7 RPS + 6,000 ECC SSL TPS"; basis: the weakest basis
 //     of the figures used (ShapeBasis: measured, interpolated, extrapolated).
 // running_ses and ha_minimum_ses (sizing::MinActiveSes of the workload's HA mode) are always

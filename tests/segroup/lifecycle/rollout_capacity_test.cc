@@ -73,6 +73,20 @@ TEST(CapacityWithSesOutTest, OneOfThreeOutIsOverTheTarget) {
   EXPECT_THAT(refused.message(), HasSubstr("at 134.6% CPU (measured), over the 80% target"));
 }
 
+// Open connections (a memory figure) bind: the figure says so rather than "CPU".
+TEST(CapacityWithSesOutTest, AMetricThatIsNotCpuBoundIsNamed) {
+  const SizingPlan plan = CheckoutPlan({{"l4_open_conns", 3000000}, {"l7_rps", 1000}});
+  ASSERT_TRUE(plan.workload.has_value() && plan.planned_shape.has_value());
+  const GroupSes ses = Checkout({{4, 8192}, {4, 8192}, {4, 8192}});
+  const CapacityFigures c = CapacityWithSesOut(*plan.workload, *plan.planned_shape, ses, 1, 80);
+  ASSERT_TRUE(c.known);
+  EXPECT_EQ(c.measure, "of their L4 open connections capacity");
+  GuardFigures figures;
+  figures.capacity = c;
+  EXPECT_THAT(DescribeGuards(ses.lagging, RolloutOptions(), figures).front(),
+              HasSubstr("% of their L4 open connections capacity ("));
+}
+
 // Half the load, planned on 3 active SEs: the 2 left run 150,000 / 306,000 = 49.0% + 3,000 /
 // 16,400 = 18.3%: 67.3%, within 80%; and with a plan of 1 active SE, that one SE carries it all.
 TEST(CapacityWithSesOutTest, ALighterLoadPassesOnThePlansActiveSes) {
