@@ -25,6 +25,9 @@
 #   (e) a replacement that never comes up (fault se_never_up_next) with timeout = "3s": it stops
 #       at checkout-se-1 with the timeout's message ("SE rollout stopped", as a Ctrl-C) and
 #       enables it again; nothing is deleted.
+#   (f) the rise of (b) with observed_load: the guard judges the observed peak (the SEs measured
+#       at 20,000 L7 RPS and 25% CPU each), which the 2 SEs left carry, so the roll goes on and
+#       all 3 SEs end at 4 vCPUs.
 EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200)
 source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
@@ -92,6 +95,33 @@ assert_says "$TF_OUT" "over the 80% target"
 assert_no_se_disabled
 assert_timeline_clean
 assert_state_rollout refused '[]' "$all3"
+
+step "(f) with observed_load the guard judges what the SEs carry now: the same rise rolls"
+# The SEs measured a day at 20,000 L7 RPS and 25% CPU each: the observed peak (calibrated by the
+# CPU) on the 2 SEs left stays under the target, so the roll to the new shape goes on.
+fresh_checkout nsxt-cloud
+mapfile -t se_uuids < <(emu_get /_emulator/state |
+  jq -r --arg g "$CHECKOUT_UUID" '.serviceengine[] | select(.se_group_ref == $g) | .uuid')
+series=$(python3 - "${se_uuids[@]}" <<'PY'
+import json, sys
+out = []
+for se in sys.argv[1:]:
+    out.append({"entity_uuid": "virtualservice-web", "serviceengine_uuid": se,
+                "metric_id": "l7_client.avg_complete_responses", "step": 300,
+                "values": [20000.0] * 288})
+    out.append({"entity_uuid": se, "metric_id": "se_stats.avg_cpu_usage", "step": 300,
+                "values": [25.0] * 288})
+print(json.dumps({"series": out}))
+PY
+)
+emu_control POST metrics "$series" >/dev/null
+write_checkout nsxt-cloud 'l7_rps = 300000' $'observed_load {\n    window = "24h"\n  }' "$ROLLING"
+TF_LOG=INFO tf apply -auto-approve
+assert_says "$TF_OUT" "rollout guard capacity: 1 of 3 SEs out, the 2 left run the observed peak"
+[ "$(checkout_ses | awk '$2 == 4' | wc -l)" = 3 ] || fail "not 3 SEs of 4 vCPUs: $(checkout_ses)"
+assert_no_se_disabled
+assert_timeline_clean
+assert_state_rollout complete "$all3" '[]'
 
 step "(c) a no-access cloud: a reboot-only change still rolls"
 fresh_checkout manual-cloud 3
