@@ -36,6 +36,19 @@ segroup::SizingPlan DeclaredPlan(const SizingPlan& plan) {
   return declared;
 }
 
+// Reads the group's usage for `check` with `request`'s query (one SE listing unless the shared
+// one is given, one metrics request).
+absl::StatusOr<segroup::UsageReport> ReadUsage(controller::Client& client,
+                                               const ObservedLoadCheck& check,
+                                               segroup::GroupUsageRequest request) {
+  request.platform = check.platform;
+  request.declared_workload = check.plan->workload_json;
+  request.now = absl::Now();
+  request.tenant_ses = check.tenant_ses.get();
+  return segroup::ReadGroupUsage(client, check.group_uuid, check.tenant,
+                                 TypedFieldsToSend(check.planned), request);
+}
+
 }  // namespace
 
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
@@ -49,12 +62,7 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
     diagnostics.Append(query_errors);
     return;
   }
-  request.platform = check.platform;
-  request.declared_workload = check.plan->workload_json;
-  request.now = absl::Now();
-  request.tenant_ses = check.tenant_ses.get();
-  absl::StatusOr<segroup::UsageReport> report = segroup::ReadGroupUsage(
-      client, check.group_uuid, check.tenant, TypedFieldsToSend(check.planned), request);
+  absl::StatusOr<segroup::UsageReport> report = ReadUsage(client, check, std::move(request));
   if (!report.ok()) {
     const std::string detail = absl::StrCat(
         "While reading the usage of the group's SEs for observed_load, the plan went "
@@ -96,12 +104,7 @@ absl::StatusOr<std::optional<sizing::Workload>> ObservedPeakWorkload(
   if (query_errors.HasError()) {
     return absl::InvalidArgumentError("observed_load's window or statistic is invalid");
   }
-  request.platform = check.platform;
-  request.declared_workload = check.plan->workload_json;
-  request.now = absl::Now();
-  request.tenant_ses = check.tenant_ses.get();
-  absl::StatusOr<segroup::UsageReport> report = segroup::ReadGroupUsage(
-      client, check.group_uuid, check.tenant, TypedFieldsToSend(check.planned), request);
+  absl::StatusOr<segroup::UsageReport> report = ReadUsage(client, check, std::move(request));
   if (!report.ok()) return report.status();
   if (!report->recommendation.has_value() || !report->recommendation->workload.has_value()) {
     return std::optional<sizing::Workload>();

@@ -120,3 +120,16 @@ assert_out() { grep -qF -- "$2" "$AN_TMP/$1.out" || fail "$1: the output lacks '
 
 # assert_eq WHAT EXPECTED ACTUAL.
 assert_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
+
+# an_checkout_play NAME VCPUS MEMORY [ARGS...]: runs the scenario's play $AN_TMP/checkout.yml with
+# vcpus, memory and out=$AN_TMP/NAME.json (and ARGS); its output goes to $AN_TMP/NAME.out and,
+# indented, to stdout; returns ansible-playbook's exit code.
+an_checkout_play() {
+  local name=$1 vcpus=$2 memory=$3
+  shift 3
+  local rc=0
+  ansible-playbook -i localhost, -c local "$AN_TMP/checkout.yml" -e "vcpus=$vcpus" \
+    -e "memory=$memory" -e "out=$AN_TMP/$name.json" "$@" >"$AN_TMP/$name.out" 2>&1 || rc=$?
+  sed 's/^/    /' "$AN_TMP/$name.out"
+  return "$rc"
+}

@@ -45,15 +45,7 @@ cat >"$AN_TMP/checkout.yml" <<'YAML'
 YAML
 
 # run NAME VCPUS MEMORY [ARGS...]: the play; the task's result into $AN_TMP/NAME.json.
-run() {
-  local name=$1 vcpus=$2 memory=$3
-  shift 3
-  local rc=0
-  ansible-playbook -i localhost, -c local "$AN_TMP/checkout.yml" -e "vcpus=$vcpus" \
-    -e "memory=$memory" -e "out=$AN_TMP/$name.json" "$@" >"$AN_TMP/$name.out" 2>&1 || rc=$?
-  sed 's/^/    /' "$AN_TMP/$name.out"
-  return "$rc"
-}
+run() { an_checkout_play "$@"; }
 result() { jq -cS "$2" "$AN_TMP/$1.json"; }
 
 emu_post() {

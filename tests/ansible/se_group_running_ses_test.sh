@@ -35,15 +35,7 @@ cat >"$AN_TMP/checkout.yml" <<'YAML'
 YAML
 
 # run OUT VCPUS MEMORY [ARGS...]: the play; the task's service_engines into $AN_TMP/OUT.json.
-run() {
-  local name=$1 vcpus=$2 memory=$3
-  shift 3
-  local rc=0
-  ansible-playbook -i localhost, -c local "$AN_TMP/checkout.yml" -e "vcpus=$vcpus" \
-    -e "memory=$memory" -e "out=$AN_TMP/$name.json" "$@" >"$AN_TMP/$name.out" 2>&1 || rc=$?
-  sed 's/^/    /' "$AN_TMP/$name.out"
-  return "$rc"
-}
+run() { an_checkout_play "$@"; }
 ses() { jq -cS "$2" "$AN_TMP/$1.json"; }
 
 step "create checkout at 4 vCPUs and 8,192 MB: no SE runs, nothing to say"

@@ -27,15 +27,6 @@ checkout_ses() {
   emu_get /_emulator/state | jq -r --arg g "$group" \
     '.serviceengine[]? | select(.se_group_ref == $g) | "\(.uuid) \(.resources.num_vcpus) \(.resources.memory)"'
 }
-tf_plan_exits() {  # tf_plan_exits CODE ARGS...: `terraform plan -detailed-exitcode ARGS` exits CODE
-  local want=$1 rc=0
-  shift
-  _tf_run plan -detailed-exitcode "$@" || rc=$?
-  [ "$rc" = "$want" ] || {
-    _tf_show
-    fail "terraform plan -detailed-exitcode $* exited with $rc, expected $want"
-  }
-}
 state_attr() {  # state_attr JQ: of checkout's attributes in terraform.tfstate
   jq -c ".resources[] | select(.name == \"checkout\") | .instances[0].attributes | $1" \
     "$TF_WORK/terraform.tfstate"
