@@ -4,8 +4,6 @@
 // the same renderer.
 #include "plugin/cli/estate_report.h"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -27,10 +25,13 @@
 #include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/usage/estate_reader.h"
 #include "plugin/segroup/usage/report.h"
+#include "tests/support/temp_file.h"
 
 namespace nsxalb::cli {
 namespace {
 
+using ::nsxalb::testing::TestTempPath;
+using ::nsxalb::testing::WriteTestTempFile;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using Json = nlohmann::json;
@@ -121,16 +122,6 @@ EstateView HandBuiltView() {
   absl::StatusOr<EstateView> view = ReadEstateView(segroup::EstateUsageJson(HandBuiltEstate()));
   EXPECT_TRUE(view.ok()) << view.status();
   return view.ok() ? *view : EstateView();
-}
-
-// `name` in the temporary folder, prefixed by the running test's name and the process id: CTest
-// runs each test in a process of its own, two at a time, and they must not share a file.
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string path = absl::StrCat(
-      ::testing::TempDir(), "/", test != nullptr ? test->name() : "none", "-", getpid(), "-", name);
-  std::ofstream(path, std::ios::trunc) << text;
-  return path;
 }
 
 std::string ReadFile(const std::string& path) {
@@ -264,8 +255,8 @@ TEST(EstateViewTest, NamesTheJsonPathOfWhatIsMissingOrOfAnotherType) {
 
 TEST(EstateReportTest, WritesMarkdownAndAChartFromAFile) {
   const std::string input =
-      WriteTemp("estate.json", segroup::EstateUsageJson(HandBuiltEstate()).dump(2));
-  const std::string svg_path = ::testing::TempDir() + "/estate.svg";
+      WriteTestTempFile("estate.json", segroup::EstateUsageJson(HandBuiltEstate()).dump(2));
+  const std::string svg_path = TestTempPath("estate.svg");
   Outcome run = EstateReport({input, "--svg", svg_path});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.err, "");
@@ -312,7 +303,7 @@ TEST(EstateReportTest, WritesMarkdownAndAChartFromAFile) {
   EXPECT_THAT(svg, HasSubstr("class=\"su-recommended\" x=\"230.0\" y=\"138.0\" width=\"235.0\""));
 
   // --out: the same Markdown in a file, nothing on stdout.
-  const std::string md_path = ::testing::TempDir() + "/estate.md";
+  const std::string md_path = TestTempPath("estate.md");
   Outcome to_file = EstateReport({input, "--out", md_path, "--svg=" + svg_path});
   ASSERT_EQ(to_file.code, 0) << to_file.err;
   EXPECT_EQ(to_file.out, "");
@@ -398,8 +389,8 @@ TEST(EstateHtmlTest, WithoutAPoolSaysSoAndColumnKeysAreSlugs) {
 }
 
 TEST(EstateReportTest, HtmlFlagWritesThePage) {
-  const std::string input = WriteTemp("estate-html.json", HostileEstateJson().dump());
-  const std::string html_path = ::testing::TempDir() + "/estate.html";
+  const std::string input = WriteTestTempFile("estate-html.json", HostileEstateJson().dump());
+  const std::string html_path = TestTempPath("estate.html");
   Outcome run = EstateReport({input, "--html", html_path});
   ASSERT_EQ(run.code, 0) << run.err;
   const std::string html = ReadFile(html_path);
@@ -419,14 +410,14 @@ TEST(EstateReportTest, BadInputNamesTheFileAndTheJsonPath) {
   EXPECT_EQ(run.code, 2);
   EXPECT_THAT(run.err, HasSubstr(missing + ": cannot be read"));
 
-  const std::string not_json = WriteTemp("not-json.json", "groups: []\n");
+  const std::string not_json = WriteTestTempFile("not-json.json", "groups: []\n");
   run = EstateReport({not_json});
   EXPECT_EQ(run.code, 2);
   EXPECT_THAT(run.err, HasSubstr(not_json + " is not JSON ("));
 
   Json estate = segroup::EstateUsageJson(HandBuiltEstate());
   estate["groups"][3]["usage"].erase("forecast");
-  const std::string no_forecast = WriteTemp("no-forecast.json", estate.dump());
+  const std::string no_forecast = WriteTestTempFile("no-forecast.json", estate.dump());
   run = EstateReport({no_forecast});
   EXPECT_EQ(run.code, 2);
   EXPECT_THAT(run.err, HasSubstr(no_forecast + " is not an estate as `controller usage --all "
@@ -435,7 +426,8 @@ TEST(EstateReportTest, BadInputNamesTheFileAndTheJsonPath) {
   EXPECT_EQ(run.out, "");
 
   // The single group's JSON (`controller usage NAME --json`) is not an estate either.
-  const std::string one_group = WriteTemp("one-group.json", R"({"name": "web", "se_count": 2})");
+  const std::string one_group =
+      WriteTestTempFile("one-group.json", R"({"name": "web", "se_count": 2})");
   run = EstateReport({one_group});
   EXPECT_EQ(run.code, 2);
   EXPECT_THAT(run.err, HasSubstr("$.groups: missing"));
@@ -450,7 +442,7 @@ TEST(EstateReportTest, BadInputNamesTheFileAndTheJsonPath) {
 
 TEST(EstateReportTest, AnEmptyEstateSaysSo) {
   segroup::EstateUsage none;
-  const std::string input = WriteTemp("empty.json", segroup::EstateUsageJson(none).dump());
+  const std::string input = WriteTestTempFile("empty.json", segroup::EstateUsageJson(none).dump());
   Outcome run = EstateReport({input, "--svg", ::testing::TempDir() + "/empty.svg"});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("Total: 0 groups, 0 SUs now"));
@@ -473,7 +465,7 @@ TEST(PlanReportEstateTest, AnEstateDataSourceGetsTheSameMarkdown) {
   const Json plan = {{"format_version", "1.2"},
                      {"planned_values", {{"root_module", {{"resources", {resource}}}}}},
                      {"prior_state", {{"values", {{"root_module", {{"resources", {resource}}}}}}}}};
-  const std::string path = WriteTemp("estate-plan.json", plan.dump());
+  const std::string path = WriteTestTempFile("estate-plan.json", plan.dump());
   std::ostringstream out, err;
   ASSERT_EQ(RunPlanReportCommand({path}, out, err), 0) << err.str();
   const std::string report = out.str();
@@ -487,7 +479,7 @@ TEST(PlanReportEstateTest, AnEstateDataSourceGetsTheSameMarkdown) {
   Json broken = plan;
   broken["prior_state"]["values"]["root_module"]["resources"][0]["values"]["totals"] = 3;
   broken["planned_values"]["root_module"]["resources"][0]["values"]["groups"] = nullptr;
-  const std::string broken_path = WriteTemp("broken-plan.json", broken.dump());
+  const std::string broken_path = WriteTestTempFile("broken-plan.json", broken.dump());
   std::ostringstream broken_out;
   ASSERT_EQ(RunPlanReportCommand({broken_path}, broken_out, err), 0) << err.str();
   EXPECT_THAT(broken_out.str(),
@@ -530,7 +522,7 @@ Json CheckoutChange(const Json& service_engines, int vcpus_after, int memory_aft
 
 std::string PlanReport(const Json& changes) {
   const Json plan = {{"format_version", "1.2"}, {"resource_changes", changes}};
-  const std::string path = WriteTemp("lifecycle-plan.json", plan.dump());
+  const std::string path = WriteTestTempFile("lifecycle-plan.json", plan.dump());
   std::ostringstream out, err;
   EXPECT_EQ(RunPlanReportCommand({path}, out, err), 0) << err.str();
   return out.str();

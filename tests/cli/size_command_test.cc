@@ -14,10 +14,13 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/support/temp_file.h"
 
 namespace nsxalb::cli {
 namespace {
 
+using ::nsxalb::testing::TestTempPath;
+using ::nsxalb::testing::WriteTestTempFile;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -416,15 +419,6 @@ TEST(SizeCommandTest, VirtualServiceSlotsSetTheActiveCount) {
   EXPECT_THAT(slots.out, HasSubstr("[max_se] max_se = 3 leaves slots for 20 of 25"));
 }
 
-// --observed-usage: files in the test's temporary directory.
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "/" + name; }
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = TempPath(name);
-  std::ofstream(path, std::ios::trunc) << text;
-  return path;
-}
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -462,13 +456,13 @@ nlohmann::json GrowingUsage() {
 // The chart of `size --platform nsxt --l7-rps 100000` with `usage` as --observed-usage.
 Outcome ChartWithUsage(const nlohmann::json& usage, const std::string& svg) {
   std::remove(svg.c_str());
-  const std::string file = WriteTemp("usage.json", usage.dump(2));
+  const std::string file = WriteTestTempFile("usage.json", usage.dump(2));
   return Size({"--platform", "nsxt", "--l7-rps", "100000", "--svg", svg, "--observed-usage", file});
 }
 
 TEST(SizeCommandTest, ObservedUsageDrawsTheForecastPanel) {
   const nlohmann::json usage = GrowingUsage();
-  const std::string svg_path = TempPath("forecast.svg");
+  const std::string svg_path = TestTempPath("forecast.svg");
   Outcome run = ChartWithUsage(usage, svg_path);
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.err, "");
@@ -499,7 +493,7 @@ TEST(SizeCommandTest, ObservedUsageWithoutAForecastSaysWhy) {
   f["days_to_target"] = nullptr;
   f["reaches_on"] = nullptr;
   f["reason"] = "the daily peaks do not grow (slope -1.00 a day)";
-  const std::string svg_path = TempPath("falling.svg");
+  const std::string svg_path = TestTempPath("falling.svg");
   Outcome run = ChartWithUsage(usage, svg_path);
   ASSERT_EQ(run.code, 0) << run.err;
   std::string svg = ReadFile(svg_path);
@@ -520,8 +514,8 @@ TEST(SizeCommandTest, ObservedUsageWithoutAForecastSaysWhy) {
 }
 
 TEST(SizeCommandTest, ObservedPeakWinsOverTheUsageFile) {
-  const std::string svg_path = TempPath("peak.svg");
-  const std::string file = WriteTemp("usage.json", GrowingUsage().dump());
+  const std::string svg_path = TestTempPath("peak.svg");
+  const std::string file = WriteTestTempFile("usage.json", GrowingUsage().dump());
   Outcome run = Size({"--platform", "nsxt", "--l7-rps", "100000", "--svg", svg_path,
                       "--observed-usage", file, "--observed-peak", "80000"});
   ASSERT_EQ(run.code, 0) << run.err;
@@ -535,14 +529,14 @@ TEST(SizeCommandTest, ObservedPeakWinsOverTheUsageFile) {
 }
 
 TEST(SizeCommandTest, ObservedUsageErrorsExitTwoNamingTheFlagAndTheMember) {
-  const std::string svg = TempPath("never.svg");
-  const std::string missing = TempPath("no-such-usage.json");
+  const std::string svg = TestTempPath("never.svg");
+  const std::string missing = TestTempPath("no-such-usage.json");
   std::remove(missing.c_str());
-  const std::string not_json = WriteTemp("not-json.json", "{\"forecast\": [1,");
+  const std::string not_json = WriteTestTempFile("not-json.json", "{\"forecast\": [1,");
   const auto with = [](const char* name, const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json usage = GrowingUsage();
     change(usage);
-    return WriteTemp(name, usage.dump());
+    return WriteTestTempFile(name, usage.dump());
   };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {missing, "--observed-usage: cannot read " + missing},
@@ -579,7 +573,7 @@ TEST(SizeCommandTest, ObservedUsageErrorsExitTwoNamingTheFlagAndTheMember) {
   }
   // The forecast is only drawn: without --svg the flag is a usage error.
   Outcome no_svg = Size({"--platform", "nsxt", "--l7-rps", "100000", "--observed-usage",
-                         WriteTemp("usage.json", GrowingUsage().dump())});
+                         WriteTestTempFile("usage.json", GrowingUsage().dump())});
   EXPECT_EQ(no_svg.code, 2);
   EXPECT_THAT(no_svg.err, HasSubstr("--observed-usage draws on the chart: give --svg FILE too"));
 }
