@@ -19,10 +19,12 @@
 #include "plugin/cli/stop_signals.h"
 #include "plugin/controller/backoff.h"
 #include "plugin/segroup/fields.h"
+#include "plugin/segroup/lifecycle/roll_decision.h"
 #include "plugin/segroup/lifecycle/rollout.h"
 #include "plugin/segroup/lifecycle/rollout_capacity.h"
 #include "plugin/segroup/lifecycle/rollout_client.h"
 #include "plugin/segroup/sizing_plan.h"
+#include "plugin/segroup/usage/current_load.h"
 
 namespace nsxalb::cli {
 namespace {
@@ -148,10 +150,12 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
     return Fail(err, absl::NotFoundError(absl::StrCat("no SE group named \"", options.group,
                                                       "\" in tenant \"", config.tenant, "\"")));
   }
-  // Without a workload, the capacity guard checks the HA mode's minimum only.
   absl::StatusOr<lc::RolloutInput> input =
       lc::ReadRolloutInput(client, **found, "", lc::CapacityFigures{});
   if (!input.ok()) return Fail(err, input.status());
+  // The declared workload on the SEs left: the capacity guard's figure when the Controller has
+  // no samples of the SEs' load.
+  lc::CapacityFigures declared;
   if (!options.workload.is_null()) {
     absl::StatusOr<lc::CapacityFigures> capacity =
         CapacityOf(client, *input, options.workload, options.max_unavailable);
@@ -159,29 +163,41 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
       return Fail(err, capacity.status(),
                   capacity.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1);
     }
-    input->guards.capacity = *capacity;
+    declared = *capacity;
   }
+  // The load the SEs carry now (the last hour's highest sample of each SE's CPU).
+  absl::StatusOr<lc::CurrentLoad> load = segroup::ReadCurrentLoad(
+      client, input->group.uuid, "", input->group.body, segroup::RollLoadQuery(nullptr),
+      sizing::Platform::kVcenter, nullptr);
+  if (!load.ok()) return Fail(err, load.status());
+  const lc::RollInput roll_input =
+      lc::RollInputOf(*input, *std::move(load), declared, options.max_unavailable, 0);
+  const lc::RollDecision decision = lc::DecideRoll(roll_input);
   lc::RolloutOptions roll;
   roll.max_unavailable = options.max_unavailable;
   roll.timeout_per_se = options.timeout;
   roll.poll_interval = options.poll_interval;
+  if (absl::Status checked = lc::CheckRolloutOptions(roll); !checked.ok()) {
+    return Fail(err, checked, 2);
+  }
   out << "SE group \"" << input->group.name << "\": " << input->running << " running SE"
       << (input->running == 1 ? "" : "s") << ", " << input->lagging.size() << " behind its settings"
       << "\n";
-  if (input->lagging.empty()) {
+  if (decision.verdict == lc::RollVerdict::kNothing) {
     out << "rollout: nothing to do\n";
     return 0;
   }
-  out << lc::DescribeRollout(input->lagging, input->target, options.max_unavailable) << "\n";
+  out << lc::DecisionSummary(decision) << "\n";
+  for (const std::string& line : lc::DescribeDecision(decision, roll_input)) {
+    out << "  " << line << "\n";
+  }
+  if (decision.verdict == lc::RollVerdict::kRefused) {
+    return Fail(err, absl::FailedPreconditionError(decision.refusal));
+  }
   if (options.dry_run) {
-    for (const lc::LaggingSe& lag : input->lagging) {
+    for (const lc::LaggingSe& lag : decision.order) {
       out << "  " << PlannedSteps(lag, input->target) << "\n";
     }
-    for (const std::string& line : lc::DescribeGuards(input->lagging, roll, input->guards)) {
-      out << "  guard " << line << "\n";
-    }
-    absl::Status guards = lc::CheckGuards(input->lagging, roll, input->guards);
-    if (!guards.ok()) return Fail(err, guards);
     out << "dry run: guards pass; nothing was written\n";
     return 0;
   }
@@ -219,7 +235,7 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
     signals = *std::move(installed);
   }
   lc::RolloutResult result =
-      lc::RunRollout(input->lagging, input->target, roll, input->guards, ops, *ctl::RealClock(),
+      lc::RunRollout(decision.order, input->target, roll, ops, *ctl::RealClock(),
                      signals != nullptr ? &signals->stop() : nullptr);
   const int stopped_by = signals != nullptr ? signals->first_signal() : 0;
   if (result.status.ok()) return 0;

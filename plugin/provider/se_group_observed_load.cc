@@ -95,21 +95,4 @@ void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck
   }
 }
 
-absl::StatusOr<std::optional<sizing::Workload>> ObservedPeakWorkload(
-    controller::Client& client, const ObservedLoadCheck& check) {
-  framework::Diagnostics query_errors;
-  segroup::GroupUsageRequest request;
-  request.query =
-      UsageQueryOf(check.block, cty::AttributePath().Attribute("observed_load"), query_errors);
-  if (query_errors.HasError()) {
-    return absl::InvalidArgumentError("observed_load's window or statistic is invalid");
-  }
-  absl::StatusOr<segroup::UsageReport> report = ReadUsage(client, check, std::move(request));
-  if (!report.ok()) return report.status();
-  if (!report->recommendation.has_value() || !report->recommendation->workload.has_value()) {
-    return std::optional<sizing::Workload>();
-  }
-  return report->recommendation->workload;
-}
-
 }  // namespace nsxalb::provider

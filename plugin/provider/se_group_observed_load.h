@@ -49,14 +49,6 @@ struct ObservedLoadCheck {
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
                              framework::Diagnostics& diagnostics);
 
-// The group's observed peak as a workload (the usage report's observed peaks, calibrated, as the
-// right-sizing recommendation sizes from them), read as AddObservedLoadFindings reads the usage
-// (one SE listing, one metrics request), for the roll's capacity guard: what the SEs really carry
-// now. nullopt when nothing was observed; the client's error when the read failed (a failed
-// metrics call is "nothing observed").
-absl::StatusOr<std::optional<sizing::Workload>> ObservedPeakWorkload(
-    controller::Client& client, const ObservedLoadCheck& check);
-
 }  // namespace nsxalb::provider
 
 #endif  // NSXALB_PLUGIN_PROVIDER_SE_GROUP_OBSERVED_LOAD_H_

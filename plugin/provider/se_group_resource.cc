@@ -426,8 +426,12 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     planned = has_workload ? PlanUnknownRecommendation(config, std::move(planned))
                            : std::move(planned).WithAttribute("sizing",
                                                               cty::Value::Null(SizingObjectType()));
+    RollContext roll;
+    roll.config = &config;
+    roll.prior = &prior;
     response.planned_state =
-        PlanRollout(config, prior, PlanServiceEngines(prior, std::move(planned)), std::nullopt, d);
+        PlanRollout(*provider_, nullptr, roll, PlanServiceEngines(prior, std::move(planned)),
+                    segroup::SizingPolicy::kWarn, "", &response.planned_private, d);
     return;
   }
 
@@ -470,12 +474,17 @@ void SeGroupResource::ModifyPlan(const framework::ModifyPlanRequest& request,
     }
     AddObservedLoadFindings(*client, *check, d);
   }
-  // The running SEs a change does not reach: a warning under every policy; with rollout's
-  // strategy "rolling", apply rolls them.
-  const std::optional<segroup::lifecycle::GroupSes> ses =
-      AddSesBehindSettings(*provider_, *client, config, prior, planned, &*plan, d);
+  // The running SEs a change does not reach: a warning under every policy; and
+
+  // with rollout's strategy "rolling", the roll's decision (rule roll-decided-in-plan).
+  RollContext roll;
+  roll.config = &config;
+  roll.prior = &prior;
+  roll.plan = &*plan;
+  roll.ses = AddSesBehindSettings(*provider_, *client, config, prior, planned, &*plan, d);
   response.planned_state =
-      PlanRollout(config, prior, PlanServiceEngines(prior, std::move(planned)), ses, d);
+      PlanRollout(*provider_, client.get(), roll, PlanServiceEngines(prior, std::move(planned)),
+                  effective, waiver, &response.planned_private, d);
 }
 
 void SeGroupResource::Create(const framework::CreateRequest& request,
@@ -576,6 +585,8 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
   const cty::Value& prior = request.prior_state;
   const std::string action = Action("updating", planned);
   response.new_state = prior;  // unchanged unless the PUT succeeds
+  // The plan's roll decision is for this apply only: the state keeps none.
+  response.private_data = WithoutRollDecision(request.planned_private);
   std::shared_ptr<controller::Client> client =
       ClientOrError(provider_, action, response.diagnostics);
   if (client == nullptr) return;
@@ -617,11 +628,11 @@ void SeGroupResource::Update(const framework::UpdateRequest& request,
         platform.ok()) {
       plan = PlanSizing(SizingConfig(request.config, planned), *platform);
     }
-    response.new_state =
-        RollServiceEngines(*provider_, *client,
-                           RolloutApply{&request.config, &prior,
-                                        plan.has_value() && plan->known ? &*plan : nullptr, *group},
-                           written, response.diagnostics);
+    response.new_state = RollServiceEngines(
+        *provider_, *client,
+        RolloutApply{&request.config, &prior, plan.has_value() && plan->known ? &*plan : nullptr,
+                     *group, request.planned_private},
+        written, response.diagnostics);
     return;
   }
   response.new_state =

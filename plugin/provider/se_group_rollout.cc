@@ -9,14 +9,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
 #include "plugin/common/log.h"
+#include "plugin/common/status_macros.h"
 #include "plugin/framework/attr.h"
 #include "plugin/provider/provider.h"
-#include "plugin/provider/se_group_observed_load.h"
 #include "plugin/provider/se_group_running_ses.h"
+#include "plugin/provider/se_group_state.h"
+#include "plugin/provider/usage_attributes.h"
 #include "plugin/segroup/lifecycle/rollout.h"
 #include "plugin/segroup/lifecycle/rollout_capacity.h"
 #include "plugin/segroup/lifecycle/rollout_client.h"
+#include "plugin/segroup/usage/current_load.h"
 #include "plugin/sizing/rules.h"
 
 namespace nsxalb::provider {
@@ -100,7 +104,34 @@ constexpr char kResume[] =
     "The state records the SEs still to do (service_engines.lagging and last_rollout.to_do); "
     "the next terraform apply resumes the roll from them.";
 
+// The private data's key that carries the plan's roll decision (its fingerprint) to apply.
+constexpr char kRollPrivateKey[] = "rollout_decision";
+
+// Adds the decision's fingerprint to the plan's private data (a JSON object; other keys kept).
+void SetRollPrivate(std::string* planned_private, const std::string& fingerprint) {
+  if (planned_private == nullptr) return;
+  nlohmann::json data = nlohmann::json::parse(*planned_private, nullptr, false);
+  if (!data.is_object()) data = nlohmann::json::object();
+  data[kRollPrivateKey] = fingerprint;
+  *planned_private = data.dump();
+}
+
+// The plan's roll decision from its private data; "" when it made none.
+std::string PlannedRoll(const std::string& planned_private) {
+  const nlohmann::json data = nlohmann::json::parse(planned_private, nullptr, false);
+  if (!data.is_object()) return "";
+  auto it = data.find(kRollPrivateKey);
+  return it != data.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 }  // namespace
+
+std::string WithoutRollDecision(const std::string& private_data) {
+  nlohmann::json data = nlohmann::json::parse(private_data, nullptr, false);
+  if (!data.is_object() || !data.contains(kRollPrivateKey)) return private_data;
+  data.erase(kRollPrivateKey);
+  return data.empty() ? std::string() : data.dump();
+}
 
 cty::Type LastRolloutObjectType() {
   return cty::Type::Object({{"result", cty::Type::String()},
@@ -175,8 +206,66 @@ std::optional<RolloutSettings> ReadRolloutSettings(const cty::Value& config,
   return out;
 }
 
-cty::Value PlanRollout(const cty::Value& config, const cty::Value& prior, cty::Value planned,
-                       const std::optional<lc::GroupSes>& ses, Diagnostics& diagnostics) {
+absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller::Client& client,
+                                            const RollContext& context) {
+  const cty::Value& config = *context.config;
+  const std::string tenant = framework::StringAttr(*context.prior, "tenant").value_or("");
+  NSXALB_ASSIGN_OR_RETURN(lc::RolloutInput read,
+                          lc::ReadRolloutInput(client, context.group, tenant, {}));
+  if (context.ses.has_value()) {
+    // The plan's match knows the reboot fields this plan changes, which the Controller cannot
+    // report yet.
+    read.ses = *context.ses;
+    read.lagging = lc::RollOrder(context.ses->lagging);
+    read.running = static_cast<int>(context.ses->running.size());
+  }
+  const int max_unavailable = context.settings.max_unavailable;
+  // The declared workload on the SEs left (rule rollout-capacity-with-ses-out): the capacity
+  // guard's figure when the Controller has no samples of the load.
+  lc::CapacityFigures declared;
+  sizing::Platform platform = sizing::Platform::kVcenter;
+  if (context.plan != nullptr && context.plan->workload.has_value() &&
+      context.plan->planned_shape.has_value()) {
+    declared = lc::CapacityWithSesOut(*context.plan->workload, *context.plan->planned_shape,
+                                      read.ses, max_unavailable,
+                                      context.plan->workload->target_utilization_pct);
+    platform = context.plan->workload->platform;
+  }
+  // The load the SEs carry now: observed_load's window and statistic when the block is set.
+  framework::Diagnostics query_errors;
+  std::optional<segroup::UsageQuery> observed;
+  const cty::Value* block = config.GetAttribute("observed_load");
+  if (block != nullptr && block->IsKnown() && !block->IsNull()) {
+    observed = UsageQueryOf(*block, cty::AttributePath().Attribute("observed_load"), query_errors);
+  }
+  const segroup::UsageQuery query =
+      segroup::RollLoadQuery(observed.has_value() && !query_errors.HasError() ? &*observed
+                                                                              : nullptr);
+  std::shared_ptr<const lc::SharedSeListing::Listing> listing;
+  if (auto shared = provider.se_listing().Get(client, tenant); shared.ok()) listing = *shared;
+  absl::StatusOr<lc::CurrentLoad> load =
+      segroup::ReadCurrentLoad(client, context.group.uuid, tenant, context.group.body, query,
+                               platform, listing.get());
+  if (!load.ok()) {
+    if (load.status().code() == absl::StatusCode::kCancelled) return load.status();
+    lc::CurrentLoad none;
+    none.missing_reason = std::string(load.status().message());
+    load = none;
+  }
+  RollDecisionRead out;
+  out.input = lc::RollInputOf(read, *std::move(load), declared, max_unavailable,
+                              SpareReplacements(PriorLastRollout(*context.prior), read));
+  out.decision = lc::DecideRoll(out.input);
+  return out;
+}
+
+cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
+                       const RollContext& context, cty::Value planned,
+                       segroup::SizingPolicy policy, std::string_view enforce_waived,
+                       std::string* planned_private, Diagnostics& diagnostics) {
+  const cty::Value& config = *context.config;
+  const cty::Value& prior = *context.prior;
+  if (planned_private != nullptr) *planned_private = WithoutRollDecision(*planned_private);
   const std::optional<RolloutSettings> settings = ReadRolloutSettings(config, nullptr);
   const cty::Value* service_engines = planned.GetAttribute("service_engines");
   const bool may_roll = !settings.has_value() || settings->rolling;
@@ -184,23 +273,79 @@ cty::Value PlanRollout(const cty::Value& config, const cty::Value& prior, cty::V
     // No roll: last_rollout stays what it was (null for a new group, which runs no SE yet).
     return std::move(planned).WithAttribute("last_rollout", PriorLastRollout(prior));
   }
-  if (settings.has_value() && ses.has_value() && ses->AnyLag()) {
-    const std::vector<lc::LaggingSe> order = lc::RollOrder(ses->lagging);
-    diagnostics.AddAttributeWarning(
-        RolloutPath("strategy"),
-        absl::StrCat("Apply will roll ", order.size(), order.size() == 1 ? " SE" : " SEs"),
-        absl::StrCat(lc::DescribeRollout(order, TargetOf(planned), settings->max_unavailable),
-                     ". Before the first SE is touched, apply checks that the SEs left carry the "
-                     "workload, that the licence covers a replacement, and that the cloud can "
-                     "create SEs; Ctrl-C stops after the current step with no SE left disabled "
-                     "(rule ",
-                     sizing::rules::kRolloutPlanned, ")."));
-    planned = std::move(planned).WithAttribute("service_engines",
-                                               cty::Value::Unknown(ServiceEnginesObjectType()));
-    return std::move(planned).WithAttribute("last_rollout",
-                                            cty::Value::Unknown(LastRolloutObjectType()));
+  if (settings.has_value() && context.ses.has_value() && context.ses->AnyLag() &&
+      client != nullptr) {
+    RollContext with_settings = context;
+    with_settings.settings = *settings;
+    absl::StatusOr<RollDecisionRead> read = absl::UnknownError("not read");
+    // The group as apply will leave it: the Controller's, with the planned typed fields over it.
+    absl::StatusOr<controller::SeGroup> group =
+        client->GetSeGroup(framework::StringAttr(prior, "id").value_or(""),
+                           framework::StringAttr(prior, "tenant").value_or(""));
+    if (group.ok()) {
+      for (const auto& [name, value] : TypedFieldsToSend(planned).items()) {
+        group->body[name] = value;
+      }
+      with_settings.group = *std::move(group);
+      read = DecideRoll(provider, *client, with_settings);
+    } else {
+      read = group.status();
+    }
+    std::string fingerprint;
+    if (!read.ok()) {
+      diagnostics.AddAttributeWarning(
+          RolloutPath("strategy"), "Rollout not decided",
+          absl::StrCat("The roll's decision could not be made, so apply will roll no SE (it "
+                       "writes the group's settings only); plan again once the Controller "
+                       "answers.\n\nOriginal Error: ",
+                       read.status().message()));
+      fingerprint = "unread";
+    } else {
+      const lc::RollDecision& decision = read->decision;
+      fingerprint = lc::DecisionFingerprint(decision);
+      const std::string detail =
+          absl::StrJoin(lc::DescribeDecision(decision, read->input), "\n");
+      if (decision.verdict == lc::RollVerdict::kRoll) {
+        diagnostics.AddAttributeWarning(
+            RolloutPath("strategy"), lc::DecisionSummary(decision),
+            absl::StrCat(detail,
+                         "\n\nApply writes the group, reads the same figures again and rolls "
+                         "only if the decision is still this one; Ctrl-C stops after the "
+                         "current step with no SE left disabled (rules ",
+                         sizing::rules::kRolloutPlanned, ", ", sizing::rules::kRollDecidedInPlan,
+                         ")."));
+        SetRollPrivate(planned_private, fingerprint);
+        planned = std::move(planned).WithAttribute(
+            "service_engines", cty::Value::Unknown(ServiceEnginesObjectType()));
+        return std::move(planned).WithAttribute("last_rollout",
+                                                cty::Value::Unknown(LastRolloutObjectType()));
+      }
+      const bool under_enforce = policy == segroup::SizingPolicy::kEnforce;
+      const bool enforced = under_enforce && enforce_waived.empty();
+      std::string text = absl::StrCat(
+          detail,
+          "\n\nApply writes the group's settings only and touches no SE; the SEs keep their "
+          "shape, and each plan shows the roll again once the cause is gone (rule ",
+          sizing::rules::kRollDecidedInPlan, ").");
+      if (enforced) {
+        absl::StrAppend(&text,
+                        "\n\nsizing_policy = \"enforce\" makes a refused roll an error in a "
+                        "plan that creates or changes the group; sizing_policy = \"warn\" makes "
+                        "it a warning.");
+      } else if (under_enforce) {
+        absl::StrAppend(&text, "\n\n", absl::string_view(enforce_waived.data(), enforce_waived.size()));
+      }
+      if (enforced) {
+        diagnostics.AddAttributeError(RolloutPath("strategy"), lc::DecisionSummary(decision),
+                                      text);
+      } else {
+        diagnostics.AddAttributeWarning(RolloutPath("strategy"), lc::DecisionSummary(decision),
+                                        text);
+      }
+    }
+    SetRollPrivate(planned_private, fingerprint);
   }
-  // Apply rolls whatever lags once it has written the group: last_rollout is then unknown too.
+  // Apply rolls nothing: last_rollout is unknown only when apply reads the SEs again.
   const bool apply_reads_ses = service_engines != nullptr && !service_engines->IsKnown();
   return std::move(planned).WithAttribute(
       "last_rollout",
@@ -212,8 +357,13 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
                               Diagnostics& diagnostics) {
   const cty::Value prior_last = PriorLastRollout(*apply.prior);
   const std::optional<RolloutSettings> settings = ReadRolloutSettings(*apply.config, &diagnostics);
-  if (!settings.has_value() || !settings->rolling || apply.prior->IsNull()) {
-    return std::move(new_state).WithAttribute("last_rollout", prior_last);
+  const std::string planned = PlannedRoll(apply.planned_private);
+  if (!settings.has_value() || !settings->rolling || apply.prior->IsNull() ||
+      planned.rfind("roll:", 0) != 0) {
+    // The plan decided no roll (strategy "none", nothing lagging, or a refusal it showed).
+    return WithRunningSesAfterApply(provider, client, *apply.prior,
+                                    std::move(new_state).WithAttribute("last_rollout", prior_last),
+                                    diagnostics);
   }
   const std::string tenant = framework::StringAttr(new_state, "tenant").value_or("");
   const std::string group_name = apply.group.name;
@@ -241,85 +391,54 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
     return WithRunningSesAfterRoll(**fresh, *apply.prior, state, diagnostics);
   };
 
-  lc::CapacityFigures capacity;  // filled below from the workload; else the HA minimum only
-  absl::StatusOr<lc::RolloutInput> input =
-      lc::ReadRolloutInput(client, apply.group, tenant, capacity);
-  if (!input.ok()) {
+  // The decision again, on fresh reads, before the first SE write.
+  RollContext context;
+  context.config = apply.config;
+  context.prior = apply.prior;
+  context.plan = apply.plan;
+  context.group = apply.group;
+  context.settings = *settings;
+  absl::StatusOr<RollDecisionRead> read = DecideRoll(provider, client, context);
+  if (!read.ok()) {
     diagnostics.AddError(
         "SE rollout failed",
-        absl::StrCat("While ", action, ", the group's SEs could not be read; no SE was touched. ",
-                     kResume, "\n\nOriginal Error: ", input.status().message()));
+        absl::StrCat("While ", action, ", the figures of the roll's decision could not be read "
+                     "again; no SE was touched. ",
+                     kResume, "\n\nOriginal Error: ", read.status().message()));
     new_state = std::move(new_state).WithAttribute(
-        "last_rollout", LastRollout("failed", {}, {}, std::string(input.status().message())));
+        "last_rollout", LastRollout("failed", {}, {}, std::string(read.status().message())));
     return finish(std::move(new_state));
   }
-  if (input->lagging.empty()) {
-    log::Info(absl::StrCat("nsxalb: SE group \"", group_name,
-                           "\": every running SE has its "
-                           "settings; nothing to roll"));
-    new_state = std::move(new_state).WithAttribute("last_rollout", prior_last);
+  const lc::RollDecision& decision = read->decision;
+  const std::vector<std::string> all = NamesOf(decision.order);
+  const std::string now = lc::DecisionFingerprint(decision);
+  if (now != planned) {
+    const std::string why =
+        decision.verdict == lc::RollVerdict::kRefused
+            ? decision.refusal
+            : absl::StrCat("the plan decided \"", planned, "\", apply now finds \"", now, "\"");
+    diagnostics.AddAttributeError(
+        RolloutPath("strategy"), "SE rollout not started: the decision changed since the plan",
+        absl::StrCat("While ", action,
+                     ", the roll's decision made again on fresh reads is not the plan's, so no "
+                     "SE was touched: ",
+                     why,
+                     "\n\nThe group's settings are written. Run terraform plan again to review "
+                     "the roll as it stands now."));
+    new_state = std::move(new_state).WithAttribute(
+        "last_rollout", LastRollout("refused", {}, all, why));
     return finish(std::move(new_state));
   }
-
+  for (const std::string& line : lc::DescribeDecision(decision, read->input)) {
+    log::Info(absl::StrCat("rollout decision: ", line));
+  }
   lc::RolloutOptions options;
   options.max_unavailable = settings->max_unavailable;
   options.timeout_per_se = settings->timeout;
-  options.spare_replacements = SpareReplacements(prior_last, *input);
-  // The capacity guard's CPU figure: the declared workload on the SEs left with max_unavailable
-  // out, at their real shape (rule rollout-capacity-with-ses-out).
-  // With observed_load, the observed peak (what the SEs really carry) instead: the declared
-  // workload is what the new shape is for, and may not run yet.
-  if (apply.plan != nullptr && apply.plan->workload.has_value() &&
-      apply.plan->planned_shape.has_value()) {
-    const int target = apply.plan->workload->target_utilization_pct;
-    input->guards.capacity =
-        lc::CapacityWithSesOut(*apply.plan->workload, *apply.plan->planned_shape, input->ses,
-                               options.max_unavailable, target);
-    const cty::Value* observed = apply.config->GetAttribute("observed_load");
-    if (observed != nullptr && observed->IsKnown() && !observed->IsNull()) {
-      ObservedLoadCheck check;
-      check.block = *observed;
-      check.group_uuid = apply.group.uuid;
-      check.tenant = tenant;
-      check.planned = new_state;
-      check.plan = apply.plan;
-      check.platform = apply.plan->workload->platform;
-      absl::StatusOr<std::optional<sizing::Workload>> peak = ObservedPeakWorkload(client, check);
-      if (peak.ok() && peak->has_value()) {
-        input->guards.capacity = lc::CapacityWithSesOut(
-            **peak, *apply.plan->planned_shape, input->ses, options.max_unavailable, target);
-        const std::string declared = "the declared workload ";
-        if (input->guards.capacity.load.rfind(declared, 0) == 0) {
-          input->guards.capacity.load = absl::StrCat(
-              "the observed peak ", input->guards.capacity.load.substr(declared.size()));
-        }
-      } else {
-        absl::StrAppend(&input->guards.capacity.load, " (observed_load: ",
-                        peak.ok() ? "nothing observed" : peak.status().message(),
-                        ", so the declared workload)");
-      }
-    }
-  }
-  const std::vector<std::string> all = NamesOf(input->lagging);
-  if (absl::Status guards = lc::CheckGuards(input->lagging, options, input->guards); !guards.ok()) {
-    diagnostics.AddAttributeError(
-        RolloutPath("strategy"), "SE rollout refused",
-        absl::StrCat(
-            "While ", action, ", a guard refused before any SE was touched: ", guards.message(),
-            "\n\nThe group's settings are written; its SEs keep their shape until the "
-            "cause is fixed and terraform apply runs again (or set strategy = \"none\")."));
-    new_state = std::move(new_state).WithAttribute(
-        "last_rollout", LastRollout("refused", {}, all, std::string(guards.message())));
-    return finish(std::move(new_state));
-  }
-
-  for (const std::string& line : lc::DescribeGuards(input->lagging, options, input->guards)) {
-    log::Info(absl::StrCat("rollout guard ", line));
-  }
+  options.spare_replacements = read->input.spare_replacements;
   lc::ClientRolloutOperations ops(client, apply.group.uuid, tenant, restore);
-  lc::RolloutResult result =
-      lc::RunRollout(input->lagging, input->target, options, input->guards, ops,
-                     *controller::RealClock(), &provider.stop_requested());
+  lc::RolloutResult result = lc::RunRollout(decision.order, read->input.target, options, ops,
+                                            *controller::RealClock(), &provider.stop_requested());
   if (result.status.ok()) {
     new_state = std::move(new_state).WithAttribute(
         "last_rollout", LastRollout("complete", result.done, {},
@@ -327,32 +446,32 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
                                                  result.done.size() == 1 ? " SE" : " SEs",
                                                  " at the group's settings (",
                                                  absl::StrJoin(result.done, ", "), ")")));
-  } else {
-    const bool stopped = result.status.code() == absl::StatusCode::kCancelled ||
-                         result.status.code() == absl::StatusCode::kDeadlineExceeded;
-    diagnostics.AddError(
-        stopped ? "SE rollout stopped" : "SE rollout failed",
-        absl::StrCat("While ", action, ": ", result.status.message(), "\n\n", kResume));
+    return finish(std::move(new_state));
+  }
+  const bool stopped = result.status.code() == absl::StatusCode::kCancelled ||
+                       result.status.code() == absl::StatusCode::kDeadlineExceeded;
+  diagnostics.AddError(stopped ? "SE rollout stopped" : "SE rollout failed",
+                       absl::StrCat("While ", action, ": ", result.status.message(), "\n\n",
+                                    kResume));
+  new_state = std::move(new_state).WithAttribute(
+      "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
+                                  std::string(result.status.message())));
+  // The SEs that match now beyond those that matched before (less the spares this roll was
+  // given) and the replacements of the SEs done: replacements made for an SE the roll enabled
+  // again, which the next roll counts as already made.
+  new_state = finish(std::move(new_state));
+  const cty::Value* ses = new_state.GetAttribute("service_engines");
+  if (ses != nullptr && ses->IsKnown() && !ses->IsNull()) {
+    const int running = static_cast<int>(read->input.ses.running.size());
+    const int matching_before =
+        running - static_cast<int>(decision.order.size()) - options.spare_replacements;
+    const int kept =
+        IntOf(*ses, "matching") - matching_before - static_cast<int>(result.done.size());
     new_state = std::move(new_state).WithAttribute(
         "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
-                                    std::string(result.status.message())));
-    // The SEs that match now beyond those that matched before (less the spares this roll was
-    // given) and the replacements of the SEs done: replacements made for an SE the roll enabled
-    // again, which the next roll counts as already made.
-    new_state = finish(std::move(new_state));
-    const cty::Value* ses = new_state.GetAttribute("service_engines");
-    if (ses != nullptr && ses->IsKnown() && !ses->IsNull()) {
-      const int matching_before =
-          input->running - static_cast<int>(input->lagging.size()) - options.spare_replacements;
-      const int kept =
-          IntOf(*ses, "matching") - matching_before - static_cast<int>(result.done.size());
-      new_state = std::move(new_state).WithAttribute(
-          "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
-                                      std::string(result.status.message()), std::max(0, kept)));
-    }
-    return new_state;
+                                    std::string(result.status.message()), std::max(0, kept)));
   }
-  return finish(std::move(new_state));
+  return new_state;
 }
 
 }  // namespace nsxalb::provider

@@ -397,6 +397,40 @@ const std::vector<RuleDoc>& AllRules() {
        "group's target (max_cpu_usage, else 80%) under its HA mode, and must be at least the HA "
        "mode's minimum; otherwise apply refuses with the figures before any SE write.",
        {}},
+      {kRollDecidedInPlan,
+       "derived: the plan is the contract",
+       "The roll's decision (which SEs, in which order, replace or reboot, each guard's verdict, "
+       "where each leaving SE's virtual services go, the predicted peak) is computed in the plan "
+       "from the group, its running SEs, the load they carry now, the licence pool, the cloud and "
+       "the Controller's upgrade state. A roll that would be refused is a warning at "
+       "rollout.strategy (an error under sizing_policy = \"enforce\"), and apply then writes "
+       "the group's settings only. Apply computes the decision again on fresh reads before the "
+       "first SE write and stops, touching no SE, when it changed.",
+       {}},
+      {kRollPlacementAsController,
+       "avi-se-lifecycle.md section 6 (ServiceEngineGroup.algo, max_vs_per_se, "
+       "min_scaleout_per_vs, max_se)",
+       "A leaving SE's virtual services are placed as the Controller places them: packed, on the "
+       "enabled SE with the most virtual services that has room (max_vs_per_se); distributed, on "
+       "a new SE while the group has fewer than max_se SEs, else the least loaded; with no room, "
+       "on a new SE at the group's current settings while the group (the leaving SEs included) "
+       "has fewer than max_se and the cloud creates SEs; else nowhere (MIGRATE_SE_FAILED). A "
+       "replacement roll is refused when a step would create no replacement, or leave a virtual "
+       "service without a place.",
+       {}},
+      {kRollLoadSharedEvenly,
+       "assumption (UNCONFIRMED: the Controller reports CPU per SE, not per virtual service)",
+       "An SE's measured CPU is shared evenly by the virtual services it hosts; each SE's figure "
+       "is the peak of its samples over the window, so adding peaks of different SEs is "
+       "conservative. An SE without samples counts as the busiest SE with samples.",
+       {}},
+      {kRollLoadScalesWithVcpus,
+       "assumption (UNCONFIRMED; the tables scale close to linearly per vCPU)",
+       "A virtual service's share keeps its vCPU-seconds when it moves: on an SE of other size "
+       "its percentage is scaled by the ratio of the vCPUs. A roll is refused when a step would "
+       "put an SE it moves load onto over the target (max_cpu_usage, else 80%); an SE already "
+       "over the target that takes nothing does not refuse it.",
+       {}},
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",
        "Warn (an error under sizing_policy = \"enforce\" in a plan that creates or changes the "

@@ -99,6 +99,11 @@ inline constexpr char kServiceUnitsOfRunningSes[] = "service-units-of-running-se
 // The roll of the running SEs to the group's settings (plugin/segroup/lifecycle/rollout.h).
 inline constexpr char kRolloutPlanned[] = "rollout-planned";
 inline constexpr char kRolloutCapacityWithSesOut[] = "rollout-capacity-with-ses-out";
+// The roll's decision, made in the plan (plugin/segroup/lifecycle/roll_decision.h).
+inline constexpr char kRollDecidedInPlan[] = "roll-decided-in-plan";
+inline constexpr char kRollPlacementAsController[] = "roll-placement-as-controller";
+inline constexpr char kRollLoadSharedEvenly[] = "roll-load-shared-evenly";
+inline constexpr char kRollLoadScalesWithVcpus[] = "roll-load-scales-with-vcpus";
 // The licence pool (plugin/segroup/license_check.h): the Controller's ledger against the plan and
 // the estate.
 inline constexpr char kLicenseUnitsShort[] = "license-units-short";

@@ -102,22 +102,15 @@ TEST(SeGroupRolloutTest, UnknownSettingsDecideNothing) {
   EXPECT_FALSE(d.HasError());
 }
 
-TEST(SeGroupRolloutTest, RollingWithLaggingSesPlansAnUpdateAndSaysWhatApplyDoes) {
-  const cty::Value prior = GroupState(cty::Value::Null(LastRolloutObjectType()));
-  framework::Diagnostics d;
-  const cty::Value planned = PlanRollout(WithRollout({{"strategy", cty::Value::String("rolling")}}),
-                                         prior, prior, ThreeLaggingSes(), d);
-  EXPECT_FALSE(planned.GetAttribute("service_engines")->IsKnown());
-  EXPECT_FALSE(planned.GetAttribute("last_rollout")->IsKnown());
-  ASSERT_EQ(d.items().size(), 1u);
-  ASSERT_TRUE(d.items()[0].path.has_value());
-  EXPECT_EQ(d.items()[0].severity, framework::Severity::kWarning);
-  EXPECT_EQ(d.items()[0].path->ToString(), ".rollout.strategy");
-  EXPECT_EQ(d.items()[0].summary, "Apply will roll 3 SEs");
-  EXPECT_THAT(d.items()[0].detail,
-              HasSubstr("rollout: checkout-se-1, -2 and -3 will be replaced (4 vCPUs -> 5, 8192 "
-                        "MB -> 10240), one at a time."));
-  EXPECT_THAT(d.items()[0].detail, HasSubstr("(rule rollout-planned)"));
+// The plan's private data carries the roll's decision to apply, and only to that apply.
+TEST(SeGroupRolloutTest, TheDecisionLeavesThePrivateDataItCameIn) {
+  EXPECT_EQ(WithoutRollDecision(""), "");
+  EXPECT_EQ(WithoutRollDecision("{\"rollout_decision\":\"roll:checkout-se-1=replace\"}"), "");
+  EXPECT_EQ(WithoutRollDecision(
+                "{\"capture_extra_fields\":true,\"rollout_decision\":\"refused:capacity:a\"}"),
+            "{\"capture_extra_fields\":true}");
+  EXPECT_EQ(WithoutRollDecision("{\"capture_extra_fields\":true}"),
+            "{\"capture_extra_fields\":true}");
 }
 
 TEST(SeGroupRolloutTest, NoneOrNothingLaggingKeepsThePlanClean) {
@@ -130,13 +123,24 @@ TEST(SeGroupRolloutTest, NoneOrNothingLaggingKeepsThePlanClean) {
       LastRolloutObjectType());
   const cty::Value prior = GroupState(recorded);
   framework::Diagnostics d;
-  // "none" with lagging SEs: nothing planned, last_rollout kept.
-  cty::Value planned = PlanRollout(WithRollout({{"strategy", cty::Value::String("none")}}), prior,
-                                   prior, ThreeLaggingSes(), d);
+  NsxalbProvider provider;
+  std::string planned_private = "{\"rollout_decision\":\"roll:checkout-se-1=replace\"}";
+  // "none" with lagging SEs: nothing planned, last_rollout kept, no decision carried over.
+  const cty::Value none = WithRollout({{"strategy", cty::Value::String("none")}});
+  RollContext context;
+  context.config = &none;
+  context.prior = &prior;
+  context.ses = ThreeLaggingSes();
+  cty::Value planned = PlanRollout(provider, nullptr, context, prior, segroup::SizingPolicy::kWarn,
+                                   "", &planned_private, d);
   EXPECT_TRUE(planned.Equals(prior));
+  EXPECT_EQ(planned_private, "");
   // "rolling" with every SE matching: the same.
-  planned = PlanRollout(WithRollout({{"strategy", cty::Value::String("rolling")}}), prior, prior,
-                        lc::GroupSes{}, d);
+  const cty::Value rolling = WithRollout({{"strategy", cty::Value::String("rolling")}});
+  context.config = &rolling;
+  context.ses = lc::GroupSes{};
+  planned = PlanRollout(provider, nullptr, context, prior, segroup::SizingPolicy::kWarn, "",
+                        &planned_private, d);
   EXPECT_TRUE(planned.Equals(prior));
   EXPECT_TRUE(d.items().empty());
 }
@@ -146,12 +150,19 @@ TEST(SeGroupRolloutTest, AnApplyThatReadsTheSesMayRollSoLastRolloutIsUnknown) {
   const cty::Value changing =
       prior.WithAttribute("service_engines", cty::Value::Unknown(ServiceEnginesObjectType()));
   framework::Diagnostics d;
-  const cty::Value planned = PlanRollout(WithRollout({{"strategy", cty::Value::String("rolling")}}),
-                                         prior, changing, std::nullopt, d);
+  NsxalbProvider provider;
+  const cty::Value rolling = WithRollout({{"strategy", cty::Value::String("rolling")}});
+  RollContext context;
+  context.config = &rolling;
+  context.prior = &prior;
+  const cty::Value planned = PlanRollout(provider, nullptr, context, changing,
+                                         segroup::SizingPolicy::kWarn, "", nullptr, d);
   EXPECT_FALSE(planned.GetAttribute("last_rollout")->IsKnown());
   // A new group runs no SE: last_rollout is null, known.
-  const cty::Value created = PlanRollout(WithRollout({{"strategy", cty::Value::String("rolling")}}),
-                                         cty::Value::Null(prior.type()), changing, std::nullopt, d);
+  const cty::Value none = cty::Value::Null(prior.type());
+  context.prior = &none;
+  const cty::Value created = PlanRollout(provider, nullptr, context, changing,
+                                         segroup::SizingPolicy::kWarn, "", nullptr, d);
   EXPECT_TRUE(created.GetAttribute("last_rollout")->IsKnown());
   EXPECT_TRUE(created.GetAttribute("last_rollout")->IsNull());
 }

@@ -321,12 +321,6 @@ class Roll {
   std::string current_step_;
 };
 
-bool AnyReplaced(const std::vector<LaggingSe>& ses) {
-  return std::any_of(ses.begin(), ses.end(), [](const LaggingSe& se) {
-    return se.why == controller::TakesEffect::kNewSesOnly;
-  });
-}
-
 }  // namespace
 
 std::vector<LaggingSe> RollOrder(std::vector<LaggingSe> ses) {
@@ -383,8 +377,7 @@ std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape
   return absl::StrCat("rollout: ", absl::StrJoin(parts, "; "), ", ", AtATime(max_unavailable));
 }
 
-absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions& options,
-                         const GuardFigures& figures) {
+absl::Status CheckRolloutOptions(const RolloutOptions& options) {
   if (options.max_unavailable < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("rollout: max_unavailable must be 1 or more, not ", options.max_unavailable));
@@ -392,111 +385,17 @@ absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions
   if (options.timeout_per_se <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("rollout: timeout must be longer than 0s");
   }
-  if (ses.empty()) return absl::OkStatus();
-  const CapacityFigures& c = figures.capacity;
-  const int out = std::min<int>(options.max_unavailable, static_cast<int>(ses.size()));
-  const int left = c.running_ses - out;
-  if (c.running_ses > 0 && left < c.ha_minimum_ses) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "rollout refused by the capacity guard: with max_unavailable = ", options.max_unavailable,
-        ", ", left, " of the group's ", c.running_ses,
-        " running SEs would remain, below the HA "
-        "mode's minimum of ",
-        c.ha_minimum_ses, ". Lower max_unavailable."));
-  }
-  if (c.known && c.cpu_percent_out > c.target_percent) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "rollout refused by the capacity guard: with %d of %d SEs out, the %d left (at their "
-        "real shape) would run %s at %.1f%% %s (%s), over the %.0f%% target. Lower "
-        "max_unavailable, add SEs first (max_se), or roll in a quieter hour with a lower load.",
-        out, c.running_ses, left, c.load, c.cpu_percent_out, c.measure, c.basis, c.target_percent));
-  }
-  if (!AnyReplaced(ses)) return absl::OkStatus();
-  const CloudFigures& cloud = figures.cloud;
-  if (!cloud.creates_ses) {
-    std::vector<std::string> names;
-    for (const LaggingSe& se : RollOrder(ses)) {
-      if (se.why == controller::TakesEffect::kNewSesOnly) names.push_back(se.se.name);
-    }
-    return absl::FailedPreconditionError(absl::StrCat(
-        "rollout refused by the cloud guard: cloud \"", cloud.name,
-        "\" is a no-access cloud, where the Controller creates no SE, so nothing would replace a "
-        "deleted one. By hand, for each of ",
-        absl::StrJoin(names, ", "),
-        ": deploy a new SE VM at the group's settings, wait until it is up in the group, disable "
-        "the old SE (enable_state SE_STATE_DISABLED), wait for OPER_DISABLED, then delete it. A "
-        "change that needs only a reboot can still be rolled here."));
-  }
-  const LicenseFigures& l = figures.license;
-  if (!l.known) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "rollout refused by the license guard: the Controller's licence ledger "
-        "(/api/licensing/ledger/details) could not be read",
-        l.unknown_reason.empty() ? "" : absl::StrCat(" (", l.unknown_reason, ")"),
-        ", so it is unknown whether a replacement SE can be licensed; a change that needs only a "
-        "reboot can still be rolled"));
-  }
-  const double needed = l.replacement_units * out;
-  if (needed > l.remaining_units + 1e-9) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "rollout refused by the license guard: each replacement SE takes its Service Units before "
-        "the SE it replaces gives its own back; %d replacement%s at a time need%s %g SUs, and the "
-        "%s tier has %g left (the Controller would refuse: \"Insufficient licensable resources "
-        "available to create Service Engine\"). Free or add %g SUs, then apply again.",
-        out, out == 1 ? "" : "s", out == 1 ? "s" : "", needed, l.tier, l.remaining_units,
-        needed - l.remaining_units));
-  }
   return absl::OkStatus();
 }
 
-std::vector<std::string> DescribeGuards(const std::vector<LaggingSe>& ses,
-                                        const RolloutOptions& options,
-                                        const GuardFigures& figures) {
-  std::vector<std::string> lines;
-  const CapacityFigures& c = figures.capacity;
-  const int out = std::min<int>(options.max_unavailable, static_cast<int>(ses.size()));
-  if (c.known) {
-    lines.push_back(absl::StrFormat(
-        "capacity: %d of %d SEs out, the %d left run %s at %.1f%% %s (%s), target %.0f%%; HA "
-        "minimum %d",
-        out, c.running_ses, c.running_ses - out, c.load, c.cpu_percent_out, c.measure, c.basis,
-        c.target_percent, c.ha_minimum_ses));
-  } else {
-    lines.push_back(absl::StrFormat(
-        "capacity: %d of %d SEs out, HA minimum %d; no workload or observed load to check the "
-        "CPU against",
-        out, c.running_ses, c.ha_minimum_ses));
-  }
-  if (AnyReplaced(ses)) {
-    lines.push_back(absl::StrCat(
-        "cloud: \"", figures.cloud.name, "\" ",
-        figures.cloud.creates_ses ? "creates replacement SEs" : "is no-access: creates no SE"));
-    if (figures.license.known) {
-      lines.push_back(absl::StrFormat("license: %g SUs needed at a time, %g left in %s",
-                                      figures.license.replacement_units * out,
-                                      figures.license.remaining_units, figures.license.tier));
-    } else {
-      lines.push_back(absl::StrCat("license: the ledger could not be read",
-                                   figures.license.unknown_reason.empty()
-                                       ? ""
-                                       : absl::StrCat(" (", figures.license.unknown_reason, ")")));
-    }
-  } else {
-    lines.push_back("cloud, license: not needed (reboots only, no SE is replaced)");
-  }
-  return lines;
-}
-
 RolloutResult RunRollout(std::vector<LaggingSe> ses, const TargetShape& target,
-                         const RolloutOptions& options, const GuardFigures& figures,
-                         RolloutOperations& ops, controller::Clock& clock,
-                         absl::Notification* stop) {
+                         const RolloutOptions& options, RolloutOperations& ops,
+                         controller::Clock& clock, absl::Notification* stop) {
   std::vector<LaggingSe> order = RollOrder(std::move(ses));
-  if (absl::Status guards = CheckGuards(order, options, figures); !guards.ok()) {
+  if (absl::Status checked = CheckRolloutOptions(options); !checked.ok()) {
     RolloutResult result;
     for (const LaggingSe& se : order) result.to_do.push_back(se.se.name);
-    log::Info(std::string(guards.message()));  // the caller reports the error itself
-    result.status = guards;
+    result.status = checked;
     return result;
   }
   if (order.empty()) return RolloutResult{};

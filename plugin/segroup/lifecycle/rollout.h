@@ -3,8 +3,8 @@
 // documented steps (replaced: disable, wait until its virtual services migrated and the
 // Controller's replacement at the new shape is up, delete; rebooted: disable, wait, reboot, wait
 // until up without a reboot pending, enable), in a stable order (by name), at most max_unavailable
-// at a time, after three guards (capacity, licence, cloud) that refuse before the first SE is
-// touched.
+// at a time. Whether to roll at all (the guards: upgrade, HA mode, capacity, placement, cloud,
+// licence) is the roll's decision (roll_decision.h), made before the first SE is touched.
 //
 // The SEs to roll are match.h's LaggingSe: `why` kNewSesOnly is replaced, kAfterSeReboot rebooted.
 // Pure logic: the Controller is reached only through the small RolloutOperations interface
@@ -92,8 +92,9 @@ struct RolloutOptions {
   std::function<void(const std::string&)> on_step;
 };
 
-// The guards' figures, computed by the caller from the group's sizing (the utilization at the
-// running SEs' real shape of plugin/segroup/lifecycle), the licence ledger and the cloud.
+// The figures the guards of the roll's decision (roll_decision.h) read: the declared workload on
+// the SEs left (CapacityWithSesOut, the fallback when the Controller has no samples of the load),
+// the licence ledger and the cloud.
 struct CapacityFigures {
   bool known = false;          // false: no workload to check against (the guard passes, says so)
   int running_ses = 0;         // SEs of the group that run now
@@ -138,24 +139,19 @@ std::vector<LaggingSe> RollOrder(std::vector<LaggingSe> ses);
 std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape& target,
                             int max_unavailable);
 
-// The guards, checked before the first SE is touched: FailedPrecondition naming the figures
-// when one refuses. The licence and cloud guards apply only when an SE is to be replaced.
-absl::Status CheckGuards(const std::vector<LaggingSe>& ses, const RolloutOptions& options,
-                         const GuardFigures& figures);
+// The roll's options checked: InvalidArgument naming max_unavailable (1 or more) or the timeout
+// (longer than 0s).
+absl::Status CheckRolloutOptions(const RolloutOptions& options);
 
-// One line per guard with its figures, for the dry run ("capacity: ...", "license: ...",
-// "cloud: ...").
-std::vector<std::string> DescribeGuards(const std::vector<LaggingSe>& ses,
-                                        const RolloutOptions& options, const GuardFigures& figures);
-
-// Runs the roll: the guards, then each SE (in RollOrder), batch by batch of max_unavailable.
-// `stop` (may be null) ends it after the current step. Every step is logged at INFO. The result's
-// status is OK when every SE is done; otherwise it names the SE and step, and lists the SEs done
-// and to do.
+// Runs the roll of `ses` as decided (roll_decision.h: the caller runs it only when the decision
+// is to roll; the guards are the decision's, made before this call): each SE in RollOrder, batch
+// by batch of max_unavailable. `stop` (may be null) ends it after the current step. Every step
+// is logged at INFO. The result's status is OK when every SE is done; otherwise it names the SE
+// and step, and lists the SEs done and to do (InvalidArgument, before any write, for options
+// CheckRolloutOptions refuses).
 RolloutResult RunRollout(std::vector<LaggingSe> ses, const TargetShape& target,
-                         const RolloutOptions& options, const GuardFigures& figures,
-                         RolloutOperations& ops, controller::Clock& clock,
-                         absl::Notification* stop);
+                         const RolloutOptions& options, RolloutOperations& ops,
+                         controller::Clock& clock, absl::Notification* stop);
 
 }  // namespace nsxalb::segroup::lifecycle
 

@@ -101,6 +101,57 @@ absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
       license.unknown_reason = std::string(ledger.status().message());
     }
   }
+  in.placement = PlacementSettingsOf(group.body);
+  absl::StatusOr<std::vector<controller::ServiceEnginePlacement>> placements =
+      client.ListServiceEnginePlacements(group.uuid, tenant);
+  if (placements.ok()) {
+    for (const controller::ServiceEnginePlacement& se : *placements) {
+      std::vector<std::string>& names = in.virtual_services[se.uuid];
+      for (const controller::PlacedVirtualService& vs : se.virtual_services) {
+        names.push_back(vs.name.empty() ? vs.uuid : vs.name);
+      }
+    }
+  } else if (placements.status().code() == absl::StatusCode::kCancelled) {
+    return placements.status();
+  } else {
+    in.placement_known = false;
+    in.placement_error = std::string(placements.status().message());
+  }
+  absl::StatusOr<controller::UpgradeStatus> upgrade = client.GetUpgradeStatus();
+  if (upgrade.ok() && upgrade->known) {
+    if (upgrade->SeGroupUpgrading(group.uuid) || upgrade->ControllerUpgrading()) {
+      in.upgrade = upgrade->Describe();
+    }
+  } else if (upgrade.ok()) {
+    in.upgrade_unknown = upgrade->Describe();
+  } else if (upgrade.status().code() == absl::StatusCode::kCancelled) {
+    return upgrade.status();
+  } else {
+    in.upgrade_unknown = std::string(upgrade.status().message());
+  }
+  return in;
+}
+
+RollInput RollInputOf(const RolloutInput& read, CurrentLoad load, const CapacityFigures& declared,
+                      int max_unavailable, int spare_replacements) {
+  RollInput in;
+  in.ses = read.ses;
+  in.virtual_services = read.virtual_services;
+  in.placement_known = read.placement_known;
+  in.load = std::move(load);
+  in.declared = declared;
+  in.placement = read.placement;
+  in.target = read.target;
+  in.target_pct = declared.known ? declared.target_percent
+                                 : static_cast<double>(GroupNumber(read.group.body,
+                                                                   "max_cpu_usage", 80));
+  in.ha_minimum_ses = read.guards.capacity.ha_minimum_ses;
+  in.license = read.guards.license;
+  in.cloud = read.guards.cloud;
+  in.upgrade_in_progress = read.upgrade;
+  in.unknown_upgrade = read.upgrade_unknown;
+  in.max_unavailable = max_unavailable;
+  in.spare_replacements = spare_replacements;
   return in;
 }
 

@@ -9,7 +9,9 @@
 #define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLLOUT_CLIENT_H_
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "plugin/controller/client.h"
+#include "plugin/segroup/lifecycle/roll_decision.h"
 #include "plugin/segroup/lifecycle/rollout.h"
 
 namespace nsxalb::segroup::lifecycle {
@@ -40,7 +43,25 @@ struct RolloutInput {
   GroupSes ses;
   TargetShape target;
   GuardFigures guards;
+  // The group's placement settings, and where its virtual services sit now (SE uuid -> the
+  // names of those it hosts); placement_known false when the inventory could not be read
+  // (placement_error says why).
+  PlacementSettings placement;
+  std::map<std::string, std::vector<std::string>> virtual_services;
+  bool placement_known = true;
+  std::string placement_error;
+  // The Controller's upgrade of this group or of the system, when one is unfinished
+  // (UpgradeStatus::Describe); upgrade_unknown says why it could not be told, when not.
+  std::optional<std::string> upgrade;
+  std::string upgrade_unknown;
 };
+
+// The decision's input from what ReadRolloutInput read, the load the SEs carry now, the declared
+// workload's fallback figures (CapacityWithSesOut, known = false without a workload), and how the
+// roll runs. The target utilization is the declared figures' when known, else the group's
+// max_cpu_usage, else 80.
+RollInput RollInputOf(const RolloutInput& read, CurrentLoad load, const CapacityFigures& declared,
+                      int max_unavailable, int spare_replacements);
 
 // Reads `group` (tenant "" the client's default): its running SEs (one tenant listing with their
 // runtime), which lag and why (match.h, the Controller's se_grp_reboot_pending for the reboot
@@ -49,8 +70,11 @@ struct RolloutInput {
 // the licence: the group's tier (its license_tier, else its cloud's) and its remaining units in
 // one read of the Controller's ledger (GET /api/licensing/ledger/details; a failure leaves the
 // figure unknown, and the guard refuses, saying why), against the Service Units of one SE at the
-// target vCPUs (rule service-units-per-se). The capacity's CPU figure is the caller's
-// (`capacity` when known: it knows the workload).
+// target vCPUs (rule service-units-per-se); the group's placement settings and where its virtual
+// services sit (one paged inventory listing, ListServiceEnginePlacements; a failure leaves
+// placement_known false); and whether the Controller runs an upgrade of the group or the system
+// (GetUpgradeStatus; a failure or a Controller without the API leaves it unknown, saying why).
+// The capacity's CPU figure is the caller's (`capacity` when known: it knows the workload).
 absl::StatusOr<RolloutInput> ReadRolloutInput(controller::Client& client,
                                               const controller::SeGroup& group,
                                               std::string_view tenant,

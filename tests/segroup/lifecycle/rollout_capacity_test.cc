@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "plugin/segroup/lifecycle/match.h"
+#include "plugin/segroup/lifecycle/roll_decision.h"
 #include "plugin/segroup/sizing_plan.h"
 
 namespace nsxalb::segroup::lifecycle {
@@ -40,6 +41,25 @@ GroupSes Checkout(const std::vector<std::pair<int, int64_t>>& shapes) {
   return MatchSettings(running, kSettings, {});
 }
 
+// The roll's decision for `ses` when the Controller has no samples of their load, so the
+// declared workload's `capacity` judges (the other guards pass: a licence with room, a cloud that
+// creates SEs, one virtual service an SE and max_vs_per_se 1, so each leaving SE is replaced).
+RollDecision DeclaredDecision(const GroupSes& ses, const CapacityFigures& capacity,
+                              int max_unavailable = 1) {
+  RollInput in;
+  in.ses = ses;
+  for (const RunningSe& se : ses.running) in.virtual_services[se.uuid] = {se.name + "-vs"};
+  in.declared = capacity;
+  in.ha_minimum_ses = capacity.ha_minimum_ses;
+  in.placement.max_vs_per_se = 1;
+  in.target = TargetShape{5, 10240};
+  in.license.known = true;
+  in.license.remaining_units = 100;
+  in.cloud.creates_ses = true;
+  in.max_unavailable = max_unavailable;
+  return DecideRoll(in);
+}
+
 SizingPlan CheckoutPlan(const Json& workload = {{"l7_rps", 300000}, {"ssl_tps_ecc", 6000}}) {
   SizingInput input;
   input.workload = workload;
@@ -63,14 +83,13 @@ TEST(CapacityWithSesOutTest, OneOfThreeOutIsOverTheTarget) {
   EXPECT_EQ(c.load, "the declared workload 6,000 ECC SSL TPS + 300,000 L7 RPS");
   EXPECT_EQ(c.basis, "measured");
 
-  // The guard refuses with those figures.
-  RolloutOptions options;
-  GuardFigures figures;
-  figures.capacity = c;
-  const absl::Status refused = CheckGuards(ses.lagging, options, figures);
-  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(refused.message(), HasSubstr("with 1 of 3 SEs out, the 2 left"));
-  EXPECT_THAT(refused.message(), HasSubstr("at 134.6% CPU (measured), over the 80% target"));
+  // Without samples of the SEs' load, the decision refuses with those figures, counting the SEs
+  // as they run.
+  const RollDecision refused = DeclaredDecision(ses, c);
+  EXPECT_EQ(refused.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(refused.refused_by, "capacity");
+  EXPECT_THAT(refused.refusal, HasSubstr("with 1 of 3 running SEs out, the 2 left"));
+  EXPECT_THAT(refused.refusal, HasSubstr("at 134.6% CPU (measured), target 80%"));
 }
 
 // Open connections (a memory figure) bind: the figure says so rather than "CPU".
@@ -81,10 +100,14 @@ TEST(CapacityWithSesOutTest, AMetricThatIsNotCpuBoundIsNamed) {
   const CapacityFigures c = CapacityWithSesOut(*plan.workload, *plan.planned_shape, ses, 1, 80);
   ASSERT_TRUE(c.known);
   EXPECT_EQ(c.measure, "of their L4 open connections capacity");
-  GuardFigures figures;
-  figures.capacity = c;
-  EXPECT_THAT(DescribeGuards(ses.lagging, RolloutOptions(), figures).front(),
-              HasSubstr("% of their L4 open connections capacity ("));
+  const RollDecision decision = DeclaredDecision(ses, c);
+  bool named = false;
+  for (const GuardVerdict& g : decision.guards) {
+    if (g.guard == "capacity") {
+      named = g.figures.find("% of their L4 open connections capacity (") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(named);
 }
 
 // Half the load, planned on 3 active SEs: the 2 left run 150,000 / 306,000 = 49.0% + 3,000 /
@@ -98,12 +121,9 @@ TEST(CapacityWithSesOutTest, ALighterLoadPassesOnThePlansActiveSes) {
   const CapacityFigures c = CapacityWithSesOut(*plan.workload, planned, ses, 1, 80);
   ASSERT_TRUE(c.known);
   EXPECT_NEAR(c.cpu_percent_out, 100.0 * 150000 / (2 * 153000) + 100.0 * 3000 / (2 * 8200), 1e-9);
-  RolloutOptions options;
-  GuardFigures figures;
-  figures.capacity = c;
-  figures.license.known = true;  // the other guards pass
-  figures.license.remaining_units = 100;
-  EXPECT_EQ(CheckGuards(ses.lagging, options, figures), absl::OkStatus());
+  const RollDecision passes = DeclaredDecision(ses, c);
+  EXPECT_EQ(passes.verdict, RollVerdict::kRoll) << passes.refusal;
+  EXPECT_EQ(passes.load_basis, "declared");
 
   planned.se_count.value = 1;
   const CapacityFigures one = CapacityWithSesOut(*plan.workload, planned, ses, 1, 80);
@@ -140,11 +160,7 @@ TEST(CapacityWithSesOutTest, UnknownWhenNoSeIsLeftNoSizeIsKnownOrNothingIsDemand
       CapacityWithSesOut(*plan.workload, *plan.planned_shape, ses, 3, 80);
   EXPECT_FALSE(none_left.known);
   EXPECT_EQ(none_left.running_ses, 3);
-  RolloutOptions options;
-  options.max_unavailable = 3;
-  GuardFigures figures;
-  figures.capacity = none_left;
-  EXPECT_THAT(CheckGuards(ses.lagging, options, figures).message(),
+  EXPECT_THAT(DeclaredDecision(ses, none_left, 3).refusal,
               HasSubstr("below the HA mode's minimum of 1"));
 
   // The Controller gave no size.

@@ -264,24 +264,6 @@ std::vector<LaggingSe> Lagging(int n, LagKind kind) {
   return out;
 }
 
-GuardFigures Guards() {
-  GuardFigures g;
-  g.capacity.known = true;
-  g.capacity.running_ses = 3;
-  g.capacity.ha_minimum_ses = 1;
-  g.capacity.cpu_percent_out = 60.0;
-  g.capacity.target_percent = 80.0;
-  g.capacity.load = "the declared workload (120,000 L7 RPS)";
-  g.capacity.basis = "interpolated";
-  g.license.known = true;
-  g.license.tier = "ENTERPRISE";
-  g.license.remaining_units = 10;
-  g.license.replacement_units = 5;
-  g.cloud.name = "nsxt-cloud";
-  g.cloud.creates_ses = true;
-  return g;
-}
-
 RolloutOptions Options() {
   RolloutOptions o;
   o.timeout_per_se = absl::Minutes(5);
@@ -299,7 +281,7 @@ class RolloutTest : public ::testing::Test {
 };
 
 TEST_F(RolloutTest, ReplacesEverySeOneAtATimeInNameOrder) {
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
   EXPECT_THAT(r.done, ElementsAre("checkout-se-1", "checkout-se-2", "checkout-se-3"));
@@ -326,10 +308,8 @@ TEST_F(RolloutTest, ReplacesEverySeOneAtATimeInNameOrder) {
 TEST_F(RolloutTest, MaxUnavailableTwoTakesTwoAtATime) {
   RolloutOptions o = Options();
   o.max_unavailable = 2;
-  GuardFigures g = Guards();
-  g.license.remaining_units = 10;  // 2 x 5
   RolloutResult r =
-      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, o, g, group_, clock_, &stop_);
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, o, group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
   EXPECT_EQ(r.done.size(), 3u);
   EXPECT_EQ(group_.max_out, 2);
@@ -338,7 +318,7 @@ TEST_F(RolloutTest, MaxUnavailableTwoTakesTwoAtATime) {
 TEST_F(RolloutTest, RebootOnlyRebootsAndEnablesAgain) {
   group_.set_reboot_pending(true);
   group_.max_vs_per_se = 10;  // the others take the virtual services: no new SE
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(),
                                group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
   EXPECT_EQ(r.done.size(), 3u);
@@ -358,7 +338,7 @@ TEST_F(RolloutTest, RebootThatStaysPendingTimesOutAndEnablesAgain) {
   group_.set_reboot_pending(true);
   group_.max_vs_per_se = 10;
   group_.reboot_applies_settings = false;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kDeadlineExceeded,
                                  AllOf(HasSubstr("checkout-se-1"), HasSubstr("enabled again"))));
@@ -368,7 +348,7 @@ TEST_F(RolloutTest, RebootThatStaysPendingTimesOutAndEnablesAgain) {
 
 TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
   group_.migrate_fails.insert("se-2");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status,
               StatusIs(absl::StatusCode::kAborted,
@@ -387,7 +367,7 @@ TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
 
 TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRollAndEnablesAgain) {
   group_.replacement_never_up = true;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kDeadlineExceeded,
                                  AllOf(HasSubstr("checkout-se-1"), HasSubstr("timeout"),
@@ -402,7 +382,7 @@ TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRollAndEnablesAgain) {
 // The other SEs had room: the Controller created no replacement, and the SE is not deleted.
 TEST_F(RolloutTest, NoReplacementCreatedKeepsTheSe) {
   group_.max_vs_per_se = 10;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kFailedPrecondition,
                                  AllOf(HasSubstr("created no new SE"),
@@ -414,7 +394,7 @@ TEST_F(RolloutTest, NoReplacementCreatedKeepsTheSe) {
 
 TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
   group_.fail_op["Delete se-1"] = absl::InternalError("controller: DELETE: HTTP 500: boom");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kInternal,
                                  AllOf(HasSubstr("deleting it"), HasSubstr("HTTP 500"),
@@ -427,7 +407,7 @@ TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
 TEST_F(RolloutTest, StopAfterDisableEnablesAgainAndListsTheRest) {
   group_.stop = &stop_;
   group_.stop_after = "Disable se-2";
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kCancelled,
                                  AllOf(HasSubstr("interrupted at checkout-se-2"),
@@ -451,7 +431,7 @@ TEST_F(RolloutTest, StopAfterDisableEnablesAgainAndListsTheRest) {
 TEST_F(RolloutTest, ResumedRollUsesTheReplacementAStoppedRollMade) {
   group_.stop = &stop_;
   group_.stop_after = "Disable se-2";
-  RolloutResult first = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult first = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                    group_, clock_, &stop_);
   ASSERT_THAT(first.status, StatusIs(absl::StatusCode::kCancelled));
   ASSERT_THAT(first.done, ElementsAre("checkout-se-1"));
@@ -462,13 +442,13 @@ TEST_F(RolloutTest, ResumedRollUsesTheReplacementAStoppedRollMade) {
 
   absl::Notification again;
   group_.stop = nullptr;
-  RolloutResult refused = RunRollout(rest, kTarget, Options(), Guards(), group_, clock_, &again);
+  RolloutResult refused = RunRollout(rest, kTarget, Options(), group_, clock_, &again);
   EXPECT_THAT(refused.status,
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("created no new SE")));
 
   RolloutOptions o = Options();
   o.spare_replacements = 1;
-  RolloutResult resumed = RunRollout(rest, kTarget, o, Guards(), group_, clock_, &again);
+  RolloutResult resumed = RunRollout(rest, kTarget, o, group_, clock_, &again);
   ASSERT_THAT(resumed.status, IsOk());
   EXPECT_THAT(resumed.done, ElementsAre("checkout-se-2", "checkout-se-3"));
   int existing = 0;
@@ -489,7 +469,7 @@ TEST_F(RolloutTest, StopDuringTheWaitEnablesAgain) {
   group_.stop_after = "Observe se-1";
   group_.stop_skip = 1;  // the second read after the disable: inside the wait for the migration
   RolloutResult r =
-      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, o, Guards(), group_, clock_, &stop_);
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, o, group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kCancelled,
                                  HasSubstr("waiting for its virtual services to migrate")));
   EXPECT_TRUE(group_.ses().at("se-1").enabled);
@@ -499,76 +479,25 @@ TEST_F(RolloutTest, StopDuringTheWaitEnablesAgain) {
 TEST_F(RolloutTest, RestoreThatFailsSaysWhatToDoByHand) {
   group_.restore_fails = true;
   group_.migrate_fails.insert("se-1");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), Guards(),
+  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
                                group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kAborted,
                                  HasSubstr("checkout-se-1 is still disabled: set its enable_state "
                                            "to SE_STATE_ENABLED by hand")));
 }
 
-// Guards: refused before the first write, naming the figures.
-TEST_F(RolloutTest, LicenseGuardRefusesBeforeAnyWrite) {
-  GuardFigures g = Guards();
-  g.license.remaining_units = 4;
-  RolloutResult r =
-      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), g, group_, clock_, &stop_);
-  EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kFailedPrecondition,
-                                 AllOf(HasSubstr("license guard"), HasSubstr("5 SUs"),
-                                       HasSubstr("ENTERPRISE tier has 4 left"))));
-  EXPECT_THAT(group_.calls, IsEmpty());
-  EXPECT_EQ(r.to_do.size(), 3u);
-}
-
-TEST_F(RolloutTest, UnreadableLedgerRefuses) {
-  GuardFigures g = Guards();
-  g.license.known = false;
-  EXPECT_THAT(CheckGuards(Lagging(3, LagKind::kNewSesOnly), Options(), g),
-              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("ledger")));
-}
-
-TEST_F(RolloutTest, CapacityGuardRefusesOverTheTarget) {
-  GuardFigures g = Guards();
-  g.capacity.cpu_percent_out = 95.1;
-  RolloutResult r =
-      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), g, group_, clock_, &stop_);
-  EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kFailedPrecondition,
-                                 AllOf(HasSubstr("capacity guard"), HasSubstr("1 of 3 SEs out"),
-                                       HasSubstr("95.1% CPU"), HasSubstr("80% target"))));
-  EXPECT_THAT(group_.calls, IsEmpty());
-}
-
-TEST_F(RolloutTest, CapacityGuardKeepsTheHaMinimum) {
-  GuardFigures g = Guards();
-  g.capacity.ha_minimum_ses = 2;
-  RolloutOptions o = Options();
-  o.max_unavailable = 2;
-  EXPECT_THAT(CheckGuards(Lagging(3, LagKind::kNewSesOnly), o, g),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("1 of the group's 3 running SEs would remain, below the HA "
-                                 "mode's minimum of 2")));
-  o.max_unavailable = 1;
-  EXPECT_THAT(CheckGuards(Lagging(3, LagKind::kNewSesOnly), o, g), IsOk());
-}
-
-TEST_F(RolloutTest, NoAccessCloudRefusesReplacementsButNotReboots) {
-  GuardFigures g = Guards();
-  g.cloud.creates_ses = false;
-  g.cloud.name = "vcenter-no-access";
-  EXPECT_THAT(CheckGuards(Lagging(3, LagKind::kNewSesOnly), Options(), g),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       AllOf(HasSubstr("no-access cloud"), HasSubstr("By hand"))));
-  EXPECT_THAT(CheckGuards(Lagging(3, LagKind::kAfterSeReboot), Options(), g), IsOk());
-}
-
 TEST_F(RolloutTest, OptionsAreChecked) {
   RolloutOptions o = Options();
   o.max_unavailable = 0;
-  EXPECT_THAT(CheckGuards(Lagging(1, LagKind::kNewSesOnly), o, Guards()),
+  EXPECT_THAT(CheckRolloutOptions(o),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_unavailable")));
+  RolloutResult r = RunRollout(Lagging(1, LagKind::kNewSesOnly), kTarget, o, group_, clock_, &stop_);
+  EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(group_.calls, IsEmpty());
 }
 
 TEST_F(RolloutTest, NothingLaggingDoesNothing) {
-  RolloutResult r = RunRollout({}, kTarget, Options(), Guards(), group_, clock_, &stop_);
+  RolloutResult r = RunRollout({}, kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, IsOk());
   EXPECT_THAT(group_.calls, IsEmpty());
 }
@@ -580,14 +509,6 @@ TEST(DescribeRolloutTest, SaysWhatApplyWillDo) {
   EXPECT_EQ(DescribeRollout(Lagging(2, LagKind::kAfterSeReboot), kTarget, 2),
             "rollout: checkout-se-1 and -2 will be rebooted (num_dispatcher_cores), 2 at a time");
   EXPECT_EQ(DescribeRollout({}, kTarget, 1), "");
-}
-
-TEST(DescribeGuardsTest, NamesTheFigures) {
-  auto lines = DescribeGuards(Lagging(3, LagKind::kNewSesOnly), Options(), Guards());
-  ASSERT_EQ(lines.size(), 3u);
-  EXPECT_THAT(lines[0], HasSubstr("60.0% CPU"));
-  EXPECT_THAT(lines[1], HasSubstr("nsxt-cloud"));
-  EXPECT_THAT(lines[2], HasSubstr("5 SUs needed at a time, 10 left in ENTERPRISE"));
 }
 
 }  // namespace

@@ -1,0 +1,766 @@
+// Implementation of roll_decision.h.
+#include "plugin/segroup/lifecycle/roll_decision.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/sizing/ha_mode.h"
+#include "plugin/sizing/rules.h"
+
+namespace nsxalb::segroup::lifecycle {
+namespace {
+
+constexpr char kLegacyActiveStandby[] = "HA_MODE_LEGACY_ACTIVE_STANDBY";
+constexpr char kDistributed[] = "PLACEMENT_ALGO_DISTRIBUTED";
+constexpr double kEpsilon = 1e-9;
+
+// A whole number of the group, else the catalog's default, else `fallback`.
+int GroupInt(const nlohmann::json& body, const char* field, int fallback) {
+  auto it = body.find(field);
+  if (it != body.end() && it->is_number_integer()) return it->get<int>();
+  const controller::SeGroupField* f = controller::FindSeGroupField(field);
+  int parsed = 0;
+  if (f != nullptr && absl::SimpleAtoi(std::string(f->default_json), &parsed)) return parsed;
+  return fallback;
+}
+
+std::string GroupString(const nlohmann::json& body, const char* field, const char* fallback) {
+  auto it = body.find(field);
+  if (it != body.end() && it->is_string()) return it->get<std::string>();
+  return fallback;
+}
+
+// Names compared as people number them: "se-2" before "se-10".
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i;
+      size_t je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i);
+      const std::string nb = b.substr(j, je - j);
+      const std::string ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
+      const std::string tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+std::string Plural(int n, const char* one, const char* many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+std::string Percent(double pct) { return absl::StrFormat("%.1f%%", pct); }
+
+// One SE in the simulation.
+struct SimSe {
+  std::string uuid;
+  std::string name;
+  int vcpus = 1;
+  int order = 0;         // creation order: the running SEs by name, then the new ones
+  bool present = true;   // false once deleted (a replaced SE after its step)
+  bool enabled = true;   // false while it leaves
+  bool is_new = false;   // created in the roll
+  double units = 0;      // load in vCPU-percent: cpu_pct x vcpus
+};
+
+// One virtual service in the simulation: the SEs it is on and its load on each.
+struct SimVs {
+  std::string name;
+  std::vector<int> on;            // SE indices
+  std::map<int, double> share;    // SE index -> its load there, in vCPU-percent
+};
+
+// The roll simulated on the group's SEs and virtual services.
+class Simulation {
+ public:
+  Simulation(const RollInput& in, const std::map<std::string, double>& cpu)
+      : in_(in), p_(in.placement) {
+    std::vector<RunningSe> running = in.ses.running;
+    std::sort(running.begin(), running.end(), [](const RunningSe& a, const RunningSe& b) {
+      return NaturalLess(a.name, b.name);
+    });
+    std::map<std::string, std::vector<int>> hosts;  // vs -> SE indices
+    for (const RunningSe& r : running) {
+      SimSe se;
+      se.uuid = r.uuid;
+      se.name = r.name;
+      se.vcpus = std::max(1, r.vcpus);
+      se.order = static_cast<int>(ses_.size());
+      auto c = cpu.find(r.uuid);
+      se.units = c == cpu.end() ? 0 : c->second * se.vcpus;
+      const int index = static_cast<int>(ses_.size());
+      ses_.push_back(se);
+      auto v = in.virtual_services.find(r.uuid);
+      if (v == in.virtual_services.end()) continue;
+      for (const std::string& vs : v->second) hosts[vs].push_back(index);
+    }
+    std::vector<std::string> names;
+    for (const auto& [name, on] : hosts) names.push_back(name);
+    std::sort(names.begin(), names.end(), NaturalLess);
+    for (const std::string& name : names) {
+      SimVs vs;
+      vs.name = name;
+      vs.on = hosts[name];
+      vss_.push_back(std::move(vs));
+    }
+    // Rule roll-load-shared-evenly: an SE's load is shared evenly by its virtual services.
+    for (size_t s = 0; s < ses_.size(); ++s) {
+      const int count = Count(static_cast<int>(s));
+      for (SimVs& vs : vss_) {
+        if (std::find(vs.on.begin(), vs.on.end(), static_cast<int>(s)) != vs.on.end()) {
+          vs.share[static_cast<int>(s)] = ses_[s].units / count;
+        }
+      }
+    }
+  }
+
+  // The SE index of `uuid`, or -1.
+  int IndexOf(const std::string& uuid) const {
+    for (size_t i = 0; i < ses_.size(); ++i) {
+      if (ses_[i].uuid == uuid) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // Runs one step: `batch` (SE indices) leave, one after the other; replaced ones are deleted at
+  // its end, rebooted ones come back enabled and empty.
+  RollStep Step(int number, const std::vector<std::pair<int, bool>>& batch) {
+    RollStep step;
+    step.number = number;
+    std::vector<double> before;
+    for (const SimSe& se : ses_) before.push_back(se.units);
+    const size_t first_new = ses_.size();
+    for (const auto& [index, replaced] : batch) {
+      step.leaving.push_back(ses_[index].name);
+      ses_[index].enabled = false;
+      for (SimVs& vs : vss_) PlaceAgain(vs, step);
+    }
+    // The migrations end: each leaving SE's share goes to the SEs that stay with the virtual
+    // service (evenly over those that joined it in this step, else over all that stay).
+    for (const auto& [index, replaced] : batch) {
+      for (SimVs& vs : vss_) {
+        auto share = vs.share.find(index);
+        if (share == vs.share.end()) continue;
+        std::vector<int> staying;
+        std::vector<int> joined;
+        for (int s : vs.on) {
+          if (s == index || !ses_[s].enabled || !ses_[s].present) continue;
+          staying.push_back(s);
+          if (joined_.count({vs.name, s}) > 0) joined.push_back(s);
+        }
+        const double units = share->second;
+        vs.share.erase(share);
+        vs.on.erase(std::remove(vs.on.begin(), vs.on.end(), index), vs.on.end());
+        ses_[index].units -= units;
+        if (staying.empty()) {
+          if (std::find(step.unplaced.begin(), step.unplaced.end(), vs.name) ==
+              step.unplaced.end()) {
+            step.unplaced.push_back(vs.name);
+          }
+          continue;
+        }
+        const std::vector<int>& to = joined.empty() ? staying : joined;
+        for (int s : to) {
+          vs.share[s] += units / static_cast<double>(to.size());
+          ses_[s].units += units / static_cast<double>(to.size());
+          step.moves.push_back(VsMove{vs.name, ses_[index].name, ses_[s].name, ses_[s].is_new});
+        }
+      }
+    }
+    for (size_t s = first_new; s < ses_.size(); ++s) step.created.push_back(ses_[s].name);
+    for (size_t s = 0; s < ses_.size(); ++s) {
+      const SimSe& se = ses_[s];
+      if (!se.present || !se.enabled) continue;
+      const double was = s < before.size() ? before[s] : 0;
+      step.loads.push_back(SeLoadAfter{se.name, se.vcpus, se.units / se.vcpus,
+                                       se.units > was + kEpsilon, se.is_new});
+    }
+    for (const auto& [index, replaced] : batch) {
+      SimSe& se = ses_[index];
+      se.units = 0;
+      if (replaced) {
+        se.present = false;
+      } else {
+        se.enabled = true;  // rebooted: back, enabled, with nothing (placement does not rebalance)
+      }
+    }
+    joined_.clear();
+    return step;
+  }
+
+ private:
+  // Virtual services on the SE (placed or awaiting it).
+  int Count(int s) const {
+    int n = 0;
+    for (const SimVs& vs : vss_) n += std::find(vs.on.begin(), vs.on.end(), s) != vs.on.end();
+    return n;
+  }
+
+  int PresentSes() const {
+    int n = 0;
+    for (const SimSe& se : ses_) n += se.present;
+    return n;
+  }
+
+  // The Controller's placement of one virtual service while some SEs leave (file comment).
+  void PlaceAgain(SimVs& vs, RollStep& step) {
+    const int wanted = std::max(1, p_.min_scaleout_per_vs);
+    for (int guard = 0; guard < 1000; ++guard) {
+      int have = 0;
+      for (int s : vs.on) have += ses_[s].enabled && ses_[s].present;
+      if (have >= wanted) return;
+      int best = -1;
+      int best_load = 0;
+      for (size_t i = 0; i < ses_.size(); ++i) {
+        const SimSe& se = ses_[i];
+        if (!se.present || !se.enabled) continue;
+        if (std::find(vs.on.begin(), vs.on.end(), static_cast<int>(i)) != vs.on.end()) continue;
+        const int load = Count(static_cast<int>(i));
+        if (load >= p_.max_vs_per_se) continue;
+        const bool better = best < 0 || (p_.distributed ? load < best_load : load > best_load) ||
+                            (load == best_load && se.order < ses_[best].order);
+        if (better) best = static_cast<int>(i), best_load = load;
+      }
+      const bool can_create = in_.cloud.creates_ses && PresentSes() < p_.max_se;
+      if (best >= 0 && !(p_.distributed && can_create && best_load > 0)) {
+        Join(vs, best);
+        continue;
+      }
+      if (!can_create) {
+        if (have == 0 && std::find(step.unplaced.begin(), step.unplaced.end(), vs.name) ==
+                             step.unplaced.end()) {
+          // Recorded when its migration ends with no SE that stays (Step).
+        }
+        return;
+      }
+      SimSe se;
+      se.uuid = absl::StrCat("new-", ++created_);
+      se.name = absl::StrCat("new SE ", created_);
+      se.vcpus = std::max(1, in_.target.num_vcpus);
+      se.order = static_cast<int>(ses_.size());
+      se.is_new = true;
+      ses_.push_back(se);
+      Join(vs, static_cast<int>(ses_.size()) - 1);
+    }
+  }
+
+  void Join(SimVs& vs, int s) {
+    vs.on.push_back(s);
+    joined_.insert({vs.name, s});
+  }
+
+  const RollInput& in_;
+  const PlacementSettings p_;
+  std::vector<SimSe> ses_;
+  std::vector<SimVs> vss_;
+  std::set<std::pair<std::string, int>> joined_;  // (vs, SE) placed in the current step
+  int created_ = 0;
+};
+
+bool Replaced(const LaggingSe& se) { return se.why == controller::TakesEffect::kNewSesOnly; }
+
+// What would let the Controller create a replacement for `se` when it moved the virtual services
+// to running SEs: the settings to change.
+std::string ReplacementAdvice(const RollInput& in, int present_ses, int most_hosted) {
+  const PlacementSettings& p = in.placement;
+  std::vector<std::string> ways;
+  if (present_ses >= p.max_se) {
+    ways.push_back(absl::StrCat("raise max_se to ", present_ses + 1,
+                                " (the group runs ", present_ses, " SEs, max_se is ", p.max_se,
+                                ", so the Controller may not create one)"));
+  }
+  if (!p.distributed && most_hosted >= 1 && most_hosted < p.max_vs_per_se) {
+    ways.push_back(absl::StrCat("set max_vs_per_se = ", most_hosted,
+                                " (the most virtual services an SE hosts now), so the SEs that "
+                                "stay have no room and the Controller creates a new SE at the "
+                                "new shape"));
+  }
+  if (!p.distributed) {
+    ways.push_back(absl::StrCat("set algo = \"", kDistributed,
+                                "\" (new SEs are created until max_se)"));
+  }
+  return absl::StrJoin(ways, "; or ");
+}
+
+}  // namespace
+
+PlacementSettings PlacementSettingsOf(const nlohmann::json& body) {
+  PlacementSettings p;
+  p.distributed = GroupString(body, "algo", "PLACEMENT_ALGO_PACKED") == kDistributed;
+  p.max_vs_per_se = std::max(1, GroupInt(body, "max_vs_per_se", 10));
+  p.min_scaleout_per_vs = std::max(1, GroupInt(body, "min_scaleout_per_vs", 1));
+  p.max_se = std::max(1, GroupInt(body, "max_se", 10));
+  p.ha_mode = GroupString(body, "ha_mode", "HA_MODE_SHARED");
+  p.buffer_se = GroupInt(body, "buffer_se", 1);
+  p.vs_scalein_timeout_s = GroupInt(body, "vs_scalein_timeout", 30);
+  return p;
+}
+
+RollDecision DecideRoll(const RollInput& in) {
+  RollDecision d;
+  d.order = RollOrder(in.ses.lagging);
+  if (d.order.empty()) return d;
+  const PlacementSettings& p = in.placement;
+  const int running = static_cast<int>(in.ses.running.size());
+  const int out = std::min<int>(std::max(1, in.max_unavailable), static_cast<int>(d.order.size()));
+  const bool any_replaced = std::any_of(d.order.begin(), d.order.end(), Replaced);
+  auto refuse = [&d](const std::string& guard, std::string message) {
+    if (d.refused_by.empty()) {
+      d.refused_by = guard;
+      d.refusal = std::move(message);
+    }
+  };
+  auto verdict = [&d](const std::string& guard, bool passed, std::string figures) {
+    d.guards.push_back(GuardVerdict{guard, passed, std::move(figures)});
+  };
+
+  // The Controller's upgrade.
+  if (in.upgrade_in_progress.has_value()) {
+    const std::string text = absl::StrCat(
+        "the Controller runs ", *in.upgrade_in_progress,
+        "; placement is paused or blocked until it ends, so no SE may be taken out");
+    verdict("upgrade", false, text);
+    refuse("upgrade", absl::StrCat("rollout refused by the upgrade guard: ", text,
+                                   ". Apply again once /api/upgradestatusinfo shows it complete."));
+  } else {
+    verdict("upgrade", true,
+            in.unknown_upgrade.empty()
+                ? "no upgrade running"
+                : absl::StrCat("the upgrade state could not be read (", in.unknown_upgrade,
+                               "); apply reads it again before the first SE write"));
+  }
+
+  // The HA mode: legacy active/standby cannot migrate; the others keep their minimum.
+  if (p.ha_mode == kLegacyActiveStandby) {
+    const std::string text =
+        "the group is legacy active/standby (HA_MODE_LEGACY_ACTIVE_STANDBY), where the vendor "
+        "does not support migration and an SE cannot be disabled per SE";
+    verdict("ha-mode", false, text);
+    refuse("ha-mode",
+           absl::StrCat(
+               "rollout refused by the HA-mode guard: ", text,
+               ". The documented path, by hand, for each SE: switch it over (POST "
+               "/api/serviceengine/<uuid>/switchover) until every virtual service on it is "
+               "standby, move it to a separate maintenance SE group, and let the Controller (with "
+               "write access to the cloud) spin up a replacement at the group's settings. Or set "
+               "ha_mode to an elastic mode first, where your edition allows it."));
+  } else {
+    auto mode = sizing::ParseHaMode(p.ha_mode);
+    const int minimum = std::max(in.ha_minimum_ses, 1);
+    const int left = running - out;
+    const std::string text =
+        absl::StrCat(p.ha_mode, (mode.ok() ? "" : " (unknown mode)"), ": ", running,
+                     " running, ", out, " out at a time, ", left, " left; minimum ", minimum);
+    const bool ok = left >= minimum;
+    verdict("ha-mode", ok, text);
+    if (!ok) {
+      refuse("ha-mode",
+             absl::StrCat("rollout refused by the HA-mode guard: ", running, " SEs run; with ",
+                          out, " out at a time ", left, " would be left, below the HA mode's "
+                          "minimum of ", minimum,
+                          out > 1 ? ". Lower rollout.max_unavailable."
+                                  : ". Run one more SE first (the Controller places one when a "
+                                    "virtual service needs it), then apply again."));
+    }
+  }
+
+  // The cloud and the licence, for a replacement.
+  if (any_replaced) {
+    if (!in.cloud.creates_ses) {
+      std::vector<std::string> names;
+      for (const LaggingSe& se : d.order) {
+        if (Replaced(se)) names.push_back(se.se.name);
+      }
+      const std::string text =
+          absl::StrCat("cloud \"", in.cloud.name, "\" is a no-access cloud: it creates no SE");
+      verdict("cloud", false, text);
+      refuse("cloud",
+             absl::StrCat("rollout refused by the cloud guard: ", text,
+                          ", so nothing would replace a deleted one. By hand, for each of ",
+                          absl::StrJoin(names, ", "),
+                          ": deploy a new SE VM at the group's settings, wait until it is up in "
+                          "the group, disable the old SE (enable_state SE_STATE_DISABLED), wait "
+                          "for OPER_DISABLED, then delete it."));
+    } else {
+      verdict("cloud", true,
+              absl::StrCat("cloud \"", in.cloud.name, "\" creates replacement SEs"));
+    }
+    const LicenseFigures& l = in.license;
+    if (!l.known) {
+      const std::string text = absl::StrCat(
+          "the licence ledger could not be read",
+          l.unknown_reason.empty() ? "" : absl::StrCat(" (", l.unknown_reason, ")"));
+      verdict("license", false, text);
+      refuse("license", absl::StrCat("rollout refused by the license guard: ", text,
+                                     ", so it is unknown whether a replacement SE can be "
+                                     "licensed"));
+    } else {
+      const double needed = l.replacement_units * out;
+      const bool ok = needed <= l.remaining_units + kEpsilon;
+      const std::string text =
+          absl::StrFormat("%d replacement%s at a time need%s %g SUs; the %s tier has %g left", out,
+                          out == 1 ? "" : "s", out == 1 ? "s" : "", needed, l.tier,
+                          l.remaining_units);
+      verdict("license", ok, text);
+      if (!ok) {
+        refuse("license",
+               absl::StrFormat("rollout refused by the license guard: each replacement SE takes "
+                               "its Service Units before the SE it replaces gives its own back; "
+                               "%s (the Controller would refuse: \"Insufficient licensable "
+                               "resources available to create Service Engine\"). Free or add %g "
+                               "SUs, then apply again.",
+                               text, needed - l.remaining_units));
+      }
+    }
+  }
+
+  // The simulation: where each step's virtual services go, and the load each SE then carries.
+  std::map<std::string, double> cpu = in.load.cpu_pct;
+  const bool measured = !cpu.empty();
+  d.load_basis = measured ? "measured" : in.declared.known ? "declared" : "none";
+  if (measured) {
+    // An SE without samples counts as the busiest SE with samples (conservative).
+    double highest = 0;
+    for (const auto& [uuid, pct] : cpu) highest = std::max(highest, pct);
+    for (const RunningSe& se : in.ses.running) cpu.emplace(se.uuid, highest);
+  }
+  Simulation sim(in, cpu);
+  std::string placement_problem;
+  if (!in.placement_known) {
+    placement_problem =
+        "where the group's virtual services sit could not be read (the SE inventory), so where "
+        "a leaving SE's virtual services would go is unknown; plan again once it can be read";
+  }
+  std::string capacity_problem;
+  int spares = std::max(0, in.spare_replacements);
+  int present = running;
+  int most_hosted = 0;
+  for (const auto& [uuid, vss] : in.virtual_services) {
+    most_hosted = std::max(most_hosted, static_cast<int>(vss.size()));
+  }
+  int over_step = 0;  // the first step that puts an SE it moves load onto over the target
+  std::string over_se;
+  double over_pct = 0;
+  for (size_t start = 0; start < d.order.size() && placement_problem.empty();
+       start += static_cast<size_t>(out)) {
+    std::vector<std::pair<int, bool>> batch;
+    int replaced = 0;
+    for (size_t i = start; i < d.order.size() && i < start + static_cast<size_t>(out); ++i) {
+      batch.push_back({sim.IndexOf(d.order[i].se.uuid), Replaced(d.order[i])});
+      replaced += Replaced(d.order[i]);
+    }
+    batch.erase(std::remove_if(batch.begin(), batch.end(),
+                               [](const std::pair<int, bool>& b) { return b.first < 0; }),
+                batch.end());
+    RollStep step = sim.Step(static_cast<int>(d.steps.size()) + 1, batch);
+    const int created = static_cast<int>(step.created.size());
+    if (placement_problem.empty() && !step.unplaced.empty()) {
+      placement_problem = absl::StrCat(
+          "at step ", step.number, " (", absl::StrJoin(step.leaving, ", "), " out), ",
+          absl::StrJoin(step.unplaced, ", "),
+          step.unplaced.size() == 1 ? " finds" : " find",
+          " no place: no SE that stays has room (max_vs_per_se ", p.max_vs_per_se,
+          ") and the Controller may not create one (", present + created, " SEs, max_se ",
+          p.max_se, in.cloud.creates_ses ? "" : ", no-access cloud",
+          "), so it would report MIGRATE_SE_FAILED. ",
+          in.cloud.creates_ses ? absl::StrCat("Raise max_se to ", present + created + 1, ".")
+                               : "Add an SE by hand first.");
+    }
+    const int from_spares = std::max(0, replaced - created);
+    if (placement_problem.empty() && replaced > 0 && from_spares > spares) {
+      std::vector<std::string> where;
+      for (const VsMove& m : step.moves) where.push_back(absl::StrCat(m.vs, " -> ", m.to));
+      placement_problem = absl::StrCat(
+          "at step ", step.number, " the Controller would move the virtual services of ",
+          absl::StrJoin(step.leaving, ", "), " to SEs already running (",
+          where.empty() ? "none hosted" : absl::StrJoin(where, ", "), ") and create ",
+          created == 0 ? "no new SE" : absl::StrCat("only ", created, " new SE(s)"),
+          ", so deleting it would leave the group smaller. To have it create a replacement at "
+          "the new shape: ",
+          ReplacementAdvice(in, present + created, most_hosted), ".");
+    }
+    spares -= std::min(spares, from_spares);
+    present += created - replaced;
+    if (measured) {
+      const SeLoadAfter* busiest = nullptr;
+      for (const SeLoadAfter& se : step.loads) {
+        if (!se.gained) continue;
+        if (busiest == nullptr || se.cpu_pct > busiest->cpu_pct + kEpsilon) busiest = &se;
+      }
+      if (busiest != nullptr) {
+        if (d.peak_step == 0 || busiest->cpu_pct > d.peak_pct + kEpsilon) {
+          d.peak_pct = busiest->cpu_pct;
+          d.peak_se = busiest->name;
+          d.peak_step = step.number;
+        }
+        if (over_step == 0 && busiest->cpu_pct > in.target_pct + kEpsilon) {
+          over_step = step.number;
+          over_se = busiest->name;
+          over_pct = busiest->cpu_pct;
+        }
+      }
+    }
+    d.steps.push_back(std::move(step));
+    // The roll stops at the first step with no replacement or no place: the steps after it would
+    // never run, so they are not predicted.
+    if (!placement_problem.empty() || over_step != 0) break;
+  }
+  const int new_ses = [&d] {
+    int n = 0;
+    for (const RollStep& s : d.steps) n += static_cast<int>(s.created.size());
+    return n;
+  }();
+  verdict("placement", placement_problem.empty(),
+          placement_problem.empty()
+              ? absl::StrCat(p.distributed ? "distributed" : "packed", " placement, max_vs_per_se ",
+                             p.max_vs_per_se, ", min_scaleout_per_vs ", p.min_scaleout_per_vs,
+                             ", max_se ", p.max_se, ": every virtual service has a place; ",
+                             new_ses == 0 ? "no new SE"
+                                          : absl::StrCat(Plural(new_ses, "new SE", "new SEs"),
+                                                         " at ", in.target.num_vcpus, " vCPUs"))
+              : placement_problem);
+
+  // Capacity: no step may put an SE over the target.
+  if (measured) {
+    if (over_step > 0) {
+      const RollStep& worst = d.steps[over_step - 1];
+      std::vector<std::string> from;
+      for (const VsMove& m : worst.moves) {
+        if (m.to == over_se) from.push_back(absl::StrCat(m.vs, " from ", m.from));
+      }
+      const bool onto_running =
+          std::none_of(worst.loads.begin(), worst.loads.end(), [&over_se](const SeLoadAfter& s) {
+            return s.name == over_se && s.is_new;
+          });
+      std::string advice;
+      if (onto_running) {
+        std::vector<std::string> ways;
+        if (present >= p.max_se || running >= p.max_se) {
+          ways.push_back(absl::StrCat("raise max_se (", p.max_se,
+                                      ") so the Controller can create replacements"));
+        }
+        if (!p.distributed && most_hosted >= 1 && most_hosted < p.max_vs_per_se) {
+          ways.push_back(absl::StrCat("set max_vs_per_se = ", most_hosted,
+                                      " so the leaving SEs' virtual services go to new SEs"));
+        }
+        ways.push_back("roll in a quieter hour");
+        advice = absl::StrCat(" To let it roll: ", absl::StrJoin(ways, "; or "), ".");
+      } else {
+        advice = " To let it roll: roll in a quieter hour, or raise vcpus_per_se further.";
+      }
+      capacity_problem = absl::StrFormat(
+          "at step %d (%s out) %s would take %s and run at %.1f%% CPU, over the %.0f%% target "
+          "(the load the SEs carry now: %s).%s",
+          worst.number, absl::StrJoin(worst.leaving, ", "), over_se,
+          from.empty() ? "more load" : absl::StrJoin(from, ", "), over_pct, in.target_pct,
+          in.load.source, advice);
+    }
+    verdict("capacity", capacity_problem.empty(),
+            capacity_problem.empty()
+                ? (d.peak_step == 0
+                       ? absl::StrCat("no SE takes more load; target ", Percent(in.target_pct))
+                       : absl::StrFormat("predicted peak %.1f%% CPU on %s at step %d, target %.0f%%",
+                                         d.peak_pct, d.peak_se, d.peak_step, in.target_pct))
+                : capacity_problem);
+  } else if (in.declared.known) {
+    // No samples: the declared workload on the SEs left (rule rollout-capacity-with-ses-out).
+    const CapacityFigures& c = in.declared;
+    const bool ok = c.cpu_percent_out <= c.target_percent + kEpsilon;
+    const std::string text = absl::StrFormat(
+        "the Controller has no samples of the SEs' load%s, so the declared workload: with %d of "
+        "%d running SEs out, the %d left (at their real shape) run %s at %.1f%% %s (%s), target "
+        "%.0f%%",
+        in.load.missing_reason.empty() ? "" : absl::StrCat(" (", in.load.missing_reason, ")"),
+        out, running, running - out, c.load, c.cpu_percent_out, c.measure, c.basis,
+        c.target_percent);
+    verdict("capacity", ok, text);
+    if (!ok) {
+      capacity_problem = absl::StrCat(
+          text, ". Lower the load first or roll in a quieter hour; once the Controller has samples "
+                "of the SEs' CPU, the guard judges what they carry.");
+    }
+    d.peak_pct = c.cpu_percent_out;
+  } else {
+    verdict("capacity", true,
+            absl::StrCat("not judged: the Controller has no samples of the SEs' load",
+                         in.load.missing_reason.empty()
+                             ? ""
+                             : absl::StrCat(" (", in.load.missing_reason, ")"),
+                         " and the group declares no workload"));
+  }
+  // An overload is named first; a missing replacement, when both, follows it.
+  if (!capacity_problem.empty()) {
+    refuse("capacity",
+           absl::StrCat("rollout refused by the capacity guard: ", capacity_problem,
+                        placement_problem.empty()
+                            ? ""
+                            : absl::StrCat(" The placement guard refuses too: ",
+                                           placement_problem)));
+  }
+  if (!placement_problem.empty()) {
+    refuse("placement", absl::StrCat("rollout refused by the placement guard: ", placement_problem));
+  }
+
+  // Long-lived connections on the SEs that leave.
+  bool moves = false;
+  for (const RollStep& s : d.steps) moves |= !s.moves.empty();
+  if (moves) {
+    d.notes.push_back(absl::StrCat(
+        "connections on each SE that leaves get vs_scalein_timeout (", p.vs_scalein_timeout_s,
+        " s) to finish once its virtual services moved, then are cut: raise vs_scalein_timeout "
+        "before the roll for long-lived connections"));
+  }
+  d.verdict = d.refused_by.empty() ? RollVerdict::kRoll : RollVerdict::kRefused;
+  return d;
+}
+
+std::string DecisionSummary(const RollDecision& d) {
+  switch (d.verdict) {
+    case RollVerdict::kNothing:
+      return "";
+    case RollVerdict::kRoll:
+      return absl::StrCat("Apply will roll ", Plural(static_cast<int>(d.order.size()), "SE", "SEs"));
+    case RollVerdict::kRefused:
+      return absl::StrCat("Rollout refused by the ", d.refused_by, " guard");
+  }
+  return "";
+}
+
+std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput& in) {
+  std::vector<std::string> lines;
+  if (d.verdict == RollVerdict::kNothing) return lines;
+  lines.push_back(DescribeRollout(d.order, in.target, std::max(1, in.max_unavailable)));
+  for (const RollStep& s : d.steps) {
+    std::map<std::string, std::vector<std::string>> by_destination;
+    for (const VsMove& m : s.moves) by_destination[m.to].push_back(m.vs);
+    std::vector<std::string> parts;
+    for (const auto& [to, vss] : by_destination) {
+      parts.push_back(absl::StrCat(absl::StrJoin(vss, ", "), " -> ", to));
+    }
+    std::vector<std::string> loads;
+    for (const SeLoadAfter& l : s.loads) {
+      if (l.gained || l.is_new) {
+        loads.push_back(absl::StrFormat("%s (%d vCPUs) %.1f%%", l.name, l.vcpus, l.cpu_pct));
+      }
+    }
+    std::string line = absl::StrCat("step ", s.number, ": ", absl::StrJoin(s.leaving, ", "),
+                                     " out; ", parts.empty() ? "no virtual service to move"
+                                                             : absl::StrJoin(parts, "; "));
+    if (!s.created.empty()) {
+      absl::StrAppend(&line, "; the Controller creates ", absl::StrJoin(s.created, ", "), " at ",
+                      in.target.num_vcpus, " vCPUs");
+    }
+    if (!s.unplaced.empty()) {
+      absl::StrAppend(&line, "; no place for ", absl::StrJoin(s.unplaced, ", "));
+    }
+    if (d.load_basis == "measured" && !loads.empty()) {
+      absl::StrAppend(&line, "; predicted CPU: ", absl::StrJoin(loads, ", "));
+    }
+    lines.push_back(line);
+  }
+  if (d.load_basis == "measured") {
+    lines.push_back(absl::StrCat(
+        "load: what the SEs carry now, ", in.load.source,
+        "; an SE's load shared evenly by its virtual services, scaled by vCPUs when it moves "
+        "(rules ",
+        sizing::rules::kRollLoadSharedEvenly, ", ", sizing::rules::kRollLoadScalesWithVcpus, ")"));
+  }
+  for (const GuardVerdict& g : d.guards) {
+    lines.push_back(
+        absl::StrCat("guard ", g.guard, ": ", g.passed ? "passes: " : "REFUSES: ", g.figures));
+  }
+  for (const std::string& n : d.notes) lines.push_back(absl::StrCat("note: ", n));
+  if (d.verdict == RollVerdict::kRefused) lines.push_back(d.refusal);
+  return lines;
+}
+
+std::string DecisionFingerprint(const RollDecision& d) {
+  std::vector<std::string> ses;
+  for (const LaggingSe& se : d.order) {
+    ses.push_back(absl::StrCat(se.se.name, "=", Replaced(se) ? "replace" : "reboot"));
+  }
+  switch (d.verdict) {
+    case RollVerdict::kNothing:
+      return "none";
+    case RollVerdict::kRoll:
+      return absl::StrCat("roll:", absl::StrJoin(ses, ","));
+    case RollVerdict::kRefused:
+      return absl::StrCat("refused:", d.refused_by, ":", absl::StrJoin(ses, ","));
+  }
+  return "none";
+}
+
+nlohmann::json DecisionJson(const RollDecision& d) {
+  using nlohmann::json;
+  json out = json::object();
+  out["verdict"] = d.verdict == RollVerdict::kRoll      ? "roll"
+                   : d.verdict == RollVerdict::kRefused ? "refused"
+                                                        : "nothing";
+  out["summary"] = DecisionSummary(d);
+  out["refused_by"] = d.refused_by;
+  out["refusal"] = d.refusal;
+  out["peak_pct"] = d.peak_pct;
+  out["peak_se"] = d.peak_se;
+  out["peak_step"] = d.peak_step;
+  out["load_basis"] = d.load_basis;
+  json ses = json::array();
+  for (const LaggingSe& se : d.order) {
+    ses.push_back({{"name", se.se.name}, {"action", Replaced(se) ? "replace" : "reboot"}});
+  }
+  out["ses"] = ses;
+  json steps = json::array();
+  for (const RollStep& s : d.steps) {
+    json moves = json::array();
+    for (const VsMove& m : s.moves) {
+      moves.push_back({{"vs", m.vs}, {"from", m.from}, {"to", m.to}, {"to_new_se", m.to_new_se}});
+    }
+    json loads = json::array();
+    for (const SeLoadAfter& l : s.loads) {
+      loads.push_back({{"name", l.name},
+                       {"vcpus", l.vcpus},
+                       {"cpu_pct", l.cpu_pct},
+                       {"gained", l.gained},
+                       {"is_new", l.is_new}});
+    }
+    steps.push_back({{"number", s.number},
+                     {"leaving", s.leaving},
+                     {"moves", moves},
+                     {"created", s.created},
+                     {"unplaced", s.unplaced},
+                     {"loads", loads}});
+  }
+  out["steps"] = steps;
+  json guards = json::array();
+  for (const GuardVerdict& g : d.guards) {
+    guards.push_back({{"guard", g.guard}, {"passed", g.passed}, {"figures", g.figures}});
+  }
+  out["guards"] = guards;
+  out["notes"] = d.notes;
+  out["fingerprint"] = DecisionFingerprint(d);
+  return out;
+}
+
+}  // namespace nsxalb::segroup::lifecycle

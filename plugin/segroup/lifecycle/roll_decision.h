@@ -1,0 +1,166 @@
+// The roll's decision: what a roll of an SE group's lagging SEs will do, computed once, before
+// any SE is touched, from the group's placement settings, its running SEs with the virtual
+// services each hosts and the load each carries now, the licence pool, the cloud and the
+// Controller's upgrade state. Every front end shows this one decision: the plan (at the rollout
+// line), apply (which computes it again on fresh reads before the first SE write and stops when
+// it changed), `controller rollout --dry-run` and Ansible's check mode.
+//
+// The roll is simulated step by step (a step is one batch of max_unavailable SEs, in RollOrder):
+// the leaving SEs are disabled one after the other, and each of their virtual services is placed
+// again as the Controller places it (avi-se-lifecycle.md section 6; docs/design/roll-decision.md
+// states every rule and what is UNCONFIRMED):
+//   - it keeps its place on SEs that stay; it needs min_scaleout_per_vs SEs that stay;
+//   - packed (PLACEMENT_ALGO_PACKED, the default): the enabled SE with the most virtual services
+//     that still has room (fewer than max_vs_per_se) and does not host it, the oldest on a tie;
+//   - distributed: a new SE while the group has fewer than max_se SEs, else the enabled SE with
+//     the fewest virtual services that has room;
+//   - no SE with room: a new SE at the group's current settings, while the group (every SE it
+//     has, the leaving ones included) has fewer than max_se and the cloud creates SEs; else the
+//     virtual service finds no place and the Controller reports MIGRATE_SE_FAILED.
+// Load: each SE's load (its measured CPU, a percentage of that SE) is shared evenly by the
+// virtual services it hosts (rule roll-load-shared-evenly); a share that moves keeps its vCPU
+// seconds, so on an SE of other size it is scaled by the ratio of the vCPUs (rule
+// roll-load-scales-with-vcpus). Pure; no Terraform types.
+#ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
+#define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "plugin/segroup/lifecycle/match.h"
+#include "plugin/segroup/lifecycle/rollout.h"
+
+namespace nsxalb::segroup::lifecycle {
+
+// The group's settings that decide where a leaving SE's virtual services go.
+struct PlacementSettings {
+  bool distributed = false;  // algo PLACEMENT_ALGO_DISTRIBUTED; packed otherwise (the default)
+  int max_vs_per_se = 10;
+  int min_scaleout_per_vs = 1;
+  int max_se = 10;
+  std::string ha_mode = "HA_MODE_SHARED";
+  int buffer_se = 1;
+  int vs_scalein_timeout_s = 30;
+};
+
+// The placement settings of a group body (by Avi field name), the catalog's defaults for the
+// fields it does not set.
+PlacementSettings PlacementSettingsOf(const nlohmann::json& group_body);
+
+// The load the group's SEs carry now, as read from the Controller (or not).
+struct CurrentLoad {
+  // SE uuid -> its CPU now (percent of that SE), for the SEs with samples.
+  std::map<std::string, double> cpu_pct;
+  // Where the figures come from, for the plan: "the Controller's se_stats.avg_cpu_usage, the
+  // highest 5-minute sample of the last 30 minutes".
+  std::string source;
+  // Why there are none, when cpu_pct is empty ("the Controller has no samples for these SEs").
+  std::string missing_reason;
+};
+
+// Everything the decision is computed from.
+struct RollInput {
+  GroupSes ses;  // the running SEs against the settings (MatchSettings)
+  // SE uuid -> the names of the virtual services it hosts now; an SE absent here hosts none.
+  std::map<std::string, std::vector<std::string>> virtual_services;
+  bool placement_known = true;  // false: where the virtual services sit could not be read
+  CurrentLoad load;
+  // The declared workload's figures (CapacityWithSesOut), the fallback when the Controller has
+  // no samples; known = false without a workload.
+  CapacityFigures declared;
+  PlacementSettings placement;
+  TargetShape target;
+  double target_pct = 80;  // the utilization an SE must stay within (max_cpu_usage, else 80)
+  int ha_minimum_ses = 1;
+  LicenseFigures license;
+  CloudFigures cloud;
+  // Set while the Controller runs an upgrade: what it upgrades ("a system upgrade", "the SE
+  // group's SE upgrade"). Unset: none, or unknown_upgrade says why it could not be read.
+  std::optional<std::string> upgrade_in_progress;
+  std::string unknown_upgrade;
+  int max_unavailable = 1;
+  int spare_replacements = 0;  // RolloutOptions::spare_replacements
+};
+
+// One virtual service's move in a step.
+struct VsMove {
+  std::string vs;
+  std::string from;  // the leaving SE
+  std::string to;    // the SE that takes it: a running SE's name, or "new SE 1" (a replacement)
+  bool to_new_se = false;
+};
+
+// One SE's predicted load after a step.
+struct SeLoadAfter {
+  std::string name;
+  int vcpus = 0;
+  double cpu_pct = 0;
+  bool gained = false;  // the step moved load onto it
+  bool is_new = false;  // a replacement the Controller creates in the roll
+};
+
+// One step of the roll as predicted.
+struct RollStep {
+  int number = 0;                    // 1, 2, ...
+  std::vector<std::string> leaving;  // the SEs this step takes out
+  std::vector<VsMove> moves;
+  std::vector<std::string> created;  // the new SEs this step makes the Controller create
+  std::vector<std::string> unplaced;  // virtual services that find no place
+  std::vector<SeLoadAfter> loads;     // the SEs that stay, after the step
+};
+
+// One guard's verdict.
+struct GuardVerdict {
+  std::string guard;  // "upgrade", "ha-mode", "capacity", "placement", "cloud", "license"
+  bool passed = true;
+  std::string figures;  // the line the plan shows
+};
+
+// What apply will do.
+enum class RollVerdict { kNothing, kRoll, kRefused };
+
+// The decision.
+struct RollDecision {
+  RollVerdict verdict = RollVerdict::kNothing;
+  std::vector<LaggingSe> order;  // the SEs to roll, in RollOrder
+  std::vector<RollStep> steps;
+  std::vector<GuardVerdict> guards;
+  // When refused: the guard that refuses, and its message (figures and what to change).
+  std::string refused_by;
+  std::string refusal;
+  // The busiest SE the roll moves load onto, at the worst step; peak_step 0 when none.
+  double peak_pct = 0;
+  std::string peak_se;
+  int peak_step = 0;
+  std::string load_basis;  // "measured" (the Controller's samples), "declared", or "none"
+  std::vector<std::string> notes;  // e.g. vs_scalein_timeout cutting long-lived connections
+};
+
+// Computes the decision (see the file comment). Pure and deterministic.
+RollDecision DecideRoll(const RollInput& input);
+
+// "Apply will roll 2 SEs", "Rollout refused by the capacity guard", "" for kNothing.
+std::string DecisionSummary(const RollDecision& decision);
+
+// The decision in lines, for the plan's detail, the dry run and Ansible: what the roll does
+// (DescribeRollout), each step's moves and predicted loads, each guard's verdict and figures, the
+// notes, and for a refusal its message.
+std::vector<std::string> DescribeDecision(const RollDecision& decision, const RollInput& input);
+
+// What apply compares with the plan's: the verdict, the guard that refuses, and each SE to roll
+// with what happens to it ("roll:checkout-se-1=replace,checkout-se-2=replace"). Figures are left
+// out: a load that moved a little between plan and apply is not a change of decision.
+std::string DecisionFingerprint(const RollDecision& decision);
+
+// The decision as JSON, for the CLI's and Ansible's output: {verdict, summary, refused_by,
+// refusal, peak_pct, peak_se, peak_step, load_basis, ses: [{name, action}], steps: [{number,
+// leaving, moves: [{vs, from, to, to_new_se}], created, unplaced, loads: [{name, vcpus, cpu_pct,
+// gained, is_new}]}], guards: [{guard, passed, figures}], notes, fingerprint}.
+nlohmann::json DecisionJson(const RollDecision& decision);
+
+}  // namespace nsxalb::segroup::lifecycle
+
+#endif  // NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_

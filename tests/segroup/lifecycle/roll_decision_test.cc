@@ -1,0 +1,346 @@
+// Unit tests of the roll's decision (plugin/segroup/lifecycle/roll_decision.h): the simulation's
+// placement of each leaving SE's virtual services (packed, distributed, min_scaleout_per_vs,
+// max_se), the predicted loads, and each guard's verdict, on the groups of issue 44 with the
+// figures worked by hand in each test.
+#include "plugin/segroup/lifecycle/roll_decision.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace nsxalb::segroup::lifecycle {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// A group of `count` running SEs "<group>-se-N" of `vcpus` vCPUs, `per_se` virtual services
+// each ("<group>-vs-K", numbered across the SEs), each SE at `cpu` percent, every SE lagging on
+// vcpus_per_se (replaced) unless `reboot`.
+RollInput Group(const std::string& group, int count, int vcpus, int per_se, double cpu,
+                bool reboot = false) {
+  RollInput in;
+  int vs = 0;
+  for (int i = 1; i <= count; ++i) {
+    RunningSe se;
+    se.uuid = absl::StrCat(group, "-uuid-", i);
+    se.name = absl::StrCat(group, "-se-", i);
+    se.vcpus = vcpus;
+    se.memory_mb = 8192;
+    in.ses.running.push_back(se);
+    LaggingSe lag;
+    lag.se = se;
+    lag.why = reboot ? controller::TakesEffect::kAfterSeReboot
+                     : controller::TakesEffect::kNewSesOnly;
+    lag.fields = {reboot ? "num_dispatcher_cores" : "vcpus_per_se"};
+    in.ses.lagging.push_back(lag);
+    for (int k = 0; k < per_se; ++k) {
+      in.virtual_services[se.uuid].push_back(absl::StrCat(group, "-vs-", ++vs));
+    }
+    in.load.cpu_pct[se.uuid] = cpu;
+  }
+  in.load.source = "the test's samples";
+  in.target = TargetShape{vcpus * 2, 16384};
+  in.target_pct = 80;
+  in.license.known = true;
+  in.license.tier = "ENTERPRISE";
+  in.license.remaining_units = 100;
+  in.license.replacement_units = vcpus * 2;
+  in.cloud.name = "nsxt-cloud";
+  in.cloud.creates_ses = true;
+  return in;
+}
+
+// Each move of a decision as "vs:from->to", step by step.
+std::vector<std::string> Moves(const RollDecision& d) {
+  std::vector<std::string> out;
+  for (const RollStep& s : d.steps) {
+    for (const VsMove& m : s.moves) out.push_back(absl::StrCat(m.vs, ":", m.from, "->", m.to));
+  }
+  return out;
+}
+
+const GuardVerdict* Guard(const RollDecision& d, const std::string& name) {
+  for (const GuardVerdict& g : d.guards) {
+    if (g.guard == name) return &g;
+  }
+  return nullptr;
+}
+
+// The headline story: 2 SEs of 4 vCPUs at 40% CPU, 6 virtual services on both (active/active,
+// min_scaleout_per_vs 2), 4 -> 8 vCPUs. se-1 leaves: each virtual service needs a second SE that
+// stays; se-2 hosts them all, so the Controller creates new SE 1 (8 vCPUs) and packs the 6 onto
+// it. se-1's 160 vCPU-percent (40% x 4) moves there: 20.0% of 8 vCPUs. Step 2: se-2 leaves, new
+// SE 1 already hosts them all: a second new SE; 20.0% again.
+TEST(RollDecisionTest, HeadlineRollsOntoNewSesAtTheNewShape) {
+  RollInput in = Group("checkout", 2, 4, 0, 40);
+  for (const RunningSe& se : in.ses.running) {
+    for (int k = 1; k <= 6; ++k) {
+      in.virtual_services[se.uuid].push_back(absl::StrCat("checkout-vs-", k));
+    }
+  }
+  in.placement.min_scaleout_per_vs = 2;
+  in.placement.max_se = 4;
+  in.ha_minimum_ses = 1;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_EQ(DecisionSummary(d), "Apply will roll 2 SEs");
+  ASSERT_EQ(d.steps.size(), 2u);
+  EXPECT_THAT(d.steps[0].created, ElementsAre("new SE 1"));
+  EXPECT_THAT(d.steps[1].created, ElementsAre("new SE 2"));
+  EXPECT_THAT(Moves(d), Contains("checkout-vs-1:checkout-se-1->new SE 1"));
+  EXPECT_THAT(Moves(d), Contains("checkout-vs-6:checkout-se-2->new SE 2"));
+  EXPECT_NEAR(d.peak_pct, 20.0, 1e-9);
+  EXPECT_EQ(d.peak_se, "new SE 1");
+  EXPECT_EQ(d.peak_step, 1);
+  EXPECT_EQ(d.load_basis, "measured");
+  EXPECT_THAT(Guard(d, "capacity")->figures,
+              HasSubstr("predicted peak 20.0% CPU on new SE 1 at step 1, target 80%"));
+  EXPECT_THAT(Guard(d, "ha-mode")->figures, HasSubstr("2 running, 1 out at a time, 1 left"));
+  EXPECT_THAT(d.notes, Contains(HasSubstr("vs_scalein_timeout (30 s)")));
+}
+
+// Hot and at max_se: 3 SEs of 4 vCPUs at 85%, 2 virtual services each, max_se 3, packed with
+// room (max_vs_per_se 10). se-1's two move onto the fullest SE with room, the oldest on a tie:
+// se-2, which then carries 85 + 85 = 170% of its CPU. Refused by the capacity guard, naming the
+// step, the SE and the figures, with advice that applies (raise max_se; max_vs_per_se = 2).
+TEST(RollDecisionTest, HotGroupWhoseVirtualServicesCanOnlyMoveOntoEachOtherIsRefused) {
+  RollInput in = Group("web", 3, 4, 2, 85);
+  in.placement.max_se = 3;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(DecisionSummary(d), "Rollout refused by the capacity guard");
+  // The placement guard refuses too: no replacement is created at max_se.
+  EXPECT_FALSE(Guard(d, "placement")->passed);
+  EXPECT_THAT(Guard(d, "capacity")->figures,
+              AllOf(HasSubstr("at step 1 (web-se-1 out) web-se-2 would take web-vs-1 from "
+                              "web-se-1, web-vs-2 from web-se-1 and run at 170.0% CPU"),
+                    HasSubstr("over the 80% target"), HasSubstr("raise max_se (3)"),
+                    HasSubstr("set max_vs_per_se = 2")));
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("170.0% CPU"), HasSubstr("The placement guard refuses "
+                                                                  "too"),
+                               HasSubstr("raise max_se to 4")));
+  ASSERT_FALSE(d.steps.empty());
+  EXPECT_THAT(d.steps[0].created, IsEmpty());
+  std::vector<std::string> first;
+  for (const VsMove& m : d.steps[0].moves) first.push_back(absl::StrCat(m.vs, "->", m.to));
+  EXPECT_THAT(first, ElementsAre("web-vs-1->web-se-2", "web-vs-2->web-se-2"));
+}
+
+// The same hot SEs with room for replacements (max_se 6) and no room on the others
+// (max_vs_per_se 2): each leaving SE's virtual services go to a new SE of 8 vCPUs, which then
+// runs 85 x 4 / 8 = 42.5%. The SEs that stay at 85% take nothing: the roll goes on.
+TEST(RollDecisionTest, HotGroupRollsWhenReplacementsTakeTheLoad) {
+  RollInput in = Group("web", 3, 4, 2, 85);
+  in.placement.max_se = 6;
+  in.placement.max_vs_per_se = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_NEAR(d.peak_pct, 42.5, 1e-9);
+  EXPECT_EQ(d.peak_se, "new SE 1");
+  EXPECT_THAT(Moves(d), ElementsAre("web-vs-1:web-se-1->new SE 1", "web-vs-2:web-se-1->new SE 1",
+                                    "web-vs-3:web-se-2->new SE 2", "web-vs-4:web-se-2->new SE 2",
+                                    "web-vs-5:web-se-3->new SE 3", "web-vs-6:web-se-3->new SE 3"));
+}
+
+// Issue 44's packed group: web, 3 SEs of 2 vCPUs with 2 virtual services each, vcpus_per_se 4,
+// max_vs_per_se 10 (room), max_se 10. The Controller moves web-se-1's virtual services onto
+// web-se-2 (the fullest with room, the oldest of the tie) and creates no SE: refused by the
+// placement guard, naming the setting that would let it roll.
+TEST(RollDecisionTest, PackedGroupWithRoomCreatesNoReplacementAndIsRefused) {
+  RollInput in = Group("web", 3, 2, 2, 30);
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(DecisionSummary(d), "Rollout refused by the placement guard");
+  EXPECT_THAT(d.refusal,
+              AllOf(HasSubstr("at step 1 the Controller would move the virtual services of "
+                              "web-se-1 to SEs already running (web-vs-1 -> web-se-2, web-vs-2 "
+                              "-> web-se-2) and create no new SE"),
+                    HasSubstr("set max_vs_per_se = 2"),
+                    HasSubstr("algo = \"PLACEMENT_ALGO_DISTRIBUTED\"")));
+  EXPECT_THAT(d.steps[0].created, IsEmpty());
+}
+
+// With max_vs_per_se = 2 (the advice), the same group rolls: each step creates a new SE.
+TEST(RollDecisionTest, PackedGroupRollsWithTheAdvisedSetting) {
+  RollInput in = Group("web", 3, 2, 2, 30);
+  in.placement.max_vs_per_se = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  for (const RollStep& s : d.steps) EXPECT_EQ(s.created.size(), 1u);
+  EXPECT_NEAR(d.peak_pct, 15.0, 1e-9);  // 30% of 2 vCPUs on 4
+}
+
+// Distributed: a new SE while the group is under max_se, even when others have room.
+TEST(RollDecisionTest, DistributedPlacementCreatesNewSesUntilMaxSe) {
+  RollInput in = Group("web", 2, 2, 1, 50);
+  in.placement.distributed = true;
+  in.placement.max_se = 3;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_THAT(Moves(d), ElementsAre("web-vs-1:web-se-1->new SE 1", "web-vs-2:web-se-2->new SE 2"));
+}
+
+// No room and no new SE allowed: the virtual service finds no place (MIGRATE_SE_FAILED).
+TEST(RollDecisionTest, NoPlaceAtMaxSeIsRefusedWithTheSettingToRaise) {
+  RollInput in = Group("web", 2, 2, 2, 20);
+  in.placement.max_vs_per_se = 2;
+  in.placement.max_se = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "placement");
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("web-vs-1, web-vs-2 find no place"),
+                               HasSubstr("MIGRATE_SE_FAILED"), HasSubstr("Raise max_se to 3")));
+}
+
+TEST(RollDecisionTest, LegacyActiveStandbyIsRefusedWithTheDocumentedPath) {
+  RollInput in = Group("ess", 2, 2, 1, 10);
+  in.placement.ha_mode = "HA_MODE_LEGACY_ACTIVE_STANDBY";
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(DecisionSummary(d), "Rollout refused by the ha-mode guard");
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("does not support migration"), HasSubstr("switchover"),
+                               HasSubstr("maintenance SE group")));
+}
+
+TEST(RollDecisionTest, UpgradeInProgressIsRefused) {
+  RollInput in = Group("web", 3, 2, 1, 10);
+  in.placement.max_vs_per_se = 1;
+  in.upgrade_in_progress = "a system upgrade (UPGRADE_FSM_IN_PROGRESS)";
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "upgrade");
+  EXPECT_THAT(d.refusal, HasSubstr("a system upgrade (UPGRADE_FSM_IN_PROGRESS)"));
+}
+
+// SEs counted as they run: 2 running, 1 out, 1 left, against a minimum of 2.
+TEST(RollDecisionTest, HaMinimumCountsTheSesAsTheyRun) {
+  RollInput in = Group("aa", 2, 4, 1, 10);
+  in.placement.max_vs_per_se = 1;
+  in.ha_minimum_ses = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "ha-mode");
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("2 SEs run; with 1 out at a time 1 would be left, below "
+                                         "the HA mode's minimum of 2"),
+                               ::testing::Not(HasSubstr("max_unavailable"))));
+}
+
+TEST(RollDecisionTest, LicenseShortIsRefusedWithTheFigures) {
+  RollInput in = Group("web", 2, 4, 1, 10);
+  in.placement.max_vs_per_se = 1;
+  in.license.remaining_units = 4;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "license");
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("1 replacement at a time needs 8 SUs"),
+                               HasSubstr("ENTERPRISE tier has 4 left"), HasSubstr("add 4 SUs")));
+}
+
+TEST(RollDecisionTest, NoAccessCloudRefusesReplacementsButNotReboots) {
+  RollInput in = Group("web", 3, 4, 1, 10);
+  in.placement.max_vs_per_se = 10;
+  in.cloud.creates_ses = false;
+  in.cloud.name = "vcenter-no-access";
+  EXPECT_EQ(DecideRoll(in).refused_by, "cloud");
+  RollInput reboot = Group("web", 3, 4, 1, 10, /*reboot=*/true);
+  reboot.cloud.creates_ses = false;
+  RollDecision d = DecideRoll(reboot);
+  EXPECT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  // A rebooted SE's virtual service moves to the fullest SE with room (packed), and the
+  // rebooted SE comes back empty.
+  EXPECT_THAT(Moves(d), ElementsAre("web-vs-1:web-se-1->web-se-2", "web-vs-1:web-se-2->web-se-3",
+                                    "web-vs-2:web-se-2->web-se-3", "web-vs-1:web-se-3->web-se-1",
+                                    "web-vs-2:web-se-3->web-se-1", "web-vs-3:web-se-3->web-se-1"));
+}
+
+// No samples: the declared workload on the SEs left decides, and the decision says so.
+TEST(RollDecisionTest, WithoutSamplesTheDeclaredWorkloadDecidesAndSaysSo) {
+  RollInput in = Group("web", 3, 4, 1, 0);
+  in.placement.max_vs_per_se = 1;
+  in.load.cpu_pct.clear();
+  in.load.missing_reason = "no sample in the last 60 minutes";
+  in.declared.known = true;
+  in.declared.cpu_percent_out = 91.0;
+  in.declared.target_percent = 80;
+  in.declared.load = "the declared workload 300,000 L7 RPS";
+  in.declared.basis = "measured";
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "capacity");
+  EXPECT_EQ(d.load_basis, "declared");
+  EXPECT_THAT(d.refusal,
+              AllOf(HasSubstr("no samples of the SEs' load (no sample in the last 60 minutes)"),
+                    HasSubstr("with 1 of 3 running SEs out, the 2 left"),
+                    HasSubstr("300,000 L7 RPS at 91.0% CPU")));
+}
+
+// An SE without samples counts as the busiest SE with samples.
+TEST(RollDecisionTest, AnSeWithoutSamplesCountsAsTheBusiest) {
+  RollInput in = Group("web", 2, 4, 1, 30);
+  in.placement.max_vs_per_se = 1;
+  in.load.cpu_pct.erase("web-uuid-1");
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll);
+  EXPECT_NEAR(d.peak_pct, 15.0, 1e-9);  // 30% x 4 / 8 on the new SE
+}
+
+// The fingerprint apply compares: the verdict and the SEs, not the figures.
+TEST(RollDecisionTest, FingerprintIgnoresTheFiguresButNotTheVerdict) {
+  RollInput in = Group("web", 3, 4, 2, 40);
+  in.placement.max_vs_per_se = 2;
+  const std::string planned = DecisionFingerprint(DecideRoll(in));
+  EXPECT_EQ(planned, "roll:web-se-1=replace,web-se-2=replace,web-se-3=replace");
+  for (auto& [uuid, pct] : in.load.cpu_pct) pct = 45;
+  EXPECT_EQ(DecisionFingerprint(DecideRoll(in)), planned);
+  in.placement.max_vs_per_se = 10;  // now web-se-2 takes web-se-1's: 45 + 45 = 90%
+  EXPECT_EQ(DecisionFingerprint(DecideRoll(in)),
+            "refused:capacity:web-se-1=replace,web-se-2=replace,web-se-3=replace");
+}
+
+TEST(RollDecisionTest, DescribeDecisionShowsStepsGuardsAndNotes) {
+  RollInput in = Group("web", 2, 4, 2, 40);
+  in.placement.max_vs_per_se = 2;
+  RollDecision d = DecideRoll(in);
+  const std::string text = absl::StrJoin(DescribeDecision(d, in), "\n");
+  EXPECT_THAT(text, AllOf(HasSubstr("rollout: web-se-1 and -2 will be replaced"),
+                          HasSubstr("step 1: web-se-1 out; web-vs-1, web-vs-2 -> new SE 1; the "
+                                    "Controller creates new SE 1 at 8 vCPUs; predicted CPU: new "
+                                    "SE 1 (8 vCPUs) 20.0%"),
+                          HasSubstr("guard capacity: passes: predicted peak 20.0% CPU"),
+                          HasSubstr("guard license: passes"),
+                          HasSubstr("note: connections on each SE that leaves")));
+  EXPECT_EQ(DecisionJson(d)["verdict"], "roll");
+  EXPECT_EQ(DecisionJson(d)["steps"][0]["moves"][0]["to"], "new SE 1");
+}
+
+TEST(RollDecisionTest, NothingLaggingIsNothing) {
+  RollInput in = Group("web", 2, 4, 2, 40);
+  in.ses.lagging.clear();
+  RollDecision d = DecideRoll(in);
+  EXPECT_EQ(d.verdict, RollVerdict::kNothing);
+  EXPECT_EQ(DecisionSummary(d), "");
+  EXPECT_EQ(DecisionFingerprint(d), "none");
+}
+
+TEST(PlacementSettingsTest, ReadsTheGroupAndTheCatalogDefaults) {
+  PlacementSettings p = PlacementSettingsOf(
+      {{"algo", "PLACEMENT_ALGO_DISTRIBUTED"}, {"max_vs_per_se", 4}, {"max_se", 6}});
+  EXPECT_TRUE(p.distributed);
+  EXPECT_EQ(p.max_vs_per_se, 4);
+  EXPECT_EQ(p.max_se, 6);
+  EXPECT_EQ(p.min_scaleout_per_vs, 1);
+  EXPECT_EQ(p.vs_scalein_timeout_s, 30);
+  EXPECT_FALSE(PlacementSettingsOf(nlohmann::json::object()).distributed);
+}
+
+}  // namespace
+}  // namespace nsxalb::segroup::lifecycle
