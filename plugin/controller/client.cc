@@ -45,6 +45,8 @@ constexpr char kSeGroupPath[] = "/api/serviceenginegroup";
 constexpr char kCloudPath[] = "/api/cloud";
 constexpr char kTenantPath[] = "/api/tenant";
 constexpr char kLicenseLedgerPath[] = "/api/licensing/ledger/details";
+constexpr char kUpgradeStatusPath[] = "/api/upgradestatusinfo";
+constexpr char kSeInventoryPath[] = "/api/serviceengine-inventory/";
 // The cloud a group created without a cloud_ref lands in.
 constexpr char kDefaultCloud[] = "Default-Cloud";
 using internal::Call;
@@ -322,6 +324,47 @@ class ClientImpl : public Client {
     NSXALB_ASSIGN_OR_RETURN(auto response, loop_.Send(call, Deadline()));
     NSXALB_ASSIGN_OR_RETURN(auto body, ParseBody(response, call.what));
     return DecodeLicenseLedgerDetails(body);
+  }
+
+  absl::StatusOr<UpgradeStatus> GetUpgradeStatus() override {
+    OperationScope operation(this);
+    std::vector<Json> entries;
+    absl::Status listed = ForEachListed(
+        loop_, Deadline(), absl::StrCat(kUpgradeStatusPath, "?page_size=", config_.page_size), "",
+        "upgrade status", [&entries](Json& item, const std::string&) -> absl::Status {
+          entries.push_back(std::move(item));
+          return absl::OkStatus();
+        });
+    if (absl::IsNotFound(listed)) {
+      log::Info("controller: GET /api/upgradestatusinfo is 404: the upgrade state is unknown");
+      return UpgradeStatus{};
+    }
+    NSXALB_RETURN_IF_ERROR(listed);
+    return DecodeUpgradeStatus(entries);
+  }
+
+  absl::StatusOr<std::vector<ServiceEnginePlacement>> ListServiceEnginePlacements(
+      std::string_view se_group_uuid, std::string_view tenant) override {
+    OperationScope operation(this);
+    NSXALB_ASSIGN_OR_RETURN(auto group,
+                            IdFromRefOrUuid(se_group_uuid, "serviceenginegroup", "se_group_uuid"));
+    std::string path = absl::StrCat(
+        kSeInventoryPath, "?page_size=", config_.page_size,
+        "&refers_to=", UrlEncode(absl::StrCat("serviceenginegroup:", group)), "&include_name=true");
+    std::vector<ServiceEnginePlacement> out;
+    NSXALB_RETURN_IF_ERROR(
+        ForEachListed(loop_, Deadline(), std::move(path), tenant, "the SE inventory",
+                      [&out, &group](Json& item, const std::string& what) -> absl::Status {
+                        NSXALB_ASSIGN_OR_RETURN(auto se, ToServiceEnginePlacement(item, what));
+                        // The Controller filters by refers_to: an entry naming another group
+                        // is left out (a Controller that ignored it), one naming none is kept.
+                        auto ref = ParseRef(se.se_group_ref, "serviceenginegroup", "se_group_ref");
+                        if (se.se_group_ref.empty() || (ref.ok() && ref->uuid == group)) {
+                          out.push_back(std::move(se));
+                        }
+                        return absl::OkStatus();
+                      }));
+    return out;
   }
 
   absl::StatusOr<VersionInfo> ControllerVersion() override {

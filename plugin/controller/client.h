@@ -26,7 +26,9 @@
 #include "plugin/controller/backoff.h"
 #include "plugin/controller/config.h"
 #include "plugin/controller/license_ledger.h"
+#include "plugin/controller/se_inventory.h"
 #include "plugin/controller/transport.h"
+#include "plugin/controller/upgrade_status.h"
 #include "plugin/controller/version.h"
 
 namespace nsxalb::controller {
@@ -220,8 +222,27 @@ class Client {
   // decoded as DecodeLicenseLedgerDetails says (Internal naming the field for a bad body).
   virtual absl::StatusOr<LicenseLedgerDetails> GetLicenseLedgerDetails() = 0;
 
+  // GET /api/upgradestatusinfo, every page (a read, retried like every GET), decoded as
+  // DecodeUpgradeStatus says (upgrade_status.h): which upgrade is unfinished, the system's or
+  // which SE groups'. A 404 (a Controller without the API, before 18.2.6) is no error: the answer
+  // has known = false and no nodes, and the caller says the upgrade state is unknown (a roll
+  // should then go on only with that said; it cannot prove no upgrade runs). Other errors as
+  // errors.h maps them (403 PermissionDenied: a user who may not read it).
+  virtual absl::StatusOr<UpgradeStatus> GetUpgradeStatus() = 0;
+
   // The Controller's version and the API version in use (logs in when needed).
   virtual absl::StatusOr<VersionInfo> ControllerVersion() = 0;
+
+  // Where the virtual services of the SE group `se_group_uuid` (a uuid or ref) sit, in `tenant`
+  // (empty: default): one paged GET /api/serviceengine-inventory/?page_size=N&refers_to=
+  // serviceenginegroup:<uuid>&include_name=true (following `next`), each entry decoded as
+  // ToServiceEnginePlacement says (se_inventory.h: the SE's uuid, name, enable_state, oper
+  // state, and the uuid and name of each virtual service in config.vs_refs), leaving out SEs
+  // whose config.se_group_ref names another group (one without it is kept: the filter chose it),
+  // in the Controller's order. An unknown group lists no SEs. InvalidArgument for an empty or
+  // malformed group; other errors as errors.h maps them.
+  virtual absl::StatusOr<std::vector<ServiceEnginePlacement>> ListServiceEnginePlacements(
+      std::string_view se_group_uuid, std::string_view tenant) = 0;
 
   // --- One Service Engine (a roll of its group, plugin/segroup/lifecycle). ---
 

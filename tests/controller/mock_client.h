@@ -39,7 +39,10 @@ class MockClient : public Client {
   MOCK_METHOD(absl::StatusOr<std::vector<ServiceEngine>>, ListTenantServiceEngines,
               (std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<LicenseLedgerDetails>, GetLicenseLedgerDetails, (), (override));
+  MOCK_METHOD(absl::StatusOr<UpgradeStatus>, GetUpgradeStatus, (), (override));
   MOCK_METHOD(absl::StatusOr<VersionInfo>, ControllerVersion, (), (override));
+  MOCK_METHOD(absl::StatusOr<std::vector<ServiceEnginePlacement>>, ListServiceEnginePlacements,
+              (std::string_view se_group_uuid, std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<ServiceEngine>, GetServiceEngine,
               (std::string_view uuid, std::string_view tenant), (override));
   MOCK_METHOD(absl::StatusOr<ServiceEngine>, SetServiceEngineEnableState,
