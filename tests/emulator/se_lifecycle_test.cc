@@ -252,6 +252,44 @@ TEST_F(SeLifecycleTest, LegacyActiveStandbyRefusesDisable) {
   EXPECT_TRUE(SetState(Ses(shared, 1)[0], "SE_STATE_DISABLED").ok());
 }
 
+// docs/emulator.md, "Where a disabled SE's virtual services go": distributed placement takes a
+// new SE whenever one may be created and every candidate hosts one already, the leaving SE
+// counting toward max_se.
+TEST_F(SeLifecycleTest, DistributedPlacementCreatesANewSePerDisplacedVirtualService) {
+  const std::string g = Group({{"name", "web"}, {"algo", "PLACEMENT_ALGO_DISTRIBUTED"}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  const std::vector<std::string> vss = lifecycle_.AddVirtualServices("web", 4, "").value();
+  // Empty SEs first (oldest first), then a new SE per virtual service.
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(ses[0]));
+  EXPECT_THAT(Vs(vss[1])["se_uuids"], ElementsAre(ses[1]));
+  ASSERT_THAT(SesOf(g), SizeIs(4));
+  At(1'000'100);
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  ASSERT_THAT(SesOf(g), SizeIs(5));  // every other SE hosts one: a fifth SE, at once
+  EXPECT_THAT(Vs(vss[0])["pending"], ElementsAre(SesOf(g)[4]));
+  At(1'000'200);
+  EXPECT_EQ(Oper(ses[0]), "OPER_DISABLED");
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(SesOf(g)[4]));
+}
+
+// Packed, max_se equal to the group's SEs and no free slot: the leaving SE still counts toward
+// max_se, so no SE is created and the migration fails, the SE keeping its virtual service.
+TEST_F(SeLifecycleTest, PackedAtMaxSeWithoutRoomFailsTheMigration) {
+  const std::string g = Group({{"name", "web"}, {"max_se", 2}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  const std::vector<std::string> vss = lifecycle_.AddVirtualServices("web", 2, "").value();
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  EXPECT_THAT(Vs(vss[0]).value("waiting", ""), ::testing::HasSubstr("max_se 2"));
+  At(1'000'050);
+  EXPECT_EQ(Oper(ses[0]), "OPER_UP");
+  const json rt = lifecycle_.Runtime(ses[0]).value();
+  EXPECT_EQ(rt["migrate_state"], "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE");
+  EXPECT_THAT(rt["oper_status"]["reason"][0].get<std::string>(),
+              ::testing::HasSubstr("no Service Engine can take web-vs-1"));
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(ses[0]));
+  EXPECT_THAT(SesOf(g), SizeIs(2));
+}
+
 TEST_F(SeLifecycleTest, RebootAppliesTheGroupsCurrentRebootOnlySettings) {
   const std::string g = Group({{"name", "web"}});
   const std::vector<std::string> ses = Ses(g, 1);
