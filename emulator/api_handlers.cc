@@ -191,11 +191,8 @@ void Server::HandleUserToken(const httplib::Request& req, httplib::Response& res
   res.set_content(json{{"token", sessions_.IssueToken(ctx.username)}}.dump(), "application/json");
 }
 
-void Server::HandleList(const std::string& type, const httplib::Request& req,
-                        httplib::Response& res,
-                        const std::function<json(json, const json&)>& decorate) {
-  ApiContext ctx;
-  if (!Authorize(req, res, &ctx)) return;
+void Server::WritePage(const httplib::Request& req, httplib::Response& res, const ApiContext& ctx,
+                       size_t total, const std::function<json(size_t)>& item) {
   int page_size = config_.default_page_size;
   int page = 1;
   if (req.has_param("page_size") &&
@@ -209,6 +206,34 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
     WriteError(res, 400, "page must be a positive integer.");
     return;
   }
+  const size_t start = static_cast<size_t>(page - 1) * static_cast<size_t>(page_size);
+  if (start >= total && page > 1) {
+    WriteError(res, 404, "Invalid page.");
+    return;
+  }
+  json results = json::array();
+  for (size_t i = start; i < total && i < start + static_cast<size_t>(page_size); ++i) {
+    results.push_back(item(i));
+  }
+  json out = {{"count", total}, {"results", results}};
+  if (start + static_cast<size_t>(page_size) < total) {
+    std::string query;
+    for (const auto& [k, v] : req.params) {
+      if (k == "page") continue;
+      absl::StrAppend(&query, query.empty() ? "" : "&", controller::UrlEncode(k), "=",
+                      controller::UrlEncode(v));
+    }
+    absl::StrAppend(&query, query.empty() ? "" : "&", "page=", page + 1);
+    out["next"] = absl::StrCat(ctx.base_url, req.path, "?", query);
+  }
+  res.set_content(out.dump(), "application/json");
+}
+
+void Server::HandleList(const std::string& type, const httplib::Request& req,
+                        httplib::Response& res,
+                        const std::function<json(json, const json&)>& decorate) {
+  ApiContext ctx;
+  if (!Authorize(req, res, &ctx)) return;
   ListFilter filter;
   filter.tenant_uuid = ctx.tenant_uuid;
   if (req.has_param("name")) filter.name = req.get_param_value("name");
@@ -232,34 +257,16 @@ void Server::HandleList(const std::string& type, const httplib::Request& req,
     filter.cloud_uuid = clouds.empty() ? std::string("-") : clouds[0].value("uuid", "");
   }
   std::vector<json> all = store_.List(type, filter);
-  const size_t start = static_cast<size_t>(page - 1) * static_cast<size_t>(page_size);
-  if (start >= all.size() && page > 1) {
-    WriteError(res, 404, "Invalid page.");
-    return;
-  }
   RenderOptions ro;
   ro.base_url = ctx.base_url;
   ro.include_name = FlagParam(req, "include_name");
   ro.skip_default = FlagParam(req, "skip_default");
   ro.version = ctx.version;
   if (req.has_param("fields")) ro.fields = absl::StrSplit(req.get_param_value("fields"), ',');
-  json results = json::array();
-  for (size_t i = start; i < all.size() && i < start + static_cast<size_t>(page_size); ++i) {
+  WritePage(req, res, ctx, all.size(), [&](size_t i) {
     json rendered = store_.Render(type, all[i], ro);
-    results.push_back(decorate ? decorate(std::move(rendered), all[i]) : std::move(rendered));
-  }
-  json out = {{"count", all.size()}, {"results", results}};
-  if (start + static_cast<size_t>(page_size) < all.size()) {
-    std::string query;
-    for (const auto& [k, v] : req.params) {
-      if (k == "page") continue;
-      absl::StrAppend(&query, query.empty() ? "" : "&", controller::UrlEncode(k), "=",
-                      controller::UrlEncode(v));
-    }
-    absl::StrAppend(&query, query.empty() ? "" : "&", "page=", page + 1);
-    out["next"] = absl::StrCat(ctx.base_url, req.path, "?", query);
-  }
-  res.set_content(out.dump(), "application/json");
+    return decorate ? decorate(std::move(rendered), all[i]) : std::move(rendered);
+  });
 }
 
 void Server::HandleGetOne(const std::string& type, const httplib::Request& req,

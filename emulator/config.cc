@@ -30,7 +30,8 @@ const char* Usage() {
          "  [--password P (default $NSXALB_EMULATOR_PASSWORD, else admin)]\n"
          "  [--session-idle-timeout SECONDS (900)] [--expired-session-status 419|401]\n"
          "  [--page-size N (25)] [--latency-ms N] [--fail-next N] [--fail-status 503]\n"
-         "  [--throttle-next N] [--retry-after SECONDS] [--drop-after-create N]\n"
+         "  [--throttle-next N] [--retry-after SECONDS] [--drop-after-create N] "
+         "[--delete-hosting-se]\n"
          "  [--license TIER=UNITS (repeatable; default ENTERPRISE=100000)]\n"
          "  [--se-boot-ms N (300)] [--se-migration-ms N (300)] [--emulated-minute-ms N (60000)]\n"
          "  [--log-level TRACE|DEBUG|INFO|WARN|ERROR] [--exit-with-parent]\n";
@@ -120,6 +121,10 @@ absl::StatusOr<Config> ParseCommandLine(const std::vector<std::string>& args,
     if (name == "--help" || name == "-h") return absl::InvalidArgumentError(Usage());
     if (name == "--exit-with-parent") {
       c.exit_with_parent = true;
+      continue;
+    }
+    if (name == "--delete-hosting-se") {
+      c.faults.delete_hosting_se = true;
       continue;
     }
     const size_t eq = name.find('=');

@@ -104,6 +104,7 @@ absl::Status Faults::Update(const nlohmann::json& update) {
     if (key == "other_writer_value") slot = &next.other_writer_value;
     if (key == "migrate_fail_next") slot = &next.migrate_fail_next;
     if (key == "se_never_up_next") slot = &next.se_never_up_next;
+    if (key == "delete_hosting_se") flag = &next.delete_hosting_se;
     if (slot != nullptr) {
       if (!it.value().is_number_integer()) {
         return absl::InvalidArgumentError(absl::StrCat("fault ", key, " must be an integer"));
@@ -204,6 +205,11 @@ bool Faults::TakeSeNeverUp() {
   return true;
 }
 
+bool Faults::DeleteHostingSe() {
+  absl::MutexLock lock(&mu_);
+  return config_.delete_hosting_se;
+}
+
 bool Faults::TakeDropAfterCreate() {
   absl::MutexLock lock(&mu_);
   if (config_.drop_after_create <= 0) return false;
@@ -237,7 +243,8 @@ nlohmann::json Faults::ToJson() {
           {"other_writer_field", c.other_writer_field},
           {"other_writer_value", c.other_writer_value},
           {"migrate_fail_next", c.migrate_fail_next},
-          {"se_never_up_next", c.se_never_up_next}};
+          {"se_never_up_next", c.se_never_up_next},
+          {"delete_hosting_se", c.delete_hosting_se}};
 }
 
 }  // namespace nsxalb::emulator

@@ -9,9 +9,9 @@
 // the next N GETs of it (so the reader's next write is stale: 412). Counters decrement as faults
 // fire, so "fail_next": 2 fails exactly two requests. A "match" given with a fault restricts it to
 // requests whose counter key (Counters::Key, "POST /api/serviceenginegroup") matches it, a shell
-// pattern ("*" for any text: "* /api/serviceenginegroup*" is every SE group request). Two faults
-// act on the SE lifecycle rather than on requests: a failing migration and an SE that never
-// comes up.
+// pattern ("*" for any text: "* /api/serviceenginegroup*" is every SE group request). Three faults
+// act on the SE lifecycle rather than on requests: a failing migration, an SE that never comes
+// up, and (while set) a DELETE that succeeds on an SE still hosting virtual services.
 #ifndef NSXALB_EMULATOR_FAULTS_H_
 #define NSXALB_EMULATOR_FAULTS_H_
 
@@ -75,6 +75,11 @@ struct FaultConfig {
   // Controller creates for a virtual service stays OPER_CREATING and never comes up.
   int migrate_fail_next = 0;
   int se_never_up_next = 0;
+  // While set, DELETE /api/serviceengine/<uuid> (and the control endpoint's SE delete) succeeds
+  // on an SE that still hosts or awaits virtual services, dropping them from it as a force
+  // delete would (they are placed again as the group allows; the timeline shows each one left on
+  // no serving SE as an unplaced instant). Unset, such a DELETE is refused with 409.
+  bool delete_hosting_se = false;
 };
 
 // The kinds of bad_body: "malformed_json" (the first half of the real body, Content-Length
@@ -147,6 +152,9 @@ class Faults {
   bool TakeMigrateFail();
   // True (consuming one) when the SE being created now is never to come up (se_never_up_next).
   bool TakeSeNeverUp();
+  // Whether DELETE of an SE that hosts virtual services succeeds (delete_hosting_se; not
+  // consumed).
+  bool DeleteHostingSe();
 
   // The current configuration as JSON.
   nlohmann::json ToJson();

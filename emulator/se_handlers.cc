@@ -45,6 +45,31 @@ json Server::WithRuntime(const httplib::Request& req, json rendered, const json&
   return rendered;
 }
 
+json Server::InventoryEntry(const httplib::Request& req, json rendered, const json& stored) {
+  const std::string uuid = stored.value("uuid", "");
+  const std::string base = absl::StrCat(rendered.value("url", ""));
+  const std::string host = base.substr(0, base.find("/api/"));
+  json config = json::object();
+  for (const char* key :
+       {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref", "enable_state"}) {
+    if (rendered.contains(key)) config[key] = rendered[key];
+  }
+  // With include_name the refs carry "#<name>", as every other ref does.
+  const std::string include_name =
+      req.has_param("include_name") ? req.get_param_value("include_name") : "false";
+  const bool named = include_name != "false" && include_name != "0" && include_name != "False";
+  json vs_refs = json::array();
+  for (const auto& [vs, name] : lifecycle_.PlacedOnNamed(uuid)) {
+    vs_refs.push_back(
+        absl::StrCat(host, "/api/virtualservice/", vs, named ? "#" : "", named ? name : ""));
+  }
+  config["vs_refs"] = vs_refs;
+  json out = {{"uuid", uuid}, {"url", rendered.value("url", "")}, {"config", config}};
+  absl::StatusOr<json> runtime = lifecycle_.Runtime(uuid);
+  if (runtime.ok()) out["runtime"] = *runtime;
+  return out;
+}
+
 void Server::ServiceEngineRoutes() {
   using Req = const httplib::Request&;
   using Res = httplib::Response&;
@@ -116,6 +141,15 @@ void Server::ServiceEngineRoutes() {
         }
         body = std::move(merged);
       }
+      // A change of enable_state (a PUT without it sets SE_STATE_ENABLED) is a placement change.
+      absl::StatusOr<json> current = store_.Get(kServiceEngine, uuid, ctx.tenant_uuid);
+      const json& wanted = body.contains("enable_state") ? body["enable_state"] : json();
+      const std::string next =
+          wanted.is_string() ? wanted.get<std::string>() : std::string("SE_STATE_ENABLED");
+      if (current.ok() && current->value("enable_state", "SE_STATE_ENABLED") != next &&
+          RefusedDuringUpgrade(uuid, r)) {
+        return;
+      }
       absl::StatusOr<json> updated = lifecycle_.UpdateServiceEngine(uuid, ctx.tenant_uuid, body);
       if (!updated.ok()) {
         return WriteError(r, HttpStatusFor(updated.status()),
@@ -134,6 +168,10 @@ void Server::ServiceEngineRoutes() {
   http_->Delete("/api/serviceengine/([^/]+)/?", api([this](Req q, Res r) {
                   ApiContext ctx;
                   if (!Authorize(q, r, &ctx)) return;
+                  if (store_.Get(kServiceEngine, q.matches[1].str(), ctx.tenant_uuid).ok() &&
+                      RefusedDuringUpgrade(q.matches[1].str(), r)) {
+                    return;
+                  }
                   absl::Status s =
                       lifecycle_.DeleteServiceEngine(q.matches[1].str(), ctx.tenant_uuid);
                   if (absl::IsFailedPrecondition(s))
@@ -145,6 +183,10 @@ void Server::ServiceEngineRoutes() {
   http_->Post("/api/serviceengine/([^/]+)/reboot/?", api([this](Req q, Res r) {
                 ApiContext ctx;
                 if (!Authorize(q, r, &ctx)) return;
+                if (store_.Get(kServiceEngine, q.matches[1].str(), ctx.tenant_uuid).ok() &&
+                    RefusedDuringUpgrade(q.matches[1].str(), r)) {
+                  return;
+                }
                 absl::Status s =
                     lifecycle_.RebootServiceEngine(q.matches[1].str(), ctx.tenant_uuid);
                 if (absl::IsFailedPrecondition(s))
@@ -153,32 +195,18 @@ void Server::ServiceEngineRoutes() {
                 r.set_content("{}", "application/json");
               }));
   // The inventory: {uuid, url, config: {...the SE's summary, vs_refs}, runtime: {...}}.
-  auto inventory = [this](json rendered, const json& stored) {
-    const std::string uuid = stored.value("uuid", "");
-    const std::string base = absl::StrCat(rendered.value("url", ""));
-    const std::string host = base.substr(0, base.find("/api/"));
-    json config = json::object();
-    for (const char* key :
-         {"uuid", "name", "url", "se_group_ref", "cloud_ref", "tenant_ref", "enable_state"}) {
-      if (rendered.contains(key)) config[key] = rendered[key];
-    }
-    json vs_refs = json::array();
-    for (const std::string& vs : lifecycle_.PlacedOn(uuid)) {
-      vs_refs.push_back(absl::StrCat(host, "/api/virtualservice/", vs));
-    }
-    config["vs_refs"] = vs_refs;
-    json out = {{"uuid", uuid}, {"url", rendered.value("url", "")}, {"config", config}};
-    absl::StatusOr<json> runtime = lifecycle_.Runtime(uuid);
-    if (runtime.ok()) out["runtime"] = *runtime;
-    return out;
+  auto inventory = [this](Req q) {
+    return [this, &q](json rendered, const json& stored) {
+      return InventoryEntry(q, std::move(rendered), stored);
+    };
   };
   http_->Get("/api/serviceengine-inventory/?", api([this, inventory](Req q, Res r) {
                AdvanceServiceEngines();
-               HandleList(kServiceEngine, q, r, inventory);
+               HandleList(kServiceEngine, q, r, inventory(q));
              }));
   http_->Get("/api/serviceengine-inventory/([^/]+)/?", api([this, inventory](Req q, Res r) {
                AdvanceServiceEngines();
-               HandleGetOne(kServiceEngine, q, r, inventory);
+               HandleGetOne(kServiceEngine, q, r, inventory(q));
              }));
   // Read-only virtual services: {uuid, name, url, se_group_ref, tenant_ref}.
   auto vs_object = [](const ApiContext& ctx, const json& vs) {

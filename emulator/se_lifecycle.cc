@@ -643,6 +643,18 @@ std::vector<std::string> SeLifecycle::PlacedOn(const std::string& se_uuid) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> SeLifecycle::PlacedOnNamed(
+    const std::string& se_uuid) {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Vs& vs : vss_) {
+    if (Contains(vs.placed, se_uuid) || Contains(vs.pending, se_uuid)) {
+      out.emplace_back(vs.uuid, vs.name);
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The SE API.
 
@@ -675,6 +687,20 @@ absl::StatusOr<json> SeLifecycle::UpdateServiceEngine(const std::string& se_uuid
                                                      absl::StrJoin(kEnableStates, ", "), "."));
     }
     state = v.get<std::string>();
+  }
+  if ((state == "SE_STATE_DISABLED" || state == "SE_STATE_DISABLED_FORCE") &&
+      state != se->enable_state &&
+      GroupValueLocked(se->group, "ha_mode") == "HA_MODE_LEGACY_ACTIVE_STANDBY") {
+    // The guide: "Migration is not supported on a legacy active/standby SE group", and "An SE in
+    // a legacy HA SE group cannot be 'deactivated' per SE" (reference section 7).
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Migration is not supported on a legacy active/standby SE group: Service Engine ",
+        stored.value("name", se_uuid), " of SE group ",
+        groups_.count(se->group) > 0 ? groups_.at(se->group).value("name", se->group) : se->group,
+        " (ha_mode HA_MODE_LEGACY_ACTIVE_STANDBY) cannot be deactivated per SE (enable_state ",
+        state, "). Switch it over instead (POST /api/serviceengine/", se_uuid,
+        "/switchover), wait until its virtual services are standby, and move it to a "
+        "maintenance SE group."));
   }
   const json* last_modified =
       object.contains("_last_modified") ? &object["_last_modified"] : nullptr;
@@ -736,7 +762,8 @@ absl::Status SeLifecycle::DeleteServiceEngine(const std::string& se_uuid,
   for (const Vs& vs : vss_) {
     if (Contains(vs.placed, se_uuid) || Contains(vs.pending, se_uuid)) hosted.push_back(vs.name);
   }
-  if (!hosted.empty()) {
+  const bool force = !hosted.empty() && faults_ != nullptr && faults_->DeleteHostingSe();
+  if (!hosted.empty() && !force) {
     absl::StatusOr<json> stored = store_->Get(kServiceEngine, se_uuid, "*");
     const std::string name = stored.ok() ? stored->value("name", se_uuid) : se_uuid;
     return absl::FailedPreconditionError(absl::StrCat(
@@ -745,10 +772,18 @@ absl::Status SeLifecycle::DeleteServiceEngine(const std::string& se_uuid,
         "). Disable it (enable_state SE_STATE_DISABLED) and wait until it is OPER_DISABLED."));
   }
   NSXALB_RETURN_IF_ERROR(store_->DeleteServiceEngine(se_uuid));
+  if (force) {
+    // Fault delete_hosting_se: dropped as a force delete would; placed again below as the group
+    // allows, unserved meanwhile when this SE was their last serving one.
+    for (Vs& vs : vss_) RemoveFromLocked(vs, se_uuid, now);
+  }
   EmitLocked(now, {{"kind", "se_deleted"},
                    {"se", se_uuid},
                    {"se_group", se->group},
-                   {"reason", "DELETE /api/serviceengine"}});
+                   {"reason",
+                    force ? absl::StrCat("DELETE /api/serviceengine while hosting ",
+                                         absl::StrJoin(hosted, ", "), " (fault delete_hosting_se)")
+                          : std::string("DELETE /api/serviceengine")}});
   if (hooks_.deleted) hooks_.deleted(se_uuid);
   se_tenant_.erase(se_uuid);
   ses_.erase(se_uuid);

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -130,6 +131,8 @@ class SeLifecycle {
   absl::StatusOr<nlohmann::json> Runtime(const std::string& se_uuid);
   // The uuids of the virtual services placed on an SE (empty when unknown).
   std::vector<std::string> PlacedOn(const std::string& se_uuid);
+  // The same with each one's name: {uuid, name} pairs, in placement order.
+  std::vector<std::pair<std::string, std::string>> PlacedOnNamed(const std::string& se_uuid);
 
   // {"now_ms", "events": [...], "summary": {...}} (docs/emulator.md "Timeline").
   nlohmann::json Timeline();

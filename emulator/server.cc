@@ -99,7 +99,8 @@ Server::Server(const Config& config)
       faults_(config.faults),
       lifecycle_(
           &store_, &faults_, [] { return absl::ToUnixMillis(absl::Now()); }, config.se_timing,
-          DefaultsFor(config.controller_version)) {
+          DefaultsFor(config.controller_version)),
+      upgrades_([] { return absl::ToUnixMillis(absl::Now()); }) {
   SetServiceEngineHooks({});
 }
 
@@ -551,6 +552,7 @@ void Server::Routes() {
   http_->Get("/api/licensing/ledger/details/?",
              api([this](Req q, Res r) { HandleLicenseLedger(q, r); }));
   ServiceEngineRoutes();
+  UpgradeRoutes();
   ControlRoutes();
   LifecycleControlRoutes();
   auto not_found = api(

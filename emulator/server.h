@@ -7,9 +7,11 @@
 // /api/serviceengine/<uuid>, GET /api/serviceengine/<uuid>/runtime, POST
 // /api/serviceengine/<uuid>/reboot, GET /api/serviceengine-inventory[/uuid],
 // GET /api/virtualservice[/uuid], GET /api/analytics/metrics/{serviceengine,virtualservice}[/uuid]
-// POST /api/analytics/metrics/collection and GET /api/licensing/ledger/details.
+// POST /api/analytics/metrics/collection, GET /api/licensing/ledger/details and
+// GET /api/upgradestatusinfo[/uuid].
 // /_emulator/ holds the control endpoint (counters, faults, state, tokens, Service Engines, metric
-// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence); it is not
+// series, virtual services, clouds, the SE lifecycle's timing and timeline, the licence, the
+// upgrade state); it is not
 // counted, not subject to faults and needs no session. Behaviour and status codes are documented in
 // docs/emulator.md.
 #ifndef NSXALB_EMULATOR_SERVER_H_
@@ -32,6 +34,7 @@
 #include "emulator/se_lifecycle.h"
 #include "emulator/sessions.h"
 #include "emulator/store.h"
+#include "emulator/upgrade.h"
 #include "nlohmann/json.hpp"
 
 namespace httplib {
@@ -115,6 +118,11 @@ class Server {
   void HandleUpdateSeGroup(bool patch, const httplib::Request& req, httplib::Response& res);
   void HandleDeleteSeGroup(const httplib::Request& req, httplib::Response& res);
   void HandleLicenseLedger(const httplib::Request& req, httplib::Response& res);
+  // Writes one page of a collection of `total` objects ({"count", "results", "next"?}) as the
+  // request's page and page_size ask, `item(i)` giving the i-th object; a bad page or page_size
+  // is 400, a page past the end 404.
+  void WritePage(const httplib::Request& req, httplib::Response& res, const ApiContext& ctx,
+                 size_t total, const std::function<nlohmann::json(size_t)>& item);
   nlohmann::json VersionJson() const;
 
   // Analytics (analytics_handlers.cc): the metrics GETs of one entity type and the collection.
@@ -126,6 +134,12 @@ class Server {
   // Control endpoint (control_handlers.cc).
   void ControlRoutes();
 
+  // The upgrade status API and its control route (upgrade_handlers.cc).
+  void UpgradeRoutes();
+  // Writes a 400 and returns true when a placement change (enable_state, delete, reboot) of the
+  // SE `se_uuid` is refused because its group (or the system) upgrades.
+  bool RefusedDuringUpgrade(const std::string& se_uuid, httplib::Response& res);
+
   // The SE lifecycle's API and control routes (se_handlers.cc).
   void ServiceEngineRoutes();
   void LifecycleControlRoutes();
@@ -135,6 +149,10 @@ class Server {
   // (join_subresources=runtime).
   nlohmann::json WithRuntime(const httplib::Request& req, nlohmann::json rendered,
                              const nlohmann::json& stored);
+  // An SE as the inventory answers it: {uuid, url, config: {uuid, name, url, se_group_ref,
+  // cloud_ref, tenant_ref, enable_state, vs_refs ("#<name>" with include_name)}, runtime}.
+  nlohmann::json InventoryEntry(const httplib::Request& req, nlohmann::json rendered,
+                                const nlohmann::json& stored);
   // A user the control endpoint added besides the configured one (who is a superuser).
   struct ExtraUser {
     std::string password;
@@ -154,6 +172,7 @@ class Server {
   LicenseLedger license_;
   Faults faults_;
   SeLifecycle lifecycle_;
+  Upgrades upgrades_;
   Counters counters_;
   absl::Mutex users_mu_;
   std::map<std::string, ExtraUser> extra_users_ ABSL_GUARDED_BY(users_mu_);

@@ -342,5 +342,52 @@ TEST(ToServiceEngineTest, ReadsSizesAndRejectsBadOnes) {
   }
 }
 
+// Where a group's virtual services sit, in one paged inventory request (two SEs a page), with
+// the virtual services' names; and the upgrade status, all completed, then one group's upgrade
+// and a system upgrade set through the control endpoint.
+TEST_F(AnalyticsClientTest, PlacementsAndUpgradeStatusFromTheEmulator) {
+  const std::string web = Group("web", {{"max_vs_per_se", 2}});
+  Group("other", Json::object());
+  std::vector<std::string> ses = Ses(web, 3);
+  ASSERT_THAT(emulator_->Control("POST", "virtualservices", {{"se_group", web}, {"count", 3}}),
+              IsOk());
+  ASSERT_THAT(emulator_->Control("POST", "counters/reset"), IsOk());
+  auto placements = client_->ListServiceEnginePlacements(web, "");
+  ASSERT_THAT(placements, IsOk());
+  EXPECT_EQ(Count("GET /api/serviceengine-inventory"), 2);  // three SEs, two a page
+  ASSERT_EQ(placements->size(), 3u);
+  // Packed, max_vs_per_se 2: the first SE full, then the second.
+  EXPECT_EQ((*placements)[0].uuid, ses[0]);
+  EXPECT_EQ((*placements)[0].name, "web-se-1");
+  EXPECT_EQ((*placements)[0].oper_state, "OPER_UP");
+  EXPECT_EQ((*placements)[0].enable_state, "SE_STATE_ENABLED");
+  ASSERT_EQ((*placements)[0].virtual_services.size(), 2u);
+  EXPECT_EQ((*placements)[0].virtual_services[0].name, "web-vs-1");
+  EXPECT_EQ((*placements)[0].virtual_services[1].name, "web-vs-2");
+  ASSERT_EQ((*placements)[1].virtual_services.size(), 1u);
+  EXPECT_EQ((*placements)[1].virtual_services[0].name, "web-vs-3");
+  EXPECT_THAT((*placements)[2].virtual_services, ::testing::IsEmpty());
+
+  auto status = client_->GetUpgradeStatus();
+  ASSERT_THAT(status, IsOk());
+  EXPECT_TRUE(status->known);
+  EXPECT_FALSE(status->InProgress());
+  EXPECT_GE(status->nodes.size(), 3u);  // the Controller, web, other, the Default-Groups
+  ASSERT_THAT(emulator_->Control("POST", "upgrade",
+                                 {{"se_groups", {{web, "UPGRADE_FSM_SE_UPGRADE_IN_PROGRESS"}}}}),
+              IsOk());
+  status = client_->GetUpgradeStatus();
+  ASSERT_THAT(status, IsOk());
+  EXPECT_TRUE(status->SeGroupUpgrading(web));
+  EXPECT_FALSE(status->SystemUpgrading());
+  EXPECT_EQ(status->Describe(), "the upgrade of SE group web (UPGRADE_FSM_SE_UPGRADE_IN_PROGRESS)");
+  ASSERT_THAT(emulator_->Control("POST", "upgrade", {{"system", "UPGRADE_FSM_IN_PROGRESS"}}),
+              IsOk());
+  status = client_->GetUpgradeStatus();
+  ASSERT_THAT(status, IsOk());
+  EXPECT_TRUE(status->SystemUpgrading());
+  EXPECT_TRUE(status->SeGroupUpgrading("serviceenginegroup-any"));
+}
+
 }  // namespace
 }  // namespace nsxalb::controller

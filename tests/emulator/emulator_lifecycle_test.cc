@@ -274,5 +274,73 @@ TEST_F(EmulatorLifecycleTest, ConcurrentReadersAndWriters) {
   EXPECT_EQ((*timeline)["summary"]["unplaced_instants"], json::array());
 }
 
+// Issue 44's additions over HTTPS: the inventory's vs_refs named with include_name and filtered
+// by refers_to, fault delete_hosting_se through the control endpoint, the legacy
+// active/standby refusal in the Controller's error shape, and the upgrade status with the
+// placement changes it refuses.
+TEST_F(EmulatorLifecycleTest, InventoryLegacyHaDeleteHostingSeAndUpgrades) {
+  const std::string web = Group("web");
+  const std::string other = Group("other");
+  const std::vector<std::string> ses = Ses(web, 2);
+  Ses(other, 1);
+  ASSERT_THAT(emu_->Control("POST", "virtualservices", {{"se_group", "web"}, {"count", 2}}),
+              IsOk());
+  ApiResponse r = api_->Send(
+      "GET", absl::StrCat("/api/serviceengine-inventory/?refers_to=serviceenginegroup:", web,
+                          "&include_name=true&page_size=1"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["count"], 2);
+  ASSERT_THAT(r.json["results"], SizeIs(1));
+  EXPECT_TRUE(r.json.contains("next"));
+  const json& config = r.json["results"][0]["config"];
+  ASSERT_THAT(config["vs_refs"], SizeIs(2));  // packed: both on the first SE
+  EXPECT_THAT(config["vs_refs"][0].get<std::string>(), HasSubstr("#web-vs-1"));
+  EXPECT_THAT(config["se_group_ref"].get<std::string>(), HasSubstr("#web"));
+
+  // Legacy active/standby: 400 {"error": ...}.
+  const std::string legacy = Group("legacy", {{"ha_mode", "HA_MODE_LEGACY_ACTIVE_STANDBY"}});
+  const std::string legacy_se = Ses(legacy, 1)[0];
+  r = api_->Send("PATCH", absl::StrCat("/api/serviceengine/", legacy_se),
+                 {{"replace", {{"enable_state", "SE_STATE_DISABLED"}}}});
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.json.value("error", ""),
+              HasSubstr("Migration is not supported on a legacy active/standby SE group"));
+
+  // The upgrade status: the Controller's entry and one per SE group, all completed.
+  r = api_->Send("GET", "/api/upgradestatusinfo");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["results"][0]["node_type"], "NODE_CONTROLLER_CLUSTER");
+  int groups = 0;
+  for (const json& e : r.json["results"]) {
+    EXPECT_EQ(e["state"]["state"], "UPGRADE_FSM_COMPLETED");
+    groups += e["node_type"] == "NODE_SE_GROUP";
+  }
+  EXPECT_EQ(groups, r.json["count"].get<int>() - 1);
+  ASSERT_THAT(
+      emu_->Control("POST", "upgrade", {{"se_groups", {{"web", "UPGRADE_FSM_IN_PROGRESS"}}}}),
+      IsOk());
+  r = api_->Send("GET", absl::StrCat("/api/upgradestatusinfo/", web));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["state"]["state"], "UPGRADE_FSM_IN_PROGRESS");
+  // While the group upgrades, its SEs cannot be disabled, deleted or rebooted.
+  const std::string path = absl::StrCat("/api/serviceengine/", ses[0]);
+  r = api_->Send("PATCH", path, {{"replace", {{"enable_state", "SE_STATE_DISABLED"}}}});
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.json.value("error", ""), HasSubstr("upgrade is in progress"));
+  EXPECT_EQ(api_->Send("POST", absl::StrCat(path, "/reboot"), json::object()).status, 400);
+  ASSERT_THAT(emu_->Control("POST", "upgrade", {{"reset", true}}), IsOk());
+  EXPECT_FALSE(emu_->Control("POST", "upgrade", {{"system", "ALMOST"}}).ok());
+
+  // Fault delete_hosting_se: the DELETE of the SE hosting both virtual services succeeds; the
+  // timeline shows them unplaced (no other SE had them).
+  ASSERT_THAT(emu_->Control("POST", "timeline/reset"), IsOk());
+  ASSERT_THAT(emu_->Control("POST", "faults", {{"delete_hosting_se", true}}), IsOk());
+  EXPECT_EQ(api_->Send("DELETE", path).status, 204);
+  absl::StatusOr<json> timeline = emu_->Control("GET", "timeline");
+  ASSERT_THAT(timeline, IsOk());
+  EXPECT_THAT((*timeline)["summary"]["unplaced_instants"], SizeIs(2));
+  ASSERT_THAT(emu_->Control("DELETE", "faults"), IsOk());
+}
+
 }  // namespace
 }  // namespace nsxalb::testing

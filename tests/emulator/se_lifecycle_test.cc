@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "emulator/config.h"
 #include "emulator/faults.h"
 #include "emulator/field_rules.h"
 #include "emulator/store.h"
+#include "emulator/upgrade.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -183,6 +185,109 @@ TEST_F(SeLifecycleTest, DeleteIsRefusedWhileAnSeHostsAVirtualService) {
   EXPECT_TRUE(lifecycle_.DeleteServiceEngine(ses[0], "admin").ok());
   EXPECT_TRUE(absl::IsNotFound(lifecycle_.DeleteServiceEngine(ses[0], "admin")));
   EXPECT_FALSE(store_.Get(kServiceEngine, ses[0], "admin").ok());
+}
+
+// Fault delete_hosting_se: the DELETE succeeds and drops the virtual services as a force delete
+// would; each one left on no serving SE is an unplaced instant, and it is placed again (a new SE
+// here, as the group allows).
+TEST_F(SeLifecycleTest, DeleteHostingSeFaultDropsTheVirtualServices) {
+  const std::string g = Group({{"name", "web"}});
+  const std::vector<std::string> ses = Ses(g, 1);
+  const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
+  lifecycle_.ResetTimeline();
+  ASSERT_TRUE(faults_.Update({{"delete_hosting_se", true}}).ok());
+  EXPECT_EQ(faults_.ToJson()["delete_hosting_se"], true);
+  ASSERT_TRUE(lifecycle_.DeleteServiceEngine(ses[0], "admin").ok());
+  EXPECT_FALSE(store_.Get(kServiceEngine, ses[0], "admin").ok());
+  EXPECT_THAT(Vs(vs)["se_uuids"], IsEmpty());
+  ASSERT_THAT(Vs(vs)["pending"], SizeIs(1));
+  const json unplaced = Summary()["unplaced_instants"];
+  ASSERT_THAT(unplaced, SizeIs(1));
+  EXPECT_EQ(unplaced[0]["vs"], vs);
+  EXPECT_EQ(unplaced[0]["event"], "vs_removed");
+  At(1'000'100);
+  EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(1));
+  // The fault stays set until cleared; cleared, the DELETE is refused again.
+  faults_.Clear();
+  absl::Status refused =
+      lifecycle_.DeleteServiceEngine(Vs(vs)["se_uuids"][0].get<std::string>(), "admin");
+  EXPECT_TRUE(absl::IsFailedPrecondition(refused)) << refused;
+  EXPECT_TRUE(ParseCommandLine({"--delete-hosting-se"}, nullptr)->faults.delete_hosting_se);
+}
+
+// A virtual service with another serving SE loses nothing when one SE is deleted under it.
+TEST_F(SeLifecycleTest, DeleteHostingSeFaultWithAnotherServingSeIsNotUnplaced) {
+  const std::string g = Group({{"name", "web"}, {"min_scaleout_per_vs", 2}});
+  const std::vector<std::string> ses = Ses(g, 3);
+  const std::string vs = lifecycle_.AddVirtualServices("web", 1, "").value()[0];
+  lifecycle_.ResetTimeline();
+  ASSERT_TRUE(faults_.Update({{"delete_hosting_se", true}}).ok());
+  ASSERT_TRUE(lifecycle_.DeleteServiceEngine(Vs(vs)["se_uuids"][0], "admin").ok());
+  EXPECT_THAT(Vs(vs)["se_uuids"], SizeIs(2));  // the third SE took its place at once
+  EXPECT_THAT(Summary()["unplaced_instants"], IsEmpty());
+}
+
+// Legacy active/standby: no migration, no per-SE deactivation; the documented path is a
+// switchover. Disabling for placement stays allowed.
+TEST_F(SeLifecycleTest, LegacyActiveStandbyRefusesDisable) {
+  const std::string g = Group({{"name", "legacy"}, {"ha_mode", "HA_MODE_LEGACY_ACTIVE_STANDBY"}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  lifecycle_.AddVirtualServices("legacy", 1, "").value();
+  for (const char* state : {"SE_STATE_DISABLED", "SE_STATE_DISABLED_FORCE"}) {
+    absl::StatusOr<json> refused = SetState(ses[0], state);
+    ASSERT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+    EXPECT_THAT(
+        std::string(refused.status().message()),
+        ::testing::AllOf(
+            ::testing::HasSubstr("Migration is not supported on a legacy active/standby SE group"),
+            ::testing::HasSubstr("cannot be deactivated per SE"),
+            ::testing::HasSubstr(absl::StrCat("/api/serviceengine/", ses[0], "/switchover"))));
+  }
+  EXPECT_EQ(store_.Get(kServiceEngine, ses[0], "admin").value()["enable_state"],
+            "SE_STATE_ENABLED");
+  EXPECT_EQ(Oper(ses[0]), "OPER_UP");
+  EXPECT_TRUE(SetState(ses[0], "SE_STATE_DISABLED_FOR_PLACEMENT").ok());
+  // Another group (the default ha_mode, HA_MODE_SHARED) still migrates.
+  const std::string shared = Group({{"name", "shared"}});
+  EXPECT_TRUE(SetState(Ses(shared, 1)[0], "SE_STATE_DISABLED").ok());
+}
+
+// docs/emulator.md, "Where a disabled SE's virtual services go": distributed placement takes a
+// new SE whenever one may be created and every candidate hosts one already, the leaving SE
+// counting toward max_se.
+TEST_F(SeLifecycleTest, DistributedPlacementCreatesANewSePerDisplacedVirtualService) {
+  const std::string g = Group({{"name", "web"}, {"algo", "PLACEMENT_ALGO_DISTRIBUTED"}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  const std::vector<std::string> vss = lifecycle_.AddVirtualServices("web", 4, "").value();
+  // Empty SEs first (oldest first), then a new SE per virtual service.
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(ses[0]));
+  EXPECT_THAT(Vs(vss[1])["se_uuids"], ElementsAre(ses[1]));
+  ASSERT_THAT(SesOf(g), SizeIs(4));
+  At(1'000'100);
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  ASSERT_THAT(SesOf(g), SizeIs(5));  // every other SE hosts one: a fifth SE, at once
+  EXPECT_THAT(Vs(vss[0])["pending"], ElementsAre(SesOf(g)[4]));
+  At(1'000'200);
+  EXPECT_EQ(Oper(ses[0]), "OPER_DISABLED");
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(SesOf(g)[4]));
+}
+
+// Packed, max_se equal to the group's SEs and no free slot: the leaving SE still counts toward
+// max_se, so no SE is created and the migration fails, the SE keeping its virtual service.
+TEST_F(SeLifecycleTest, PackedAtMaxSeWithoutRoomFailsTheMigration) {
+  const std::string g = Group({{"name", "web"}, {"max_se", 2}, {"max_vs_per_se", 1}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  const std::vector<std::string> vss = lifecycle_.AddVirtualServices("web", 2, "").value();
+  ASSERT_TRUE(SetState(ses[0], "SE_STATE_DISABLED").ok());
+  EXPECT_THAT(Vs(vss[0]).value("waiting", ""), ::testing::HasSubstr("max_se 2"));
+  At(1'000'050);
+  EXPECT_EQ(Oper(ses[0]), "OPER_UP");
+  const json rt = lifecycle_.Runtime(ses[0]).value();
+  EXPECT_EQ(rt["migrate_state"], "SE_MIGRATE_STATE_FINISHED_WITH_FAILURE");
+  EXPECT_THAT(rt["oper_status"]["reason"][0].get<std::string>(),
+              ::testing::HasSubstr("no Service Engine can take web-vs-1"));
+  EXPECT_THAT(Vs(vss[0])["se_uuids"], ElementsAre(ses[0]));
+  EXPECT_THAT(SesOf(g), SizeIs(2));
 }
 
 TEST_F(SeLifecycleTest, RebootAppliesTheGroupsCurrentRebootOnlySettings) {
@@ -422,6 +527,62 @@ TEST(SeTimingFlagsTest, FlagsSetTheLifecyclesDurations) {
   absl::StatusOr<Config> bad = ParseCommandLine({"--emulated-minute-ms", "0"}, nullptr);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("--emulated-minute-ms"));
+}
+
+// The upgrade state: everything completed by default; a system upgrade blocks every group, an SE
+// group's upgrade only that group; reset completes everything; bad states change nothing.
+TEST(UpgradesTest, EntriesAndBlocking) {
+  int64_t now = 5'000;
+  Upgrades upgrades([&now] { return now; });
+  const std::vector<json> groups = {{{"uuid", "serviceenginegroup-1"},
+                                     {"name", "web"},
+                                     {"cloud_ref", "cloud-1"},
+                                     {"tenant_ref", "admin"}},
+                                    {{"uuid", "serviceenginegroup-2"},
+                                     {"name", "api"},
+                                     {"cloud_ref", "cloud-1"},
+                                     {"tenant_ref", "admin"}}};
+  auto by_name = [](const std::string& g) -> absl::StatusOr<std::string> {
+    if (g == "web") return std::string("serviceenginegroup-1");
+    if (g == "api") return std::string("serviceenginegroup-2");
+    return absl::NotFoundError("no SE group");
+  };
+  std::vector<json> entries = upgrades.Entries(groups, "https://h:1", "22.1.3");
+  ASSERT_THAT(entries, SizeIs(3));
+  EXPECT_EQ(entries[0]["node_type"], "NODE_CONTROLLER_CLUSTER");
+  EXPECT_EQ(entries[0]["state"]["state"], "UPGRADE_FSM_COMPLETED");
+  EXPECT_EQ(entries[0]["state"]["last_changed_time"]["secs"], 5);
+  EXPECT_EQ(entries[1]["node_type"], "NODE_SE_GROUP");
+  EXPECT_EQ(entries[1]["uuid"], "serviceenginegroup-1");
+  EXPECT_EQ(entries[1]["name"], "web");
+  EXPECT_EQ(entries[1]["obj_cloud_ref"], "https://h:1/api/cloud/cloud-1");
+  EXPECT_EQ(entries[1]["url"], "https://h:1/api/upgradestatusinfo/serviceenginegroup-1");
+  EXPECT_EQ(upgrades.Blocking("serviceenginegroup-1"), "");
+
+  now = 9'000;
+  ASSERT_TRUE(upgrades.Update({{"se_groups", {{"web", "UPGRADE_FSM_IN_PROGRESS"}}}}, by_name).ok());
+  entries = upgrades.Entries(groups, "https://h:1", "22.1.3");
+  EXPECT_EQ(entries[1]["state"]["state"], "UPGRADE_FSM_IN_PROGRESS");
+  EXPECT_EQ(entries[1]["state"]["last_changed_time"]["secs"], 9);
+  EXPECT_EQ(entries[2]["state"]["state"], "UPGRADE_FSM_COMPLETED");
+  EXPECT_THAT(upgrades.Blocking("serviceenginegroup-1"), ::testing::HasSubstr("SE group"));
+  EXPECT_EQ(upgrades.Blocking("serviceenginegroup-2"), "");
+
+  ASSERT_TRUE(upgrades.Update({{"system", "UPGRADE_FSM_IN_PROGRESS"}}, by_name).ok());
+  entries = upgrades.Entries(groups, "https://h:1", "22.1.3");
+  EXPECT_EQ(entries[0]["system"], true);
+  EXPECT_THAT(upgrades.Blocking("serviceenginegroup-2"), ::testing::HasSubstr("system upgrade"));
+  EXPECT_EQ(upgrades.ToJson()["system"], "UPGRADE_FSM_IN_PROGRESS");
+
+  // Nothing changes on a bad request.
+  EXPECT_FALSE(upgrades.Update({{"system", "RUNNING"}}, by_name).ok());
+  EXPECT_FALSE(upgrades.Update({{"se_groups", {{"nope", "UPGRADE_FSM_COMPLETED"}}}}, by_name).ok());
+  EXPECT_FALSE(upgrades.Update({{"what", 1}}, by_name).ok());
+  EXPECT_EQ(upgrades.ToJson()["system"], "UPGRADE_FSM_IN_PROGRESS");
+
+  ASSERT_TRUE(upgrades.Update({{"reset", true}}, by_name).ok());
+  EXPECT_EQ(upgrades.Blocking("serviceenginegroup-1"), "");
+  EXPECT_EQ(upgrades.Blocking("serviceenginegroup-2"), "");
 }
 
 }  // namespace

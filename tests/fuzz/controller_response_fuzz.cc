@@ -5,7 +5,8 @@
 // line the whole input is the body. Each input goes through everything the client applies to a
 // response: the body as JSON, as an SE group object, as a collection page (results, every item
 // as an SE group, the next link), as a login answer (cookies, version), as an error body for
-// each HTTP status the client handles, the Retry-After header and the refs an SE group carries.
+// each HTTP status the client handles, the Retry-After header and the refs an SE group carries,
+// and a page's results as the upgrade status and as SE inventory entries.
 // Contract: every call returns a value or a status with the documented code; error messages start
 // with "controller: " and never quote the body; values keep their documented shape. A violation
 // aborts.
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -29,6 +31,8 @@
 #include "plugin/controller/license_ledger.h"
 #include "plugin/controller/refs.h"
 #include "plugin/controller/response.h"
+#include "plugin/controller/se_inventory.h"
+#include "plugin/controller/upgrade_status.h"
 #include "plugin/controller/version.h"
 
 namespace {
@@ -167,6 +171,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (const auto& se : ledger->se_infos) Check(!se.uuid.empty() && se.service_cores >= 0);
     } else {
       CheckMessage(ledger.status(), absl::StatusCode::kInternal);
+    }
+
+    // The page's results as the upgrade status, and each result as an SE inventory entry: typed
+    // (every node and SE with a uuid, every placed virtual service with one), or an Internal
+    // error naming the field, without quoting the body.
+    std::vector<Json> entries;
+    if (body->is_object() && body->contains("results") && (*body)["results"].is_array()) {
+      for (const Json& e : (*body)["results"]) entries.push_back(e);
+    }
+    absl::StatusOr<nsxalb::controller::UpgradeStatus> upgrade =
+        nsxalb::controller::DecodeUpgradeStatus(entries);
+    if (upgrade.ok()) {
+      Check(upgrade->known && upgrade->nodes.size() == entries.size());
+      for (const auto& n : upgrade->nodes) {
+        Check(!n.uuid.empty() &&
+              n.unfinished == nsxalb::controller::UpgradeStateUnfinished(n.state));
+      }
+      Check(!upgrade->Describe().empty());
+    } else {
+      CheckMessage(upgrade.status(), absl::StatusCode::kInternal);
+    }
+    for (const Json& e : entries) {
+      absl::StatusOr<nsxalb::controller::ServiceEnginePlacement> placed =
+          nsxalb::controller::ToServiceEnginePlacement(e, what);
+      if (placed.ok()) {
+        Check(!placed->uuid.empty());
+        for (const auto& vs : placed->virtual_services) Check(!vs.uuid.empty());
+      } else {
+        CheckMessage(placed.status(), absl::StatusCode::kInternal);
+      }
     }
   }
 
