@@ -79,18 +79,6 @@ cty::Value PriorLastRollout(const cty::Value& prior) {
   return v != nullptr && v->IsKnown() ? *v : cty::Value::Null(LastRolloutObjectType());
 }
 
-// The shape a replacement gets: the planned vcpus_per_se and memory_per_se (0 when unknown).
-lc::TargetShape TargetOf(const cty::Value& planned) {
-  lc::TargetShape target;
-  const framework::Attr<cty::Number> vcpus = framework::NumberAttr(planned, "vcpus_per_se");
-  const framework::Attr<cty::Number> memory = framework::NumberAttr(planned, "memory_per_se");
-  if (vcpus.value().has_value()) target.num_vcpus = static_cast<int>(vcpus.value()->AsDouble());
-  if (memory.value().has_value()) {
-    target.memory_mb = static_cast<int64_t>(memory.value()->AsDouble());
-  }
-  return target;
-}
-
 // The names of `ses`.
 std::vector<std::string> NamesOf(const std::vector<lc::LaggingSe>& ses) {
   std::vector<std::string> names;
@@ -283,9 +271,8 @@ cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
         client->GetSeGroup(framework::StringAttr(prior, "id").value_or(""),
                            framework::StringAttr(prior, "tenant").value_or(""));
     if (group.ok()) {
-      for (const auto& [name, value] : TypedFieldsToSend(planned).items()) {
-        group->body[name] = value;
-      }
+      const nlohmann::json fields = TypedFieldsToSend(planned);
+      for (auto it = fields.begin(); it != fields.end(); ++it) group->body[it.key()] = it.value();
       with_settings.group = *std::move(group);
       read = DecideRoll(provider, *client, with_settings);
     } else {

@@ -43,10 +43,10 @@ absl::StatusOr<lifecycle::CurrentLoad> ReadCurrentLoad(
     if (se.cpu.value.has_value()) load.cpu_pct[se.uuid] = *se.cpu.value;
   }
   if (load.cpu_pct.empty()) {
-    load.missing_reason = report->samples == 0 && !report->findings.empty()
-                              ? report->findings.front().finding.summary
-                              : absl::StrCat("no sample in the last ",
-                                             UsageWindowProse(query.window));
+    load.missing_reason =
+        absl::StrCat("no sample of se_stats.avg_cpu_usage in the last ",
+                     UsageWindowProse(query.window), " for the group's ",
+                     report->service_engines.size(), " SEs");
   }
   return load;
 }
