@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
-#include "plugin/cli/controller_command.h"
-#include "plugin/cli/docs_command.h"
-#include "plugin/cli/estate_report_command.h"
-#include "plugin/cli/plan_report_command.h"
-#include "plugin/cli/schema_command.h"
-#include "plugin/cli/size_command.h"
+#include "plugin/cli/controller/controller_command.h"
+#include "plugin/cli/docs/docs_command.h"
+#include "plugin/cli/docs/schema_command.h"
+#include "plugin/cli/estate/estate_report_command.h"
+#include "plugin/cli/plan_report/plan_report_command.h"
+#include "plugin/cli/size/size_command.h"
 #include "plugin/common/build_info.h"
 
 namespace nsxalb::cli {

@@ -1,6 +1,6 @@
 // The controller command in-process against the Controller emulator: check, list (across pages),
 // get, credentials and TLS failures, and usage errors that name the setting.
-#include "plugin/cli/controller_command.h"
+#include "plugin/cli/controller/controller_command.h"
 
 #include <map>
 #include <memory>

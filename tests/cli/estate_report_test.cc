@@ -2,7 +2,7 @@
 // order and total line, the JSON read back with the path of what is wrong, estate-report's
 // Markdown and chart from a file, its errors on bad input, and plan-report's Estate section from
 // the same renderer.
-#include "plugin/cli/estate_report.h"
+#include "plugin/cli/estate/estate_report.h"
 
 #include <fstream>
 #include <regex>
@@ -17,11 +17,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "plugin/cli/estate_html.h"
-#include "plugin/cli/estate_report_command.h"
-#include "plugin/cli/estate_usage_text.h"
-#include "plugin/cli/estate_view.h"
-#include "plugin/cli/plan_report_command.h"
+#include "plugin/cli/estate/estate_html.h"
+#include "plugin/cli/estate/estate_report_command.h"
+#include "plugin/cli/estate/estate_usage_text.h"
+#include "plugin/cli/estate/estate_view.h"
+#include "plugin/cli/plan_report/plan_report_command.h"
 #include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/usage/estate_reader.h"
 #include "plugin/segroup/usage/report.h"

@@ -1,5 +1,5 @@
 // The size command in-process: reports, JSON shape, exit codes and usage errors.
-#include "plugin/cli/size_command.h"
+#include "plugin/cli/size/size_command.h"
 
 #include <cstdio>
 #include <fstream>

@@ -2,7 +2,8 @@
 
 Reads the table of layers (rank, folders, libraries) from docs/design/layers.md and fails when
   * a file under plugin/ includes a header of a higher layer (a greater number in the table) or
-    of another folder of its own layer, or lies in no folder of the table;
+    of another folder of its own layer, or lies in no folder of the table, or in a subfolder
+    without a row of a folder whose other subfolders have rows (plugin/cli's families);
   * a library of the table links (target_link_libraries) a library of a higher layer or of
     another folder of its own layer, or a library defined under plugin/ is not in the table;
   * a `*.pb.h` is included outside the folders whose row says they include it, tests/ and bench/;
@@ -116,12 +117,19 @@ def main():
         sys.exit("%s: no row says which folders include `*.pb.h`" % DOC)
     errors = []
 
+    # Folders with subfolders in the table (plugin/segroup, plugin/cli): each of their
+    # subfolders is a row of its own, so a new one cannot join its parent's row unnoticed.
+    parents = set(p for p in row_of_folder for f in row_of_folder if f.startswith(p + "/"))
+
     files = list(source_files(root))
     for path in files:
         in_plugin = path.startswith("plugin/")
         own = folder_of(path, row_of_folder) if in_plugin else None
         if in_plugin and own is None:
             errors.append("%s:1: in no folder of the table in %s (add its row)" % (path, DOC))
+        elif own in parents and "/" in path[len(own) + 1:]:
+            errors.append("%s:1: in a subfolder of %s with no row of its own in %s, where %s's "
+                          "subfolders each have one (add its row)" % (path, own, DOC, own))
         for number, header in includes(root, path):
             where = "%s:%d" % (path, number)
             if header.endswith(".pb.h") and folder_of(path, pb_folders) is None and \

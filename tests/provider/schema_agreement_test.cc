@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "nlohmann/json.hpp"
-#include "plugin/cli/schema_command.h"
+#include "plugin/cli/docs/schema_command.h"
 #include "plugin/provider/provider.h"
 #include "plugin/wire/provider_service.h"
 #include "provider_schema/embedded.h"
