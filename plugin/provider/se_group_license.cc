@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugin/framework/attr.h"
 #include "plugin/provider/se_group_sizing.h"
+#include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
 
 namespace nsxalb::provider {
@@ -44,6 +45,38 @@ std::string GroupLicenseTier(const cty::Value& planned) {
   return (*fields)["license_tier"].get<std::string>();
 }
 
+// The Service Units a state puts the group at, and how they were counted.
+struct PlannedUnits {
+  double units = 0;
+  std::string basis;  // "" for the sizing's service_units
+};
+
+// The units of `state`: its known `sizing.service_units` when it has one; else, unless `sized`
+// (a group with a workload, whose units are the sizing's only), max_se SEs of vcpus_per_se by rule
+// service-units-per-se (segroup::LicenseUnitsOfSettings: a max_se or vcpus_per_se the state does
+// not know yet is the Controller's default, which a new group gets). nullopt while `config`
+// (non-null for a plan) leaves one of those settings unknown, or they are not whole numbers.
+std::optional<PlannedUnits> UnitsOf(const cty::Value& state, bool sized, const cty::Value* config) {
+  const cty::Value* sizing = state.GetAttribute("sizing");
+  if (sizing != nullptr && sizing->IsKnown() && !sizing->IsNull()) {
+    const cty::Value* units = sizing->GetAttribute("service_units");
+    if (units != nullptr && units->IsKnown() && !units->IsNull()) {
+      return PlannedUnits{units->AsNumber().AsDouble(), ""};
+    }
+  }
+  if (sized) return std::nullopt;
+  if (config != nullptr) {
+    for (const char* name : {"max_se", "vcpus_per_se", "max_num_se_dps", "per_app"}) {
+      const cty::Value* given = config->GetAttribute(name);
+      if (given != nullptr && !given->IsKnown()) return std::nullopt;
+    }
+  }
+  std::optional<segroup::LicenseUnitsAtScale> at_scale =
+      segroup::LicenseUnitsOfSettings(TypedFieldsToSend(state));
+  if (!at_scale.has_value()) return std::nullopt;
+  return PlannedUnits{at_scale->units, std::move(at_scale->basis)};
+}
+
 // A warning that the check was skipped, unless the call was cancelled (then nothing: Terraform
 // is stopping).
 void Skipped(framework::Diagnostics& d, const std::string& what, const absl::Status& status) {
@@ -60,22 +93,14 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
                      segroup::lifecycle::SharedSeListing& se_listing,
                      const LicenseCheckRequest& request, framework::Diagnostics& d) {
   const cty::Value& planned = *request.planned;
-  const cty::Value* sizing = planned.GetAttribute("sizing");
-  if (sizing == nullptr || !sizing->IsKnown() || sizing->IsNull()) return;
-  const cty::Value* units = sizing->GetAttribute("service_units");
-  if (units == nullptr || !units->IsKnown() || units->IsNull()) return;
-  const double planned_units = units->AsNumber().AsDouble();
-  if (planned_units <= 0) return;
+  const bool sized = Written(*request.config, "workload");
+  const std::optional<PlannedUnits> units = UnitsOf(planned, sized, request.config);
+  if (!units.has_value() || units->units <= 0) return;
+  const double planned_units = units->units;
   // A plan that does not grow the group's planned units adds none: no ledger read.
   if (!request.prior->IsNull()) {
-    const cty::Value* recorded = request.prior->GetAttribute("sizing");
-    const cty::Value* before = recorded != nullptr && recorded->IsKnown() && !recorded->IsNull()
-                                   ? recorded->GetAttribute("service_units")
-                                   : nullptr;
-    if (before != nullptr && before->IsKnown() && !before->IsNull() &&
-        planned_units <= before->AsNumber().AsDouble()) {
-      return;
-    }
+    const std::optional<PlannedUnits> before = UnitsOf(*request.prior, /*sized=*/false, nullptr);
+    if (before.has_value() && planned_units <= before->units) return;
   }
 
   absl::StatusOr<controller::LicenseLedgerDetails> ledger = ledger_cache.Get(client);
@@ -110,8 +135,9 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
     }
     running = segroup::LicenseUnitsOfSes(*ledger, segroup::LicenseSeUuidsOfGroup(**ses, *id));
   }
-  std::optional<segroup::Finding> finding = segroup::CheckLicenseUnits(
-      segroup::LicenseUnitsAddedBy(planned_units, running), pool, SizeAttribute(*request.config));
+  std::optional<segroup::Finding> finding =
+      segroup::CheckLicenseUnits(segroup::LicenseUnitsAddedBy(planned_units, running, units->basis),
+                                 pool, SizeAttribute(*request.config));
   if (!finding.has_value()) return;
 
   const PlacedFinding placed = Placed(*finding);

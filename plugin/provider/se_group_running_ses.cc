@@ -10,6 +10,7 @@
 #include "plugin/cty/json.h"
 #include "plugin/framework/attr.h"
 #include "plugin/provider/provider.h"
+#include "plugin/provider/se_group_rollout.h"
 #include "plugin/provider/se_group_state.h"
 #include "plugin/segroup/fields.h"
 #include "plugin/segroup/lifecycle/finding.h"
@@ -229,6 +230,11 @@ std::optional<lc::GroupSes> AddSesBehindSettings(NsxalbProvider& provider,
   if (plan != nullptr) {
     in.workload = plan->workload;
     in.planned_shape = plan->planned_shape;
+  }
+  // The finding names the rolling strategy unless the group has it (or its block is unknown yet).
+  if (const std::optional<RolloutSettings> rollout = ReadRolloutSettings(config, nullptr);
+      rollout.has_value() && !rollout->rolling) {
+    in.roll_setting = lc::kRollingSetting;
   }
   std::optional<lc::SesBehindFinding> found = lc::SesBehindSettings(in);
   if (!found.has_value()) return in.ses;

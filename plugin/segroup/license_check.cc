@@ -2,11 +2,17 @@
 #include "plugin/segroup/license_check.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <utility>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "plugin/common/status_macros.h"
 #include "plugin/controller/refs.h"
+#include "plugin/controller/se_group_fields.h"
+#include "plugin/sizing/format.h"
 #include "plugin/sizing/rules.h"
 #include "plugin/sizing/service_units.h"
 
@@ -81,8 +87,44 @@ double LicenseUnitsOfSes(const controller::LicenseLedgerDetails& ledger,
   return units;
 }
 
-LicenseUnitsAdded LicenseUnitsAddedBy(double planned, double running) {
-  return {planned, running, std::max(0.0, planned - running)};
+std::optional<LicenseUnitsAtScale> LicenseUnitsOfSettings(const nlohmann::json& settings) {
+  // Each of max_se and vcpus_per_se: the setting, or the catalog's default when it is unset.
+  nlohmann::json effective = settings.is_object() ? settings : nlohmann::json::object();
+  std::string max_se_note;
+  std::string vcpus_note;
+  for (const auto& [name, note] : {std::pair<const char*, std::string*>{"max_se", &max_se_note},
+                                   {"vcpus_per_se", &vcpus_note}}) {
+    auto it = effective.find(name);
+    if (it != effective.end() && !it->is_null()) continue;
+    const controller::SeGroupField* field = controller::FindSeGroupField(name);
+    int64_t fallback = 0;
+    if (field == nullptr || !absl::SimpleAtoi(std::string(field->default_json), &fallback))
+      return std::nullopt;
+    effective[name] = fallback;
+    *note = " (the Controller's default)";
+  }
+  const std::optional<double> units = ServiceUnitsOfSettings(effective);
+  if (!units.has_value()) return std::nullopt;
+  const int max_se = effective["max_se"].get<int>();
+  const int vcpus = effective["vcpus_per_se"].get<int>();
+  const sizing::ServiceUnitSettings licence = LicenceSettingsOf(effective);
+  const sizing::Choice<double> per_se = sizing::ServiceUnitsPerSe(vcpus, licence);
+  // "4 vCPUs" when an SE's units are its vCPUs; else the rule's arithmetic and "each": "8 vCPUs,
+  // max_num_se_dps 4: 4 data-path processes = 4 SUs each".
+  const std::string vcpus_text = sizing::FormatVcpus(vcpus);
+  std::string per_se_text = absl::StrCat(vcpus_text, vcpus_note);
+  if (std::abs(per_se.value - vcpus) > kEpsilon && absl::StartsWith(per_se.reason, vcpus_text)) {
+    absl::StrAppend(&per_se_text, per_se.reason.substr(vcpus_text.size()), " each");
+  }
+  LicenseUnitsAtScale out;
+  out.units = *units;
+  out.basis = absl::StrCat("max_se ", max_se, max_se_note, " x ", per_se_text, " = ",
+                           sizing::FormatServiceUnits(*units));
+  return out;
+}
+
+LicenseUnitsAdded LicenseUnitsAddedBy(double planned, double running, std::string basis) {
+  return {planned, running, std::max(0.0, planned - running), std::move(basis)};
 }
 
 std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const LicensePool& pool,
@@ -90,7 +132,14 @@ std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const L
   if (units.added <= pool.remaining + kEpsilon) return std::nullopt;
   std::string adds = absl::StrCat("this group adds ", sizing::FormatServiceUnits(units.added),
                                   " at its planned scale");
-  if (units.running > 0) {
+  if (!units.basis.empty()) {
+    absl::StrAppend(&adds, " (", units.basis);
+    if (units.running > 0) {
+      absl::StrAppend(&adds, ", less ", sizing::FormatServiceUnitsNumber(units.running),
+                      " its running SEs consume");
+    }
+    absl::StrAppend(&adds, ")");
+  } else if (units.running > 0) {
     absl::StrAppend(&adds, " (", sizing::FormatServiceUnitsNumber(units.planned), " planned - ",
                     sizing::FormatServiceUnitsNumber(units.running), " its running SEs consume)");
   }

@@ -69,19 +69,41 @@ std::vector<std::string> LicenseSeUuidsOfGroup(const std::vector<controller::Ser
 double LicenseUnitsOfSes(const controller::LicenseLedgerDetails& ledger,
                          const std::vector<std::string>& se_uuids);
 
+// What a group without a workload costs at its planned scale (rule
+// service-units-at-planned-scale on its own settings): max_se SEs of vcpus_per_se, each counted by
+// rule service-units-per-se with the group's max_num_se_dps and per_app.
+struct LicenseUnitsAtScale {
+  double units = 0;
+  // The arithmetic, for the finding: "max_se 3 x 4 vCPUs = 12 SUs"; "max_se 10 (the Controller's
+  // default) x 1 vCPU (the Controller's default) = 10 SUs"; "max_se 3 x 8 vCPUs, max_num_se_dps
+  // 4: 4 data-path processes = 4 SUs each = 12 SUs".
+  std::string basis;
+};
+
+// The units of a group's `settings` by Avi field name (vcpus_per_se, max_se, max_num_se_dps,
+// per_app, as ServiceUnitsOfSettings reads them). A max_se or vcpus_per_se the settings lack (or
+// hold null) is the Controller's default from the field catalog (10 and 1): what a new group
+// created without them gets. nullopt when one is present but not a whole number >= 0.
+std::optional<LicenseUnitsAtScale> LicenseUnitsOfSettings(const nlohmann::json& settings);
+
 // What a plan adds to its tier: the Service Units at the planned scale minus what the group's
-// running SEs consume (never below 0).
+// running SEs consume (never below 0). `basis` is how the planned units were counted (a
+// LicenseUnitsAtScale's), "" when they are the sizing's service_units.
 struct LicenseUnitsAdded {
   double planned = 0;
   double running = 0;
   double added = 0;
+  std::string basis;
 };
-LicenseUnitsAdded LicenseUnitsAddedBy(double planned, double running);
+LicenseUnitsAdded LicenseUnitsAddedBy(double planned, double running, std::string basis = "");
 
 // Rule license-units-short: a warning (policy-dependent, so an error under sizing_policy =
 // "enforce" for a plan that creates or changes the group) at `attribute` when the plan adds more
 // units than `pool` has remaining: "this group adds 8 SUs at its planned scale; the ENTERPRISE
-// tier has 4 left (64 licensed, 56 consumed, 4 in escrow)". nullopt when the added units fit.
+// tier has 4 left (64 licensed, 56 consumed, 4 in escrow)", with the units' basis when they have
+// one ("adds 12 SUs at its planned scale (max_se 3 x 4 vCPUs = 12 SUs); ...", and ", less 4 its
+// running SEs consume" inside the brackets for a group that runs SEs). nullopt when the added
+// units fit.
 std::optional<Finding> CheckLicenseUnits(const LicenseUnitsAdded& units, const LicensePool& pool,
                                          std::string_view attribute);
 

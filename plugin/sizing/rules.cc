@@ -434,9 +434,10 @@ const std::vector<RuleDoc>& AllRules() {
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",
        "Warn (an error under sizing_policy = \"enforce\" in a plan that creates or changes the "
-       "group) when the Service Units a plan adds (the planned service_units minus what the "
-       "group's running SEs consume, per the ledger) exceed the remaining units of the group's "
-       "tier: the Controller would refuse the SEs beyond it.",
+       "group) when the Service Units a plan adds (the planned service_units, or without a "
+       "workload max_se x service-units-per-se at vcpus_per_se, the Controller's 10 and 1 when "
+       "unset; minus what the group's running SEs consume, per the ledger) exceed the remaining "
+       "units of the group's tier: the Controller would refuse the SEs beyond it.",
        {"vcpus_per_se", "max_se", "workload"}},
       {kLicenseTierOfGroup,
        "swagger ServiceEngineGroup.license_tier",

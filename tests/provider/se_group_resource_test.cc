@@ -395,6 +395,200 @@ TEST_F(SeGroupResourceTest, DefaultGroupIsNeverDeleted) {
   EXPECT_FALSE(applied.new_state.IsNull());  // still exists
 }
 
+// The licence check of a group without a workload (rule license-units-short): 64 ENTERPRISE units
+// licensed, 56 consumed and 4 in escrow leave 4; the group adds max_se x vcpus_per_se by rule
+// service-units-per-se, less what its running SEs consume.
+class LicenseWithoutWorkloadTest : public SeGroupResourceTest {
+ protected:
+  LicenseWithoutWorkloadTest() {
+    ledger_.tier_usages.push_back({"ENTERPRISE", {64, 56, 4, 4}});
+    ledger_.se_infos.push_back({"se-1", 4, "ENTERPRISE", "admin"});
+    ledger_.se_infos.push_back({"se-2", 4, "ENTERPRISE", "admin"});
+    ON_CALL(*client_, GetLicenseLedgerDetails()).WillByDefault(Return(ledger_));
+  }
+
+  // A group of `size` (max_se, vcpus_per_se, ...) on vcenter, without a workload.
+  Value Group(std::map<std::string, Value> size) const {
+    size["name"] = Value::String("plain");
+    size["platform"] = Value::String("vcenter");
+    return Config(size);
+  }
+
+  // The group as `create` plans it, with what apply fills in known: id serviceenginegroup-7.
+  static Value Created(const framework::PlanResourceChangeResult& create) {
+    Value state = create.planned_state;
+    for (const auto& [name, value] : create.planned_state.entries()) {
+      if (value.IsKnown()) continue;
+      state = std::move(state).WithAttribute(name, value.type().kind() == cty::Type::Kind::kString
+                                                       ? Value::String("known-" + name)
+                                                       : Value::Null(value.type()));
+    }
+    return state.WithAttribute("id", Value::String("serviceenginegroup-7"));
+  }
+
+  // The diagnostics of license-units-short among `d`.
+  static std::vector<framework::Diagnostic> Short(const Diagnostics& d) {
+    std::vector<framework::Diagnostic> out;
+    for (const framework::Diagnostic& x : d) {
+      if (x.detail.find("license-units-short") != std::string::npos) out.push_back(x);
+    }
+    return out;
+  }
+
+  controller::LicenseLedgerDetails ledger_;
+};
+
+TEST_F(LicenseWithoutWorkloadTest, ANewGroupWarnsAtItsSizeLineWithTheArithmetic) {
+  Configure();
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(Group({{"max_se", Value::Int(3)}, {"vcpus_per_se", Value::Int(4)}}));
+  ASSERT_FALSE(plan.diagnostics.HasError()) << plan.diagnostics.ToString();
+  const std::vector<framework::Diagnostic> found = Short(plan.diagnostics);
+  ASSERT_EQ(found.size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_EQ(found[0].severity, Severity::kWarning);
+  EXPECT_EQ(*found[0].path, cty::AttributePath().Attribute("vcpus_per_se"));
+  EXPECT_EQ(found[0].summary,
+            "The ENTERPRISE licence tier has fewer Service Units left than this plan adds");
+  EXPECT_NE(found[0].detail.find("this group adds 12 SUs at its planned scale (max_se 3 x 4 vCPUs "
+                                 "= 12 SUs); the ENTERPRISE tier has 4 left (64 licensed, 56 "
+                                 "consumed, 4 in escrow)"),
+            std::string::npos)
+      << found[0].detail;
+
+  // max_se alone: the line is max_se's, and the SEs are the Controller's default 1 vCPU.
+  plan = PlanCreate(Group({{"max_se", Value::Int(6)}}));
+  ASSERT_EQ(Short(plan.diagnostics).size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_EQ(*Short(plan.diagnostics)[0].path, cty::AttributePath().Attribute("max_se"));
+  EXPECT_NE(Short(plan.diagnostics)[0].detail.find(
+                "adds 6 SUs at its planned scale (max_se 6 x 1 vCPU (the Controller's default) = "
+                "6 SUs)"),
+            std::string::npos)
+      << Short(plan.diagnostics)[0].detail;
+
+  // What fits warns nothing: 4 SEs of 1 vCPU.
+  plan = PlanCreate(Group({{"max_se", Value::Int(4)}}));
+  EXPECT_TRUE(Short(plan.diagnostics).empty()) << plan.diagnostics.ToString();
+}
+
+TEST_F(LicenseWithoutWorkloadTest, UnsetSizeIsTheControllersDefaultAtTheResource) {
+  Configure();
+  framework::PlanResourceChangeResult plan = PlanCreate(Group({}));
+  const std::vector<framework::Diagnostic> found = Short(plan.diagnostics);
+  ASSERT_EQ(found.size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_TRUE(!found[0].path.has_value() || found[0].path->empty());
+  EXPECT_NE(found[0].detail.find("adds 10 SUs at its planned scale (max_se 10 (the Controller's "
+                                 "default) x 1 vCPU (the Controller's default) = 10 SUs)"),
+            std::string::npos)
+      << found[0].detail;
+}
+
+TEST_F(LicenseWithoutWorkloadTest, TheLicenceSettingsCountAsTheLedgerCountsThem) {
+  Configure();
+  // 3 SEs of 8 vCPUs with 1 data-path process each: 3 SUs, within the 4 left.
+  framework::PlanResourceChangeResult plan = PlanCreate(Group({{"max_se", Value::Int(3)},
+                                                               {"vcpus_per_se", Value::Int(8)},
+                                                               {"max_num_se_dps", Value::Int(1)}}));
+  EXPECT_TRUE(Short(plan.diagnostics).empty()) << plan.diagnostics.ToString();
+  // 5 of them: 5 SUs, short by 1.
+  plan = PlanCreate(Group({{"max_se", Value::Int(5)},
+                           {"vcpus_per_se", Value::Int(8)},
+                           {"max_num_se_dps", Value::Int(1)}}));
+  ASSERT_EQ(Short(plan.diagnostics).size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_NE(Short(plan.diagnostics)[0].detail.find(
+                "adds 5 SUs at its planned scale (max_se 5 x 8 vCPUs, max_num_se_dps 1: 1 "
+                "data-path process = 1 SU each = 5 SUs)"),
+            std::string::npos)
+      << Short(plan.diagnostics)[0].detail;
+}
+
+TEST_F(LicenseWithoutWorkloadTest, EnforceFailsThePlanAtTheSizeLine) {
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(Group({{"max_se", Value::Int(3)}, {"vcpus_per_se", Value::Int(4)}}));
+  EXPECT_TRUE(plan.diagnostics.HasError());
+  const std::vector<framework::Diagnostic> found = Short(plan.diagnostics);
+  ASSERT_EQ(found.size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_EQ(found[0].severity, Severity::kError);
+  EXPECT_EQ(*found[0].path, cty::AttributePath().Attribute("vcpus_per_se"));
+  EXPECT_NE(found[0].detail.find("sizing_policy = \"enforce\" makes a plan that adds more Service "
+                                 "Units than its tier has left an error"),
+            std::string::npos);
+}
+
+TEST_F(LicenseWithoutWorkloadTest, AGrowingGroupCountsItsRunningSes) {
+  Configure();
+  // The group as created: 2 SEs of 4 vCPUs (8 SUs).
+  const Value two = Group({{"max_se", Value::Int(2)}, {"vcpus_per_se", Value::Int(4)}});
+  const Value prior = Created(PlanCreate(two));
+  // A later process (the ledger is read once per process): 4 left, and the group runs se-1 and
+  // se-2 (4 SUs each in the ledger).
+  MakeServer(/*destroy_run=*/false);
+  Configure({{"sizing_policy", Value::String("enforce")}});
+  std::vector<controller::ServiceEngine> ses(3);
+  ses[0].uuid = "se-1";
+  ses[0].se_group_ref = "https://c/api/serviceenginegroup/serviceenginegroup-7";
+  ses[1].uuid = "se-2";
+  ses[1].se_group_ref = "https://c/api/serviceenginegroup/serviceenginegroup-7";
+  ses[2].uuid = "se-9";
+  ses[2].se_group_ref = "https://c/api/serviceenginegroup/serviceenginegroup-8";
+  ON_CALL(*client_, ListTenantServiceEngines(_)).WillByDefault(Return(ses));
+
+  // max_se 3: 12 planned, 8 running, 4 added: exactly what is left.
+  const Value three = two.WithAttribute("max_se", Value::Int(3));
+  framework::PlanResourceChangeResult plan = server_->PlanResourceChange(
+      kSeGroupResourceType, prior, prior.WithAttribute("max_se", Value::Int(3)), three, "");
+  EXPECT_FALSE(plan.diagnostics.HasError()) << plan.diagnostics.ToString();
+  EXPECT_TRUE(Short(plan.diagnostics).empty()) << plan.diagnostics.ToString();
+
+  // vcpus_per_se 8: 16 planned, 8 running, 8 added: 4 short, an error under enforce.
+  const Value bigger = two.WithAttribute("vcpus_per_se", Value::Int(8));
+  plan = server_->PlanResourceChange(
+      kSeGroupResourceType, prior, prior.WithAttribute("vcpus_per_se", Value::Int(8)), bigger, "");
+  EXPECT_TRUE(plan.diagnostics.HasError());
+  ASSERT_EQ(Short(plan.diagnostics).size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_EQ(*Short(plan.diagnostics)[0].path, cty::AttributePath().Attribute("vcpus_per_se"));
+  EXPECT_NE(Short(plan.diagnostics)[0].detail.find(
+                "this group adds 8 SUs at its planned scale (max_se 2 x 8 vCPUs = 16 SUs, less 8 "
+                "its running SEs consume); the ENTERPRISE tier has 4 left"),
+            std::string::npos)
+      << Short(plan.diagnostics)[0].detail;
+
+  // A change that does not grow it (fewer SEs) reads no ledger.
+  EXPECT_CALL(*client_, GetLicenseLedgerDetails()).Times(0);
+  const Value one = two.WithAttribute("max_se", Value::Int(1));
+  plan = server_->PlanResourceChange(kSeGroupResourceType, prior,
+                                     prior.WithAttribute("max_se", Value::Int(1)), one, "");
+  EXPECT_FALSE(plan.diagnostics.HasError()) << plan.diagnostics.ToString();
+}
+
+TEST_F(LicenseWithoutWorkloadTest, TheTierIsExtraFieldsElseTheClouds) {
+  Configure();
+  // The cloud's tier: ENTERPRISE_WITH_CLOUD_SERVICES, which the ledger does not list (none left).
+  ON_CALL(*client_, ResolveCloud("ecs-cloud"))
+      .WillByDefault(
+          Return(controller::CloudInfo{"cloud-4", "ecs-cloud", "/api/cloud/cloud-4",
+                                       "CLOUD_VCENTER", "ENTERPRISE_WITH_CLOUD_SERVICES"}));
+  framework::PlanResourceChangeResult plan =
+      PlanCreate(Group({{"max_se", Value::Int(1)},
+                        {"vcpus_per_se", Value::Int(2)},
+                        {"cloud", Value::String("ecs-cloud")}}));
+  ASSERT_EQ(Short(plan.diagnostics).size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_NE(Short(plan.diagnostics)[0].detail.find(
+                "adds 2 SUs at its planned scale (max_se 1 x 2 vCPUs = 2 SUs); the "
+                "ENTERPRISE_WITH_CLOUD_SERVICES tier has 0 left (0 licensed, 0 consumed, 0 in "
+                "escrow)"),
+            std::string::npos)
+      << Short(plan.diagnostics)[0].detail;
+  // The group's own license_tier in extra_fields wins over its cloud's.
+  plan = PlanCreate(Group({{"max_se", Value::Int(1)},
+                           {"vcpus_per_se", Value::Int(2)},
+                           {"extra_fields", Value::String("{\"license_tier\":\"ESSENTIALS\"}")}}));
+  ASSERT_EQ(Short(plan.diagnostics).size(), 1u) << plan.diagnostics.ToString();
+  EXPECT_NE(Short(plan.diagnostics)[0].detail.find("the ESSENTIALS tier has 0 left"),
+            std::string::npos)
+      << Short(plan.diagnostics)[0].detail;
+}
+
 TEST_F(SeGroupResourceTest, ReadOfAGroupGoneIsNull) {
   Configure();
   EXPECT_CALL(*client_, GetSeGroup("serviceenginegroup-9", "admin"))

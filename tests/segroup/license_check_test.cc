@@ -83,6 +83,47 @@ TEST(LicenseCheckTest, TheGroupsRunningSesCountAgainstItsPlan) {
   EXPECT_EQ(LicenseUnitsAddedBy(4, 8).added, 0);
 }
 
+TEST(LicenseCheckTest, AGroupWithoutAWorkloadCountsMaxSeTimesItsSes) {
+  std::optional<LicenseUnitsAtScale> u =
+      LicenseUnitsOfSettings({{"max_se", 3}, {"vcpus_per_se", 4}});
+  ASSERT_TRUE(u.has_value());
+  EXPECT_EQ(u->units, 12);
+  EXPECT_EQ(u->basis, "max_se 3 x 4 vCPUs = 12 SUs");
+  // Unset (or null): the Controller's defaults, max_se 10 and 1 vCPU, as a new group gets them.
+  u = LicenseUnitsOfSettings({{"max_se", nullptr}});
+  ASSERT_TRUE(u.has_value());
+  EXPECT_EQ(u->units, 10);
+  EXPECT_EQ(u->basis,
+            "max_se 10 (the Controller's default) x 1 vCPU (the Controller's default) = 10 SUs");
+  // The ledger's rule: data-path processes, per_app at 25%.
+  u = LicenseUnitsOfSettings(
+      {{"max_se", 3}, {"vcpus_per_se", 8}, {"max_num_se_dps", 4}, {"per_app", true}});
+  ASSERT_TRUE(u.has_value());
+  EXPECT_EQ(u->units, 3);
+  EXPECT_EQ(u->basis,
+            "max_se 3 x 8 vCPUs, max_num_se_dps 4: 4 data-path processes x 0.25 (per_app) = 1 SU "
+            "each = 3 SUs");
+  // Not a whole number: no figure.
+  EXPECT_FALSE(LicenseUnitsOfSettings({{"max_se", 2.5}, {"vcpus_per_se", 4}}).has_value());
+  EXPECT_FALSE(LicenseUnitsOfSettings({{"max_se", 2}, {"vcpus_per_se", -1}}).has_value());
+}
+
+TEST(LicenseCheckTest, TheFindingSaysTheArithmeticOfAGroupWithoutAWorkload) {
+  const LicensePool pool = LicensePoolOf(Ledger(64, 56, 4), "ENTERPRISE");
+  std::optional<Finding> f =
+      CheckLicenseUnits(LicenseUnitsAddedBy(12, 0, "max_se 3 x 4 vCPUs = 12 SUs"), pool, "max_se");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_THAT(f->finding.detail,
+              HasSubstr("this group adds 12 SUs at its planned scale (max_se 3 x 4 vCPUs = 12 "
+                        "SUs); the ENTERPRISE tier has 4 left (64 licensed, 56 consumed, 4 in "
+                        "escrow)"));
+  f = CheckLicenseUnits(LicenseUnitsAddedBy(16, 8, "max_se 4 x 4 vCPUs = 16 SUs"), pool, "");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_THAT(f->finding.detail,
+              HasSubstr("this group adds 8 SUs at its planned scale (max_se 4 x 4 vCPUs = 16 "
+                        "SUs, less 8 its running SEs consume); the ENTERPRISE tier has 4 left"));
+}
+
 TEST(LicenseCheckTest, AnUnlicensedTierHasNothingLeft) {
   const LicensePool none = LicensePoolOf(Ledger(64, 0, 0), "BASIC");
   EXPECT_EQ(none.tier, "BASIC");

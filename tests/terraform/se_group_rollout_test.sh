@@ -162,6 +162,7 @@ se_requests
 tf_plan_exits 0
 assert_says "$TF_OUT" "No changes."
 assert_says "$TF_OUT" "(rule ses-behind-settings)"
+assert_says "$TF_OUT" 'Or set rollout { strategy = "rolling" } and apply does this for you'
 assert_not_says "$TF_OUT" "rollout-planned"
 [ "$(se_writes)" = 0 ] || fail "a plan wrote to an SE"
 
@@ -170,5 +171,8 @@ write_checkout nsxt-cloud "$WORKLOAD" "num_dispatcher_cores = 1" "$ROLLING"
 tf_plan_exits 2
 assert_says "$TF_OUT" "will be replaced ($VCPUS_AFTER vCPUs -> $VCPUS_BEFORE"
 assert_says "$TF_OUT" "(rule rollout-planned)"
+# The group rolls already: ses-behind-settings does not tell it to.
+assert_says "$TF_OUT" "(rule ses-behind-settings)"
+assert_not_says "$TF_OUT" "Or set rollout"
 
 pass

@@ -96,6 +96,8 @@ assert_says "$plan" "The Controller may still add 1 SE up to max_se 4"
 assert_says "$plan" "The running SEs consume 12 SUs, and 15 SUs once replaced"
 assert_says "$plan" "sizing.service_units stays the planned 20 SUs"
 assert_says "$plan" "(rule ses-behind-settings)"
+# Without a rollout block, the finding names the one that has apply do the runbook.
+assert_says "$plan" 'Or set rollout { strategy = "rolling" } and apply does this for you'
 assert_says "$plan" "l7_rps      = 300000"
 [ "$(grep -c "lag its settings" "$plan")" = 1 ] || fail "one warning expected: both at the workload"
 

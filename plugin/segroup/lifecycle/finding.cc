@@ -222,6 +222,13 @@ std::optional<SesBehindFinding> SesBehindSettings(const SesBehindInput& in) {
       absl::StrCat(in.ses.lagging.size(), " of ", in.group_name, "'s ",
                    sz::FormatCount(static_cast<int64_t>(running), "running SE", "running SEs"), " ",
                    sz::Agree(in.ses.lagging.size(), "lags", "lag"), " its settings");
+  if (!in.roll_setting.empty()) {
+    parts.push_back(absl::StrCat(
+        "Or set ", in.roll_setting,
+        " and apply does this for you: after writing the group it replaces or reboots each SE "
+        "that lags, one at a time unless max_unavailable allows more, once its capacity, licence "
+        "and cloud guards pass."));
+  }
   out.finding.detail = absl::StrJoin(parts, " ");
   return out;
 }

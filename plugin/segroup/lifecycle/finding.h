@@ -1,8 +1,10 @@
 // The finding ses-behind-settings: the group's running SEs that do not have its settings, what
 // they run at their real shape, and what they cost, in one warning the front ends place at the
 // lines of the fields concerned (docs/sizing.md, "Running SEs behind the settings", works an
-// example by hand). Always a warning, whatever the sizing policy: the configuration is right and
-// the SEs lag. Pure; no Terraform types.
+// example by hand); it tells the runbook, and names the setting that has apply do it (the
+// resource's `rollout { strategy = "rolling" }`) when the group lacks it. Always a warning,
+// whatever the sizing policy: the configuration is right and the SEs lag. Pure; no Terraform
+// types.
 #ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_FINDING_H_
 #define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_FINDING_H_
 
@@ -33,7 +35,14 @@ struct SesBehindInput {
   // at the running shape needs both).
   std::optional<sizing::Workload> workload;
   std::optional<sizing::Recommendation> planned_shape;
+  // The setting that has apply do the runbook, in the front end's words (the resource's
+  // kRollingSetting): the finding names it after the runbook. "" when the group already has it,
+  // or when the front end cannot tell or offers none.
+  std::string roll_setting;
 };
+
+// The nsxalb_se_group resource's setting that has apply replace or reboot the SEs that lag.
+inline constexpr char kRollingSetting[] = "rollout { strategy = \"rolling\" }";
 
 // The finding and its figures.
 struct SesBehindFinding {

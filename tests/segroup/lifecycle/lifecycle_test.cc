@@ -21,6 +21,7 @@ namespace nsxalb::segroup::lifecycle {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
@@ -204,6 +205,38 @@ TEST(SesBehindSettingsTest, ARebootOnlyChangeSaysTheSesNeedAReboot) {
                         "reboot: checkout's 3 running SEs (checkout-a, checkout-b and checkout-c) "
                         "need a reboot"));
   EXPECT_THAT(found->finding.detail, Not(HasSubstr("new SEs only")));
+}
+
+// The runbook, and the setting that has apply do it: named only when the front end gives it (the
+// resource, when its rollout strategy is not "rolling"), for new-ses-only and reboot fields alike.
+TEST(SesBehindSettingsTest, TheFindingNamesTheRollingStrategyWhenTheGroupLacksIt) {
+  SesBehindInput in;
+  in.group_name = "checkout";
+  in.settings = Json{{"vcpus_per_se", 5}, {"memory_per_se", 10240}, {"max_se", 3}};
+  in.ses = MatchSettings(CheckoutSes(), in.settings, {});
+  const std::string named =
+      "Or set rollout { strategy = \"rolling\" } and apply does this for you: after writing the "
+      "group it replaces or reboots each SE that lags, one at a time unless max_unavailable allows "
+      "more, once its capacity, licence and cloud guards pass.";
+  // A group that rolls already, or a front end that cannot tell: the runbook alone.
+  std::optional<SesBehindFinding> found = SesBehindSettings(in);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_THAT(found->finding.detail, HasSubstr("replace them one at a time"));
+  EXPECT_THAT(found->finding.detail, Not(HasSubstr("rollout")));
+
+  in.roll_setting = kRollingSetting;
+  found = SesBehindSettings(in);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_THAT(found->finding.detail, HasSubstr("replace them one at a time"));
+  EXPECT_THAT(found->finding.detail, EndsWith(named));
+
+  // A reboot-only change: the same sentence after the reboot runbook, once.
+  in.settings = Json{{"vcpus_per_se", 4}, {"memory_per_se", 8192}, {"num_dispatcher_cores", 2}};
+  in.ses = MatchSettings(CheckoutSes(), in.settings, {{"num_dispatcher_cores"}, {}});
+  found = SesBehindSettings(in);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_THAT(found->finding.detail, HasSubstr("Reboot them one at a time"));
+  EXPECT_THAT(found->finding.detail, EndsWith(named));
 }
 
 }  // namespace
