@@ -214,9 +214,9 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
   sizing::Platform platform = sizing::Platform::kVcenter;
   if (context.plan != nullptr && context.plan->workload.has_value() &&
       context.plan->planned_shape.has_value()) {
-    declared = lc::CapacityWithSesOut(*context.plan->workload, *context.plan->planned_shape,
-                                      read.ses, max_unavailable,
-                                      context.plan->workload->target_utilization_pct);
+    declared =
+        lc::CapacityWithSesOut(*context.plan->workload, *context.plan->planned_shape, read.ses,
+                               max_unavailable, context.plan->workload->target_utilization_pct);
     platform = context.plan->workload->platform;
   }
   // The load the SEs carry now: observed_load's window and statistic when the block is set.
@@ -226,14 +226,12 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
   if (block != nullptr && block->IsKnown() && !block->IsNull()) {
     observed = UsageQueryOf(*block, cty::AttributePath().Attribute("observed_load"), query_errors);
   }
-  const segroup::UsageQuery query =
-      segroup::RollLoadQuery(observed.has_value() && !query_errors.HasError() ? &*observed
-                                                                              : nullptr);
+  const segroup::UsageQuery query = segroup::RollLoadQuery(
+      observed.has_value() && !query_errors.HasError() ? &*observed : nullptr);
   std::shared_ptr<const lc::SharedSeListing::Listing> listing;
   if (auto shared = provider.se_listing().Get(client, tenant); shared.ok()) listing = *shared;
-  absl::StatusOr<lc::CurrentLoad> load =
-      segroup::ReadCurrentLoad(client, context.group.uuid, tenant, context.group.body, query,
-                               platform, listing.get());
+  absl::StatusOr<lc::CurrentLoad> load = segroup::ReadCurrentLoad(
+      client, context.group.uuid, tenant, context.group.body, query, platform, listing.get());
   if (!load.ok()) {
     if (load.status().code() == absl::StatusCode::kCancelled) return load.status();
     lc::CurrentLoad none;
@@ -248,9 +246,9 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
 }
 
 cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
-                       const RollContext& context, cty::Value planned,
-                       segroup::SizingPolicy policy, std::string_view enforce_waived,
-                       std::string* planned_private, Diagnostics& diagnostics) {
+                       const RollContext& context, cty::Value planned, segroup::SizingPolicy policy,
+                       std::string_view enforce_waived, std::string* planned_private,
+                       Diagnostics& diagnostics) {
   const cty::Value& config = *context.config;
   const cty::Value& prior = *context.prior;
   if (planned_private != nullptr) *planned_private = WithoutRollDecision(*planned_private);
@@ -290,8 +288,7 @@ cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
     } else {
       const lc::RollDecision& decision = read->decision;
       fingerprint = lc::DecisionFingerprint(decision);
-      const std::string detail =
-          absl::StrJoin(lc::DescribeDecision(decision, read->input), "\n");
+      const std::string detail = absl::StrJoin(lc::DescribeDecision(decision, read->input), "\n");
       if (decision.verdict == lc::RollVerdict::kRoll) {
         diagnostics.AddAttributeWarning(
             RolloutPath("strategy"), lc::DecisionSummary(decision),
@@ -302,8 +299,8 @@ cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
                          sizing::rules::kRolloutPlanned, ", ", sizing::rules::kRollDecidedInPlan,
                          ")."));
         SetRollPrivate(planned_private, fingerprint);
-        planned = std::move(planned).WithAttribute(
-            "service_engines", cty::Value::Unknown(ServiceEnginesObjectType()));
+        planned = std::move(planned).WithAttribute("service_engines",
+                                                   cty::Value::Unknown(ServiceEnginesObjectType()));
         return std::move(planned).WithAttribute("last_rollout",
                                                 cty::Value::Unknown(LastRolloutObjectType()));
       }
@@ -320,11 +317,11 @@ cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
                         "plan that creates or changes the group; sizing_policy = \"warn\" makes "
                         "it a warning.");
       } else if (under_enforce) {
-        absl::StrAppend(&text, "\n\n", absl::string_view(enforce_waived.data(), enforce_waived.size()));
+        absl::StrAppend(&text, "\n\n",
+                        absl::string_view(enforce_waived.data(), enforce_waived.size()));
       }
       if (enforced) {
-        diagnostics.AddAttributeError(RolloutPath("strategy"), lc::DecisionSummary(decision),
-                                      text);
+        diagnostics.AddAttributeError(RolloutPath("strategy"), lc::DecisionSummary(decision), text);
       } else {
         diagnostics.AddAttributeWarning(RolloutPath("strategy"), lc::DecisionSummary(decision),
                                         text);
@@ -387,11 +384,11 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
   context.settings = *settings;
   absl::StatusOr<RollDecisionRead> read = DecideRoll(provider, client, context);
   if (!read.ok()) {
-    diagnostics.AddError(
-        "SE rollout failed",
-        absl::StrCat("While ", action, ", the figures of the roll's decision could not be read "
-                     "again; no SE was touched. ",
-                     kResume, "\n\nOriginal Error: ", read.status().message()));
+    diagnostics.AddError("SE rollout failed",
+                         absl::StrCat("While ", action,
+                                      ", the figures of the roll's decision could not be read "
+                                      "again; no SE was touched. ",
+                                      kResume, "\n\nOriginal Error: ", read.status().message()));
     new_state = std::move(new_state).WithAttribute(
         "last_rollout", LastRollout("failed", {}, {}, std::string(read.status().message())));
     return finish(std::move(new_state));
@@ -412,8 +409,8 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
                      why,
                      "\n\nThe group's settings are written. Run terraform plan again to review "
                      "the roll as it stands now."));
-    new_state = std::move(new_state).WithAttribute(
-        "last_rollout", LastRollout("refused", {}, all, why));
+    new_state =
+        std::move(new_state).WithAttribute("last_rollout", LastRollout("refused", {}, all, why));
     return finish(std::move(new_state));
   }
   for (const std::string& line : lc::DescribeDecision(decision, read->input)) {
@@ -437,9 +434,9 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
   }
   const bool stopped = result.status.code() == absl::StatusCode::kCancelled ||
                        result.status.code() == absl::StatusCode::kDeadlineExceeded;
-  diagnostics.AddError(stopped ? "SE rollout stopped" : "SE rollout failed",
-                       absl::StrCat("While ", action, ": ", result.status.message(), "\n\n",
-                                    kResume));
+  diagnostics.AddError(
+      stopped ? "SE rollout stopped" : "SE rollout failed",
+      absl::StrCat("While ", action, ": ", result.status.message(), "\n\n", kResume));
   new_state = std::move(new_state).WithAttribute(
       "last_rollout", LastRollout(stopped ? "stopped" : "failed", result.done, result.to_do,
                                   std::string(result.status.message())));

@@ -16,9 +16,9 @@
 #include "plugin/cty/value.h"
 #include "plugin/framework/diagnostics.h"
 #include "plugin/provider/se_group_sizing.h"
-#include "plugin/segroup/sizing_plan.h"
 #include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/lifecycle/roll_decision.h"
+#include "plugin/segroup/sizing_plan.h"
 
 namespace nsxalb::provider {
 
@@ -80,9 +80,9 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
 // fingerprint goes into `planned_private` (apply compares it). last_rollout is unknown whenever
 // service_engines is, and otherwise keeps the prior value, so a settled group plans no change.
 cty::Value PlanRollout(NsxalbProvider& provider, controller::Client* client,
-                       const RollContext& context, cty::Value planned,
-                       segroup::SizingPolicy policy, std::string_view enforce_waived,
-                       std::string* planned_private, framework::Diagnostics& diagnostics);
+                       const RollContext& context, cty::Value planned, segroup::SizingPolicy policy,
+                       std::string_view enforce_waived, std::string* planned_private,
+                       framework::Diagnostics& diagnostics);
 
 // `private_data` (a JSON object, or "") without the plan's roll decision that PlanRollout puts in
 // it: what apply keeps in state, and what a plan starts from.
@@ -94,7 +94,7 @@ struct RolloutApply {
   const cty::Value* prior = nullptr;   // the state before this apply
   // The group's sizing plan (the capacity guard's fallback); null without one.
   const SizingPlan* plan = nullptr;
-  controller::SeGroup group;  // the group as written (or read) by this apply
+  controller::SeGroup group;    // the group as written (or read) by this apply
   std::string planned_private;  // the plan's private data: the decision it showed
 };
 

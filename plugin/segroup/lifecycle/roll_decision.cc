@@ -79,18 +79,18 @@ struct SimSe {
   std::string uuid;
   std::string name;
   int vcpus = 1;
-  int order = 0;         // creation order: the running SEs by name, then the new ones
-  bool present = true;   // false once deleted (a replaced SE after its step)
-  bool enabled = true;   // false while it leaves
-  bool is_new = false;   // created in the roll
-  double units = 0;      // load in vCPU-percent: cpu_pct x vcpus
+  int order = 0;        // creation order: the running SEs by name, then the new ones
+  bool present = true;  // false once deleted (a replaced SE after its step)
+  bool enabled = true;  // false while it leaves
+  bool is_new = false;  // created in the roll
+  double units = 0;     // load in vCPU-percent: cpu_pct x vcpus
 };
 
 // One virtual service in the simulation: the SEs it is on and its load on each.
 struct SimVs {
   std::string name;
-  std::vector<int> on;            // SE indices
-  std::map<int, double> share;    // SE index -> its load there, in vCPU-percent
+  std::vector<int> on;          // SE indices
+  std::map<int, double> share;  // SE index -> its load there, in vCPU-percent
 };
 
 // The roll simulated on the group's SEs and virtual services.
@@ -99,9 +99,8 @@ class Simulation {
   Simulation(const RollInput& in, const std::map<std::string, double>& cpu)
       : in_(in), p_(in.placement) {
     std::vector<RunningSe> running = in.ses.running;
-    std::sort(running.begin(), running.end(), [](const RunningSe& a, const RunningSe& b) {
-      return NaturalLess(a.name, b.name);
-    });
+    std::sort(running.begin(), running.end(),
+              [](const RunningSe& a, const RunningSe& b) { return NaturalLess(a.name, b.name); });
     std::map<std::string, std::vector<int>> hosts;  // vs -> SE indices
     for (const RunningSe& r : running) {
       SimSe se;
@@ -250,8 +249,8 @@ class Simulation {
         continue;
       }
       if (!can_create) {
-        if (have == 0 && std::find(step.unplaced.begin(), step.unplaced.end(), vs.name) ==
-                             step.unplaced.end()) {
+        if (have == 0 &&
+            std::find(step.unplaced.begin(), step.unplaced.end(), vs.name) == step.unplaced.end()) {
           // Recorded when its migration ends with no SE that stays (Step).
         }
         return;
@@ -288,8 +287,8 @@ std::string ReplacementAdvice(const RollInput& in, int present_ses, int most_hos
   const PlacementSettings& p = in.placement;
   std::vector<std::string> ways;
   if (present_ses >= p.max_se) {
-    ways.push_back(absl::StrCat("raise max_se to ", present_ses + 1,
-                                " (the group runs ", present_ses, " SEs, max_se is ", p.max_se,
+    ways.push_back(absl::StrCat("raise max_se to ", present_ses + 1, " (the group runs ",
+                                present_ses, " SEs, max_se is ", p.max_se,
                                 ", so the Controller may not create one)"));
   }
   if (!p.distributed && most_hosted >= 1 && most_hosted < p.max_vs_per_se) {
@@ -299,8 +298,8 @@ std::string ReplacementAdvice(const RollInput& in, int present_ses, int most_hos
                                 "new shape"));
   }
   if (!p.distributed) {
-    ways.push_back(absl::StrCat("set algo = \"", kDistributed,
-                                "\" (new SEs are created until max_se)"));
+    ways.push_back(
+        absl::StrCat("set algo = \"", kDistributed, "\" (new SEs are created until max_se)"));
   }
   return absl::StrJoin(ways, "; or ");
 }
@@ -339,9 +338,9 @@ RollDecision DecideRoll(const RollInput& in) {
 
   // The Controller's upgrade.
   if (in.upgrade_in_progress.has_value()) {
-    const std::string text = absl::StrCat(
-        "the Controller runs ", *in.upgrade_in_progress,
-        "; placement is paused or blocked until it ends, so no SE may be taken out");
+    const std::string text =
+        absl::StrCat("the Controller runs ", *in.upgrade_in_progress,
+                     "; placement is paused or blocked until it ends, so no SE may be taken out");
     verdict("upgrade", false, text);
     refuse("upgrade", absl::StrCat("rollout refused by the upgrade guard: ", text,
                                    ". Apply again once /api/upgradestatusinfo shows it complete."));
@@ -372,15 +371,17 @@ RollDecision DecideRoll(const RollInput& in) {
     const int minimum = std::max(in.ha_minimum_ses, 1);
     const int left = running - out;
     const std::string text =
-        absl::StrCat(p.ha_mode, (mode.ok() ? "" : " (unknown mode)"), ": ", running,
-                     " running, ", out, " out at a time, ", left, " left; minimum ", minimum);
+        absl::StrCat(p.ha_mode, (mode.ok() ? "" : " (unknown mode)"), ": ", running, " running, ",
+                     out, " out at a time, ", left, " left; minimum ", minimum);
     const bool ok = left >= minimum;
     verdict("ha-mode", ok, text);
     if (!ok) {
       refuse("ha-mode",
-             absl::StrCat("rollout refused by the HA-mode guard: ", running, " SEs run; with ",
-                          out, " out at a time ", left, " would be left, below the HA mode's "
-                          "minimum of ", minimum,
+             absl::StrCat("rollout refused by the HA-mode guard: ", running, " SEs run; with ", out,
+                          " out at a time ", left,
+                          " would be left, below the HA mode's "
+                          "minimum of ",
+                          minimum,
                           out > 1 ? ". Lower rollout.max_unavailable."
                                   : ". Run one more SE first (the Controller places one when a "
                                     "virtual service needs it), then apply again."));
@@ -405,14 +406,13 @@ RollDecision DecideRoll(const RollInput& in) {
                           "the group, disable the old SE (enable_state SE_STATE_DISABLED), wait "
                           "for OPER_DISABLED, then delete it."));
     } else {
-      verdict("cloud", true,
-              absl::StrCat("cloud \"", in.cloud.name, "\" creates replacement SEs"));
+      verdict("cloud", true, absl::StrCat("cloud \"", in.cloud.name, "\" creates replacement SEs"));
     }
     const LicenseFigures& l = in.license;
     if (!l.known) {
-      const std::string text = absl::StrCat(
-          "the licence ledger could not be read",
-          l.unknown_reason.empty() ? "" : absl::StrCat(" (", l.unknown_reason, ")"));
+      const std::string text =
+          absl::StrCat("the licence ledger could not be read",
+                       l.unknown_reason.empty() ? "" : absl::StrCat(" (", l.unknown_reason, ")"));
       verdict("license", false, text);
       refuse("license", absl::StrCat("rollout refused by the license guard: ", text,
                                      ", so it is unknown whether a replacement SE can be "
@@ -420,10 +420,9 @@ RollDecision DecideRoll(const RollInput& in) {
     } else {
       const double needed = l.replacement_units * out;
       const bool ok = needed <= l.remaining_units + kEpsilon;
-      const std::string text =
-          absl::StrFormat("%d replacement%s at a time need%s %g SUs; the %s tier has %g left", out,
-                          out == 1 ? "" : "s", out == 1 ? "s" : "", needed, l.tier,
-                          l.remaining_units);
+      const std::string text = absl::StrFormat(
+          "%d replacement%s at a time need%s %g SUs; the %s tier has %g left", out,
+          out == 1 ? "" : "s", out == 1 ? "s" : "", needed, l.tier, l.remaining_units);
       verdict("license", ok, text);
       if (!ok) {
         refuse("license",
@@ -480,11 +479,10 @@ RollDecision DecideRoll(const RollInput& in) {
     if (placement_problem.empty() && !step.unplaced.empty()) {
       placement_problem = absl::StrCat(
           "at step ", step.number, " (", absl::StrJoin(step.leaving, ", "), " out), ",
-          absl::StrJoin(step.unplaced, ", "),
-          step.unplaced.size() == 1 ? " finds" : " find",
+          absl::StrJoin(step.unplaced, ", "), step.unplaced.size() == 1 ? " finds" : " find",
           " no place: no SE that stays has room (max_vs_per_se ", p.max_vs_per_se,
-          ") and the Controller may not create one (", present + created, " SEs, max_se ",
-          p.max_se, in.cloud.creates_ses ? "" : ", no-access cloud",
+          ") and the Controller may not create one (", present + created, " SEs, max_se ", p.max_se,
+          in.cloud.creates_ses ? "" : ", no-access cloud",
           "), so it would report MIGRATE_SE_FAILED. ",
           in.cloud.creates_ses ? absl::StrCat("Raise max_se to ", present + created + 1, ".")
                                : "Add an SE by hand first.");
@@ -552,9 +550,8 @@ RollDecision DecideRoll(const RollInput& in) {
         if (m.to == over_se) from.push_back(absl::StrCat(m.vs, " from ", m.from));
       }
       const bool onto_running =
-          std::none_of(worst.loads.begin(), worst.loads.end(), [&over_se](const SeLoadAfter& s) {
-            return s.name == over_se && s.is_new;
-          });
+          std::none_of(worst.loads.begin(), worst.loads.end(),
+                       [&over_se](const SeLoadAfter& s) { return s.name == over_se && s.is_new; });
       std::string advice;
       if (onto_running) {
         std::vector<std::string> ways;
@@ -578,13 +575,14 @@ RollDecision DecideRoll(const RollInput& in) {
           from.empty() ? "more load" : absl::StrJoin(from, ", "), over_pct, in.target_pct,
           in.load.source, advice);
     }
-    verdict("capacity", capacity_problem.empty(),
-            capacity_problem.empty()
-                ? (d.peak_step == 0
-                       ? absl::StrCat("no SE takes more load; target ", Percent(in.target_pct))
-                       : absl::StrFormat("predicted peak %.1f%% CPU on %s at step %d, target %.0f%%",
-                                         d.peak_pct, d.peak_se, d.peak_step, in.target_pct))
-                : capacity_problem);
+    verdict(
+        "capacity", capacity_problem.empty(),
+        capacity_problem.empty()
+            ? (d.peak_step == 0
+                   ? absl::StrCat("no SE takes more load; target ", Percent(in.target_pct))
+                   : absl::StrFormat("predicted peak %.1f%% CPU on %s at step %d, target %.0f%%",
+                                     d.peak_pct, d.peak_se, d.peak_step, in.target_pct))
+            : capacity_problem);
   } else if (in.declared.known) {
     // No samples: the declared workload on the SEs left (rule rollout-capacity-with-ses-out).
     const CapacityFigures& c = in.declared;
@@ -593,35 +591,35 @@ RollDecision DecideRoll(const RollInput& in) {
         "the Controller has no samples of the SEs' load%s, so the declared workload: with %d of "
         "%d running SEs out, the %d left (at their real shape) run %s at %.1f%% %s (%s), target "
         "%.0f%%",
-        in.load.missing_reason.empty() ? "" : absl::StrCat(" (", in.load.missing_reason, ")"),
-        out, running, running - out, c.load, c.cpu_percent_out, c.measure, c.basis,
-        c.target_percent);
+        in.load.missing_reason.empty() ? "" : absl::StrCat(" (", in.load.missing_reason, ")"), out,
+        running, running - out, c.load, c.cpu_percent_out, c.measure, c.basis, c.target_percent);
     verdict("capacity", ok, text);
     if (!ok) {
       capacity_problem = absl::StrCat(
-          text, ". Lower the load first or roll in a quieter hour; once the Controller has samples "
-                "of the SEs' CPU, the guard judges what they carry.");
+          text,
+          ". Lower the load first or roll in a quieter hour; once the Controller has samples "
+          "of the SEs' CPU, the guard judges what they carry.");
     }
     d.peak_pct = c.cpu_percent_out;
   } else {
-    verdict("capacity", true,
-            absl::StrCat("not judged: the Controller has no samples of the SEs' load",
-                         in.load.missing_reason.empty()
-                             ? ""
-                             : absl::StrCat(" (", in.load.missing_reason, ")"),
-                         " and the group declares no workload"));
+    verdict(
+        "capacity", true,
+        absl::StrCat(
+            "not judged: the Controller has no samples of the SEs' load",
+            in.load.missing_reason.empty() ? "" : absl::StrCat(" (", in.load.missing_reason, ")"),
+            " and the group declares no workload"));
   }
   // An overload is named first; a missing replacement, when both, follows it.
   if (!capacity_problem.empty()) {
-    refuse("capacity",
-           absl::StrCat("rollout refused by the capacity guard: ", capacity_problem,
-                        placement_problem.empty()
-                            ? ""
-                            : absl::StrCat(" The placement guard refuses too: ",
-                                           placement_problem)));
+    refuse("capacity", absl::StrCat("rollout refused by the capacity guard: ", capacity_problem,
+                                    placement_problem.empty()
+                                        ? ""
+                                        : absl::StrCat(" The placement guard refuses too: ",
+                                                       placement_problem)));
   }
   if (!placement_problem.empty()) {
-    refuse("placement", absl::StrCat("rollout refused by the placement guard: ", placement_problem));
+    refuse("placement",
+           absl::StrCat("rollout refused by the placement guard: ", placement_problem));
   }
 
   // Long-lived connections on the SEs that leave.
@@ -642,7 +640,8 @@ std::string DecisionSummary(const RollDecision& d) {
     case RollVerdict::kNothing:
       return "";
     case RollVerdict::kRoll:
-      return absl::StrCat("Apply will roll ", Plural(static_cast<int>(d.order.size()), "SE", "SEs"));
+      return absl::StrCat("Apply will roll ",
+                          Plural(static_cast<int>(d.order.size()), "SE", "SEs"));
     case RollVerdict::kRefused:
       return absl::StrCat("Rollout refused by the ", d.refused_by, " guard");
   }
@@ -666,9 +665,9 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
         loads.push_back(absl::StrFormat("%s (%d vCPUs) %.1f%%", l.name, l.vcpus, l.cpu_pct));
       }
     }
-    std::string line = absl::StrCat("step ", s.number, ": ", absl::StrJoin(s.leaving, ", "),
-                                     " out; ", parts.empty() ? "no virtual service to move"
-                                                             : absl::StrJoin(parts, "; "));
+    std::string line =
+        absl::StrCat("step ", s.number, ": ", absl::StrJoin(s.leaving, ", "), " out; ",
+                     parts.empty() ? "no virtual service to move" : absl::StrJoin(parts, "; "));
     if (!s.created.empty()) {
       absl::StrAppend(&line, "; the Controller creates ", absl::StrJoin(s.created, ", "), " at ",
                       in.target.num_vcpus, " vCPUs");

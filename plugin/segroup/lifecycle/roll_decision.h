@@ -107,7 +107,7 @@ struct RollStep {
   int number = 0;                    // 1, 2, ...
   std::vector<std::string> leaving;  // the SEs this step takes out
   std::vector<VsMove> moves;
-  std::vector<std::string> created;  // the new SEs this step makes the Controller create
+  std::vector<std::string> created;   // the new SEs this step makes the Controller create
   std::vector<std::string> unplaced;  // virtual services that find no place
   std::vector<SeLoadAfter> loads;     // the SEs that stay, after the step
 };
@@ -135,7 +135,7 @@ struct RollDecision {
   double peak_pct = 0;
   std::string peak_se;
   int peak_step = 0;
-  std::string load_basis;  // "measured" (the Controller's samples), "declared", or "none"
+  std::string load_basis;          // "measured" (the Controller's samples), "declared", or "none"
   std::vector<std::string> notes;  // e.g. vs_scalein_timeout cutting long-lived connections
 };
 

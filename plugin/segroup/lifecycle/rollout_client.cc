@@ -142,9 +142,9 @@ RollInput RollInputOf(const RolloutInput& read, CurrentLoad load, const Capacity
   in.declared = declared;
   in.placement = read.placement;
   in.target = read.target;
-  in.target_pct = declared.known ? declared.target_percent
-                                 : static_cast<double>(GroupNumber(read.group.body,
-                                                                   "max_cpu_usage", 80));
+  in.target_pct = declared.known
+                      ? declared.target_percent
+                      : static_cast<double>(GroupNumber(read.group.body, "max_cpu_usage", 80));
   in.ha_minimum_ses = read.guards.capacity.ha_minimum_ses;
   in.license = read.guards.license;
   in.cloud = read.guards.cloud;

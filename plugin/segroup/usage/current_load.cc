@@ -31,22 +31,20 @@ absl::StatusOr<lifecycle::CurrentLoad> ReadCurrentLoad(
       ReadGroupUsage(client, group_uuid, tenant, settings, request);
   if (!report.ok()) return report.status();
   lifecycle::CurrentLoad load;
-  const std::string statistic = query.statistic == UsageStatistic::kMax
-                                    ? "the highest sample"
-                                    : absl::StrCat("the ", UsageStatisticName(query.statistic),
-                                                   " of the samples");
+  const std::string statistic =
+      query.statistic == UsageStatistic::kMax
+          ? "the highest sample"
+          : absl::StrCat("the ", UsageStatisticName(query.statistic), " of the samples");
   load.source = absl::StrCat("the Controller's se_stats.avg_cpu_usage of each SE, ", statistic,
                              " of the last ", UsageWindowProse(query.window), " (",
-                             report->step_seconds > 0 ? report->step_seconds : 300,
-                             " s samples)");
+                             report->step_seconds > 0 ? report->step_seconds : 300, " s samples)");
   for (const SeUsage& se : report->service_engines) {
     if (se.cpu.value.has_value()) load.cpu_pct[se.uuid] = *se.cpu.value;
   }
   if (load.cpu_pct.empty()) {
-    load.missing_reason =
-        absl::StrCat("no sample of se_stats.avg_cpu_usage in the last ",
-                     UsageWindowProse(query.window), " for the group's ",
-                     report->service_engines.size(), " SEs");
+    load.missing_reason = absl::StrCat("no sample of se_stats.avg_cpu_usage in the last ",
+                                       UsageWindowProse(query.window), " for the group's ",
+                                       report->service_engines.size(), " SEs");
   }
   return load;
 }

@@ -38,8 +38,8 @@ RollInput Group(const std::string& group, int count, int vcpus, int per_se, doub
     in.ses.running.push_back(se);
     LaggingSe lag;
     lag.se = se;
-    lag.why = reboot ? controller::TakesEffect::kAfterSeReboot
-                     : controller::TakesEffect::kNewSesOnly;
+    lag.why =
+        reboot ? controller::TakesEffect::kAfterSeReboot : controller::TakesEffect::kNewSesOnly;
     lag.fields = {reboot ? "num_dispatcher_cores" : "vcpus_per_se"};
     in.ses.lagging.push_back(lag);
     for (int k = 0; k < per_se; ++k) {
@@ -125,8 +125,9 @@ TEST(RollDecisionTest, HotGroupWhoseVirtualServicesCanOnlyMoveOntoEachOtherIsRef
                               "web-se-1, web-vs-2 from web-se-1 and run at 170.0% CPU"),
                     HasSubstr("over the 80% target"), HasSubstr("raise max_se (3)"),
                     HasSubstr("set max_vs_per_se = 2")));
-  EXPECT_THAT(d.refusal, AllOf(HasSubstr("170.0% CPU"), HasSubstr("The placement guard refuses "
-                                                                  "too"),
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("170.0% CPU"),
+                               HasSubstr("The placement guard refuses "
+                                         "too"),
                                HasSubstr("raise max_se to 4")));
   ASSERT_FALSE(d.steps.empty());
   EXPECT_THAT(d.steps[0].created, IsEmpty());

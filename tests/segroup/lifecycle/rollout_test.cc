@@ -281,8 +281,8 @@ class RolloutTest : public ::testing::Test {
 };
 
 TEST_F(RolloutTest, ReplacesEverySeOneAtATimeInNameOrder) {
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
   EXPECT_THAT(r.done, ElementsAre("checkout-se-1", "checkout-se-2", "checkout-se-3"));
   EXPECT_THAT(r.to_do, IsEmpty());
@@ -318,8 +318,8 @@ TEST_F(RolloutTest, MaxUnavailableTwoTakesTwoAtATime) {
 TEST_F(RolloutTest, RebootOnlyRebootsAndEnablesAgain) {
   group_.set_reboot_pending(true);
   group_.max_vs_per_se = 10;  // the others take the virtual services: no new SE
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), group_, clock_, &stop_);
   ASSERT_THAT(r.status, IsOk());
   EXPECT_EQ(r.done.size(), 3u);
   for (const auto& [uuid, se] : group_.ses()) {
@@ -338,8 +338,8 @@ TEST_F(RolloutTest, RebootThatStaysPendingTimesOutAndEnablesAgain) {
   group_.set_reboot_pending(true);
   group_.max_vs_per_se = 10;
   group_.reboot_applies_settings = false;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kAfterSeReboot), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kDeadlineExceeded,
                                  AllOf(HasSubstr("checkout-se-1"), HasSubstr("enabled again"))));
   EXPECT_TRUE(group_.ses().at("se-1").enabled);
@@ -348,8 +348,8 @@ TEST_F(RolloutTest, RebootThatStaysPendingTimesOutAndEnablesAgain) {
 
 TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
   group_.migrate_fails.insert("se-2");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status,
               StatusIs(absl::StatusCode::kAborted,
                        AllOf(HasSubstr("at checkout-se-2"), HasSubstr("MIGRATE_SE_FAILED"),
@@ -367,8 +367,8 @@ TEST_F(RolloutTest, FailedMigrationStopsAtThatSeAndEnablesItAgain) {
 
 TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRollAndEnablesAgain) {
   group_.replacement_never_up = true;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kDeadlineExceeded,
                                  AllOf(HasSubstr("checkout-se-1"), HasSubstr("timeout"),
                                        HasSubstr("checkout-se-1 was enabled again"),
@@ -382,8 +382,8 @@ TEST_F(RolloutTest, ReplacementThatNeverComesUpStopsTheRollAndEnablesAgain) {
 // The other SEs had room: the Controller created no replacement, and the SE is not deleted.
 TEST_F(RolloutTest, NoReplacementCreatedKeepsTheSe) {
   group_.max_vs_per_se = 10;
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kFailedPrecondition,
                                  AllOf(HasSubstr("created no new SE"),
                                        HasSubstr("checkout-se-1 was enabled again"))));
@@ -394,8 +394,8 @@ TEST_F(RolloutTest, NoReplacementCreatedKeepsTheSe) {
 
 TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
   group_.fail_op["Delete se-1"] = absl::InternalError("controller: DELETE: HTTP 500: boom");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kInternal,
                                  AllOf(HasSubstr("deleting it"), HasSubstr("HTTP 500"),
                                        HasSubstr("checkout-se-1 was enabled again"))));
@@ -407,8 +407,8 @@ TEST_F(RolloutTest, ControllerErrorOnDeleteStopsAndEnablesAgain) {
 TEST_F(RolloutTest, StopAfterDisableEnablesAgainAndListsTheRest) {
   group_.stop = &stop_;
   group_.stop_after = "Disable se-2";
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kCancelled,
                                  AllOf(HasSubstr("interrupted at checkout-se-2"),
                                        HasSubstr("checkout-se-2 was enabled again"),
@@ -431,8 +431,8 @@ TEST_F(RolloutTest, StopAfterDisableEnablesAgainAndListsTheRest) {
 TEST_F(RolloutTest, ResumedRollUsesTheReplacementAStoppedRollMade) {
   group_.stop = &stop_;
   group_.stop_after = "Disable se-2";
-  RolloutResult first = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                                   group_, clock_, &stop_);
+  RolloutResult first =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   ASSERT_THAT(first.status, StatusIs(absl::StatusCode::kCancelled));
   ASSERT_THAT(first.done, ElementsAre("checkout-se-1"));
   std::vector<LaggingSe> rest = Lagging(3, LagKind::kNewSesOnly);
@@ -479,8 +479,8 @@ TEST_F(RolloutTest, StopDuringTheWaitEnablesAgain) {
 TEST_F(RolloutTest, RestoreThatFailsSaysWhatToDoByHand) {
   group_.restore_fails = true;
   group_.migrate_fails.insert("se-1");
-  RolloutResult r = RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(),
-                               group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(3, LagKind::kNewSesOnly), kTarget, Options(), group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kAborted,
                                  HasSubstr("checkout-se-1 is still disabled: set its enable_state "
                                            "to SE_STATE_ENABLED by hand")));
@@ -491,7 +491,8 @@ TEST_F(RolloutTest, OptionsAreChecked) {
   o.max_unavailable = 0;
   EXPECT_THAT(CheckRolloutOptions(o),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_unavailable")));
-  RolloutResult r = RunRollout(Lagging(1, LagKind::kNewSesOnly), kTarget, o, group_, clock_, &stop_);
+  RolloutResult r =
+      RunRollout(Lagging(1, LagKind::kNewSesOnly), kTarget, o, group_, clock_, &stop_);
   EXPECT_THAT(r.status, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_THAT(group_.calls, IsEmpty());
 }
