@@ -18,6 +18,7 @@
 #include "plugin/provider/config.h"
 #include "plugin/segroup/license_check.h"
 #include "plugin/segroup/lifecycle/running_ses.h"
+#include "plugin/segroup/usage/current_load.h"
 
 namespace nsxalb::provider {
 
@@ -89,6 +90,10 @@ class NsxalbProvider : public framework::Provider,
   // data source (segroup::LicenseLedgerCache).
   segroup::LicenseLedgerCache& license_ledger() { return license_ledger_; }
 
+  // The CPU the tenant's SEs carry now, read once per process (one metrics request for every
+  // group a plan would roll) and shared (segroup::SharedCurrentLoad).
+  segroup::SharedCurrentLoad& current_load() { return current_load_; }
+
  private:
   framework::EnvLookup env_;
   ClientFactory client_factory_;
@@ -100,6 +105,7 @@ class NsxalbProvider : public framework::Provider,
   absl::Notification stop_requested_;
   segroup::lifecycle::SharedSeListing se_listing_;
   segroup::LicenseLedgerCache license_ledger_;
+  segroup::SharedCurrentLoad current_load_;
 };
 
 // The provider served by terraform-provider-nsxalb; `destroy_run` as in NsxalbProvider.

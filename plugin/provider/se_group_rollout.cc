@@ -211,13 +211,11 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
   // The declared workload on the SEs left (rule rollout-capacity-with-ses-out): the capacity
   // guard's figure when the Controller has no samples of the load.
   lc::CapacityFigures declared;
-  sizing::Platform platform = sizing::Platform::kVcenter;
   if (context.plan != nullptr && context.plan->workload.has_value() &&
       context.plan->planned_shape.has_value()) {
     declared =
         lc::CapacityWithSesOut(*context.plan->workload, *context.plan->planned_shape, read.ses,
                                max_unavailable, context.plan->workload->target_utilization_pct);
-    platform = context.plan->workload->platform;
   }
   // The load the SEs carry now: observed_load's window and statistic when the block is set.
   framework::Diagnostics query_errors;
@@ -228,18 +226,21 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
   }
   const segroup::UsageQuery query = segroup::RollLoadQuery(
       observed.has_value() && !query_errors.HasError() ? &*observed : nullptr);
-  std::shared_ptr<const lc::SharedSeListing::Listing> listing;
-  if (auto shared = provider.se_listing().Get(client, tenant); shared.ok()) listing = *shared;
-  absl::StatusOr<lc::CurrentLoad> load = segroup::ReadCurrentLoad(
-      client, context.group.uuid, tenant, context.group.body, query, platform, listing.get());
-  if (!load.ok()) {
-    if (load.status().code() == absl::StatusCode::kCancelled) return load.status();
-    lc::CurrentLoad none;
-    none.missing_reason = std::string(load.status().message());
-    load = none;
+  // One metrics request for the tenant's SEs, shared by every group this process plans.
+  lc::CurrentLoad load;
+  absl::StatusOr<std::shared_ptr<const lc::SharedSeListing::Listing>> listing =
+      provider.se_listing().Get(client, tenant);
+  if (!listing.ok()) {
+    if (listing.status().code() == absl::StatusCode::kCancelled) return listing.status();
+    load.missing_reason = absl::StrCat("the SE listing failed: ", listing.status().message());
+  } else {
+    absl::StatusOr<std::shared_ptr<const segroup::SesCpuNow>> cpu =
+        provider.current_load().Get(client, tenant, **listing, query, absl::Now());
+    if (!cpu.ok()) return cpu.status();  // Cancelled only: a failed call is a reason, kept
+    load = segroup::CurrentLoadOf(**cpu, read.ses.running);
   }
   RollDecisionRead out;
-  out.input = lc::RollInputOf(read, *std::move(load), declared, max_unavailable,
+  out.input = lc::RollInputOf(read, std::move(load), declared, max_unavailable,
                               SpareReplacements(PriorLastRollout(*context.prior), read));
   out.decision = lc::DecideRoll(out.input);
   return out;

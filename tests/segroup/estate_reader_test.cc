@@ -1,7 +1,8 @@
 // The estate reader (plugin/segroup/usage/estate_reader.h) over a fake Controller client: the same
 // figures per group as the one-group reader, a bounded number of requests (three listings and
 // metrics POSTs of at most kMaxMetricRequestsPerCollection metric_requests), a failed POST that
-// costs only its batch, the filters, the order and the totals.
+// costs only its batch, the filters, the order and the totals; and the roll's current load
+// (current_load.h), one POST for every SE of a tenant.
 #include "plugin/segroup/usage/estate_reader.h"
 
 #include <map>
@@ -13,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "plugin/segroup/usage/current_load.h"
 #include "plugin/segroup/usage/group_reader.h"
 #include "plugin/sizing/rules.h"
 #include "tests/controller/mock_client.h"
@@ -397,6 +399,50 @@ TEST(EstateReaderTest, CancelledIsReturned) {
         return absl::CancelledError("stopped");
       });
   EXPECT_THAT(ReadEstateUsage(fake.client, Request()), StatusIs(absl::StatusCode::kCancelled));
+}
+
+// The roll's current load (current_load.h): every SE of the tenant in one metrics POST with only
+// the SE request, shared by every group; each SE's figure is the highest sample of the last hour
+// (the fake's daily curve peaks at the last point: the SE's CPU).
+TEST(CurrentLoadTest, OnePostForEverySeOfTheTenantSharedByEveryGroup) {
+  FakeEstate estate;
+  estate.AddGroup("checkout", 1, 2, 4, 40);
+  estate.AddGroup("web", 1, 1, 2, 70);
+  const std::vector<controller::ServiceEngine> ses =
+      *estate.client.ListTenantServiceEngines("admin");
+  SharedCurrentLoad shared;
+  const UsageQuery query = RollLoadQuery(nullptr);
+  EXPECT_EQ(query.window, absl::Hours(1));
+  auto first = shared.Get(estate.client, "admin", ses, query, kNow);
+  auto second = shared.Get(estate.client, "admin", ses, query, kNow);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(estate.posts, 1);
+  EXPECT_EQ(estate.largest_post, 1);  // the SE request only, no virtual-service series
+  EXPECT_EQ(shared.Fetches("admin", query), 1u);
+  std::vector<lifecycle::RunningSe> checkout(2);
+  checkout[0].uuid = "se-checkout-0";
+  checkout[1].uuid = "se-checkout-1";
+  const lifecycle::CurrentLoad load = CurrentLoadOf(**first, checkout);
+  ASSERT_EQ(load.cpu_pct.size(), 2u);
+  EXPECT_NEAR(load.cpu_pct.at("se-checkout-0"), 40, 1e-9);
+  EXPECT_NEAR(load.cpu_pct.at("se-checkout-1"), 41, 1e-9);
+  EXPECT_THAT(load.source, HasSubstr("the highest sample of the last 60 minutes (300 s samples)"));
+  EXPECT_EQ(CurrentLoadOf(**first, {}).cpu_pct.size(), 0u);
+}
+
+TEST(CurrentLoadTest, AFailedPostIsAReasonNotAnError) {
+  FakeEstate estate;
+  estate.AddGroup("checkout", 1, 2, 4, 40);
+  estate.fail_post = 1;
+  const std::vector<controller::ServiceEngine> ses =
+      *estate.client.ListTenantServiceEngines("admin");
+  auto cpu = ReadSesCpuNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  ASSERT_TRUE(cpu.ok());
+  std::vector<lifecycle::RunningSe> checkout(1);
+  checkout[0].uuid = "se-checkout-0";
+  const lifecycle::CurrentLoad load = CurrentLoadOf(*cpu, checkout);
+  EXPECT_TRUE(load.cpu_pct.empty());
+  EXPECT_THAT(load.missing_reason, HasSubstr("the metrics request failed: HTTP 403"));
 }
 
 }  // namespace

@@ -165,13 +165,17 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
     }
     declared = *capacity;
   }
-  // The load the SEs carry now (the last hour's highest sample of each SE's CPU).
-  absl::StatusOr<lc::CurrentLoad> load = segroup::ReadCurrentLoad(
-      client, input->group.uuid, "", input->group.body, segroup::RollLoadQuery(nullptr),
-      sizing::Platform::kVcenter, nullptr);
-  if (!load.ok()) return Fail(err, load.status());
+  // The load the SEs carry now (the last hour's highest sample of each SE's CPU): one metrics
+  // request for the group's SEs.
+  absl::StatusOr<std::vector<ctl::ServiceEngine>> ses =
+      client.ListServiceEngines(input->group.uuid, "");
+  if (!ses.ok()) return Fail(err, ses.status());
+  absl::StatusOr<segroup::SesCpuNow> cpu =
+      segroup::ReadSesCpuNow(client, "", *ses, segroup::RollLoadQuery(nullptr), absl::Now());
+  if (!cpu.ok()) return Fail(err, cpu.status());
   const lc::RollInput roll_input =
-      lc::RollInputOf(*input, *std::move(load), declared, options.max_unavailable, 0);
+      lc::RollInputOf(*input, segroup::CurrentLoadOf(*cpu, input->ses.running), declared,
+                      options.max_unavailable, 0);
   const lc::RollDecision decision = lc::DecideRoll(roll_input);
   lc::RolloutOptions roll;
   roll.max_unavailable = options.max_unavailable;

@@ -1,21 +1,24 @@
-// The load a group's SEs carry now, for the roll's decision (lifecycle/roll_decision.h): each
-// running SE's CPU over a recent window, as the Controller measured it. Read as the one-group
-// usage reader reads a group's usage (group_reader.h: the group's SEs from the tenant's shared
-// listing when given, one metrics request), so the roll and the observed-load findings read the
-// Controller the same way. No Terraform types.
+// The load the SEs carry now, for the roll's decision (lifecycle/roll_decision.h): each SE's CPU
+// over a recent window, as the Controller measured it. One metrics request reads every SE of a
+// tenant's listing (rule estate-requests-bounded's spirit: never a request per group or per SE),
+// and a provider process shares the answer (SharedCurrentLoad), so a plan that would roll any
+// number of groups asks the Controller once. No Terraform types.
 #ifndef NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
 #define NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
 
+#include <map>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "nlohmann/json.hpp"
+#include "plugin/common/once_per_key.h"
 #include "plugin/controller/client.h"
 #include "plugin/segroup/lifecycle/roll_decision.h"
+#include "plugin/segroup/lifecycle/running_ses.h"
 #include "plugin/segroup/usage/query.h"
-#include "plugin/sizing/profiles.h"
 
 namespace nsxalb::segroup {
 
@@ -28,15 +31,48 @@ inline constexpr absl::Duration kRollLoadWindow = absl::Hours(1);
 // the resource sets the block, else kRollLoadWindow and max.
 UsageQuery RollLoadQuery(const UsageQuery* observed);
 
-// Each running SE's statistic of se_stats.avg_cpu_usage over `query`'s window (percent of that
-// SE), for the group `group_uuid` in `tenant` whose settings by Avi field name are `settings`;
-// `tenant_ses` as GroupUsageRequest::tenant_ses. CurrentLoad::source states the window and the
-// statistic; with no sample, cpu_pct is empty and missing_reason says why (no samples, or the
-// metrics call failed). Errors: the SE listing's, and Cancelled (Terraform's Stop).
-absl::StatusOr<lifecycle::CurrentLoad> ReadCurrentLoad(
-    controller::Client& client, std::string_view group_uuid, std::string_view tenant,
-    const nlohmann::json& settings, const UsageQuery& query, sizing::Platform platform,
-    const std::vector<controller::ServiceEngine>* tenant_ses);
+// The CPU of a tenant's SEs now.
+struct SesCpuNow {
+  std::map<std::string, double> cpu_pct;  // SE uuid -> the statistic of its samples, percent
+  // "the Controller's se_stats.avg_cpu_usage of each SE, the highest sample of the last 60
+  // minutes (300 s samples)".
+  std::string source;
+  std::string failure;  // why there are no figures, when the metrics call failed
+  absl::Duration window;
+};
+
+// Each SE of `ses` (a tenant's listing): the statistic of its se_stats.avg_cpu_usage samples over
+// `query`'s window ending `now`, from one POST /api/analytics/metrics/collection with one request
+// for all of them (UsageCollectionRequest's SE request; no virtual-service series). A failed
+// metrics call is a SesCpuNow without figures and with `failure`, except Cancelled (Terraform's
+// Stop), which is returned.
+absl::StatusOr<SesCpuNow> ReadSesCpuNow(controller::Client& client, std::string_view tenant,
+                                        const std::vector<controller::ServiceEngine>& ses,
+                                        const UsageQuery& query, absl::Time now);
+
+// The current load of the running SEs `group` from `all` (missing_reason when none of them has a
+// figure).
+lifecycle::CurrentLoad CurrentLoadOf(const SesCpuNow& all,
+                                     const std::vector<lifecycle::RunningSe>& group);
+
+// ReadSesCpuNow once per (tenant, window, statistic) for the life of this object, for every
+// group a provider process plans (common::OncePerKey: concurrent callers wait for the one in
+// flight; a failure is not kept).
+class SharedCurrentLoad {
+ public:
+  // The CPU of `tenant`'s SEs `ses` (the process's shared listing of that tenant) over `query`'s
+  // window ending `now` (the first caller's).
+  absl::StatusOr<std::shared_ptr<const SesCpuNow>> Get(
+      controller::Client& client, std::string_view tenant,
+      const std::vector<controller::ServiceEngine>& ses, const UsageQuery& query, absl::Time now);
+
+  // How many metrics reads were made (for tests).
+  uint64_t Fetches(std::string_view tenant, const UsageQuery& query);
+
+ private:
+  static std::string Key(std::string_view tenant, const UsageQuery& query);
+  common::OncePerKey<SesCpuNow> cache_;
+};
 
 }  // namespace nsxalb::segroup
 
