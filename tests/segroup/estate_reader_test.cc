@@ -426,7 +426,7 @@ TEST(CurrentLoadTest, OnePostForEverySeOfTheTenantSharedByEveryGroup) {
   ASSERT_EQ(load.cpu_pct.size(), 2u);
   EXPECT_NEAR(load.cpu_pct.at("se-checkout-0"), 40, 1e-9);
   EXPECT_NEAR(load.cpu_pct.at("se-checkout-1"), 41, 1e-9);
-  EXPECT_THAT(load.source, HasSubstr("the highest sample of the last 60 minutes (300 s samples)"));
+  EXPECT_THAT(load.source, HasSubstr("the highest sample of the last 1 hour (300 s samples)"));
   EXPECT_EQ(CurrentLoadOf(**first, {}).cpu_pct.size(), 0u);
 }
 
