@@ -1,0 +1,26 @@
+# shellcheck shell=bash
+# Runs a build's tests in two ctest passes, so that the scenarios do not wait for a free core they
+# hardly use: scripts/test, and .ci/run's sanitizer stage. Source it; it defines one function.
+#
+#   ctest_passes BUILD_DIR [LABELS]
+#     1. every test but the scenarios (labels terraform and ansible) and those with a label that
+#        the regular expression LABELS matches (such as 'bench|lint'), one per core;
+#     2. the scenarios, NSXALB_SCENARIO_JOBS at a time (default 3 per core). Each has its own
+#        emulator, port, temporary directory and Terraform working directory
+#        (tests/terraform/lib.sh, tests/ansible/lib.sh), so they run side by side; most of their
+#        time they wait on terraform, ansible-playbook and the emulator's SE timings.
+#     Both passes run; returns 1 when either failed (each names its failed tests), 0 otherwise.
+#     The second pass fails when it selects no test (--no-tests=error): a build without the
+#     scenarios is a broken build here.
+
+ctest_passes() {
+  local build_dir=$1 others=${2:-} rc=0 cores scenario_jobs
+  cores=$(nproc)
+  scenario_jobs=${NSXALB_SCENARIO_JOBS:-$((3 * cores))}
+  echo "== tests but the scenarios, $cores at a time"
+  ctest --test-dir "$build_dir" --output-on-failure -j"$cores" -LE "terraform|ansible${others:+|$others}" || rc=1
+  echo "== the Terraform and Ansible scenarios, $scenario_jobs at a time"
+  ctest --test-dir "$build_dir" --output-on-failure -j"$scenario_jobs" -L 'terraform|ansible' \
+    --no-tests=error || rc=1
+  return "$rc"
+}
