@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # `controller rollout GROUP` end to end against the Controller emulator's SE lifecycle (short
-# boot and migration times): a 3-SE group in a write-access cloud, 6 virtual services placed 2 a
-# SE (max_vs_per_se 2, so a migration needs a new SE), and:
-#   - a reboot-only change (num_dispatcher_cores): --dry-run writes nothing (counted); the roll
+# boot and migration times, and the fault delete_hosting_se on: a DELETE of an SE that still hosts
+# a virtual service succeeds and drops it, so a roll that deleted too early would show unplaced
+# instants): a 3-SE group in a write-access cloud, 6 virtual services placed 2 a SE
+# (max_vs_per_se 2, so a migration needs a new SE), and:
+#   - a reboot-only change (num_dispatcher_cores): --dry-run prints the roll's decision, the one
+#     the plan shows ("Apply will roll 3 SEs", each step, each guard; no samples of the SEs' load
+#     and no --workload, so the capacity guard is not judged and says why) and writes nothing
+#     (counted); the roll
 #     reboots the 3 SEs one at a time, the emulator's timeline shows no virtual service ever
 #     without an SE and never more than 1 SE out, no SE is left disabled or reboot-pending, and a
 #     second run has nothing to do; its Controller requests are counted;
 #   - a failed migration (fault MIGRATE_SE_FAILED): the roll stops at that SE, enables it again,
 #     never touches the next;
-#   - --workload: bad keys and values are usage errors; with --dry-run the capacity figures of the
-#     SEs left; a workload they cannot carry is refused before any SE write (counted);
+#   - --workload: bad keys and values are usage errors; with --dry-run and no samples of the SEs'
+#     load, the capacity figures of the declared workload on the SEs left; a workload they cannot
+#     carry is refused before any SE write (counted);
 #   - SIGINT in the middle of a migration (made long): exit 130, the SE enabled again, the SEs
 #     done and to do listed, none left disabled, no virtual service unplaced; a second run
 #     finishes;
-#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group: with too few licence
-#     units left, refused before any SE write naming the units needed and left; with the licence
-#     back, 3 of 3 SEs replaced at 5 vCPUs one at a time (the Controller's replacement up before
-#     each delete), the timeline clean, the requests counted;
+#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group whose SEs the emulator
+#     measured at 50% CPU (se_stats.avg_cpu_usage): with too few licence units left, refused
+#     before any SE write naming the units needed and left; with the licence back, --dry-run
+#     predicts each leaving SE's 2 virtual services (cart-vs-7 and -8 first: the emulator
+#     numbers them across groups) on a new SE of 5 vCPUs at 50% x 4 / 5 = 40.0%
+#     CPU, and the roll replaces 3 of 3 SEs at 5 vCPUs one at a time (the Controller's
+#     replacement up before each delete), the timeline clean, the requests counted;
 #   - a no-access cloud: a shape change is refused by the cloud guard, saying what to do by hand.
 # Usage: rollout_test.sh PROVIDER_BINARY EMULATOR_BINARY
 set -euo pipefail
@@ -44,7 +53,7 @@ fail() {
 step() { echo "--- $*"; }
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -E '^NSXALB_' || true)
-tfm_start_emulator "$emulator" "$tmp" --se-boot-ms 200 --se-migration-ms 200 ||
+tfm_start_emulator "$emulator" "$tmp" --se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se ||
   fail "the emulator did not start"
 export NSXALB_CONTROLLER=$EMU_URL NSXALB_USERNAME=admin NSXALB_PASSWORD=admin
 export NSXALB_CA_FILE=$EMU_CA_FILE
@@ -100,9 +109,12 @@ step "--dry-run: the steps and the guards, no write"
 emu POST counters/reset >/dev/null
 "$provider" controller rollout checkout --dry-run >"$tmp/dry.out" || fail "dry run: $(cat "$tmp/dry.out")"
 cat "$tmp/dry.out"
-grep -q "rollout: checkout-se-1, -2 and -3 will be rebooted, one at a time" "$tmp/dry.out" ||
+grep -qx "Apply will roll 3 SEs" "$tmp/dry.out" || fail "dry run does not say the decision"
+grep -q "rollout: checkout-se-1, -2 and -3 will be rebooted" "$tmp/dry.out" ||
   fail "dry run does not say what it will do"
-grep -q "guard capacity: 1 of 3 SEs out" "$tmp/dry.out" || fail "dry run names no capacity figure"
+grep -q "  step 1: checkout-se-1 out; " "$tmp/dry.out" || fail "dry run shows no step"
+grep -q "guard capacity: passes: not judged: the Controller has no samples of the SEs' load" \
+  "$tmp/dry.out" || fail "dry run does not say why the capacity is not judged"
 grep -q "nothing was written" "$tmp/dry.out" || fail "dry run does not say it wrote nothing"
 for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
   "DELETE /api/serviceengine/{uuid}" "POST /api/serviceengine/{uuid}/reboot"; do
@@ -171,7 +183,7 @@ step "--dry-run --workload: the capacity figures of the SEs left"
 "$provider" controller rollout checkout --dry-run --workload l7_rps=10000 >"$tmp/dry-load.out" ||
   fail "dry run with a workload: $(cat "$tmp/dry-load.out")"
 cat "$tmp/dry-load.out"
-grep -Eq "guard capacity: 1 of [0-9]+ SEs out, the [0-9]+ left run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
+grep -Eq "guard capacity: passes: the Controller has no samples of the SEs' load( \([^)]*\))?, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left \(at their real shape\) run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
   "$tmp/dry-load.out" || fail "the dry run prints no capacity figures for the workload"
 
 step "--workload the SEs left cannot carry: refused before any write"
@@ -181,8 +193,9 @@ if "$provider" controller rollout checkout --workload l7_rps=1000000,ssl_tps_ecc
   fail "a workload the SEs left cannot carry was not refused"
 fi
 cat "$tmp/heavy.err"
-grep -Eq "rollout refused by the capacity guard: with 1 of [0-9]+ SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
+grep -Eq "rollout refused by the capacity guard: the Controller has no samples of the SEs' load.*, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
   fail "the refusal does not name the SEs out and left"
+grep -qx "Rollout refused by the capacity guard" "$tmp/heavy.out" || fail "the decision's summary is not printed"
 grep -q "the declared workload 20,000 ECC SSL TPS + 1,000,000 L7 RPS at" "$tmp/heavy.err" ||
   fail "the refusal does not name the workload"
 for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
@@ -254,14 +267,29 @@ if "$provider" controller rollout cart >"$tmp/short.out" 2>"$tmp/short.err"; the
 fi
 cat "$tmp/short.err"
 grep -q "will be replaced (4 vCPUs -> 5)" "$tmp/short.out" || fail "$(cat "$tmp/short.out")"
-grep -q "license guard: .* needs 5 SUs, and the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
+grep -q "rollout refused by the license guard: .*1 replacement at a time needs 5 SUs; the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
   fail "the licence refusal does not name the units needed and left"
 for k in "PUT /api/serviceengine/{uuid}" "DELETE /api/serviceengine/{uuid}"; do
   [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
 done
 
-step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
+step "with the licence back, on the SEs' measured CPU: --dry-run predicts each step"
 emu POST license '{"licensed": {}}' >/dev/null
+# Each SE's CPU now: 12 five-minute samples of the last hour, the highest 50%.
+emu POST metrics "$(emu GET state | jq -c --arg g "$cart" '{series: [.serviceengine[]
+  | select(.se_group_ref == $g) | {entity_uuid: .uuid, metric_id: "se_stats.avg_cpu_usage",
+    step: 300, values: [range(12) | if . == 5 then 50 else 40 end]}]}')" >/dev/null
+"$provider" controller rollout cart --dry-run >"$tmp/cart-dry.out" || fail "dry run: $(cat "$tmp/cart-dry.out")"
+cat "$tmp/cart-dry.out"
+for line in "Apply will roll 3 SEs" \
+  "  step 1: cart-se-1 out; cart-vs-7, cart-vs-8 -> new SE 1; the Controller creates new SE 1 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 40.0%" \
+  "  guard capacity: passes: predicted peak 40.0% CPU on new SE 1 at step 1, target 80%"; do
+  grep -qxF -- "$line" "$tmp/cart-dry.out" || fail "the dry run does not say '$line'"
+done
+grep -q "^  load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage" "$tmp/cart-dry.out" ||
+  fail "the dry run does not say which load it judged"
+
+step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
 emu POST timeline/reset >/dev/null
 emu POST counters/reset >/dev/null
 start=$(date +%s%N)
