@@ -13,7 +13,8 @@
 #     (checkout-se-1) and to do (checkout-se-2, checkout-se-3); checkout-se-2 is enabled again;
 #   - no SE has enable_state SE_STATE_DISABLED and the timeline never shows a virtual service
 #     without an SE;
-#   - state kept the roll's progress (last_rollout "stopped"), so the next plan is an update that
+#   - state kept the roll's progress (last_rollout "stopped", replacements_kept 1: the replacement
+#     the Controller had already made for checkout-se-2 stays), so the next plan is an update that
 #     decides the roll of the SEs still to do: "Apply will roll 2 SEs", checkout-se-2's virtual
 #     services going to the replacement the Controller had already created for it (checkout-se-5,
 #     at 3 vCPUs: a spare the placement guard counts from last_rollout.replacements_kept), and
@@ -70,6 +71,11 @@ assert_no_se_disabled
 assert_timeline_clean
 assert_json '.last_rollout | [.result, .done, .to_do]' \
   '["stopped",["checkout-se-1"],["checkout-se-2","checkout-se-3"]]' <(state_attr .)
+# The replacement the Controller had already made for checkout-se-2 (checkout-se-5, at the new
+# shape) stays, and state counts it for the next roll.
+assert_json '.last_rollout.replacements_kept' 1 <(state_attr .)
+[ "$(checkout_ses | awk '$2 == 3' | wc -l)" = 2 ] ||
+  fail "want checkout-se-1's replacement and checkout-se-2's at 3 vCPUs: $(checkout_ses)"
 
 step "the next plan is an update that names the SEs still to do"
 emu_control POST timing '{"boot_ms": 200, "migration_ms": 200}' >/dev/null
