@@ -16,9 +16,10 @@
 #   - --workload: bad keys and values are usage errors; with --dry-run and no samples of the SEs'
 #     load, the capacity figures of the declared workload on the SEs left; a workload they cannot
 #     carry is refused before any SE write (counted);
-#   - SIGINT in the middle of a migration (made long): exit 130, the SE enabled again, the SEs
-#     done and to do listed, none left disabled, no virtual service unplaced; a second run
-#     finishes;
+#   - SIGINT in the middle of a migration (made long), and a second SIGINT while the SE's restore
+#     runs (made slow): exit 130, the second signal ignored, the SE enabled again, the SEs done and
+#     to do listed; SIGTERM the same with exit 143; none left disabled, no virtual service
+#     unplaced; a second run finishes;
 #   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group whose SEs the emulator
 #     measured at 50% CPU (se_stats.avg_cpu_usage): with too few licence units left, refused
 #     before any SE write naming the units needed and left; with the licence back, --dry-run
@@ -203,32 +204,56 @@ for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
   [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
 done
 
-step "SIGINT in the middle: the roll stops after its step, no SE is left disabled"
+# interrupt SIGNAL OUT: starts the roll of checkout in a process group of its own (where SIGINT
+# is not ignored), waits until it disabled an SE, sends SIGNAL, and sets roll_pid; the output
+# goes to $tmp/OUT.out and $tmp/OUT.err.
+interrupt() {
+  set -m
+  "$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
+    >"$tmp/$2.out" 2>"$tmp/$2.err" &
+  roll_pid=$!
+  set +m
+  for _ in $(seq 1 600); do
+    grep -q ': disabled, ' "$tmp/$2.out" && break
+    sleep 0.05
+  done
+  grep -q ': disabled, ' "$tmp/$2.out" || fail "the roll disabled no SE: $(cat "$tmp/$2.out" "$tmp/$2.err")"
+  kill "-$1" "$roll_pid"
+}
+
+step "SIGINT in the middle, twice: the roll stops after its step, no SE is left disabled"
 emu POST timing '{"migration_ms": 5000}' >/dev/null
 emu POST timeline/reset >/dev/null
-set -m # the roll in a process group of its own, where SIGINT is not ignored
-"$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
-  >"$tmp/int.out" 2>"$tmp/int.err" &
-roll_pid=$!
-set +m
-for _ in $(seq 1 600); do
-  grep -q ': disabled, ' "$tmp/int.out" && break
-  sleep 0.05
-done
-grep -q ': disabled, ' "$tmp/int.out" || fail "the roll disabled no SE: $(cat "$tmp/int.out" "$tmp/int.err")"
-kill -INT "$roll_pid"
+# The SE's restore (its PUT) takes a second, so the second Ctrl-C comes while it runs.
+emu POST faults '{"latency_ms": 1000, "match": "PUT /api/serviceengine/{uuid}"}' >/dev/null
+interrupt INT int
+sleep 0.3
+kill -INT "$roll_pid" || fail "the roll exited before its restore ran"
 rc=0
 wait "$roll_pid" || rc=$?
+emu POST faults '{"latency_ms": 0}' >/dev/null
 cat "$tmp/int.out" "$tmp/int.err"
 [ "$rc" -eq 130 ] || fail "want exit 130 after SIGINT, got $rc"
 grep -q "SIGINT: stopping after the current step" "$tmp/int.err" || fail "no notice that the roll stops"
+grep -q "SIGINT ignored: already stopping" "$tmp/int.err" || fail "the second SIGINT was not ignored"
 grep -q "rollout interrupted at checkout-se-1" "$tmp/int.err" || fail "the error does not name the SE"
 grep -q "checkout-se-1 was enabled again" "$tmp/int.err" || fail "the SE was not given back"
 grep -q "Done: none. To do: checkout-se-1, " "$tmp/int.err" || fail "the error lists no SEs done and to do"
 ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
   fail "an SE is left disabled after SIGINT: $(ses "$uuid")"
+
+step "SIGTERM in the middle: the same stop, exit 143"
+interrupt TERM term
+rc=0
+wait "$roll_pid" || rc=$?
+cat "$tmp/term.out" "$tmp/term.err"
+[ "$rc" -eq 143 ] || fail "want exit 143 after SIGTERM, got $rc"
+grep -q "SIGTERM: stopping after the current step" "$tmp/term.err" || fail "no notice that the roll stops"
+grep -q "was enabled again" "$tmp/term.err" || fail "the SE was not given back"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
+  fail "an SE is left disabled after SIGTERM: $(ses "$uuid")"
 emu POST timing '{"migration_ms": 200}' >/dev/null
-sleep 0.5 # the migration SIGINT cut short ends in the emulator
+sleep 0.5 # the migrations the signals cut short end in the emulator
 timeline=$(emu GET timeline)
 jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
   fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
