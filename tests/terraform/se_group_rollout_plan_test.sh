@@ -83,9 +83,9 @@ for line in \
   "step 2: checkout-se-2 out; checkout-vs-4, checkout-vs-5, checkout-vs-6 -> new SE 2; the Controller creates new SE 2 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 59.2%, new SE 2 (5 vCPUs) 56.0%" \
   "load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage of each SE, the highest sample of the last 1 hour (300 s samples)" \
   "guard upgrade: passes: no upgrade running" \
-  "guard ha-mode: passes" \
-  "guard cloud: passes" \
-  "guard license: passes" \
+  "guard ha-mode: passes: HA_MODE_SHARED: 2 running, 1 out at a time, 1 left; minimum 1" \
+  "guard cloud: passes: cloud \"nsxt-cloud\" creates replacement SEs" \
+  "guard license: passes: 1 replacement at a time needs 5 SUs" \
   "guard capacity: passes: predicted peak 59.2% CPU on new SE 1 at step 1, target 80%" \
   "guard placement: passes: packed placement, max_vs_per_se 3, min_scaleout_per_vs 1, max_se 4: every virtual service has a place; 2 new SEs at 5 vCPUs" \
   "note: connections on each SE that leaves get vs_scalein_timeout (30 s)"; do
