@@ -76,10 +76,11 @@ _emu_curl() { curl -sS --max-time 30 --cacert "$EMU_CA_FILE" "$@"; }
 # emu_counters: the emulator's request counters (docs/emulator.md).
 emu_counters() { _emu_curl --fail-with-body "$EMU_URL/_emulator/counters" || fail "counters"; }
 
-# emu_writes: POST, PUT and DELETE requests to /api/ counted so far (the login is not one).
+# emu_writes: POST, PUT and DELETE requests to /api/ counted so far (the login is not one, nor
+# the analytics queries, which POST a collection of metric requests to read).
 emu_writes() {
-  emu_counters | jq '[.requests | to_entries[] | select(.key | test("^(POST /api/|PUT |DELETE )"))
-                      | .value] | add // 0'
+  emu_counters | jq '[.requests | to_entries[] | select(.key | test("^(POST /api/|PUT |DELETE )")
+                      and (test("/api/analytics/") | not)) | .value] | add // 0'
 }
 
 # emu_faults JSON: arms faults, e.g. '{"fail_next":3,"fail_status":503}'.

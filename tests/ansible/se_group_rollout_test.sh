@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # nsxalb.alb.se_group's rollout option, with the real ansible-playbook against the emulator's SE
-# lifecycle (short boot and migration times): a group `checkout` of 4 vCPUs and 8,192 MB with 3
-# SEs and 6 virtual services, 2 a SE (max_vs_per_se 2, so each migration makes the Controller
-# create a replacement), resized to 5 vCPUs and 10,240 MB with rollout.strategy rolling:
+# lifecycle (short boot and migration times, and the fault delete_hosting_se on: a DELETE of an SE
+# that still hosts a virtual service succeeds and drops it, so a roll that deleted too early would
+# show unplaced instants): a group `checkout` of 4 vCPUs and 8,192 MB with 3 SEs and 6 virtual
+# services, 2 a SE (max_vs_per_se 2, so each migration makes the Controller create a
+# replacement), each SE at 40% CPU (the emulator's se_stats.avg_cpu_usage), resized to 5 vCPUs and
+# 10,240 MB with rollout.strategy rolling:
 #   - check mode: the task reports the change and the 3 SEs the roll would take, and nothing is
 #     written (the emulator's write requests counted);
+#   - check mode once the group is written (strategy none first, so the SEs lag): rollout.lines
+#     hold the decision the plan shows, "Apply will roll 3 SEs" with each step (the leaving SE's
+#     2 virtual services onto a new SE of 5 vCPUs, 40% x 4 / 5 = 32.0% CPU) and each guard;
 #   - the run: the group is written, then the 3 SEs are replaced one at a time; every SE ends at
 #     5 vCPUs and 10,240 MB, the emulator's timeline shows no virtual service ever without an SE
 #     and never more than 1 SE out, and the task's service_engines and warnings are read again
 #     (no ses-behind-settings);
 #   - the same play again: nothing to roll, no change;
 #   - strategy none: a resize to 6 vCPUs writes the group only, and warns ses-behind-settings;
-#   - a workload the SEs left cannot carry (--workload to the command): the task fails with the
-#     capacity guard's message, and no SE was written.
-EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200)
+#   - a workload the SEs left cannot carry (--workload to the command; the new SEs have no samples
+#     yet, so the capacity guard judges the declared workload): check mode's rollout.lines hold
+#     the refusal the plan would show, "Rollout refused by the capacity guard"; the run fails
+#     with the capacity guard's message, and no SE was written.
+EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se)
 source "$(dirname "$0")/lib.sh" "$@"
 
 cat >"$AN_TMP/checkout.yml" <<'YAML'
@@ -35,6 +43,7 @@ cat >"$AN_TMP/checkout.yml" <<'YAML'
           timeout: 60s
         workload: "{{ workload | default(omit) }}"
       register: checkout
+      ignore_errors: "{{ keep_failure | default(false) }}"
     - name: Keep what it returned
       ansible.builtin.copy:
         content: "{{ checkout | to_json }}"
@@ -72,6 +81,11 @@ uuid=$(emu_group checkout | jq -r .uuid)
 emu_post serviceengines "{\"se_group_uuid\": \"$uuid\", \"count\": 3}" >/dev/null
 emu_post virtualservices '{"se_group": "checkout", "count": 6}' >/dev/null
 assert_eq "3 SEs at 4 vCPUs" '[[4,8192,"SE_STATE_ENABLED"],[4,8192,"SE_STATE_ENABLED"],[4,8192,"SE_STATE_ENABLED"]]' "$(ses)"
+# Each SE's CPU now: 12 five-minute samples of the last hour, the highest 40%.
+emu_post metrics "$(_emu_curl --fail-with-body "$EMU_URL/_emulator/state" | jq -c --arg g "$uuid" '
+  {series: [.serviceengine[] | select(.se_group_ref | endswith($g))
+    | {entity_uuid: .uuid, metric_id: "se_stats.avg_cpu_usage", step: 300,
+       values: [range(12) | if . == 5 then 40 else 30 end]}]}')" >/dev/null
 
 step "check mode, rolling to 5 vCPUs: the change and the SEs to roll, nothing written"
 writes_before=$(emu_writes)
@@ -82,10 +96,25 @@ assert_eq "the dry run" '[true,[],["checkout-se-1","checkout-se-2","checkout-se-
   "$(result check '[.rollout.dry_run, .rollout.done, .rollout.to_do]')"
 assert_eq "the SEs untouched" '[[4,8192,"SE_STATE_ENABLED"],[4,8192,"SE_STATE_ENABLED"],[4,8192,"SE_STATE_ENABLED"]]' "$(ses)"
 
+step "strategy none to 5 vCPUs, then check mode rolling: rollout.lines hold the plan's decision"
+run lag 5 10240 || fail "the resize play with strategy none failed"
+assert_out lag 'ses-behind-settings'
+writes_before=$(emu_writes)
+run decided 5 10240 -e roll_strategy=rolling --check || fail "the check-mode play failed"
+assert_eq "writes in check mode" "$writes_before" "$(emu_writes)"
+for line in "Apply will roll 3 SEs" \
+  "  step 1: checkout-se-1 out; checkout-vs-1, checkout-vs-2 -> new SE 1; the Controller creates new SE 1 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 32.0%" \
+  "  guard capacity: passes: predicted peak 32.0% CPU on new SE 1 at step 1, target 80%"; do
+  assert_eq "check mode says '$line'" true "$(result decided "[.rollout.lines[] | . == \"$line\"] | any")"
+done
+assert_eq "the dry run" '[true,[],["checkout-se-1","checkout-se-2","checkout-se-3"]]' \
+  "$(result decided '[.rollout.dry_run, .rollout.done, .rollout.to_do]')"
+
 step "rolling to 5 vCPUs and 10,240 MB: 3 of 3 SEs replaced, one at a time"
 emu_post timeline/reset '{}' >/dev/null
 run roll 5 10240 -e roll_strategy=rolling || fail "the rolling play failed"
 assert_recap roll 'changed=1 .*failed=0'
+assert_eq "the roll's decision" true "$(result roll '.rollout.lines | any(. == "Apply will roll 3 SEs")')"
 assert_eq "every SE at the new shape" '[[5,10240,"SE_STATE_ENABLED"],[5,10240,"SE_STATE_ENABLED"],[5,10240,"SE_STATE_ENABLED"]]' "$(ses)"
 assert_eq "done, to do" '[["checkout-se-1","checkout-se-2","checkout-se-3"],[]]' \
   "$(result roll '[.rollout.done, .rollout.to_do]')"
@@ -110,6 +139,13 @@ run none 6 10240 || fail "the resize play with strategy none failed"
 assert_recap none 'changed=1 .*failed=0'
 assert_eq "no rollout" 'null' "$(result none '.rollout')"
 assert_out none 'ses-behind-settings'
+assert_eq "SE writes" "$se_writes_before" "$(se_writes)"
+
+step "a workload the 2 SEs left cannot carry: check mode shows the refusal"
+run refused-check 6 10240 -e roll_strategy=rolling -e '{"workload": {"l7_rps": 400000}}' \
+  -e keep_failure=true --check || fail "the check-mode play failed"
+assert_eq "check mode's decision" true \
+  "$(result refused-check '.rollout.lines | any(. == "Rollout refused by the capacity guard")')"
 assert_eq "SE writes" "$se_writes_before" "$(se_writes)"
 
 step "a workload the 2 SEs left cannot carry: the capacity guard refuses, no SE written"

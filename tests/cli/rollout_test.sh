@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
 # `controller rollout GROUP` end to end against the Controller emulator's SE lifecycle (short
-# boot and migration times): a 3-SE group in a write-access cloud, 6 virtual services placed 2 a
-# SE (max_vs_per_se 2, so a migration needs a new SE), and:
-#   - a reboot-only change (num_dispatcher_cores): --dry-run writes nothing (counted); the roll
+# boot and migration times, and the fault delete_hosting_se on: a DELETE of an SE that still hosts
+# a virtual service succeeds and drops it, so a roll that deleted too early would show unplaced
+# instants): a 3-SE group in a write-access cloud, 6 virtual services placed 2 a SE
+# (max_vs_per_se 2, so a migration needs a new SE), and:
+#   - a reboot-only change (num_dispatcher_cores): --dry-run prints the roll's decision, the one
+#     the plan shows ("Apply will roll 3 SEs", each step, each guard; no samples of the SEs' load
+#     and no --workload, so the capacity guard is not judged and says why) and writes nothing
+#     (counted); the roll
 #     reboots the 3 SEs one at a time, the emulator's timeline shows no virtual service ever
 #     without an SE and never more than 1 SE out, no SE is left disabled or reboot-pending, and a
 #     second run has nothing to do; its Controller requests are counted;
 #   - a failed migration (fault MIGRATE_SE_FAILED): the roll stops at that SE, enables it again,
 #     never touches the next;
-#   - --workload: bad keys and values are usage errors; with --dry-run the capacity figures of the
-#     SEs left; a workload they cannot carry is refused before any SE write (counted);
-#   - SIGINT in the middle of a migration (made long): exit 130, the SE enabled again, the SEs
-#     done and to do listed, none left disabled, no virtual service unplaced; a second run
-#     finishes;
-#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group: with too few licence
-#     units left, refused before any SE write naming the units needed and left; with the licence
-#     back, 3 of 3 SEs replaced at 5 vCPUs one at a time (the Controller's replacement up before
-#     each delete), the timeline clean, the requests counted;
+#   - --workload: bad keys and values are usage errors; with --dry-run and no samples of the SEs'
+#     load, the capacity figures of the declared workload on the SEs left; a workload they cannot
+#     carry is refused before any SE write (counted);
+#   - SIGINT in the middle of a migration (made long), and a second SIGINT while the SE's restore
+#     runs (made slow): exit 130, the second signal ignored, the SE enabled again, the SEs done and
+#     to do listed; SIGTERM the same with exit 143; none left disabled, no virtual service
+#     unplaced; a second run finishes;
+#   - a shape change (vcpus_per_se 4 -> 5) of another full 3-SE group whose SEs the emulator
+#     measured at 50% CPU (se_stats.avg_cpu_usage): with too few licence units left, refused
+#     before any SE write naming the units needed and left; with the licence back, --dry-run
+#     predicts each leaving SE's 2 virtual services (cart-vs-7 and -8 first: the emulator
+#     numbers them across groups) on a new SE of 5 vCPUs at 50% x 4 / 5 = 40.0%
+#     CPU, and the roll replaces 3 of 3 SEs at 5 vCPUs one at a time (the Controller's
+#     replacement up before each delete), the timeline clean, the requests counted;
 #   - a no-access cloud: a shape change is refused by the cloud guard, saying what to do by hand.
 # Usage: rollout_test.sh PROVIDER_BINARY EMULATOR_BINARY
 set -euo pipefail
@@ -44,7 +54,7 @@ fail() {
 step() { echo "--- $*"; }
 
 while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -E '^NSXALB_' || true)
-tfm_start_emulator "$emulator" "$tmp" --se-boot-ms 200 --se-migration-ms 200 ||
+tfm_start_emulator "$emulator" "$tmp" --se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se ||
   fail "the emulator did not start"
 export NSXALB_CONTROLLER=$EMU_URL NSXALB_USERNAME=admin NSXALB_PASSWORD=admin
 export NSXALB_CA_FILE=$EMU_CA_FILE
@@ -100,9 +110,12 @@ step "--dry-run: the steps and the guards, no write"
 emu POST counters/reset >/dev/null
 "$provider" controller rollout checkout --dry-run >"$tmp/dry.out" || fail "dry run: $(cat "$tmp/dry.out")"
 cat "$tmp/dry.out"
-grep -q "rollout: checkout-se-1, -2 and -3 will be rebooted, one at a time" "$tmp/dry.out" ||
+grep -qx "Apply will roll 3 SEs" "$tmp/dry.out" || fail "dry run does not say the decision"
+grep -q "rollout: checkout-se-1, -2 and -3 will be rebooted" "$tmp/dry.out" ||
   fail "dry run does not say what it will do"
-grep -q "guard capacity: 1 of 3 SEs out" "$tmp/dry.out" || fail "dry run names no capacity figure"
+grep -q "  step 1: checkout-se-1 out; " "$tmp/dry.out" || fail "dry run shows no step"
+grep -q "guard capacity: passes: not judged: the Controller has no samples of the SEs' load" \
+  "$tmp/dry.out" || fail "dry run does not say why the capacity is not judged"
 grep -q "nothing was written" "$tmp/dry.out" || fail "dry run does not say it wrote nothing"
 for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
   "DELETE /api/serviceengine/{uuid}" "POST /api/serviceengine/{uuid}/reboot"; do
@@ -171,7 +184,7 @@ step "--dry-run --workload: the capacity figures of the SEs left"
 "$provider" controller rollout checkout --dry-run --workload l7_rps=10000 >"$tmp/dry-load.out" ||
   fail "dry run with a workload: $(cat "$tmp/dry-load.out")"
 cat "$tmp/dry-load.out"
-grep -Eq "guard capacity: 1 of [0-9]+ SEs out, the [0-9]+ left run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
+grep -Eq "guard capacity: passes: the Controller has no samples of the SEs' load( \([^)]*\))?, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left \(at their real shape\) run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
   "$tmp/dry-load.out" || fail "the dry run prints no capacity figures for the workload"
 
 step "--workload the SEs left cannot carry: refused before any write"
@@ -181,8 +194,9 @@ if "$provider" controller rollout checkout --workload l7_rps=1000000,ssl_tps_ecc
   fail "a workload the SEs left cannot carry was not refused"
 fi
 cat "$tmp/heavy.err"
-grep -Eq "rollout refused by the capacity guard: with 1 of [0-9]+ SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
+grep -Eq "rollout refused by the capacity guard: the Controller has no samples of the SEs' load.*, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
   fail "the refusal does not name the SEs out and left"
+grep -qx "Rollout refused by the capacity guard" "$tmp/heavy.out" || fail "the decision's summary is not printed"
 grep -q "the declared workload 20,000 ECC SSL TPS + 1,000,000 L7 RPS at" "$tmp/heavy.err" ||
   fail "the refusal does not name the workload"
 for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
@@ -190,32 +204,56 @@ for k in "PUT /api/serviceengine/{uuid}" "PATCH /api/serviceengine/{uuid}" \
   [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
 done
 
-step "SIGINT in the middle: the roll stops after its step, no SE is left disabled"
+# interrupt SIGNAL OUT: starts the roll of checkout in a process group of its own (where SIGINT
+# is not ignored), waits until it disabled an SE, sends SIGNAL, and sets roll_pid; the output
+# goes to $tmp/OUT.out and $tmp/OUT.err.
+interrupt() {
+  set -m
+  "$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
+    >"$tmp/$2.out" 2>"$tmp/$2.err" &
+  roll_pid=$!
+  set +m
+  for _ in $(seq 1 600); do
+    grep -q ': disabled, ' "$tmp/$2.out" && break
+    sleep 0.05
+  done
+  grep -q ': disabled, ' "$tmp/$2.out" || fail "the roll disabled no SE: $(cat "$tmp/$2.out" "$tmp/$2.err")"
+  kill "-$1" "$roll_pid"
+}
+
+step "SIGINT in the middle, twice: the roll stops after its step, no SE is left disabled"
 emu POST timing '{"migration_ms": 5000}' >/dev/null
 emu POST timeline/reset >/dev/null
-set -m # the roll in a process group of its own, where SIGINT is not ignored
-"$provider" controller rollout checkout --poll-interval 50ms --timeout 60s \
-  >"$tmp/int.out" 2>"$tmp/int.err" &
-roll_pid=$!
-set +m
-for _ in $(seq 1 600); do
-  grep -q ': disabled, ' "$tmp/int.out" && break
-  sleep 0.05
-done
-grep -q ': disabled, ' "$tmp/int.out" || fail "the roll disabled no SE: $(cat "$tmp/int.out" "$tmp/int.err")"
-kill -INT "$roll_pid"
+# The SE's restore (its PUT) takes a second, so the second Ctrl-C comes while it runs.
+emu POST faults '{"latency_ms": 1000, "match": "PUT /api/serviceengine/{uuid}"}' >/dev/null
+interrupt INT int
+sleep 0.3
+kill -INT "$roll_pid" || fail "the roll exited before its restore ran"
 rc=0
 wait "$roll_pid" || rc=$?
+emu POST faults '{"latency_ms": 0}' >/dev/null
 cat "$tmp/int.out" "$tmp/int.err"
 [ "$rc" -eq 130 ] || fail "want exit 130 after SIGINT, got $rc"
 grep -q "SIGINT: stopping after the current step" "$tmp/int.err" || fail "no notice that the roll stops"
+grep -q "SIGINT ignored: already stopping" "$tmp/int.err" || fail "the second SIGINT was not ignored"
 grep -q "rollout interrupted at checkout-se-1" "$tmp/int.err" || fail "the error does not name the SE"
 grep -q "checkout-se-1 was enabled again" "$tmp/int.err" || fail "the SE was not given back"
 grep -q "Done: none. To do: checkout-se-1, " "$tmp/int.err" || fail "the error lists no SEs done and to do"
 ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
   fail "an SE is left disabled after SIGINT: $(ses "$uuid")"
+
+step "SIGTERM in the middle: the same stop, exit 143"
+interrupt TERM term
+rc=0
+wait "$roll_pid" || rc=$?
+cat "$tmp/term.out" "$tmp/term.err"
+[ "$rc" -eq 143 ] || fail "want exit 143 after SIGTERM, got $rc"
+grep -q "SIGTERM: stopping after the current step" "$tmp/term.err" || fail "no notice that the roll stops"
+grep -q "was enabled again" "$tmp/term.err" || fail "the SE was not given back"
+ses "$uuid" | jq -s -e 'all(.enable_state == "SE_STATE_ENABLED")' >/dev/null ||
+  fail "an SE is left disabled after SIGTERM: $(ses "$uuid")"
 emu POST timing '{"migration_ms": 200}' >/dev/null
-sleep 0.5 # the migration SIGINT cut short ends in the emulator
+sleep 0.5 # the migrations the signals cut short end in the emulator
 timeline=$(emu GET timeline)
 jq -e '.summary.unplaced_instants | length == 0' <<<"$timeline" >/dev/null ||
   fail "a virtual service was left without an SE: $(jq -c .summary <<<"$timeline")"
@@ -254,14 +292,29 @@ if "$provider" controller rollout cart >"$tmp/short.out" 2>"$tmp/short.err"; the
 fi
 cat "$tmp/short.err"
 grep -q "will be replaced (4 vCPUs -> 5)" "$tmp/short.out" || fail "$(cat "$tmp/short.out")"
-grep -q "license guard: .* needs 5 SUs, and the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
+grep -q "rollout refused by the license guard: .*1 replacement at a time needs 5 SUs; the ENTERPRISE tier has 4 left" "$tmp/short.err" ||
   fail "the licence refusal does not name the units needed and left"
 for k in "PUT /api/serviceengine/{uuid}" "DELETE /api/serviceengine/{uuid}"; do
   [ "$(count "$k")" -eq 0 ] || fail "a refused roll sent $k"
 done
 
-step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
+step "with the licence back, on the SEs' measured CPU: --dry-run predicts each step"
 emu POST license '{"licensed": {}}' >/dev/null
+# Each SE's CPU now: 12 five-minute samples of the last hour, the highest 50%.
+emu POST metrics "$(emu GET state | jq -c --arg g "$cart" '{series: [.serviceengine[]
+  | select(.se_group_ref == $g) | {entity_uuid: .uuid, metric_id: "se_stats.avg_cpu_usage",
+    step: 300, values: [range(12) | if . == 5 then 50 else 40 end]}]}')" >/dev/null
+"$provider" controller rollout cart --dry-run >"$tmp/cart-dry.out" || fail "dry run: $(cat "$tmp/cart-dry.out")"
+cat "$tmp/cart-dry.out"
+for line in "Apply will roll 3 SEs" \
+  "  step 1: cart-se-1 out; cart-vs-7, cart-vs-8 -> new SE 1; the Controller creates new SE 1 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 40.0%" \
+  "  guard capacity: passes: predicted peak 40.0% CPU on new SE 1 at step 1, target 80%"; do
+  grep -qxF -- "$line" "$tmp/cart-dry.out" || fail "the dry run does not say '$line'"
+done
+grep -q "^  load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage" "$tmp/cart-dry.out" ||
+  fail "the dry run does not say which load it judged"
+
+step "with the licence back: 3 of 3 SEs replaced at 5 vCPUs, one at a time, make before break"
 emu POST timeline/reset >/dev/null
 emu POST counters/reset >/dev/null
 start=$(date +%s%N)

@@ -1,34 +1,40 @@
 #!/usr/bin/env bash
-# Scenario: the roll's guards and failures (issue 41), with the real terraform. Each case starts
-# from a fresh emulator (200 ms boots and migrations) and the checkout group of
-# se_group_rollout_lib.sh sized for 7,500 ECC SSL TPS: 3 active SEs of 2 vCPUs and 4,096 MB (1 vCPU
-# would run 7,500 / (3 x 2,950) = 84.7%, over the 80% target), 3 running, 6 virtual services (2 a
-# SE) unless said, under rollout { strategy = "rolling" }. With 1 SE out the 2 left run
-# 7,500 / (2 x 6,000) = 62.5% CPU, so the capacity guard lets the roll go on unless the load
-# rises; the shape changes below set vcpus_per_se = 3 (the load unchanged). Each case refuses or
-# stops with its message, exits non-zero, leaves no SE disabled and no virtual service ever
-# without an SE (the emulator's timeline):
+# Scenario: the roll's guards and failures (issues 41 and 44), with the real terraform. Each case
+# starts from a fresh emulator (200 ms boots and migrations, and the fault delete_hosting_se on:
+# a DELETE of an SE that still hosts a virtual service succeeds and drops it) and the checkout
+# group of se_group_rollout_lib.sh sized for 7,500 ECC SSL TPS: 3 active SEs of 2 vCPUs and
+# 4,096 MB (1 vCPU would run 7,500 / (3 x 2,950) = 84.7%, over the 80% target), 3 running, 6
+# virtual services (2 a SE) unless said, under rollout { strategy = "rolling" }. The emulator holds
+# no samples of the SEs' CPU unless said, so the capacity guard judges the declared workload on the
+# SEs left with 1 out, and the plan says so: 7,500 / (2 x 6,000) = 62.5% CPU, within the target,
+# unless the load rises. A refusal is decided in the plan: a warning at the line of strategy naming
+# the guard and its figures; apply then writes the group's settings only, exits 0, writes no SE
+# (counted: no POST, PUT, PATCH or DELETE under /api/serviceengine), and the next plan exits 0
+# while the cause stays. A failure during the roll stops it with its message, exits non-zero, and
+# leaves no SE disabled; in every case no virtual service is ever without an SE (the timeline):
 #   (a) licence: the ENTERPRISE tier keeps 1 Service Unit left; a replacement at 3 vCPUs needs 3
-#       (rule service-units-per-se: one a vCPU), so apply is refused before any SE write
-#       (counted: no POST, PUT, PATCH or DELETE under /api/serviceengine), naming 3 needed and 1
-#       left. Its state says last_rollout "refused" and the next plan is an update again.
-#   (b) capacity: the load becomes 300,000 L7 RPS (the sizing takes 4 vCPUs); with 1 of the 3
-#       running SEs out, the 2 left at their real 2 vCPUs (94,000 RPS each on nsxt) would run
-#       300,000 / (2 x 94,000) = 159.6% CPU, over the 80% target: refused, naming the figures.
+#       (rule service-units-per-se: one a vCPU): "Rollout refused by the license guard", naming 3
+#       needed, 1 left and 2 to add. With the licence back, the plan shows the roll again.
+#   (b) capacity without samples (the declared-workload fallback): the load becomes 300,000 L7
+#       RPS (the sizing takes 4 vCPUs); with 1 of the 3 running SEs out, the 2 left at their real
+#       2 vCPUs (94,000 RPS each on nsxt) would run 300,000 / (2 x 94,000) = 159.6% CPU, over the
+#       80% target: refused, the plan saying the Controller has no samples of the SEs' load.
+#   (f) the rise of (b) with observed_load and samples (the SEs measured at 20,000 L7 RPS and 25%
+#       CPU each, a day at 5 minutes): the guard judges what the SEs carry now in observed_load's
+#       window: each leaving SE's 2 virtual services go to a new SE of 4 vCPUs (no spare slot at
+#       max_vs_per_se 2), which takes 25% x 2 = 50 vCPU-percent: 12.5% CPU; the roll goes on
+#       and all 3 SEs end at 4 vCPUs.
 #   (c) a no-access cloud (CLOUD_NONE, added through the emulator; 3 virtual services so that the
 #       SEs have room for each other's): a reboot-only change (num_dispatcher_cores) still rolls,
-#       each SE rebooted in place; a shape change is refused before any SE write, saying what to
-#       do by hand.
+#       each SE rebooted in place; a shape change is refused in the plan by the cloud guard,
+#       saying what to do by hand.
 #   (d) a failed migration (fault migrate_fail_next) on a reboot-only roll: it stops at
 #       checkout-se-1 naming MIGRATE_SE_FAILED, enables it again (its disable and that enable are
 #       the only SE writes) and never goes on to checkout-se-2.
 #   (e) a replacement that never comes up (fault se_never_up_next) with timeout = "3s": it stops
 #       at checkout-se-1 with the timeout's message ("SE rollout stopped", as a Ctrl-C) and
 #       enables it again; nothing is deleted.
-#   (f) the rise of (b) with observed_load: the guard judges the observed peak (the SEs measured
-#       at 20,000 L7 RPS and 25% CPU each), which the 2 SEs left carry, so the roll goes on and
-#       all 3 SEs end at 4 vCPUs.
-EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200)
+EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se)
 source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
@@ -58,6 +64,29 @@ apply_fails() {
   assert_says "$TF_OUT" "Error: $1"
 }
 
+# refused_in_plan GUARD TEXT...: the plan (an update of the group's settings, exit 2) warns
+# "Rollout refused by the GUARD guard" and says each TEXT; `terraform apply` then exits 0 and
+# writes no SE (counted), no SE is left disabled, no virtual service was unplaced, and the next
+# plan exits 0 and warns again. (last_rollout keeps what it was: the caller checks it.)
+refused_in_plan() {
+  local guard=$1
+  shift
+  tf_plan_exits 2
+  assert_says "$TF_OUT" "Warning: Rollout refused by the $guard guard"
+  assert_says "$TF_OUT" "on main.tf line $(grep -n strategy "$TF_WORK/main.tf" | cut -d: -f1), in resource"
+  for text in "$@"; do assert_says "$TF_OUT" "$text"; done
+  assert_says "$TF_OUT" "Apply writes the group's settings only and touches no SE"
+  emu_reset_counters
+  tf apply -auto-approve
+  assert_says "$TF_OUT" "Warning: Rollout refused by the $guard guard"
+  [ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
+  [ "$(emu_count "PUT /api/serviceenginegroup/{uuid}")" = 1 ] || fail "the group was not written once"
+  assert_no_se_disabled
+  assert_timeline_clean
+  tf_plan_exits 0
+  assert_says "$TF_OUT" "Warning: Rollout refused by the $guard guard"
+}
+
 # assert_state_rollout RESULT DONE TO_DO: state's last_rollout result, done and to_do (JSON).
 assert_state_rollout() {
   assert_json '.last_rollout | [.result, .done, .to_do]' "[\"$1\",$2,$3]" <(state_attr .)
@@ -65,40 +94,32 @@ assert_state_rollout() {
 
 all3='["checkout-se-1","checkout-se-2","checkout-se-3"]'
 
-step "(a) too few licence units: refused before the first SE write, naming the units"
+step "(a) too few licence units: refused in the plan, naming the units"
 fresh_checkout nsxt-cloud
 usage=$(emu_api GET /api/licensing/ledger/details |
   jq -c '.results[0].tier_usages[] | select(.tier == "ENTERPRISE") | .usage')
 emu_control POST license "{\"licensed\": {\"ENTERPRISE\": $(jq '.consumed + .escrow + 1' <<<"$usage")}}" >/dev/null
-emu_reset_counters
 write_checkout nsxt-cloud "$WORKLOAD" "$RESHAPE" "$ROLLING"
-apply_fails "SE rollout refused"
-assert_says "$TF_OUT" "license guard"
-assert_says "$TF_OUT" "needs $VCPUS_AFTER SUs, and the ENTERPRISE tier has 1 left"
-[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
-assert_no_se_disabled
-assert_timeline_clean
-assert_state_rollout refused '[]' "$all3"
+refused_in_plan license "guard license: REFUSES: 1 replacement at a time needs $VCPUS_AFTER SUs; the ENTERPRISE tier has 1 left" \
+  "Free or add 2 SUs"
+assert_json '.last_rollout' null <(state_attr .)
+step "(a) the licence back: the plan shows the roll again"
+emu_control POST license '{"licensed": {}}' >/dev/null
 tf_plan_exits 2
+assert_says "$TF_OUT" "Warning: Apply will roll 3 SEs"
 assert_says "$TF_OUT" "rollout: checkout-se-1, -2 and -3 will be replaced"
 
-step "(b) the 2 SEs left could not carry the new load: the capacity guard refuses"
+step "(b) no samples: the declared workload on the 2 SEs left decides, and the plan says so"
 fresh_checkout nsxt-cloud
 write_checkout nsxt-cloud 'l7_rps = 300000' "" "$ROLLING"
-apply_fails "SE rollout refused"
-assert_says "$TF_OUT" "capacity guard"
-assert_says "$TF_OUT" "with 1 of 3 SEs out, the 2 left"
-assert_says "$TF_OUT" "300,000 L7 RPS"
-assert_says "$TF_OUT" "159.6% CPU"
-assert_says "$TF_OUT" "over the 80% target"
-[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
-assert_no_se_disabled
-assert_timeline_clean
-assert_state_rollout refused '[]' "$all3"
+refused_in_plan capacity "the Controller has no samples of the SEs' load" \
+  "so the declared workload: with 1 of 3 running SEs out, the 2 left (at their real shape) run the declared workload 300,000 L7 RPS at 159.6% CPU" \
+  "target 80%"
+assert_json '.last_rollout' null <(state_attr .)
 
 step "(f) with observed_load the guard judges what the SEs carry now: the same rise rolls"
-# The SEs measured a day at 20,000 L7 RPS and 25% CPU each: the observed peak (calibrated by the
-# CPU) on the 2 SEs left stays under the target, so the roll to the new shape goes on.
+# The SEs measured a day at 20,000 L7 RPS and 25% CPU each: each leaving SE's share goes to a new
+# SE of 4 vCPUs at 12.5%, under the target, so the roll to the new shape goes on.
 fresh_checkout nsxt-cloud
 mapfile -t se_uuids < <(emu_get /_emulator/state |
   jq -r --arg g "$CHECKOUT_UUID" '.serviceengine[] | select(.se_group_ref == $g) | .uuid')
@@ -116,10 +137,15 @@ PY
 )
 emu_control POST metrics "$series" >/dev/null
 write_checkout nsxt-cloud 'l7_rps = 300000' $'observed_load {\n    window = "24h"\n  }' "$ROLLING"
+tf plan
+assert_says "$TF_OUT" "Warning: Apply will roll 3 SEs"
+assert_says "$TF_OUT" "load: what the SEs carry now"
+assert_says "$TF_OUT" "guard capacity: passes: predicted peak 12.5% CPU on new SE 1 at step 1, target 80%"
+assert_not_says "$TF_OUT" "no samples of the SEs' load"
 # The provider's log at INFO (TRACE, in files, when the harness traces) has the guard's figures.
 TF_LOG_PROVIDER=${TF_LOG_PROVIDER:-INFO} tf apply -auto-approve
-grep -rqF "rollout guard capacity: 1 of 3 SEs out, the 2 left run the observed peak" \
-  "$TF_OUT_DIR" || fail "no INFO line with the capacity guard's observed figures"
+grep -rqF "rollout decision: guard capacity: passes: predicted peak 12.5% CPU" \
+  "$TF_OUT_DIR" || fail "no INFO line with the capacity guard's figures"
 [ "$(checkout_ses | awk '$2 == 4' | wc -l)" = 3 ] || fail "not 3 SEs of 4 vCPUs: $(checkout_ses)"
 assert_no_se_disabled
 assert_timeline_clean
@@ -136,18 +162,12 @@ assert_no_se_disabled
 assert_timeline_clean
 assert_state_rollout complete "$all3" '[]'
 
-step "(c) a no-access cloud: a shape change is refused, saying what to do by hand"
-emu_reset_counters
+step "(c) a no-access cloud: a shape change is refused in the plan, saying what to do by hand"
 write_checkout manual-cloud "$WORKLOAD" "num_dispatcher_cores = 1
   $RESHAPE" "$ROLLING"
-apply_fails "SE rollout refused"
-assert_says "$TF_OUT" "cloud guard"
-assert_says "$TF_OUT" "\"manual-cloud\" is a no-access cloud"
-assert_says "$TF_OUT" "By hand, for each of checkout-se-1, checkout-se-2, checkout-se-3"
-assert_says "$TF_OUT" "A change that needs only a reboot can still be rolled here."
-[ "$(se_writes)" = 0 ] || fail "a refused roll wrote to an SE: $(se_requests)"
-assert_no_se_disabled
-assert_state_rollout refused '[]' "$all3"
+refused_in_plan cloud "\"manual-cloud\" is a no-access cloud" \
+  "By hand, for each of checkout-se-1, checkout-se-2, checkout-se-3"
+assert_state_rollout complete "$all3" '[]'
 
 step "(d) a failed migration stops the roll at checkout-se-1 and gives it back"
 fresh_checkout nsxt-cloud

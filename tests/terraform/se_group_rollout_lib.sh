@@ -112,3 +112,139 @@ se_writes() {
   emu_counters | jq '[.requests | to_entries[]
     | select(.key | test("^(POST|PUT|PATCH|DELETE) /api/serviceengine(/|$)")) | .value] | add // 0'
 }
+
+# --- Any group: the roll decided in the plan (issue 44) -----------------------------------------
+# The helpers below take the group's uuid (or name) and serve the scenarios of issue 44 as well
+# (se_group_rollout_{plan,hot,placement,blocked,prediction}_test.sh). Every roll scenario runs the
+# emulator with --delete-hosting-se (EMU_ARGS): a DELETE of an SE that still hosts a virtual
+# service then succeeds and drops it, so a roll that deletes too early shows unplaced instants
+# instead of a 409 (docs/emulator.md, "DELETE").
+
+# group_uuid NAME: the uuid of the nsxalb_se_group resource NAME in terraform.tfstate.
+group_uuid() {
+  jq -r --arg n "$1" '.resources[] | select(.type == "nsxalb_se_group" and .name == $n)
+    | .instances[0].attributes.id' "$TF_WORK/terraform.tfstate"
+}
+
+# group_attr NAME JQ: JQ of the resource NAME's attributes in terraform.tfstate, compact.
+group_attr() {
+  jq -c --arg n "$1" ".resources[] | select(.type == \"nsxalb_se_group\" and .name == \$n)
+    | .instances[0].attributes | $2" "$TF_WORK/terraform.tfstate"
+}
+
+# group_ses UUID: the group's SEs on the emulator (its stored objects, not counted), one
+# "NAME VCPUS MEMORY_MB ENABLE_STATE" line each, by name.
+group_ses() {
+  emu_get /_emulator/state | jq -r --arg g "$1" '.serviceengine[]?
+    | select(.se_group_ref == $g)
+    | "\(.name) \(.resources.num_vcpus) \(.resources.memory) \(.enable_state // "SE_STATE_ENABLED")"' |
+    sort -V
+}
+
+# run_ses UUID GROUP_NAME COUNT VSS: the Controller runs COUNT SEs of the group at its settings
+# and places VSS virtual services on them, as the group's placement settings say.
+run_ses() {
+  emu_control POST serviceengines "{\"se_group_uuid\":\"$1\",\"count\":$3}" >/dev/null
+  emu_control POST virtualservices "{\"se_group\":\"$2\",\"count\":$4}" >/dev/null
+}
+
+# vs_layout UUID: where the group's virtual services sit, one "SE: VS VS..." line an SE, by SE
+# name (for the log and for the figures the headers work by hand).
+vs_layout() {
+  local names
+  names=$(emu_get /_emulator/state | jq -c '[.serviceengine[]? | {key: .uuid, value: .name}] | from_entries')
+  emu_control GET virtualservices | jq -r --arg g "$1" --argjson n "$names" '
+    [.results[] | select(.se_group_uuid == $g) | .name as $vs | .se_uuids[] | {se: ($n[.] // .), vs: $vs}]
+    | group_by(.se)[] | "\(.[0].se): \([.[].vs] | join(" "))"' | sort -V
+}
+
+# load_cpu UUID PCT...: loads each SE's CPU (se_stats.avg_cpu_usage) for the last hour, 12
+# five-minute samples, the group's SEs in name order taking the PCTs in turn: the samples rise
+# to PCT at the 6th and stay under it otherwise, so "the highest 5-minute sample of the last
+# hour" the roll's decision reads is PCT.
+load_cpu() {
+  local uuid=$1 series
+  shift
+  series=$(emu_get /_emulator/state | jq -c --arg g "$uuid" --args '
+    [.serviceengine[]? | select(.se_group_ref == $g)] | sort_by([(.name | length), .name])
+    | to_entries | map(select(.key < ($ARGS.positional | length)) | ($ARGS.positional[.key] | tonumber) as $p
+      | {entity_uuid: .value.uuid, metric_id: "se_stats.avg_cpu_usage", step: 300,
+         values: [range(12) | if . == 5 then $p else ($p * (0.80 + 0.01 * .)) end]})
+    | {series: .}' "$@")
+  [ "$(jq '.series | length' <<<"$series")" = $# ] || fail "load_cpu: the group has fewer than $# SEs"
+  emu_control POST metrics "$series" >/dev/null
+}
+
+# assert_no_se_write WHAT: no request since the counters' reset could have changed an SE.
+assert_no_se_write() {
+  [ "$(se_writes)" = 0 ] || fail "$1 wrote to an SE: $(se_requests)"
+}
+
+# assert_timeline_clean_of UUID: since the last timeline reset no virtual service of the group
+# was ever without an SE and at most 1 of its SEs was out at once.
+assert_timeline_clean_of() {
+  local summary
+  summary=$(emu_control GET timeline | jq -c .summary)
+  jq -e '(.unplaced_instants | length) == 0' <<<"$summary" >/dev/null ||
+    fail "a virtual service was left without an SE: $summary"
+  jq -e --arg g "$1" '(.max_ses_out_by_group[$g] // 0) <= 1' <<<"$summary" >/dev/null ||
+    fail "more than 1 SE of $1 out at once: $summary"
+}
+
+# plan_json [ARGS...]: `terraform plan -json -out=tfplan ARGS`, which must not fail; its
+# diagnostics, unwrapped, are then in $TF_STDOUT (one JSON message a line).
+plan_json() { tf plan -json -out=tfplan "$@"; }
+
+# diagnostic SUMMARY [FILE]: the diagnostic of `terraform plan -json` output FILE (default
+# $TF_STDOUT) whose summary is SUMMARY, as one compact JSON object; fails when there is none.
+diagnostic() {
+  local found
+  found=$(jq -c --arg s "$1" 'select(.type == "diagnostic" and .diagnostic.summary == $s) | .diagnostic' \
+    "${2:-$TF_STDOUT}" | head -n 1)
+  [ -n "$found" ] || {
+    jq -r 'select(.type == "diagnostic") | .diagnostic.summary' "${2:-$TF_STDOUT}" >&2
+    fail "no diagnostic \"$1\" in $(basename "${2:-$TF_STDOUT}") (the summaries above)"
+  }
+  echo "$found"
+}
+
+# predicted_moves DETAIL: the moves of a decision's detail text (its "step N: SE out; VS, VS ->
+# DEST; ..." lines), one "N VS DEST" line each, sorted.
+predicted_moves() {
+  printf '%s\n' "$1" | awk '
+    /^step [0-9]+: / {
+      n = $2; sub(/:$/, "", n)
+      count = split($0, parts, "; ")
+      for (i = 2; i <= count; i++) {
+        if (index(parts[i], " -> ") == 0) continue
+        dest = substr(parts[i], index(parts[i], " -> ") + 4)
+        split(substr(parts[i], 1, index(parts[i], " -> ") - 1), vss, ", ")
+        for (v in vss) print n " " vss[v] " " dest
+      }
+    }' | sort -V
+}
+
+# remember_se_names: OLD_SE_NAMES, the names of every SE the emulator holds now by uuid (JSON),
+# for observed_moves after a roll deleted them.
+remember_se_names() {
+  OLD_SE_NAMES=$(emu_get /_emulator/state | jq -c '[.serviceengine[]? | {key: .uuid, value: .name}] | from_entries')
+}
+
+# observed_moves UUID: where the emulator placed the group's virtual services during the roll
+# (since the last timeline reset), one "N VS DEST" line each, sorted: step N begins at the N-th
+# MIGRATE_SE_STARTED of the group; a placement (vs_placed, or vs_pending on a booting SE) on
+# another SE than the leaving one in that step is a move; DEST is the SE's name, or "new SE K"
+# for the K-th SE the emulator created since the reset.
+observed_moves() {
+  local names vss
+  names=$(emu_get /_emulator/state | jq -c '[.serviceengine[]? | {key: .uuid, value: .name}] | from_entries')
+  vss=$(emu_control GET virtualservices | jq -c '[.results[] | {key: .uuid, value: .name}] | from_entries')
+  emu_control GET timeline | jq -r --arg g "$1" --argjson names "$names" --argjson vss "$vss" \
+    --argjson known "${OLD_SE_NAMES:-{\}}" '
+    reduce (.events[] | select(.se_group == $g)) as $e ({step: 0, leaving: "", new: {}, out: []};
+      if $e.kind == "MIGRATE_SE_STARTED" then .step += 1 | .leaving = $e.se
+      elif $e.kind == "se_created" then .new[$e.se] = "new SE \(.new | length + 1)"
+      elif ($e.kind == "vs_placed" or $e.kind == "vs_pending") and .step > 0 and $e.se != .leaving
+      then .out += ["\(.step) \($vss[$e.vs] // $e.vs) \(.new[$e.se] // $known[$e.se] // $names[$e.se] // $e.se)"]
+      else . end) | .out[]' | sort -uV
+}

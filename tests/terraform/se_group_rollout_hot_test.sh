@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Scenario: a roll that would overload an SE is refused in the plan (issue 44), with the real
+# terraform. The group web on nsxt-cloud, without a workload block: vcpus_per_se 4, memory_per_se
+# 8,192, max_se 3. The Controller runs 3 SEs of that shape with 2 virtual services each (placed
+# while max_vs_per_se was 2; then max_vs_per_se = 10, so each SE has room for the others'), and
+# each SE's CPU is at 85% (the emulator's se_stats.avg_cpu_usage, highest of the last hour). The
+# team asks for vcpus_per_se = 6 (memory_per_se 12,288) with rollout { strategy = "rolling" }:
+#   - the group is at max_se (3 SEs, max_se 3), so the Controller may create no replacement:
+#     disabled, web-se-1's virtual services move to the fullest SE with room, the oldest of the
+#     tie: web-se-2, which would then carry its own 85% and web-se-1's 85% x 4 / 4 = 170.0% CPU,
+#     over the 80% target. The plan warns "Rollout refused by the capacity guard" at the line of
+#     strategy with those figures and advice that applies (raise max_se (3); max_vs_per_se = 2),
+#     and the placement guard refuses too (no replacement). Under sizing_policy = "enforce" the
+#     same plan fails there. Apply (warn) exits 0, writes the group (vcpus_per_se 6) and no SE
+#     (counted); the next plan exits 0 and warns again; under enforce too (the plan does not
+#     change the group: the enforce gate's waiver).
+#   - the same hot SEs with room for replacements: max_se = 6 and max_vs_per_se = 2 (no spare
+#     slot): each leaving SE's 2 virtual services go to a new SE of 6 vCPUs, which takes 85 x 4 =
+#     340 vCPU-percent: 340 / 6 = 56.7%; the SEs that stay take nothing. "Apply will roll 3 SEs",
+#     predicted peak 56.7% on new SE 1 at step 1; apply replaces the 3, the emulator (with
+#     --delete-hosting-se) shows no virtual service unplaced; the next plan is clean and silent.
+EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se)
+source "$(dirname "$0")/lib.sh" "$@"
+# shellcheck source=se_group_rollout_lib.sh
+source "$(dirname "$0")/se_group_rollout_lib.sh"
+
+# write_web VCPUS MEMORY MAX_SE MAX_VS [ROLLOUT]: main.tf with web at those settings, the
+# provider's sizing_policy from var.policy, and the rollout block's lines.
+write_web() {
+  local rollout=""
+  [ -z "${5:-}" ] || rollout=$'\n  rollout {\n    '"$5"$'\n  }'
+  tf_write main.tf <<EOF
+variable "policy" {
+  type    = string
+  default = "warn"
+}
+
+provider "nsxalb" {
+  sizing_policy = var.policy
+}
+
+resource "nsxalb_se_group" "web" {
+  name          = "web"
+  cloud         = "nsxt-cloud"
+  platform      = "nsxt"
+  vcpus_per_se  = $1
+  memory_per_se = $2
+  max_se        = $3
+  max_vs_per_se = $4$rollout
+}
+EOF
+}
+ROLLING='strategy = "rolling"'
+
+step "web: 3 SEs of 4 vCPUs at 85% CPU, 2 virtual services each, max_se 3, max_vs_per_se 10"
+write_web 4 8192 3 2
+tf init
+tf apply -auto-approve
+uuid=$(group_uuid web)
+run_ses "$uuid" web 3 6
+write_web 4 8192 3 10
+tf apply -auto-approve
+vs_layout "$uuid"
+[ "$(vs_layout "$uuid" | awk '{ print NF - 1 }' | tr '\n' ' ')" = "2 2 2 " ] ||
+  fail "the virtual services are not 2 a SE: $(vs_layout "$uuid")"
+load_cpu "$uuid" 85 85 85
+tf_plan_exits 0
+
+step "vcpus_per_se = 6, rolling: the plan warns that the capacity guard would refuse"
+write_web 6 12288 3 10 "$ROLLING"
+strategy_line=$(grep -n 'strategy = "rolling"' "$TF_WORK/main.tf" | cut -d: -f1)
+plan_json
+refusal=$(diagnostic "Rollout refused by the capacity guard")
+detail=$(jq -r .detail <<<"$refusal")
+echo "$detail"
+[ "$(jq -r .severity <<<"$refusal")" = warning ] || fail "not a warning: $refusal"
+[ "$(jq -r .range.start.line <<<"$refusal")" = "$strategy_line" ] || fail "not at strategy: $refusal"
+printf '%s\n' "$detail" >"$TF_OUT_DIR/refusal.txt"
+for text in \
+  "guard capacity: REFUSES: at step 1 (web-se-1 out) web-se-2 would take web-vs-1 from web-se-1, web-vs-2 from web-se-1 and run at 170.0% CPU, over the 80% target" \
+  "raise max_se (3) so the Controller can create replacements" \
+  "set max_vs_per_se = 2 so the leaving SEs' virtual services go to new SEs" \
+  "guard placement: REFUSES:" \
+  "The placement guard refuses too" \
+  "raise max_se to 4" \
+  "Apply writes the group's settings only and touches no SE"; do
+  assert_says "$TF_OUT_DIR/refusal.txt" "$text"
+done
+assert_not_says "$TF_OUT_DIR/refusal.txt" "Lower max_unavailable"
+tf show -json tfplan
+assert_json '.resource_changes[0].change.actions' '["update"]'
+assert_json '.resource_changes[0].change.after.vcpus_per_se' 6
+
+step "under sizing_policy = \"enforce\" the same plan fails at the rollout line"
+tf_fails plan -var policy=enforce
+cat "$TF_OUT"
+assert_says "$TF_OUT" "Error: Rollout refused by the capacity guard"
+assert_says "$TF_OUT" "on main.tf line $strategy_line, in resource \"nsxalb_se_group\" \"web\":"
+assert_says "$TF_OUT" "$strategy_line: strategy = \"rolling\""
+assert_says "$TF_OUT" "sizing_policy = \"enforce\" makes a refused roll an error"
+
+step "apply (warn): exits 0, writes the group and no SE"
+emu_control POST timeline/reset >/dev/null
+emu_reset_counters
+tf apply -auto-approve
+assert_no_se_write "a refused roll"
+[ "$(emu_count "PUT /api/serviceenginegroup/{uuid}")" = 1 ] || fail "the group was not written once"
+[ "$(group_ses "$uuid" | awk '$2 == 4 && $4 == "SE_STATE_ENABLED"' | wc -l)" = 3 ] ||
+  fail "the SEs changed: $(group_ses "$uuid")"
+assert_json '.vcpus_per_se' 6 <(group_attr web .)
+assert_timeline_clean_of "$uuid"
+
+step "the next plan exits 0 and warns again; under enforce too (it does not change the group)"
+emu_reset_counters
+tf_plan_exits 0
+assert_says "$TF_OUT" "No changes."
+assert_says "$TF_OUT" "Warning: Rollout refused by the capacity guard"
+tf_plan_exits 0 -var policy=enforce
+assert_says "$TF_OUT" "Warning: Rollout refused by the capacity guard"
+assert_not_contains "$TF_OUT" "Error:"
+assert_no_se_write "a plan"
+
+step "room for replacements (max_se 6, max_vs_per_se 2): the same hot SEs roll"
+write_web 6 12288 6 2 "$ROLLING"
+plan_json
+roll=$(diagnostic "Apply will roll 3 SEs")
+detail=$(jq -r .detail <<<"$roll")
+echo "$detail"
+printf '%s\n' "$detail" >"$TF_OUT_DIR/roll.txt"
+for text in \
+  "step 1: web-se-1 out; web-vs-1, web-vs-2 -> new SE 1; the Controller creates new SE 1 at 6 vCPUs; predicted CPU: new SE 1 (6 vCPUs) 56.7%" \
+  "guard capacity: passes: predicted peak 56.7% CPU on new SE 1 at step 1, target 80%" \
+  "guard placement: passes"; do
+  assert_contains "$TF_OUT_DIR/roll.txt" "$text"
+done
+emu_control POST timeline/reset >/dev/null
+emu_reset_counters
+remember_se_names
+tf apply -auto-approve tfplan
+group_ses "$uuid"
+[ "$(group_ses "$uuid" | awk '$2 == 6 && $3 == 12288 && $4 == "SE_STATE_ENABLED"' | wc -l)" = 3 ] ||
+  fail "want 3 SEs of 6 vCPUs: $(group_ses "$uuid")"
+[ "$(group_ses "$uuid" | wc -l)" = 3 ] || fail "want exactly 3 SEs: $(group_ses "$uuid")"
+[ "$(emu_count "DELETE /api/serviceengine/{uuid}")" = 3 ] || fail "want 3 DELETEs: $(se_requests)"
+assert_timeline_clean_of "$uuid"
+[ "$(predicted_moves "$detail")" = "$(observed_moves "$uuid")" ] ||
+  fail "the plan predicted $(predicted_moves "$detail"), the emulator placed $(observed_moves "$uuid")"
+tf_plan_exits 0
+assert_not_contains "$TF_OUT" "Warning:"
+
+pass
