@@ -395,6 +395,12 @@ cty::Value RollServiceEngines(NsxalbProvider& provider, controller::Client& clie
     return finish(std::move(new_state));
   }
   const lc::RollDecision& decision = read->decision;
+  if (decision.verdict == lc::RollVerdict::kNothing) {
+    // Every SE has the settings now (rolled or replaced since the plan): nothing to do.
+    log::Info(absl::StrCat("nsxalb: SE group \"", group_name,
+                           "\": every running SE has its settings; nothing to roll"));
+    return finish(std::move(new_state).WithAttribute("last_rollout", prior_last));
+  }
   const std::vector<std::string> all = NamesOf(decision.order);
   const std::string now = lc::DecisionFingerprint(decision);
   if (now != planned) {
