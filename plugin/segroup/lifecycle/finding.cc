@@ -226,8 +226,8 @@ std::optional<SesBehindFinding> SesBehindSettings(const SesBehindInput& in) {
     parts.push_back(absl::StrCat(
         "Or set ", in.roll_setting,
         " and apply does this for you: after writing the group it replaces or reboots each SE "
-        "that lags, one at a time unless max_unavailable allows more, once its capacity, licence "
-        "and cloud guards pass."));
+        "that lags, one at a time unless max_unavailable allows more, when the plan's decision "
+        "(its upgrade, HA-mode, capacity, placement, licence and cloud guards) lets it roll."));
   }
   out.finding.detail = absl::StrJoin(parts, " ");
   return out;

@@ -217,7 +217,8 @@ TEST(SesBehindSettingsTest, TheFindingNamesTheRollingStrategyWhenTheGroupLacksIt
   const std::string named =
       "Or set rollout { strategy = \"rolling\" } and apply does this for you: after writing the "
       "group it replaces or reboots each SE that lags, one at a time unless max_unavailable allows "
-      "more, once its capacity, licence and cloud guards pass.";
+      "more, when the plan's decision (its upgrade, HA-mode, capacity, placement, licence and "
+      "cloud guards) lets it roll.";
   // A group that rolls already, or a front end that cannot tell: the runbook alone.
   std::optional<SesBehindFinding> found = SesBehindSettings(in);
   ASSERT_TRUE(found.has_value());
