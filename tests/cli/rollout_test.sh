@@ -184,7 +184,7 @@ step "--dry-run --workload: the capacity figures of the SEs left"
 "$provider" controller rollout checkout --dry-run --workload l7_rps=10000 >"$tmp/dry-load.out" ||
   fail "dry run with a workload: $(cat "$tmp/dry-load.out")"
 cat "$tmp/dry-load.out"
-grep -Eq "guard capacity: passes: the Controller has no samples of the SEs' load( \([^)]*\))?, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left \(at their real shape\) run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
+grep -Eq "guard capacity: passes: the Controller has no samples of the SEs' load( \([^)]*\))?, so with 1 of [0-9]+ running SEs out, the [0-9]+ left \(at their real shape\) would run the declared workload 10,000 L7 RPS at [0-9.]+% CPU \((measured|interpolated|extrapolated)\), target 80%" \
   "$tmp/dry-load.out" || fail "the dry run prints no capacity figures for the workload"
 
 step "--workload the SEs left cannot carry: refused before any write"
@@ -194,7 +194,7 @@ if "$provider" controller rollout checkout --workload l7_rps=1000000,ssl_tps_ecc
   fail "a workload the SEs left cannot carry was not refused"
 fi
 cat "$tmp/heavy.err"
-grep -Eq "rollout refused by the capacity guard: the Controller has no samples of the SEs' load.*, so the declared workload: with 1 of [0-9]+ running SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
+grep -Eq "rollout refused by the capacity guard: the Controller has no samples of the SEs' load.*, so with 1 of [0-9]+ running SEs out, the [0-9]+ left" "$tmp/heavy.err" ||
   fail "the refusal does not name the SEs out and left"
 grep -qx "Rollout refused by the capacity guard" "$tmp/heavy.out" || fail "the decision's summary is not printed"
 grep -q "the declared workload 20,000 ECC SSL TPS + 1,000,000 L7 RPS at" "$tmp/heavy.err" ||

@@ -113,7 +113,7 @@ step "(b) no samples: the declared workload on the 2 SEs left decides, and the p
 fresh_checkout nsxt-cloud
 write_checkout nsxt-cloud 'l7_rps = 300000' "" "$ROLLING"
 refused_in_plan capacity "the Controller has no samples of the SEs' load" \
-  "so the declared workload: with 1 of 3 running SEs out, the 2 left (at their real shape) run the declared workload 300,000 L7 RPS at 159.6% CPU" \
+  "so with 1 of 3 running SEs out, the 2 left (at their real shape) would run the declared workload 300,000 L7 RPS at 159.6% CPU" \
   "target 80%"
 assert_json '.last_rollout' null <(state_attr .)
 

@@ -144,6 +144,31 @@ class Simulation {
     return -1;
   }
 
+  // The group's write, before the first step: the Controller places at once every virtual
+  // service the new settings want on more SEs (a raised min_scaleout_per_vs), and a virtual
+  // service's load is then shared evenly by its SEs. Returns the SEs this creates.
+  std::vector<std::string> Settle() {
+    RollStep settle;
+    const size_t first_new = ses_.size();
+    for (SimVs& vs : vss_) {
+      const size_t before = vs.on.size();
+      PlaceAgain(vs, settle);
+      if (vs.on.size() == before) continue;
+      double total = 0;
+      for (const auto& [s, units] : vs.share) total += units;
+      for (const auto& [s, units] : vs.share) ses_[s].units -= units;
+      vs.share.clear();
+      for (int s : vs.on) {
+        vs.share[s] = total / static_cast<double>(vs.on.size());
+        ses_[s].units += vs.share[s];
+      }
+    }
+    joined_.clear();
+    std::vector<std::string> created;
+    for (size_t s = first_new; s < ses_.size(); ++s) created.push_back(ses_[s].name);
+    return created;
+  }
+
   // Runs one step: `batch` (SE indices) leave, one after the other; replaced ones are deleted at
   // its end, rebooted ones come back enabled and empty.
   RollStep Step(int number, const std::vector<std::pair<int, bool>>& batch) {
@@ -420,9 +445,10 @@ RollDecision DecideRoll(const RollInput& in) {
     } else {
       const double needed = l.replacement_units * out;
       const bool ok = needed <= l.remaining_units + kEpsilon;
-      const std::string text = absl::StrFormat(
-          "%d replacement%s at a time need%s %g SUs; the %s tier has %g left", out,
-          out == 1 ? "" : "s", out == 1 ? "s" : "", needed, l.tier, l.remaining_units);
+      const std::string text =
+          absl::StrFormat("%d replacement%s at a time need%s %g %s; the %s tier has %g left", out,
+                          out == 1 ? "" : "s", out == 1 ? "s" : "", needed,
+                          needed == 1 ? "SU" : "SUs", l.tier, l.remaining_units);
       verdict("license", ok, text);
       if (!ok) {
         refuse("license",
@@ -430,8 +456,9 @@ RollDecision DecideRoll(const RollInput& in) {
                                "its Service Units before the SE it replaces gives its own back; "
                                "%s (the Controller would refuse: \"Insufficient licensable "
                                "resources available to create Service Engine\"). Free or add %g "
-                               "SUs, then apply again.",
-                               text, needed - l.remaining_units));
+                               "%s, then apply again.",
+                               text, needed - l.remaining_units,
+                               needed - l.remaining_units == 1 ? "SU" : "SUs"));
       }
     }
   }
@@ -447,6 +474,14 @@ RollDecision DecideRoll(const RollInput& in) {
     for (const RunningSe& se : in.ses.running) cpu.emplace(se.uuid, highest);
   }
   Simulation sim(in, cpu);
+  const std::vector<std::string> at_write = sim.Settle();
+  if (!at_write.empty()) {
+    d.notes.push_back(absl::StrCat(
+        "the group's write makes the Controller place virtual services on more SEs before the "
+        "roll (min_scaleout_per_vs ",
+        p.min_scaleout_per_vs, "): it creates ", absl::StrJoin(at_write, ", "), " at ",
+        in.target.num_vcpus, " vCPUs"));
+  }
   std::string placement_problem;
   if (!in.placement_known) {
     placement_problem =
@@ -455,7 +490,7 @@ RollDecision DecideRoll(const RollInput& in) {
   }
   std::string capacity_problem;
   int spares = std::max(0, in.spare_replacements);
-  int present = running;
+  int present = running + static_cast<int>(at_write.size());
   int most_hosted = 0;
   for (const auto& [uuid, vss] : in.virtual_services) {
     most_hosted = std::max(most_hosted, static_cast<int>(vss.size()));
@@ -588,9 +623,8 @@ RollDecision DecideRoll(const RollInput& in) {
     const CapacityFigures& c = in.declared;
     const bool ok = c.cpu_percent_out <= c.target_percent + kEpsilon;
     const std::string text = absl::StrFormat(
-        "the Controller has no samples of the SEs' load%s, so the declared workload: with %d of "
-        "%d running SEs out, the %d left (at their real shape) run %s at %.1f%% %s (%s), target "
-        "%.0f%%",
+        "the Controller has no samples of the SEs' load%s, so with %d of %d running SEs out, the "
+        "%d left (at their real shape) would run %s at %.1f%% %s (%s), target %.0f%%",
         in.load.missing_reason.empty() ? "" : absl::StrCat(" (", in.load.missing_reason, ")"), out,
         running, running - out, c.load, c.cpu_percent_out, c.measure, c.basis, c.target_percent);
     verdict("capacity", ok, text);

@@ -323,6 +323,40 @@ TEST(RollDecisionTest, DescribeDecisionShowsStepsGuardsAndNotes) {
   EXPECT_EQ(DecisionJson(d)["steps"][0]["moves"][0]["to"], "new SE 1");
 }
 
+// A plan that raises min_scaleout_per_vs: the group's write makes the Controller place each
+// virtual service on a second SE before the roll (2 SEs, 2 virtual services each, so each goes
+// onto the other SE and no SE is created). Then web-se-1 leaves: each virtual service already on
+// web-se-2 needs another SE, and none has it free: the Controller creates new SE 1 for all four.
+// Without that first placement the prediction would move them onto web-se-2 and refuse.
+TEST(RollDecisionTest, TheWritesOwnScaleOutComesBeforeTheFirstStep) {
+  RollInput in = Group("web", 2, 4, 2, 40);
+  in.placement.min_scaleout_per_vs = 2;
+  in.placement.max_se = 4;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  ASSERT_FALSE(d.steps.empty());
+  EXPECT_THAT(d.steps[0].created, ElementsAre("new SE 1"));
+  std::vector<std::string> first;
+  for (const VsMove& m : d.steps[0].moves) first.push_back(absl::StrCat(m.vs, "->", m.to));
+  EXPECT_THAT(first, ElementsAre("web-vs-1->new SE 1", "web-vs-2->new SE 1", "web-vs-3->new SE 1",
+                                 "web-vs-4->new SE 1"));
+  // Each SE's 160 vCPU-percent is shared by the 4 virtual services after the write (each on both
+  // SEs: 40 each side); web-se-1's 160 moves to new SE 1 (8 vCPUs): 20%.
+  EXPECT_NEAR(d.peak_pct, 20.0, 1e-9);
+}
+
+// When the write itself needs a new SE (2 SEs full at max_vs_per_se 2, min_scaleout_per_vs 2),
+// the plan says so in a note.
+TEST(RollDecisionTest, AnSeTheWriteCreatesIsNamed) {
+  RollInput in = Group("web", 2, 4, 2, 40);
+  in.placement.min_scaleout_per_vs = 2;
+  in.placement.max_vs_per_se = 2;
+  in.placement.max_se = 8;
+  RollDecision d = DecideRoll(in);
+  EXPECT_THAT(d.notes, Contains(HasSubstr("the group's write makes the Controller place virtual "
+                                          "services on more SEs before the roll")));
+}
+
 TEST(RollDecisionTest, NothingLaggingIsNothing) {
   RollInput in = Group("web", 2, 4, 2, 40);
   in.ses.lagging.clear();
