@@ -23,8 +23,8 @@ description:
     nothing it cannot observe.
   - With C(rollout.strategy=rolling), after the group is written, the running SEs that do not
     match its settings are rolled to them, one at a time (C(rollout.max_unavailable)), by the
-    binary's C(controller rollout) command, when its decision (the one C(terraform plan) shows:
-    upgrade, HA-mode, capacity, placement, licence and cloud guards) lets it roll.
+    binary's C(controller rollout) command, when its decision (the one C(terraform plan) shows,
+    with its upgrade, HA-mode, capacity, placement, licence and cloud guards) lets it roll.
 version_added: 0.1.0
 author:
   - terraform-provider-nsxalb maintainers (@nsxalb)
