@@ -50,8 +50,12 @@ Json Node(const std::string& uuid, const std::string& name, const std::string& t
   return j;
 }
 
-Json Page(Json results, const std::string& next = "") {
-  Json page = {{"count", results.size()}, {"results", std::move(results)}};
+// A page of `results` (a vector, not a braced Json: `{x}` of one object is that object, not an
+// array of it, under clang).
+Json Page(const std::vector<Json>& results, const std::string& next = "") {
+  Json list = Json::array();
+  for (const Json& r : results) list.push_back(r);
+  Json page = {{"count", results.size()}, {"results", std::move(list)}};
   if (!next.empty()) page["next"] = next;
   return page;
 }
