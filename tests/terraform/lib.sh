@@ -135,7 +135,10 @@ for _tf_cmd in validate show output console state taint untaint; do
 done
 unset _tf_cmd
 
-tfm_install_provider "$TF_PROVIDER_BINARY" "$TF_PROVIDER_VERSION" "$TF_TMP" ||
+# A sanitizer build's provider keeps its debug info, so that a report names file and line; the
+# optimized build's is stripped, as a release is (scripts/lib/terraform-mirror.sh says why).
+TFM_KEEP_DEBUG_INFO=$([ -n "$TF_SANITIZED_BUILD" ] && echo 1 || true) \
+  tfm_install_provider "$TF_PROVIDER_BINARY" "$TF_PROVIDER_VERSION" "$TF_TMP" ||
   fail "cannot install the provider into the mirror under $TF_TMP"
 tfm_write_versions_tf "$TF_WORK/versions.tf"
 
