@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
@@ -101,8 +102,9 @@ absl::Status SeLifecycle::UpdateTiming(const json& update) {
 bool SeLifecycle::Advance() {
   absl::MutexLock lock(&mu_);
   AdvanceLocked(clock_ms_());
-  const bool changed = store_changed_;
+  const bool changed = store_changed_ || placements_changed_;
   store_changed_ = false;
+  placements_changed_ = false;
   return changed;
 }
 
@@ -194,6 +196,7 @@ void SeLifecycle::SetOperLocked(Se& se, const std::string& oper, std::vector<std
 
 void SeLifecycle::PlaceOnLocked(Vs& vs, Se& se, int64_t now) {
   vs.waiting.clear();
+  placements_changed_ = true;
   if (se.oper == "OPER_UP") {
     vs.placed.push_back(se.uuid);
     EmitLocked(now,
@@ -211,6 +214,7 @@ void SeLifecycle::RemoveFromLocked(Vs& vs, const std::string& se_uuid, int64_t n
   Erase(vs.placed, se_uuid);
   Erase(vs.pending, se_uuid);
   if (was) {
+    placements_changed_ = true;
     EmitLocked(now,
                {{"kind", "vs_removed"}, {"vs", vs.uuid}, {"se", se_uuid}, {"se_group", vs.group}});
   }
@@ -334,6 +338,7 @@ void SeLifecycle::BootedLocked(Se& se, int64_t now) {
     if (!Contains(vs.pending, se.uuid)) continue;
     Erase(vs.pending, se.uuid);
     vs.placed.push_back(se.uuid);
+    placements_changed_ = true;
     EmitLocked(now,
                {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se.uuid}, {"se_group", vs.group}});
   }
@@ -632,6 +637,76 @@ absl::StatusOr<json> SeLifecycle::VirtualService(const std::string& vs_uuid) {
     if (vs.uuid == vs_uuid) return VsJsonLocked(vs);
   }
   return absl::NotFoundError(absl::StrCat("Object ", vs_uuid, " of type virtualservice not found"));
+}
+
+json SeLifecycle::SavedVirtualServices() {
+  absl::MutexLock lock(&mu_);
+  json out = json::array();
+  for (const Vs& vs : vss_) {
+    std::vector<std::string> ses = vs.placed;
+    ses.insert(ses.end(), vs.pending.begin(), vs.pending.end());
+    out.push_back({{"uuid", vs.uuid},
+                   {"name", vs.name},
+                   {"se_group_uuid", vs.group},
+                   {"tenant_uuid", vs.tenant},
+                   {"se_uuids", ses}});
+  }
+  return out;
+}
+
+absl::Status SeLifecycle::RestoreVirtualServices(const json& saved) {
+  if (!saved.is_array()) {
+    return absl::InvalidArgumentError("objects.virtualservice must be a list");
+  }
+  std::vector<Vs> restored;
+  for (size_t i = 0; i < saved.size(); ++i) {
+    const json& entry = saved[i];
+    const auto ses = entry.is_object() ? entry.find("se_uuids") : json::const_iterator();
+    const bool ok =
+        entry.is_object() && entry.value("uuid", json()).is_string() &&
+        entry.value("name", json()).is_string() &&
+        entry.value("se_group_uuid", json()).is_string() && ses != entry.end() && ses->is_array() &&
+        std::all_of(ses->begin(), ses->end(), [](const json& u) { return u.is_string(); });
+    if (!ok) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "objects.virtualservice[", i,
+          "]: needs a string uuid, name and se_group_uuid and a list of string se_uuids"));
+    }
+    Vs vs;
+    vs.uuid = entry["uuid"].get<std::string>();
+    vs.name = entry["name"].get<std::string>();
+    vs.group = entry["se_group_uuid"].get<std::string>();
+    vs.tenant = entry.value("tenant_uuid", "");
+    vs.placed = ses->get<std::vector<std::string>>();
+    restored.push_back(std::move(vs));
+  }
+  absl::MutexLock lock(&mu_);
+  const int64_t now = clock_ms_();
+  SyncLocked(now);
+  for (Vs& vs : restored) {
+    if (groups_.count(vs.group) == 0) continue;
+    std::vector<std::string> placed;
+    for (const std::string& se : vs.placed) {
+      auto it = ses_.find(se);
+      if (it == ses_.end() || it->second.group != vs.group || Contains(placed, se)) continue;
+      placed.push_back(se);
+    }
+    vs.placed = std::move(placed);
+    // Names continue after the highest "<group>-vs-<n>" restored.
+    const size_t dash = vs.name.rfind("-vs-");
+    int n = 0;
+    if (dash != std::string::npos && absl::SimpleAtoi(vs.name.substr(dash + 4), &n)) {
+      vs_number_ = std::max(vs_number_, n);
+    }
+    EmitLocked(now, {{"kind", "vs_created"}, {"vs", vs.uuid}, {"se_group", vs.group}});
+    for (const std::string& se : vs.placed) {
+      EmitLocked(now, {{"kind", "vs_placed"}, {"vs", vs.uuid}, {"se", se}, {"se_group", vs.group}});
+    }
+    vss_.push_back(std::move(vs));
+  }
+  ReconcileLocked(now);
+  placements_changed_ = false;
+  return absl::OkStatus();
 }
 
 std::vector<std::string> SeLifecycle::PlacedOn(const std::string& se_uuid) {

@@ -90,7 +90,8 @@ class SeLifecycle {
   // InvalidArgument naming the key otherwise. Pending transitions keep their scheduled times.
   absl::Status UpdateTiming(const nlohmann::json& update);
 
-  // Advances to now. True when the Store changed (an SE was deprovisioned or forgotten).
+  // Advances to now. True when what --state saves changed: the Store (an SE was deprovisioned
+  // or forgotten) or a virtual service's placement.
   bool Advance();
 
   // The control endpoint's SE load: `count` SEs that already run in the group (OPER_UP at once,
@@ -111,6 +112,18 @@ class SeLifecycle {
   nlohmann::json VirtualServices();
   // One virtual service as VirtualServices() shows it; NotFound when absent.
   absl::StatusOr<nlohmann::json> VirtualService(const std::string& vs_uuid);
+
+  // The virtual services as --state saves them (objects.virtualservice), without advancing: one
+  // {uuid, name, se_group_uuid, tenant_uuid, se_uuids} each, in creation order, se_uuids holding
+  // the SEs it is placed on or pending on.
+  nlohmann::json SavedVirtualServices();
+  // Restores virtual services saved by SavedVirtualServices() (at start, after the Store loaded
+  // the file): each is placed again on those of its SEs that exist in its group, as SEs loaded
+  // from --state run at once; one short of min_scaleout_per_vs SEs is placed as the group allows
+  // at the next advance. One of an unknown group is dropped. InvalidArgument naming the entry
+  // when an entry is not an object with a string uuid, name and se_group_uuid and a list of
+  // string se_uuids; nothing is restored then.
+  absl::Status RestoreVirtualServices(const nlohmann::json& saved);
 
   // Sets an SE's enable_state (PUT or PATCH of the SE, the body already merged into `object`).
   // Only enable_state changes; se_group_ref, cloud_ref and tenant_ref cannot; other fields are
@@ -229,6 +242,9 @@ class SeLifecycle {
   // Events dropped from the front of a long timeline (its summary then starts mid-way).
   uint64_t dropped_events_ ABSL_GUARDED_BY(mu_) = 0;
   bool store_changed_ ABSL_GUARDED_BY(mu_) = false;
+  // A virtual service was placed, left an SE or went from pending to placed since the last
+  // Advance() (--state saves the placements).
+  bool placements_changed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace nsxalb::emulator

@@ -31,6 +31,8 @@ namespace {
 using nlohmann::json;
 
 constexpr int kWorkerThreads = 64;
+// The state file's type for the virtual services the SE lifecycle keeps (not the Store).
+constexpr char kVirtualServices[] = "virtualservice";
 
 bool IsUnsafe(const std::string& method) {
   return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
@@ -175,12 +177,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Create(const Config& config) {
   if (config.state_file.empty()) {
     s->store_.Seed();
   } else {
-    absl::Status loaded = s->store_.Load(config.state_file);
+    json others;
+    absl::Status loaded = s->store_.Load(config.state_file, &others);
     if (absl::IsNotFound(loaded)) {
       s->store_.Seed();
       NSXALB_RETURN_IF_ERROR(s->store_.Save(config.state_file));
     } else if (!loaded.ok()) {
       return loaded;
+    } else if (others.contains(kVirtualServices)) {
+      // The virtual services live in the SE lifecycle, placed on the SEs the store just loaded.
+      absl::Status restored = s->lifecycle_.RestoreVirtualServices(others[kVirtualServices]);
+      if (!restored.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("state file ", config.state_file, ": ", restored.message()));
+      }
     }
   }
 
@@ -235,7 +245,7 @@ void Server::Stop() {
 absl::Status Server::Shutdown() {
   absl::MutexLock lock(&shutdown_mu_);
   absl::Status result;
-  if (!config_.state_file.empty()) result = store_.Save(config_.state_file);
+  if (!config_.state_file.empty()) result = SaveState();
   if (remove_tls_dir_) {
     std::error_code ec;
     std::filesystem::remove_all(tls_dir_, ec);
@@ -244,9 +254,15 @@ absl::Status Server::Shutdown() {
   return result;
 }
 
+absl::Status Server::SaveState() {
+  absl::MutexLock lock(&save_state_mu_);
+  return store_.Save(config_.state_file,
+                     json{{kVirtualServices, lifecycle_.SavedVirtualServices()}});
+}
+
 void Server::Persist() {
   if (config_.state_file.empty()) return;
-  absl::Status s = store_.Save(config_.state_file);
+  absl::Status s = SaveState();
   if (!s.ok()) log::Error(absl::StrCat("emulator: saving state: ", s.message()));
 }
 

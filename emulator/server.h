@@ -100,6 +100,9 @@ class Server {
   std::string BaseUrl(const httplib::Request& req) const;
   // Writes the state file after a change, logging (not failing) on error.
   void Persist();
+  // Writes the state file: the store's objects and the SE lifecycle's virtual services
+  // (objects.virtualservice).
+  absl::Status SaveState();
 
   // Handlers (api_handlers.cc).
   void HandleLogin(const httplib::Request& req, httplib::Response& res);
@@ -179,6 +182,9 @@ class Server {
   int port_ = 0;
   std::string tls_dir_;
   absl::Mutex shutdown_mu_;
+  // Serialises SaveState: the snapshot of the virtual services and the write of the file, so a
+  // later snapshot is never overwritten by an earlier one.
+  absl::Mutex save_state_mu_;
   bool remove_tls_dir_ ABSL_GUARDED_BY(shutdown_mu_) = false;
   std::string ca_file_;
 };

@@ -146,7 +146,7 @@ void Store::Seed() {
   }
 }
 
-absl::Status Store::Load(const std::string& path) {
+absl::Status Store::Load(const std::string& path, json* others) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("state file ", path, " does not exist"));
   std::stringstream buf;
@@ -175,12 +175,23 @@ absl::Status Store::Load(const std::string& path) {
     }
   }
   if (doc["last_modified"].is_number_integer()) last_modified_ = doc["last_modified"];
+  if (others != nullptr) {
+    *others = json::object();
+    for (const auto& [type, list] : doc["objects"].items()) {
+      if (type != kTenant && type != kCloud && type != kSeGroup && type != kServiceEngine) {
+        (*others)[type] = list;
+      }
+    }
+  }
   return absl::OkStatus();
 }
 
-absl::Status Store::Save(const std::string& path) {
+absl::Status Store::Save(const std::string& path, const json& others) {
   absl::MutexLock save_lock(&save_mu_);
   json doc = Dump();
+  for (const auto& [type, list] : others.items()) {
+    if (!doc.contains(type)) doc[type] = list;
+  }
   {
     absl::MutexLock lock(&mu_);
     doc = {{"format", 1}, {"objects", doc}, {"last_modified", last_modified_}};

@@ -76,10 +76,14 @@ class Store {
   void Seed();
 
   // Replaces the contents with a file written by Save(). NotFound if the file does not exist.
-  absl::Status Load(const std::string& path);
+  // `others`, when set, receives the file's objects of the types the store does not keep, by
+  // type (the virtual services the SE lifecycle keeps); an empty object when there are none.
+  absl::Status Load(const std::string& path, nlohmann::json* others = nullptr);
 
-  // Writes every object to `path` (via a temporary file and rename).
-  absl::Status Save(const std::string& path);
+  // Writes every object to `path` (via a temporary file and rename), with `others` (by type, of
+  // types the store does not keep) among them.
+  absl::Status Save(const std::string& path,
+                    const nlohmann::json& others = nlohmann::json::object());
 
   // The uuid of the tenant named `name_or_uuid` (either form is accepted); NotFound otherwise.
   absl::StatusOr<std::string> TenantUuid(const std::string& name_or_uuid);

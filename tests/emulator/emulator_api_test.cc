@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iterator>
 #include <set>
 #include <string>
@@ -677,6 +678,51 @@ TEST(EmulatorProcessTest, StatePersistsAcrossRestart) {
     json second_state = *emu->Control("GET", "state");
     EXPECT_EQ(second_state["cloud"], first_state["cloud"]);
     EXPECT_EQ(second_state["serviceenginegroup"], first_state["serviceenginegroup"]);
+  }
+  std::remove(state.c_str());
+  rmdir(dir);
+}
+
+TEST(EmulatorProcessTest, ServiceEnginesAndVirtualServicesPersistAcrossRestart) {
+  char dir[] = "/tmp/nsxalb-emulator-state-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string state = absl::StrCat(dir, "/state.json");
+  json ses;
+  json vss;
+  {
+    auto emu = StartOrDie({"--state", state});
+    ASSERT_NE(emu, nullptr);
+    ApiClient api(*emu);
+    ASSERT_EQ(api.Login().status, 200);
+    ApiResponse g = api.Send("POST", kSeg, {{"name", "placed"}, {"max_vs_per_se", 2}});
+    ASSERT_EQ(g.status, 201) << g.body;
+    ASSERT_THAT(emu->Control("POST", "serviceengines",
+                             {{"se_group_uuid", g.json["uuid"]}, {"count", 2}, {"vcpus", 2}}),
+                IsOk());
+    ASSERT_THAT(emu->Control("POST", "virtualservices", {{"se_group", "placed"}, {"count", 3}}),
+                IsOk());
+    ses = (*emu->Control("GET", "state"))["serviceengine"];
+    vss = (*emu->Control("GET", "virtualservices"))["results"];
+    EXPECT_THAT(emu->Stop(), IsOk());
+  }
+  // The SEs run at 2 vCPUs; the file holds the virtual services (objects.virtualservice).
+  ASSERT_EQ(ses.size(), 2u);
+  EXPECT_EQ(ses[0]["resources"]["num_vcpus"], 2);
+  std::ifstream in(state);
+  const json file = json::parse(in);
+  ASSERT_EQ(file["objects"]["virtualservice"].size(), 3u) << file.dump();
+  EXPECT_EQ(file["objects"]["virtualservice"][0]["se_uuids"], vss[0]["se_uuids"]);
+  {
+    auto emu = StartOrDie({"--state", state});
+    ASSERT_NE(emu, nullptr);
+    EXPECT_EQ((*emu->Control("GET", "state"))["serviceengine"], ses);
+    EXPECT_EQ((*emu->Control("GET", "virtualservices"))["results"], vss);
+    ApiClient api(*emu);
+    ASSERT_EQ(api.Login().status, 200);
+    ApiResponse inventory = api.Send("GET", absl::StrCat("/api/serviceengine-inventory/",
+                                                         vss[0]["se_uuids"][0].get<std::string>()));
+    ASSERT_EQ(inventory.status, 200) << inventory.body;
+    EXPECT_THAT(inventory.json["config"]["vs_refs"], ::testing::SizeIs(2)) << inventory.body;
   }
   std::remove(state.c_str());
   rmdir(dir);

@@ -4,7 +4,11 @@
 // the timeline's summaries.
 #include "emulator/se_lifecycle.h"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +103,66 @@ TEST_F(SeLifecycleTest, PlacesEachVirtualServiceOnMinScaleoutSesRespectingMaxVsP
   EXPECT_EQ(Oper(SesOf(g)[2]), "OPER_UP");
   EXPECT_THAT(Vs((*vss)[2])["se_uuids"], UnorderedElementsAre(SesOf(g)[2], SesOf(g)[3]));
   EXPECT_THAT(lifecycle_.PlacedOn(ses[0]), UnorderedElementsAre((*vss)[0], (*vss)[1]));
+}
+
+TEST_F(SeLifecycleTest, SavedVirtualServicesAreRestoredOnTheLoadedSes) {
+  const std::string g = Group({{"name", "web"}, {"max_vs_per_se", 2}});
+  const std::vector<std::string> ses = Ses(g, 2);
+  absl::StatusOr<std::vector<std::string>> vss = lifecycle_.AddVirtualServices("web", 3, "");
+  ASSERT_TRUE(vss.ok()) << vss.status();
+  const json saved = lifecycle_.SavedVirtualServices();
+  ASSERT_THAT(saved, SizeIs(3));
+  EXPECT_EQ(saved[0]["name"], "web-vs-1");
+  EXPECT_EQ(saved[2]["se_uuids"], json::array({ses[1]}));
+
+  // A second lifecycle over the same objects (as after a restart with --state).
+  Store store([this] { return now_ms_.load() * 1000; });
+  char path[] = "/tmp/nsxalb-lifecycle-test-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_TRUE(store_.Save(path, {{"virtualservice", saved}}).ok());
+  json others;
+  ASSERT_TRUE(store.Load(path, &others).ok());
+  std::remove(path);
+  ASSERT_TRUE(others.contains("virtualservice"));
+  SeLifecycle restarted(
+      &store, &faults_, [this] { return now_ms_.load(); },
+      SeTiming{/*boot_ms=*/100, /*migration_ms=*/50, /*minute_ms=*/1000},
+      DefaultsFor(controller::ApiVersion{22, 1, 3}));
+  ASSERT_TRUE(restarted.RestoreVirtualServices(others["virtualservice"]).ok());
+  EXPECT_EQ(restarted.SavedVirtualServices(), saved);
+  EXPECT_THAT(restarted.PlacedOn(ses[0]), ElementsAre((*vss)[0], (*vss)[1]));
+  // The placements hold the SEs' room: a new virtual service takes ses[1]'s last slot, and its
+  // name follows the restored ones.
+  absl::StatusOr<std::vector<std::string>> more = restarted.AddVirtualServices("web", 1, "");
+  ASSERT_TRUE(more.ok()) << more.status();
+  json added = restarted.VirtualService((*more)[0]).value();
+  EXPECT_EQ(added["name"], "web-vs-4");
+  EXPECT_EQ(added["se_uuids"], json::array({ses[1]}));
+
+  // An SE that is gone is dropped from a placement; the group then places it as it allows.
+  json gone = saved;
+  gone[0]["se_uuids"] = json::array({"se-gone"});
+  SeLifecycle third(
+      &store, &faults_, [this] { return now_ms_.load(); },
+      SeTiming{/*boot_ms=*/100, /*migration_ms=*/50, /*minute_ms=*/1000},
+      DefaultsFor(controller::ApiVersion{22, 1, 3}));
+  ASSERT_TRUE(third.RestoreVirtualServices(gone).ok());
+  EXPECT_THAT(third.VirtualService(saved[0]["uuid"]).value()["se_uuids"], SizeIs(1));
+  EXPECT_NE(third.VirtualService(saved[0]["uuid"]).value()["se_uuids"][0], "se-gone");
+
+  // A malformed entry restores nothing.
+  SeLifecycle fourth(
+      &store, &faults_, [this] { return now_ms_.load(); },
+      SeTiming{/*boot_ms=*/100, /*migration_ms=*/50, /*minute_ms=*/1000},
+      DefaultsFor(controller::ApiVersion{22, 1, 3}));
+  json bad = saved;
+  bad[1].erase("se_uuids");
+  absl::Status refused = fourth.RestoreVirtualServices(bad);
+  EXPECT_TRUE(absl::IsInvalidArgument(refused)) << refused;
+  EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("objects.virtualservice[1]"));
+  EXPECT_THAT(fourth.VirtualServices(), IsEmpty());
 }
 
 TEST_F(SeLifecycleTest, AGroupNameShared_ByTwoCloudsNeedsItsUuid) {

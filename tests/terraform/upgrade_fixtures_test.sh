@@ -10,6 +10,11 @@
 #     the current schema version and the `sizing` the release recorded (with the service_units
 #     the upgrade fills in, for a release that recorded none): its tls finding keeps the recorded
 #     wording, not today's.
+# A fixture recorded with running SEs (fixture.json's "setup", tests/upgrade/setups/; its *.tf
+# beside main.tf) also shows that the emulator serves its SEs and virtual services as recorded,
+# that each group whose SEs lag warns ses-behind-settings in the plan and no other group does, and
+# that the state keeps the recorded service_engines and last_rollout: running SEs behind the
+# settings, and a roll a release finished, are no diff. running-ses must hold both.
 # A change to the schema or to the plan that would give an upgrading user a diff fails here.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh" "$@"
@@ -25,6 +30,24 @@ tls_detail() {
     | .instances[0].attributes.sizing.findings[] | select(contains("demand-within-capacity"))
     | sub("^.*? needed\\. "; "")' "$1"
 }
+# recorded_ses STATE: each group that recorded service_engines in STATE, with its last_rollout, as
+# one compact JSON list ({name, service_engines, last_rollout}, by name).
+recorded_ses() {
+  jq -c '[.resources[] | .instances[0].attributes | select(.service_engines != null)
+    | {name, service_engines, last_rollout}] | sort_by(.name)' "$1"
+}
+# emu_placements: the emulator's SEs ({uuid, name, resources}) and virtual services ({uuid, name,
+# se_uuids}) as one compact JSON object; emu_placements FILE: the same of a controller.json.
+emu_placements() {
+  local filter='{ses: [.serviceengine[]? | {uuid, name, resources}] | sort_by(.uuid),
+    vss: [.virtualservice[]? | {uuid, name, se_uuids: (.se_uuids | sort)}] | sort_by(.uuid)}'
+  if [ $# -gt 0 ]; then
+    jq -c ".objects | $filter" "$1"
+  else
+    jq -c -n --argjson state "$(emu_get /_emulator/state)" \
+      --argjson vss "$(emu_control GET virtualservices)" "\$state + {virtualservice: \$vss.results} | $filter"
+  fi
+}
 fixtures=()
 for dir in "$SOURCE_DIR"/tests/upgrade/fixtures/*/; do fixtures+=("${dir%/}"); done
 [ ${#fixtures[@]} -gt 0 ] || fail "no fixtures under tests/upgrade/fixtures"
@@ -36,10 +59,27 @@ for fixture in "${fixtures[@]}"; do
   emu_restart --state "$TF_TMP/controller-$label.json"
   TF_WORK=$TF_TMP/work-$label
   mkdir -p "$TF_WORK"
-  cp "$fixture/main.tf" "$fixture/terraform.tfstate" "$TF_WORK/"
+  cp "$fixture"/*.tf "$fixture/terraform.tfstate" "$TF_WORK/"
   tfm_write_versions_tf "$TF_WORK/versions.tf"
   groups=$(jq '[.resources[] | select(.type == "nsxalb_se_group")] | length' "$fixture/terraform.tfstate")
   [ "$groups" -ge 4 ] || fail "$label: the fixture's state holds $groups SE groups, not 4"
+  recorded_running=$(recorded_ses "$fixture/terraform.tfstate")
+  # name RUNNING LAGGING of each group whose SEs lag, one a line.
+  lagging_groups=$(jq -r '.[] | select(.service_engines.lagging | length > 0)
+    | "\(.name) \(.service_engines.running) \(.service_engines.lagging | length)"' <<<"$recorded_running")
+  placements=$(emu_placements "$fixture/controller.json")
+  if [ "$(jq -r '.setup // ""' "$fixture/fixture.json")" = running-ses ]; then
+    [ "$(wc -l <<<"$lagging_groups")" -ge 2 ] ||
+      fail "$label: running-ses records fewer than 2 groups with lagging SEs: $recorded_running"
+    jq -e 'any(.[]; .last_rollout.result == "complete" and .service_engines.running > 0
+      and (.service_engines.lagging | length) == 0)' <<<"$recorded_running" >/dev/null ||
+      fail "$label: running-ses records no group its rolling rollout completed: $recorded_running"
+    jq -e '(.vss | length) > 0 and ([.vss[].se_uuids[]] | unique) == [.ses[].uuid]' \
+      <<<"$placements" >/dev/null ||
+      fail "$label: running-ses's controller.json has an SE without a virtual service: $placements"
+  fi
+  [ "$(emu_placements)" = "$placements" ] ||
+    fail "$label: the emulator does not serve the recorded SEs and virtual services: $(emu_placements)"
 
   step "$label: terraform init -upgrade installs this build ($TF_PROVIDER_VERSION)"
   tf init -upgrade
@@ -61,6 +101,15 @@ for fixture in "${fixtures[@]}"; do
   esac
   writes=$(emu_writes)
   [ "$writes" = 0 ] || { emu_counters >&2; fail "$label: the plan made $writes writes"; }
+  # Each group whose SEs lag warns ses-behind-settings ("3 of lagging's 3 running SEs lag its
+  # settings"), and only those.
+  while read -r name running lagging; do
+    [ -n "$name" ] || continue
+    assert_says "$TF_OUT" "$lagging of $name's $running running SEs lag its settings"
+  done <<<"$lagging_groups"
+  warned=$(tr -s '[:space:]' ' ' <"$TF_OUT" | { grep -o 'rule ses-behind-settings' || true; } | wc -l)
+  [ "$warned" = "$(grep -c . <<<"$lagging_groups" || true)" ] ||
+    fail "$label: $warned ses-behind-settings warnings, for the groups with lagging SEs: ${lagging_groups:-none}"
 
   step "$label: apply changes nothing; the state moves to schema version $schema_version"
   tf apply -auto-approve
@@ -85,6 +134,13 @@ for fixture in "${fixtures[@]}"; do
       fail "$label: the state took today's wording of the tls finding"
     fi ;;
   esac
+  # The running SEs and the last roll as the release recorded them, and the Controller's SEs and
+  # virtual services untouched.
+  assert_json "[.resources[] | .instances[0].attributes
+    | select(.name | IN($(jq -c '[.[].name]' <<<"$recorded_running")[]))
+    | {name, service_engines, last_rollout}] | sort_by(.name)" "$recorded_running" "$TF_WORK/terraform.tfstate"
+  [ "$(emu_placements)" = "$placements" ] ||
+    fail "$label: the Controller's SEs or virtual services changed: $(emu_placements)"
   assert_nothing_lost
 done
 pass
