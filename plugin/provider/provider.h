@@ -90,8 +90,8 @@ class NsxalbProvider : public framework::Provider,
   // data source (segroup::LicenseLedgerCache).
   segroup::LicenseLedgerCache& license_ledger() { return license_ledger_; }
 
-  // The CPU the tenant's SEs carry now, read once per process (one metrics request for every
-  // group a plan would roll) and shared (segroup::SharedCurrentLoad).
+  // The CPU and memory the tenant's SEs carry now, read once per process (one metrics request for
+  // every group a plan would roll) and shared (segroup::SharedCurrentLoad).
   segroup::SharedCurrentLoad& current_load() { return current_load_; }
 
  private:

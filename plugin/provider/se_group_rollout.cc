@@ -234,10 +234,10 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
     if (listing.status().code() == absl::StatusCode::kCancelled) return listing.status();
     load.missing_reason = absl::StrCat("the SE listing failed: ", listing.status().message());
   } else {
-    absl::StatusOr<std::shared_ptr<const segroup::SesCpuNow>> cpu =
+    absl::StatusOr<std::shared_ptr<const segroup::SesLoadNow>> tenant_load =
         provider.current_load().Get(client, tenant, **listing, query, absl::Now());
-    if (!cpu.ok()) return cpu.status();  // Cancelled only: a failed call is a reason, kept
-    load = segroup::CurrentLoadOf(**cpu, read.ses.running);
+    if (!tenant_load.ok()) return tenant_load.status();  // Cancelled only: a failure is a reason
+    load = segroup::CurrentLoadOf(**tenant_load, read.ses.running);
   }
   RollDecisionRead out;
   out.input = lc::RollInputOf(read, std::move(load), declared, max_unavailable,

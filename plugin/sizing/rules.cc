@@ -419,10 +419,13 @@ const std::vector<RuleDoc>& AllRules() {
        "service without a place.",
        {}},
       {kRollLoadSharedEvenly,
-       "assumption (UNCONFIRMED: the Controller reports CPU per SE, not per virtual service)",
-       "An SE's measured CPU is shared evenly by the virtual services it hosts; each SE's figure "
-       "is the peak of its samples over the window, so adding peaks of different SEs is "
-       "conservative. An SE without samples counts as the busiest SE with samples.",
+       "assumption (UNCONFIRMED: the Controller reports CPU and memory per SE, not per virtual "
+       "service)",
+       "An SE's measured CPU and memory are each shared evenly by the virtual services it hosts; "
+       "each SE's figure is the peak of its samples over the window, so adding peaks of different "
+       "SEs is conservative. An SE without samples of a metric counts as the busiest SE with "
+       "samples of it; when no SE of the group has memory samples, the guard judges CPU only and "
+       "says so.",
        {}},
       {kRollLoadScalesWithVcpus,
        "assumption (UNCONFIRMED; the tables scale close to linearly per vCPU)",
@@ -430,6 +433,19 @@ const std::vector<RuleDoc>& AllRules() {
        "its percentage is scaled by the ratio of the vCPUs. A roll is refused when a step would "
        "put an SE it moves load onto over the target (max_cpu_usage, else 80%); an SE already "
        "over the target that takes nothing does not refuse it.",
+       {}},
+      {kRollMemoryScalesWithMemory,
+       "000 'Doubling the memory will double the ability ... concurrent connections' (open "
+       "connections scale with memory); the share of se_stats.avg_mem_usage that moves is "
+       "UNCONFIRMED",
+       "A virtual service's share of an SE's memory (se_stats.avg_mem_usage, percent of the SE's "
+       "memory) keeps its megabytes when it moves: on an SE of other memory its percentage is "
+       "scaled by the ratio of the SEs' memory, not their vCPUs. The whole of the SE's figure is "
+       "taken to move with its virtual services, though part of it is the SE's own (the safer "
+       "prediction), and memory is held to the same target as CPU (max_cpu_usage, else 80%; the "
+       "group has no memory threshold). A roll is refused when a step would put the memory of an "
+       "SE it moves load onto over the target; the refusal names memory. An SE whose memory the "
+       "Controller does not give weighs as the smallest memory known.",
        {}},
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -26,6 +27,7 @@ namespace {
 
 using ::nsxalb::testing::StatusIs;
 using ::testing::_;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::NiceMock;
 using usage_testing::At;
@@ -75,6 +77,9 @@ class FakeEstate {
               posted_in.push_back(std::string(tenant));
               largest_post =
                   std::max(largest_post, static_cast<int>(request["metric_requests"].size()));
+              for (const Json& q : request["metric_requests"]) {
+                if (q["id"] == kSeStatsRequestId) se_metric_ids.push_back(q["metric_id"]);
+              }
               if (fail_post == posts) return absl::PermissionDeniedError("HTTP 403: not allowed");
               const std::string text = Answer(request).dump();
               if (absl::Status s = sink.Begin(); !s.ok()) return s;
@@ -116,6 +121,10 @@ class FakeEstate {
   int list_clouds = 0, list_groups = 0, list_ses = 0, posts = 0, largest_post = 0;
   int fail_post = 0;  // the POST (1-based) that answers 403; 0: none
   int list_tenants = 0;
+  std::vector<std::string> se_metric_ids;  // the metric_id of each POST's SE request
+  // SE uuid -> its memory percent, answered when the SE request asks se_stats.avg_mem_usage
+  // (an SE absent here has no memory series).
+  std::map<std::string, double> mem_of;
   std::vector<std::string> listed_in;  // the tenant of each listing of groups and SEs
   std::vector<std::string> posted_in;  // the tenant of each metrics POST
 
@@ -133,11 +142,19 @@ class FakeEstate {
     for (const Json& q : request["metric_requests"]) {
       const std::string id = q["id"];
       if (id == kSeStatsRequestId) {
+        const std::string metric_ids = q["metric_id"];
+        const bool memory = absl::StrContains(metric_ids, "se_stats.avg_mem_usage");
         for (absl::string_view se : absl::StrSplit(q["entity_uuid"].get<std::string>(), ',')) {
           const double cpu = cpu_of_.at(std::string(se));
           series[id][std::string(se)].push_back(
               {{"header", {{"name", "se_stats.avg_cpu_usage"}, {"entity_uuid", se}}},
                {"data", Points(cpu)}});
+          auto mem = mem_of.find(std::string(se));
+          if (memory && mem != mem_of.end()) {
+            series[id][std::string(se)].push_back(
+                {{"header", {{"name", "se_stats.avg_mem_usage"}, {"entity_uuid", se}}},
+                 {"data", Points(mem->second)}});
+          }
         }
       } else {
         const std::string se = q["serviceengine_uuid"];
@@ -436,13 +453,49 @@ TEST(CurrentLoadTest, AFailedPostIsAReasonNotAnError) {
   estate.fail_post = 1;
   const std::vector<controller::ServiceEngine> ses =
       *estate.client.ListTenantServiceEngines("admin");
-  auto cpu = ReadSesCpuNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
-  ASSERT_TRUE(cpu.ok());
+  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  ASSERT_TRUE(now.ok());
   std::vector<lifecycle::RunningSe> checkout(1);
   checkout[0].uuid = "se-checkout-0";
-  const lifecycle::CurrentLoad load = CurrentLoadOf(*cpu, checkout);
+  const lifecycle::CurrentLoad load = CurrentLoadOf(*now, checkout);
   EXPECT_TRUE(load.cpu_pct.empty());
   EXPECT_THAT(load.missing_reason, HasSubstr("the metrics request failed: HTTP 403"));
+}
+
+// The one POST's SE request asks both metrics, and both are decoded: each SE's highest sample of
+// the hour (Points rises to its base at the newest sample). An SE with CPU samples but no memory
+// ones has a CPU figure only; a group none of whose SEs has memory samples gets the reason the
+// guard then states (CPU only).
+TEST(CurrentLoadTest, TheOnePostAsksCpuAndMemoryAndDecodesBoth) {
+  FakeEstate estate;
+  estate.AddGroup("checkout", 1, 2, 4, 30);
+  estate.AddGroup("web", 1, 1, 2, 50);
+  estate.mem_of["se-checkout-0"] = 70;
+  const std::vector<controller::ServiceEngine> ses =
+      *estate.client.ListTenantServiceEngines("admin");
+  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  ASSERT_TRUE(now.ok());
+  EXPECT_EQ(estate.posts, 1);
+  EXPECT_EQ(estate.largest_post, 1);
+  EXPECT_THAT(estate.se_metric_ids, ElementsAre("se_stats.avg_cpu_usage,se_stats.avg_mem_usage"));
+  EXPECT_THAT(now->source, HasSubstr("se_stats.avg_cpu_usage and se_stats.avg_mem_usage of each "
+                                     "SE, the highest sample of the last 1 hour"));
+  std::vector<lifecycle::RunningSe> checkout(2);
+  checkout[0].uuid = "se-checkout-0";
+  checkout[1].uuid = "se-checkout-1";
+  const lifecycle::CurrentLoad load = CurrentLoadOf(*now, checkout);
+  EXPECT_NEAR(load.cpu_pct.at("se-checkout-0"), 30, 1e-9);
+  EXPECT_NEAR(load.cpu_pct.at("se-checkout-1"), 31, 1e-9);
+  ASSERT_EQ(load.mem_pct.size(), 1u);
+  EXPECT_NEAR(load.mem_pct.at("se-checkout-0"), 70, 1e-9);
+  EXPECT_EQ(load.memory_missing_reason, "");
+  std::vector<lifecycle::RunningSe> web(1);
+  web[0].uuid = "se-web-0";
+  const lifecycle::CurrentLoad web_load = CurrentLoadOf(*now, web);
+  EXPECT_NEAR(web_load.cpu_pct.at("se-web-0"), 50, 1e-9);
+  EXPECT_TRUE(web_load.mem_pct.empty());
+  EXPECT_EQ(web_load.memory_missing_reason,
+            "no sample of se_stats.avg_mem_usage in the last 1 hour for the group's 1 SE");
 }
 
 }  // namespace

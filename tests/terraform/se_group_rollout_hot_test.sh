@@ -3,21 +3,29 @@
 # terraform. The group web on nsxt-cloud, without a workload block: vcpus_per_se 4, memory_per_se
 # 8,192, max_se 3. The Controller runs 3 SEs of that shape with 2 virtual services each (placed
 # while max_vs_per_se was 2; then max_vs_per_se = 10, so each SE has room for the others'), and
-# each SE's CPU is at 85% (the emulator's se_stats.avg_cpu_usage, highest of the last hour). The
-# team asks for vcpus_per_se = 6 (memory_per_se 12,288) with rollout { strategy = "rolling" }:
+# each SE's CPU is at 85% and its memory at 70% (the emulator's se_stats.avg_cpu_usage and
+# se_stats.avg_mem_usage, highest of the last hour). The team asks for vcpus_per_se = 6
+# (memory_per_se 12,288) with rollout { strategy = "rolling" }:
 #   - the group is at max_se (3 SEs, max_se 3), so the Controller may create no replacement:
 #     disabled, web-se-1's virtual services move to the fullest SE with room, the oldest of the
 #     tie: web-se-2, which would then carry its own 85% and web-se-1's 85% x 4 / 4 = 170.0% CPU,
-#     over the 80% target. The plan warns "Rollout refused by the capacity guard" at the line of
+#     over the 80% target (and 70 + 70 = 140.0% memory: CPU binds, so the refusal names CPU).
+#     The plan warns "Rollout refused by the capacity guard" at the line of
 #     strategy with those figures and advice that applies (raise max_se (3); max_vs_per_se = 2),
 #     and the placement guard refuses too (no replacement). Under sizing_policy = "enforce" the
 #     same plan fails there. Apply (warn) exits 0, writes the group (vcpus_per_se 6) and no SE
 #     (counted); the next plan exits 0 and warns again; under enforce too (the plan does not
 #     change the group: the enforce gate's waiver).
+#   - memory binds, not CPU (issue 44, rule roll-memory-scales-with-memory): the same room for
+#     replacements (max_se = 6, max_vs_per_se = 2) but memory_per_se = 6,144: web-se-1's 2
+#     virtual services go to new SE 1 of 6 vCPUs and 6,144 MB, CPU 85 x 4 / 6 = 56.7%, memory
+#     70% of 8,192 MB = 5,734.4 MB on 6,144 MB = 93.3%, over the 80% target: the plan refuses
+#     naming memory and memory_per_se (plan only).
 #   - the same hot SEs with room for replacements: max_se = 6 and max_vs_per_se = 2 (no spare
 #     slot): each leaving SE's 2 virtual services go to a new SE of 6 vCPUs, which takes 85 x 4 =
-#     340 vCPU-percent: 340 / 6 = 56.7%; the SEs that stay take nothing. "Apply will roll 3 SEs",
-#     predicted peak 56.7% on new SE 1 at step 1; apply replaces the 3, the emulator (with
+#     340 vCPU-percent: 340 / 6 = 56.7%, and memory 70 x 8,192 / 12,288 = 46.7%; the SEs that
+#     stay take nothing. "Apply will roll 3 SEs", predicted peak 56.7% CPU on new SE 1 at step 1
+#     (memory 46.7%); apply replaces the 3, the emulator (with
 #     --delete-hosting-se) shows no virtual service unplaced; the next plan is clean and silent.
 EMU_ARGS=(--se-boot-ms 200 --se-migration-ms 200 --delete-hosting-se)
 source "$(dirname "$0")/lib.sh" "$@"
@@ -52,7 +60,7 @@ EOF
 }
 ROLLING='strategy = "rolling"'
 
-step "web: 3 SEs of 4 vCPUs at 85% CPU, 2 virtual services each, max_se 3, max_vs_per_se 10"
+step "web: 3 SEs of 4 vCPUs at 85% CPU and 70% memory, 2 virtual services each, max_se 3, max_vs_per_se 10"
 write_web 4 8192 3 2
 tf init
 tf apply -auto-approve
@@ -64,6 +72,7 @@ vs_layout "$uuid"
 [ "$(vs_layout "$uuid" | awk '{ print NF - 1 }' | tr '\n' ' ')" = "2 2 2 " ] ||
   fail "the virtual services are not 2 a SE: $(vs_layout "$uuid")"
 load_cpu "$uuid" 85 85 85
+load_mem "$uuid" 70 70 70
 tf_plan_exits 0
 
 step "vcpus_per_se = 6, rolling: the plan warns that the capacity guard would refuse"
@@ -120,6 +129,23 @@ assert_says "$TF_OUT" "Warning: Rollout refused by the capacity guard"
 assert_not_contains "$TF_OUT" "Error:"
 assert_no_se_write "a plan"
 
+step "memory_per_se 6,144: the replacements' memory, not their CPU, is what refuses the roll"
+write_web 6 6144 6 2 "$ROLLING"
+plan_json
+refusal=$(diagnostic "Rollout refused by the capacity guard")
+detail=$(jq -r .detail <<<"$refusal")
+echo "$detail"
+printf '%s\n' "$detail" >"$TF_OUT_DIR/memory-refusal.txt"
+for text in \
+  "step 1: web-se-1 out; web-vs-1, web-vs-2 -> new SE 1; the Controller creates new SE 1 at 6 vCPUs; predicted CPU: new SE 1 (6 vCPUs) 56.7%; predicted memory: new SE 1 (6,144 MB) 93.3%" \
+  "load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage and se_stats.avg_mem_usage of each SE, the highest sample of the last 1 hour (300 s samples)" \
+  "guard capacity: REFUSES: at step 1 (web-se-1 out) new SE 1 would take web-vs-1 from web-se-1, web-vs-2 from web-se-1 and run at 93.3% memory (of its 6,144 MB), over the 80% target" \
+  "raise memory_per_se (6,144 MB)" \
+  "guard placement: passes"; do
+  assert_contains "$TF_OUT_DIR/memory-refusal.txt" "$text"
+done
+assert_not_contains "$TF_OUT_DIR/memory-refusal.txt" "% CPU, over the"
+
 step "room for replacements (max_se 6, max_vs_per_se 2): the same hot SEs roll"
 write_web 6 12288 6 2 "$ROLLING"
 plan_json
@@ -129,7 +155,7 @@ echo "$detail"
 printf '%s\n' "$detail" >"$TF_OUT_DIR/roll.txt"
 for text in \
   "step 1: web-se-1 out; web-vs-1, web-vs-2 -> new SE 1; the Controller creates new SE 1 at 6 vCPUs; predicted CPU: new SE 1 (6 vCPUs) 56.7%" \
-  "guard capacity: passes: predicted peak 56.7% CPU on new SE 1 at step 1, target 80%" \
+  "guard capacity: passes: predicted peak 56.7% CPU on new SE 1 at step 1, target 80%; memory peak 46.7% on new SE 1 at step 1" \
   "guard placement: passes"; do
   assert_contains "$TF_OUT_DIR/roll.txt" "$text"
 done

@@ -158,22 +158,29 @@ vs_layout() {
     | group_by(.se)[] | "\(.[0].se): \([.[].vs] | join(" "))"' | sort -V
 }
 
-# load_cpu UUID PCT...: loads each SE's CPU (se_stats.avg_cpu_usage) for the last hour, 12
-# five-minute samples, the group's SEs in name order taking the PCTs in turn: the samples rise
-# to PCT at the 6th and stay under it otherwise, so "the highest 5-minute sample of the last
-# hour" the roll's decision reads is PCT.
-load_cpu() {
-  local uuid=$1 series
-  shift
-  series=$(emu_get /_emulator/state | jq -c --arg g "$uuid" --args '
+# load_se_metric METRIC UUID PCT...: loads each SE's METRIC (a percentage, e.g.
+# se_stats.avg_cpu_usage) for the last hour, 12 five-minute samples, the group's SEs in name order
+# taking the PCTs in turn: the samples rise to PCT at the 6th and stay under it otherwise, so "the
+# highest 5-minute sample of the last hour" the roll's decision reads is PCT.
+load_se_metric() {
+  local metric=$1 uuid=$2 series
+  shift 2
+  series=$(emu_get /_emulator/state | jq -c --arg g "$uuid" --arg m "$metric" --args '
     [.serviceengine[]? | select(.se_group_ref == $g)] | sort_by([(.name | length), .name])
     | to_entries | map(select(.key < ($ARGS.positional | length)) | ($ARGS.positional[.key] | tonumber) as $p
-      | {entity_uuid: .value.uuid, metric_id: "se_stats.avg_cpu_usage", step: 300,
+      | {entity_uuid: .value.uuid, metric_id: $m, step: 300,
          values: [range(12) | if . == 5 then $p else ($p * (0.80 + 0.01 * .)) end]})
     | {series: .}' "$@")
-  [ "$(jq '.series | length' <<<"$series")" = $# ] || fail "load_cpu: the group has fewer than $# SEs"
+  [ "$(jq '.series | length' <<<"$series")" = $# ] || fail "load $metric: the group has fewer than $# SEs"
   emu_control POST metrics "$series" >/dev/null
 }
+
+# load_cpu UUID PCT...: load_se_metric of each SE's CPU (se_stats.avg_cpu_usage).
+load_cpu() { load_se_metric se_stats.avg_cpu_usage "$@"; }
+
+# load_mem UUID PCT...: load_se_metric of each SE's memory (se_stats.avg_mem_usage, percent of
+# the SE's memory).
+load_mem() { load_se_metric se_stats.avg_mem_usage "$@"; }
 
 # assert_no_se_write WHAT: no request since the counters' reset could have changed an SE.
 assert_no_se_write() {

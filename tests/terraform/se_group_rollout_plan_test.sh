@@ -81,7 +81,7 @@ for line in \
   "rollout: checkout-se-1 and -2 will be replaced (4 vCPUs -> 5, 8192 MB -> 10240), one at a time" \
   "step 1: checkout-se-1 out; checkout-vs-1, checkout-vs-2, checkout-vs-3 -> new SE 1; the Controller creates new SE 1 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 59.2%" \
   "step 2: checkout-se-2 out; checkout-vs-4, checkout-vs-5, checkout-vs-6 -> new SE 2; the Controller creates new SE 2 at 5 vCPUs; predicted CPU: new SE 1 (5 vCPUs) 59.2%, new SE 2 (5 vCPUs) 56.0%" \
-  "load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage of each SE, the highest sample of the last 1 hour (300 s samples)" \
+  "load: what the SEs carry now, the Controller's se_stats.avg_cpu_usage and se_stats.avg_mem_usage of each SE, the highest sample of the last 1 hour (300 s samples)" \
   "guard upgrade: passes: no upgrade running" \
   "guard ha-mode: passes: HA_MODE_SHARED: 2 running, 1 out at a time, 1 left; minimum 1" \
   "guard cloud: passes: cloud \"nsxt-cloud\" creates replacement SEs" \

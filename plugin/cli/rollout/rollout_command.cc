@@ -165,16 +165,16 @@ int RunRolloutCommand(const RolloutCommandOptions& options, ctl::Client& client,
     }
     declared = *capacity;
   }
-  // The load the SEs carry now (the last hour's highest sample of each SE's CPU): one metrics
-  // request for the group's SEs.
+  // The load the SEs carry now (the last hour's highest sample of each SE's CPU and memory): one
+  // metrics request for the group's SEs.
   absl::StatusOr<std::vector<ctl::ServiceEngine>> ses =
       client.ListServiceEngines(input->group.uuid, "");
   if (!ses.ok()) return Fail(err, ses.status());
-  absl::StatusOr<segroup::SesCpuNow> cpu =
-      segroup::ReadSesCpuNow(client, "", *ses, segroup::RollLoadQuery(nullptr), absl::Now());
-  if (!cpu.ok()) return Fail(err, cpu.status());
+  absl::StatusOr<segroup::SesLoadNow> load =
+      segroup::ReadSesLoadNow(client, "", *ses, segroup::RollLoadQuery(nullptr), absl::Now());
+  if (!load.ok()) return Fail(err, load.status());
   const lc::RollInput roll_input =
-      lc::RollInputOf(*input, segroup::CurrentLoadOf(*cpu, input->ses.running), declared,
+      lc::RollInputOf(*input, segroup::CurrentLoadOf(*load, input->ses.running), declared,
                       options.max_unavailable, 0);
   const lc::RollDecision decision = lc::DecideRoll(roll_input);
   lc::RolloutOptions roll;

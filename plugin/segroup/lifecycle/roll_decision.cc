@@ -2,6 +2,7 @@
 #include "plugin/segroup/lifecycle/roll_decision.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 #include <set>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/se_group_fields.h"
+#include "plugin/sizing/format.h"
 #include "plugin/sizing/ha_mode.h"
 #include "plugin/sizing/rules.h"
 
@@ -23,6 +25,13 @@ namespace {
 constexpr char kLegacyActiveStandby[] = "HA_MODE_LEGACY_ACTIVE_STANDBY";
 constexpr char kDistributed[] = "PLACEMENT_ALGO_DISTRIBUTED";
 constexpr double kEpsilon = 1e-9;
+constexpr std::array<LoadMetric, kLoadMetricCount> kLoadMetrics = {LoadMetric::kCpu,
+                                                                   LoadMetric::kMemory};
+
+// A figure per metric (vCPU-percent, MB-percent; or an SE's vCPUs and MB), by LoadMetric.
+using PerMetric = std::array<double, kLoadMetricCount>;
+
+size_t Index(LoadMetric m) { return static_cast<size_t>(m); }
 
 // A whole number of the group, else the catalog's default, else `fallback`.
 int GroupInt(const nlohmann::json& body, const char* field, int fallback) {
@@ -74,42 +83,61 @@ std::string Plural(int n, const char* one, const char* many) {
 
 std::string Percent(double pct) { return absl::StrFormat("%.1f%%", pct); }
 
+// The measured figures of the SEs, SE uuid -> percent, by LoadMetric.
+using MeasuredLoad = std::array<std::map<std::string, double>, kLoadMetricCount>;
+
 // One SE in the simulation.
 struct SimSe {
   std::string uuid;
   std::string name;
   int vcpus = 1;
-  int order = 0;        // creation order: the running SEs by name, then the new ones
-  bool present = true;  // false once deleted (a replaced SE after its step)
-  bool enabled = true;  // false while it leaves
-  bool is_new = false;  // created in the roll
-  double units = 0;     // load in vCPU-percent: cpu_pct x vcpus
+  int64_t memory_mb = 0;  // as the Controller gives it; 0 unknown
+  PerMetric size{};       // what its figures are percentages of: its vCPUs, its MB
+  int order = 0;          // creation order: the running SEs by name, then the new ones
+  bool present = true;    // false once deleted (a replaced SE after its step)
+  bool enabled = true;    // false while it leaves
+  bool is_new = false;    // created in the roll
+  PerMetric units{};      // load: vCPU-percent (cpu_pct x vcpus), MB-percent (mem_pct x MB)
 };
 
 // One virtual service in the simulation: the SEs it is on and its load on each.
 struct SimVs {
   std::string name;
-  std::vector<int> on;          // SE indices
-  std::map<int, double> share;  // SE index -> its load there, in vCPU-percent
+  std::vector<int> on;             // SE indices
+  std::map<int, PerMetric> share;  // SE index -> its load there, in SimSe::units' units
 };
 
 // The roll simulated on the group's SEs and virtual services.
 class Simulation {
  public:
-  Simulation(const RollInput& in, const std::map<std::string, double>& cpu)
-      : in_(in), p_(in.placement) {
+  // `measured`: each judged metric's figure of every running SE (an empty map: not judged).
+  Simulation(const RollInput& in, const MeasuredLoad& measured)
+      : in_(in), p_(in.placement), memory_judged_(!measured[Index(LoadMetric::kMemory)].empty()) {
+    // An SE whose memory the Controller does not give weighs as the smallest known (its share
+    // of memory then counts the most where it lands); none known: every SE weighs the same.
+    for (const RunningSe& r : in.ses.running) {
+      if (r.memory_mb > 0 && (smallest_memory_mb_ == 0 || r.memory_mb < smallest_memory_mb_)) {
+        smallest_memory_mb_ = r.memory_mb;
+      }
+    }
+    if (in.target.memory_mb > 0 &&
+        (smallest_memory_mb_ == 0 || in.target.memory_mb < smallest_memory_mb_)) {
+      smallest_memory_mb_ = in.target.memory_mb;
+    }
     std::vector<RunningSe> running = in.ses.running;
     std::sort(running.begin(), running.end(),
               [](const RunningSe& a, const RunningSe& b) { return NaturalLess(a.name, b.name); });
     std::map<std::string, std::vector<int>> hosts;  // vs -> SE indices
     for (const RunningSe& r : running) {
-      SimSe se;
+      SimSe se = Sized(r.vcpus, r.memory_mb);
       se.uuid = r.uuid;
       se.name = r.name;
-      se.vcpus = std::max(1, r.vcpus);
       se.order = static_cast<int>(ses_.size());
-      auto c = cpu.find(r.uuid);
-      se.units = c == cpu.end() ? 0 : c->second * se.vcpus;
+      for (LoadMetric m : kLoadMetrics) {
+        const std::map<std::string, double>& figures = measured[Index(m)];
+        auto f = figures.find(r.uuid);
+        se.units[Index(m)] = f == figures.end() ? 0 : f->second * se.size[Index(m)];
+      }
       const int index = static_cast<int>(ses_.size());
       ses_.push_back(se);
       auto v = in.virtual_services.find(r.uuid);
@@ -130,7 +158,7 @@ class Simulation {
       const int count = Count(static_cast<int>(s));
       for (SimVs& vs : vss_) {
         if (std::find(vs.on.begin(), vs.on.end(), static_cast<int>(s)) != vs.on.end()) {
-          vs.share[static_cast<int>(s)] = ses_[s].units / count;
+          vs.share[static_cast<int>(s)] = Scaled(ses_[s].units, 1.0 / count);
         }
       }
     }
@@ -154,13 +182,13 @@ class Simulation {
       const size_t before = vs.on.size();
       PlaceAgain(vs, settle);
       if (vs.on.size() == before) continue;
-      double total = 0;
-      for (const auto& [s, units] : vs.share) total += units;
-      for (const auto& [s, units] : vs.share) ses_[s].units -= units;
+      PerMetric total{};
+      for (const auto& [s, units] : vs.share) AddTo(total, units, 1);
+      for (const auto& [s, units] : vs.share) AddTo(ses_[s].units, units, -1);
       vs.share.clear();
       for (int s : vs.on) {
-        vs.share[s] = total / static_cast<double>(vs.on.size());
-        ses_[s].units += vs.share[s];
+        vs.share[s] = Scaled(total, 1.0 / static_cast<double>(vs.on.size()));
+        AddTo(ses_[s].units, vs.share[s], 1);
       }
     }
     joined_.clear();
@@ -174,7 +202,7 @@ class Simulation {
   RollStep Step(int number, const std::vector<std::pair<int, bool>>& batch) {
     RollStep step;
     step.number = number;
-    std::vector<double> before;
+    std::vector<PerMetric> before;
     for (const SimSe& se : ses_) before.push_back(se.units);
     const size_t first_new = ses_.size();
     for (const auto& [index, replaced] : batch) {
@@ -195,10 +223,10 @@ class Simulation {
           staying.push_back(s);
           if (joined_.count({vs.name, s}) > 0) joined.push_back(s);
         }
-        const double units = share->second;
+        const PerMetric units = share->second;
         vs.share.erase(share);
         vs.on.erase(std::remove(vs.on.begin(), vs.on.end(), index), vs.on.end());
-        ses_[index].units -= units;
+        AddTo(ses_[index].units, units, -1);
         if (staying.empty()) {
           if (std::find(step.unplaced.begin(), step.unplaced.end(), vs.name) ==
               step.unplaced.end()) {
@@ -208,8 +236,9 @@ class Simulation {
         }
         const std::vector<int>& to = joined.empty() ? staying : joined;
         for (int s : to) {
-          vs.share[s] += units / static_cast<double>(to.size());
-          ses_[s].units += units / static_cast<double>(to.size());
+          const PerMetric part = Scaled(units, 1.0 / static_cast<double>(to.size()));
+          AddTo(vs.share[s], part, 1);
+          AddTo(ses_[s].units, part, 1);
           step.moves.push_back(VsMove{vs.name, ses_[index].name, ses_[s].name, ses_[s].is_new});
         }
       }
@@ -218,13 +247,24 @@ class Simulation {
     for (size_t s = 0; s < ses_.size(); ++s) {
       const SimSe& se = ses_[s];
       if (!se.present || !se.enabled) continue;
-      const double was = s < before.size() ? before[s] : 0;
-      step.loads.push_back(SeLoadAfter{se.name, se.vcpus, se.units / se.vcpus,
-                                       se.units > was + kEpsilon, se.is_new});
+      bool gained = false;
+      for (LoadMetric m : kLoadMetrics) {
+        const double was = s < before.size() ? before[s][Index(m)] : 0;
+        gained |= se.units[Index(m)] > was + kEpsilon;
+      }
+      SeLoadAfter load;
+      load.name = se.name;
+      load.vcpus = se.vcpus;
+      load.memory_mb = se.memory_mb;
+      load.cpu_pct = Pct(se, LoadMetric::kCpu);
+      if (memory_judged_) load.mem_pct = Pct(se, LoadMetric::kMemory);
+      load.gained = gained;
+      load.is_new = se.is_new;
+      step.loads.push_back(load);
     }
     for (const auto& [index, replaced] : batch) {
       SimSe& se = ses_[index];
-      se.units = 0;
+      se.units = PerMetric{};
       if (replaced) {
         se.present = false;
       } else {
@@ -236,6 +276,34 @@ class Simulation {
   }
 
  private:
+  // to += sign x from, metric by metric.
+  static void AddTo(PerMetric& to, const PerMetric& from, double sign) {
+    for (size_t m = 0; m < to.size(); ++m) to[m] += sign * from[m];
+  }
+
+  static PerMetric Scaled(const PerMetric& units, double factor) {
+    PerMetric out = units;
+    for (double& u : out) u *= factor;
+    return out;
+  }
+
+  // An SE's figure of `metric`: its load over its size (rules roll-load-scales-with-vcpus and
+  // roll-memory-scales-with-memory: a share keeps its vCPU-seconds and its megabytes).
+  static double Pct(const SimSe& se, LoadMetric metric) {
+    return se.units[Index(metric)] / se.size[Index(metric)];
+  }
+
+  // An SE of `vcpus` and `memory_mb` (0: unknown) with its sizes set.
+  SimSe Sized(int vcpus, int64_t memory_mb) const {
+    SimSe se;
+    se.vcpus = std::max(1, vcpus);
+    se.memory_mb = memory_mb;
+    se.size[Index(LoadMetric::kCpu)] = se.vcpus;
+    const int64_t weighed = memory_mb > 0 ? memory_mb : smallest_memory_mb_;
+    se.size[Index(LoadMetric::kMemory)] = weighed > 0 ? static_cast<double>(weighed) : 1.0;
+    return se;
+  }
+
   // Virtual services on the SE (placed or awaiting it).
   int Count(int s) const {
     int n = 0;
@@ -280,10 +348,9 @@ class Simulation {
         }
         return;
       }
-      SimSe se;
+      SimSe se = Sized(in_.target.num_vcpus, in_.target.memory_mb);
       se.uuid = absl::StrCat("new-", ++created_);
       se.name = absl::StrCat("new SE ", created_);
-      se.vcpus = std::max(1, in_.target.num_vcpus);
       se.order = static_cast<int>(ses_.size());
       se.is_new = true;
       ses_.push_back(se);
@@ -298,6 +365,8 @@ class Simulation {
 
   const RollInput& in_;
   const PlacementSettings p_;
+  const bool memory_judged_;
+  int64_t smallest_memory_mb_ = 0;  // of the running SEs and the target shape; 0 none known
   std::vector<SimSe> ses_;
   std::vector<SimVs> vss_;
   std::set<std::pair<std::string, int>> joined_;  // (vs, SE) placed in the current step
@@ -329,7 +398,53 @@ std::string ReplacementAdvice(const RollInput& in, int present_ses, int most_hos
   return absl::StrJoin(ways, "; or ");
 }
 
+// "12,288 MB", or "unknown memory" when the Controller gives none.
+std::string MemoryText(int64_t memory_mb) {
+  return memory_mb > 0 ? absl::StrCat(sizing::FormatInt(memory_mb), " MB") : "unknown memory";
+}
+
+// "; memory not judged (why): CPU only" when the decision judged no memory, else "".
+std::string MemoryNotJudged(const RollDecision& d, const RollInput& in) {
+  for (const MetricPeak& p : d.peaks) {
+    if (p.metric == LoadMetric::kMemory) return "";
+  }
+  return absl::StrCat("; memory not judged (",
+                      in.load.memory_missing_reason.empty() ? "no se_stats.avg_mem_usage sample"
+                                                            : in.load.memory_missing_reason,
+                      "): CPU only");
+}
+
+// The capacity guard's figures when it passes on measured load: the binding peak and the peak of
+// each other judged metric (the load line says when memory is not judged).
+std::string CapacityPasses(const RollDecision& d, const RollInput& in) {
+  std::string text;
+  if (d.peak_step == 0) {
+    text = absl::StrCat("no SE takes more load; target ", Percent(in.target_pct));
+  } else {
+    text = absl::StrFormat("predicted peak %.1f%% %s on %s at step %d, target %.0f%%", d.peak_pct,
+                           LoadMetricName(d.peak_metric), d.peak_se, d.peak_step, in.target_pct);
+    for (const MetricPeak& p : d.peaks) {
+      if (p.metric == d.peak_metric || p.step == 0) continue;
+      absl::StrAppend(&text, absl::StrFormat("; %s peak %.1f%% on %s at step %d",
+                                             LoadMetricName(p.metric), p.pct, p.se, p.step));
+    }
+  }
+  return text;
+}
+
 }  // namespace
+
+const char* LoadMetricName(LoadMetric metric) {
+  return metric == LoadMetric::kMemory ? "memory" : "CPU";
+}
+
+const char* LoadMetricKey(LoadMetric metric) {
+  return metric == LoadMetric::kMemory ? "memory" : "cpu";
+}
+
+double SeLoadAfter::Pct(LoadMetric metric) const {
+  return metric == LoadMetric::kMemory ? mem_pct.value_or(0) : cpu_pct;
+}
 
 PlacementSettings PlacementSettingsOf(const nlohmann::json& body) {
   PlacementSettings p;
@@ -464,16 +579,34 @@ RollDecision DecideRoll(const RollInput& in) {
   }
 
   // The simulation: where each step's virtual services go, and the load each SE then carries.
-  std::map<std::string, double> cpu = in.load.cpu_pct;
-  const bool measured = !cpu.empty();
-  d.load_basis = measured ? "measured" : in.declared.known ? "declared" : "none";
-  if (measured) {
-    // An SE without samples counts as the busiest SE with samples (conservative).
-    double highest = 0;
-    for (const auto& [uuid, pct] : cpu) highest = std::max(highest, pct);
-    for (const RunningSe& se : in.ses.running) cpu.emplace(se.uuid, highest);
+  // CPU decides whether the load is measured; memory is judged with it when the SEs have memory
+  // samples (else the guard judges CPU only and says so).
+  MeasuredLoad load{in.load.cpu_pct, in.load.mem_pct};
+  const bool measured = !in.load.cpu_pct.empty();
+  if (!measured) load[Index(LoadMetric::kMemory)].clear();
+  std::vector<LoadMetric> judged;
+  for (LoadMetric m : kLoadMetrics) {
+    if (!load[Index(m)].empty()) judged.push_back(m);
   }
-  Simulation sim(in, cpu);
+  d.load_basis = measured ? "measured" : in.declared.known ? "declared" : "none";
+  for (LoadMetric m : judged) {
+    // An SE without samples counts as the busiest SE with samples (conservative).
+    std::map<std::string, double>& figures = load[Index(m)];
+    double highest = 0;
+    for (const auto& [uuid, pct] : figures) highest = std::max(highest, pct);
+    std::vector<std::string> without;
+    for (const RunningSe& se : in.ses.running) {
+      if (figures.emplace(se.uuid, highest).second) without.push_back(se.name);
+    }
+    if (m == LoadMetric::kMemory && !without.empty()) {
+      d.notes.push_back(absl::StrFormat(
+          "%s no se_stats.avg_mem_usage sample: counted as the busiest SE with samples (%.1f%% "
+          "memory)",
+          absl::StrCat(absl::StrJoin(without, ", "), without.size() == 1 ? " has" : " have"),
+          highest));
+    }
+  }
+  Simulation sim(in, load);
   const std::vector<std::string> at_write = sim.Settle();
   if (!at_write.empty()) {
     d.notes.push_back(absl::StrCat(
@@ -495,9 +628,12 @@ RollDecision DecideRoll(const RollInput& in) {
   for (const auto& [uuid, vss] : in.virtual_services) {
     most_hosted = std::max(most_hosted, static_cast<int>(vss.size()));
   }
-  int over_step = 0;  // the first step that puts an SE it moves load onto over the target
+  // The first step that puts an SE it moves load onto over the target, the SE and the metric.
+  int over_step = 0;
   std::string over_se;
   double over_pct = 0;
+  LoadMetric over_metric = LoadMetric::kCpu;
+  for (LoadMetric m : judged) d.peaks.push_back(MetricPeak{m, 0, "", 0});
   for (size_t start = 0; start < d.order.size() && placement_problem.empty();
        start += static_cast<size_t>(out)) {
     std::vector<std::pair<int, bool>> batch;
@@ -538,21 +674,36 @@ RollDecision DecideRoll(const RollInput& in) {
     spares -= std::min(spares, from_spares);
     present += created - replaced;
     if (measured) {
+      // The busiest SE that gains load, by its highest judged metric (CPU first on a tie: every
+      // metric has the same target).
       const SeLoadAfter* busiest = nullptr;
+      LoadMetric binding = LoadMetric::kCpu;
       for (const SeLoadAfter& se : step.loads) {
         if (!se.gained) continue;
-        if (busiest == nullptr || se.cpu_pct > busiest->cpu_pct + kEpsilon) busiest = &se;
+        for (MetricPeak& peak : d.peaks) {
+          const double pct = se.Pct(peak.metric);
+          if (peak.step == 0 || pct > peak.pct + kEpsilon) {
+            peak = {peak.metric, pct, se.name, step.number};
+          }
+          if (busiest == nullptr || pct > busiest->Pct(binding) + kEpsilon) {
+            busiest = &se;
+            binding = peak.metric;
+          }
+        }
       }
       if (busiest != nullptr) {
-        if (d.peak_step == 0 || busiest->cpu_pct > d.peak_pct + kEpsilon) {
-          d.peak_pct = busiest->cpu_pct;
+        const double pct = busiest->Pct(binding);
+        if (d.peak_step == 0 || pct > d.peak_pct + kEpsilon) {
+          d.peak_pct = pct;
           d.peak_se = busiest->name;
           d.peak_step = step.number;
+          d.peak_metric = binding;
         }
-        if (over_step == 0 && busiest->cpu_pct > in.target_pct + kEpsilon) {
+        if (over_step == 0 && pct > in.target_pct + kEpsilon) {
           over_step = step.number;
           over_se = busiest->name;
-          over_pct = busiest->cpu_pct;
+          over_pct = pct;
+          over_metric = binding;
         }
       }
     }
@@ -584,9 +735,11 @@ RollDecision DecideRoll(const RollInput& in) {
       for (const VsMove& m : worst.moves) {
         if (m.to == over_se) from.push_back(absl::StrCat(m.vs, " from ", m.from));
       }
-      const bool onto_running =
-          std::none_of(worst.loads.begin(), worst.loads.end(),
-                       [&over_se](const SeLoadAfter& s) { return s.name == over_se && s.is_new; });
+      const SeLoadAfter& over =
+          *std::find_if(worst.loads.begin(), worst.loads.end(),
+                        [&over_se](const SeLoadAfter& s) { return s.name == over_se; });
+      const bool onto_running = !over.is_new;
+      const bool memory = over_metric == LoadMetric::kMemory;
       std::string advice;
       if (onto_running) {
         std::vector<std::string> ways;
@@ -600,24 +753,25 @@ RollDecision DecideRoll(const RollInput& in) {
         }
         ways.push_back("roll in a quieter hour");
         advice = absl::StrCat(" To let it roll: ", absl::StrJoin(ways, "; or "), ".");
+      } else if (memory) {
+        advice = absl::StrCat(" To let it roll: raise memory_per_se (",
+                              sizing::FormatInt(in.target.memory_mb),
+                              " MB) so that each new SE holds the memory the moved virtual "
+                              "services use, or roll in a quieter hour.");
       } else {
         advice = " To let it roll: roll in a quieter hour, or raise vcpus_per_se further.";
       }
       capacity_problem = absl::StrFormat(
-          "at step %d (%s out) %s would take %s and run at %.1f%% CPU, over the %.0f%% target "
+          "at step %d (%s out) %s would take %s and run at %.1f%% %s%s, over the %.0f%% target "
           "(the load the SEs carry now: %s).%s",
           worst.number, absl::StrJoin(worst.leaving, ", "), over_se,
-          from.empty() ? "more load" : absl::StrJoin(from, ", "), over_pct, in.target_pct,
+          from.empty() ? "more load" : absl::StrJoin(from, ", "), over_pct,
+          LoadMetricName(over_metric),
+          memory ? absl::StrCat(" (of its ", MemoryText(over.memory_mb), ")") : "", in.target_pct,
           in.load.source, advice);
     }
-    verdict(
-        "capacity", capacity_problem.empty(),
-        capacity_problem.empty()
-            ? (d.peak_step == 0
-                   ? absl::StrCat("no SE takes more load; target ", Percent(in.target_pct))
-                   : absl::StrFormat("predicted peak %.1f%% CPU on %s at step %d, target %.0f%%",
-                                     d.peak_pct, d.peak_se, d.peak_step, in.target_pct))
-            : capacity_problem);
+    verdict("capacity", capacity_problem.empty(),
+            capacity_problem.empty() ? CapacityPasses(d, in) : capacity_problem);
   } else if (in.declared.known) {
     // No samples: the declared workload on the SEs left (rule rollout-capacity-with-ses-out).
     const CapacityFigures& c = in.declared;
@@ -694,9 +848,14 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
       parts.push_back(absl::StrCat(absl::StrJoin(vss, ", "), " -> ", to));
     }
     std::vector<std::string> loads;
+    std::vector<std::string> memory;
     for (const SeLoadAfter& l : s.loads) {
       if (l.gained || l.is_new) {
         loads.push_back(absl::StrFormat("%s (%d vCPUs) %.1f%%", l.name, l.vcpus, l.cpu_pct));
+        if (l.mem_pct.has_value()) {
+          memory.push_back(
+              absl::StrFormat("%s (%s) %.1f%%", l.name, MemoryText(l.memory_mb), *l.mem_pct));
+        }
       }
     }
     std::string line =
@@ -712,14 +871,18 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
     if (d.load_basis == "measured" && !loads.empty()) {
       absl::StrAppend(&line, "; predicted CPU: ", absl::StrJoin(loads, ", "));
     }
+    if (d.load_basis == "measured" && !memory.empty()) {
+      absl::StrAppend(&line, "; predicted memory: ", absl::StrJoin(memory, ", "));
+    }
     lines.push_back(line);
   }
   if (d.load_basis == "measured") {
     lines.push_back(absl::StrCat(
         "load: what the SEs carry now, ", in.load.source,
-        "; an SE's load shared evenly by its virtual services, scaled by vCPUs when it moves "
-        "(rules ",
-        sizing::rules::kRollLoadSharedEvenly, ", ", sizing::rules::kRollLoadScalesWithVcpus, ")"));
+        "; an SE's load shared evenly by its virtual services; when it moves, CPU scaled by "
+        "vCPUs and memory by memory size (rules ",
+        sizing::rules::kRollLoadSharedEvenly, ", ", sizing::rules::kRollLoadScalesWithVcpus, ", ",
+        sizing::rules::kRollMemoryScalesWithMemory, ")", MemoryNotJudged(d, in)));
   }
   for (const GuardVerdict& g : d.guards) {
     lines.push_back(
@@ -758,6 +921,14 @@ nlohmann::json DecisionJson(const RollDecision& d) {
   out["peak_pct"] = d.peak_pct;
   out["peak_se"] = d.peak_se;
   out["peak_step"] = d.peak_step;
+  out["peak_metric"] =
+      d.peak_step > 0 || d.load_basis == "declared" ? LoadMetricKey(d.peak_metric) : "";
+  json peaks = json::array();
+  for (const MetricPeak& p : d.peaks) {
+    peaks.push_back(
+        {{"metric", LoadMetricKey(p.metric)}, {"pct", p.pct}, {"se", p.se}, {"step", p.step}});
+  }
+  out["peaks"] = peaks;
   out["load_basis"] = d.load_basis;
   json ses = json::array();
   for (const LaggingSe& se : d.order) {
@@ -774,7 +945,9 @@ nlohmann::json DecisionJson(const RollDecision& d) {
     for (const SeLoadAfter& l : s.loads) {
       loads.push_back({{"name", l.name},
                        {"vcpus", l.vcpus},
+                       {"memory_mb", l.memory_mb},
                        {"cpu_pct", l.cpu_pct},
+                       {"mem_pct", l.mem_pct.has_value() ? json(*l.mem_pct) : json(nullptr)},
                        {"gained", l.gained},
                        {"is_new", l.is_new}});
     }

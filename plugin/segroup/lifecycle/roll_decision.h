@@ -17,13 +17,16 @@
 //   - no SE with room: a new SE at the group's current settings, while the group (every SE it
 //     has, the leaving ones included) has fewer than max_se and the cloud creates SEs; else the
 //     virtual service finds no place and the Controller reports MIGRATE_SE_FAILED.
-// Load: each SE's load (its measured CPU, a percentage of that SE) is shared evenly by the
-// virtual services it hosts (rule roll-load-shared-evenly); a share that moves keeps its vCPU
-// seconds, so on an SE of other size it is scaled by the ratio of the vCPUs (rule
-// roll-load-scales-with-vcpus). Pure; no Terraform types.
+// Load: each measured metric of an SE (its CPU and its memory, each a percentage of that SE) is
+// shared evenly by the virtual services it hosts (rule roll-load-shared-evenly); a share that
+// moves keeps its vCPU-seconds and its megabytes, so on an SE of other size its CPU is scaled by
+// the ratio of the vCPUs (rule roll-load-scales-with-vcpus) and its memory by the ratio of the
+// memory (rule roll-memory-scales-with-memory). The capacity guard refuses when either metric of
+// an SE that gains load goes over the target. Pure; no Terraform types.
 #ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
 #define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,15 +53,32 @@ struct PlacementSettings {
 // fields it does not set.
 PlacementSettings PlacementSettingsOf(const nlohmann::json& group_body);
 
+// The measured metrics the roll predicts per SE per step, each a percentage of the SE that
+// carries it: CPU (se_stats.avg_cpu_usage, of its vCPUs) and memory (se_stats.avg_mem_usage, of
+// its memory; open connections bind on it).
+enum class LoadMetric { kCpu = 0, kMemory };
+inline constexpr int kLoadMetricCount = 2;
+
+// How the plan names a metric: "CPU", "memory".
+const char* LoadMetricName(LoadMetric metric);
+
+// How the decision's JSON names a metric: "cpu", "memory".
+const char* LoadMetricKey(LoadMetric metric);
+
 // The load the group's SEs carry now, as read from the Controller (or not).
 struct CurrentLoad {
   // SE uuid -> its CPU now (percent of that SE), for the SEs with samples.
   std::map<std::string, double> cpu_pct;
-  // Where the figures come from, for the plan: "the Controller's se_stats.avg_cpu_usage, the
-  // highest 5-minute sample of the last 30 minutes".
+  // SE uuid -> its memory now (percent of that SE's memory), for the SEs with samples; empty
+  // when none has any: the guard then judges CPU only and says so (memory_missing_reason).
+  std::map<std::string, double> mem_pct;
+  // Where the figures come from, for the plan: "the Controller's se_stats.avg_cpu_usage and
+  // se_stats.avg_mem_usage of each SE, the highest sample of the last 1 hour (300 s samples)".
   std::string source;
   // Why there are none, when cpu_pct is empty ("the Controller has no samples for these SEs").
   std::string missing_reason;
+  // Why memory is not judged, when mem_pct is empty and cpu_pct is not.
+  std::string memory_missing_reason;
 };
 
 // Everything the decision is computed from.
@@ -73,7 +93,9 @@ struct RollInput {
   CapacityFigures declared;
   PlacementSettings placement;
   TargetShape target;
-  double target_pct = 80;  // the utilization an SE must stay within (max_cpu_usage, else 80)
+  // The utilization an SE must stay within (max_cpu_usage, else 80), for its CPU and its memory
+  // alike (rule roll-memory-scales-with-memory).
+  double target_pct = 80;
   int ha_minimum_ses = 1;
   LicenseFigures license;
   CloudFigures cloud;
@@ -97,9 +119,22 @@ struct VsMove {
 struct SeLoadAfter {
   std::string name;
   int vcpus = 0;
+  int64_t memory_mb = 0;  // the memory its memory figure is a percentage of
   double cpu_pct = 0;
-  bool gained = false;  // the step moved load onto it
-  bool is_new = false;  // a replacement the Controller creates in the roll
+  std::optional<double> mem_pct;  // unset when memory is not judged (no samples)
+  bool gained = false;            // the step moved load onto it
+  bool is_new = false;            // a replacement the Controller creates in the roll
+
+  // Its figure of `metric` (0 for memory when not judged).
+  double Pct(LoadMetric metric) const;
+};
+
+// The highest predicted figure of one metric on an SE the roll moves load onto.
+struct MetricPeak {
+  LoadMetric metric = LoadMetric::kCpu;
+  double pct = 0;
+  std::string se;
+  int step = 0;  // 0: no SE takes load
 };
 
 // One step of the roll as predicted.
@@ -131,10 +166,14 @@ struct RollDecision {
   // When refused: the guard that refuses, and its message (figures and what to change).
   std::string refused_by;
   std::string refusal;
-  // The busiest SE the roll moves load onto, at the worst step; peak_step 0 when none.
+  // The busiest SE the roll moves load onto, at the worst step, by its binding metric (the
+  // highest figure of any judged metric, CPU on a tie); peak_step 0 when none.
   double peak_pct = 0;
   std::string peak_se;
   int peak_step = 0;
+  LoadMetric peak_metric = LoadMetric::kCpu;
+  // The peak of each judged metric (CPU first; memory when the SEs have memory samples).
+  std::vector<MetricPeak> peaks;
   std::string load_basis;          // "measured" (the Controller's samples), "declared", or "none"
   std::vector<std::string> notes;  // e.g. vs_scalein_timeout cutting long-lived connections
 };
@@ -156,9 +195,11 @@ std::vector<std::string> DescribeDecision(const RollDecision& decision, const Ro
 std::string DecisionFingerprint(const RollDecision& decision);
 
 // The decision as JSON, for the CLI's and Ansible's output: {verdict, summary, refused_by,
-// refusal, peak_pct, peak_se, peak_step, load_basis, ses: [{name, action}], steps: [{number,
-// leaving, moves: [{vs, from, to, to_new_se}], created, unplaced, loads: [{name, vcpus, cpu_pct,
-// gained, is_new}]}], guards: [{guard, passed, figures}], notes, fingerprint}.
+// refusal, peak_pct, peak_se, peak_step, peak_metric ("cpu", "memory"; "" without a peak),
+// peaks: [{metric, pct, se, step}], load_basis, ses: [{name, action}], steps: [{number, leaving,
+// moves: [{vs, from, to, to_new_se}], created, unplaced, loads: [{name, vcpus, memory_mb,
+// cpu_pct, mem_pct (null when memory is not judged), gained, is_new}]}], guards: [{guard,
+// passed, figures}], notes, fingerprint}.
 nlohmann::json DecisionJson(const RollDecision& decision);
 
 }  // namespace nsxalb::segroup::lifecycle

@@ -13,6 +13,15 @@
 #include "plugin/segroup/usage/series.h"
 
 namespace nsxalb::segroup {
+namespace {
+
+// Why `group` has no figure of `metric_id` over `window`.
+std::string NoSampleOf(const char* metric_id, absl::Duration window, size_t group_ses) {
+  return absl::StrCat("no sample of ", metric_id, " in the last ", UsageWindowProse(window),
+                      " for the group's ", group_ses, group_ses == 1 ? " SE" : " SEs");
+}
+
+}  // namespace
 
 UsageQuery RollLoadQuery(const UsageQuery* observed) {
   if (observed != nullptr) return *observed;
@@ -22,26 +31,30 @@ UsageQuery RollLoadQuery(const UsageQuery* observed) {
   return query;
 }
 
-absl::StatusOr<SesCpuNow> ReadSesCpuNow(controller::Client& client, std::string_view tenant,
-                                        const std::vector<controller::ServiceEngine>& ses,
-                                        const UsageQuery& query, absl::Time now) {
-  SesCpuNow out;
+absl::StatusOr<SesLoadNow> ReadSesLoadNow(controller::Client& client, std::string_view tenant,
+                                          const std::vector<controller::ServiceEngine>& ses,
+                                          const UsageQuery& query, absl::Time now) {
+  SesLoadNow out;
   out.window = query.window;
   const std::string statistic =
       query.statistic == UsageStatistic::kMax
           ? "the highest sample"
           : absl::StrCat("the ", UsageStatisticName(query.statistic), " of the samples");
-  out.source = absl::StrCat("the Controller's se_stats.avg_cpu_usage of each SE, ", statistic,
-                            " of the last ", UsageWindowProse(query.window), " (",
-                            UsageStepSeconds(query.window), " s samples)");
+  out.source = absl::StrCat(
+      "the Controller's se_stats.avg_cpu_usage and se_stats.avg_mem_usage "
+      "of each SE, ",
+      statistic, " of the last ", UsageWindowProse(query.window), " (",
+      UsageStepSeconds(query.window), " s samples)");
   if (ses.empty()) return out;
   const std::vector<ObservedSe> observed = ObservedSes(ses);
-  // The usage request's SE part only: the roll reads no virtual-service series.
+  // The usage request's SE part only, asking memory too: the roll reads no virtual-service
+  // series.
   nlohmann::json request = UsageCollectionRequest(observed, query, now);
   nlohmann::json& requests = request["metric_requests"];
   for (auto it = requests.begin(); it != requests.end();) {
     it = it->value("id", "") == kSeStatsRequestId ? std::next(it) : requests.erase(it);
   }
+  for (nlohmann::json& se_request : requests) se_request["metric_id"] = kRollLoadMetricIds;
   usage_internal::CollectionDecoder decoder(observed, absl::ToUnixSeconds(now - query.window),
                                             absl::ToUnixSeconds(now));
   const absl::Status read = usage_internal::StreamCollection(client, request, tenant, decoder);
@@ -50,32 +63,42 @@ absl::StatusOr<SesCpuNow> ReadSesCpuNow(controller::Client& client, std::string_
     out.failure = std::string(read.message());
     return out;
   }
-  for (size_t i = 0; i < observed.size(); ++i) {
+  // Each SE's statistic of one series, when it has samples of it.
+  const auto statistic_of = [&](size_t se, usage_internal::Series series,
+                                std::map<std::string, double>& into) {
     std::vector<std::pair<int64_t, double>> points;
-    for (const auto& [at, sample] : decoder.SamplesOf(i)) {
-      if (sample.Has(usage_internal::kCpu))
-        points.push_back({at, sample.value[usage_internal::kCpu]});
+    for (const auto& [at, sample] : decoder.SamplesOf(se)) {
+      if (sample.Has(series)) points.push_back({at, sample.value[series]});
     }
     const ObservedPeak peak = usage_internal::StatisticOf(points, query.statistic);
-    if (peak.value.has_value()) out.cpu_pct[observed[i].uuid] = *peak.value;
+    if (peak.value.has_value()) into[observed[se].uuid] = *peak.value;
+  };
+  for (size_t i = 0; i < observed.size(); ++i) {
+    statistic_of(i, usage_internal::kCpu, out.cpu_pct);
+    statistic_of(i, usage_internal::kMem, out.mem_pct);
   }
   return out;
 }
 
-lifecycle::CurrentLoad CurrentLoadOf(const SesCpuNow& all,
+lifecycle::CurrentLoad CurrentLoadOf(const SesLoadNow& all,
                                      const std::vector<lifecycle::RunningSe>& group) {
   lifecycle::CurrentLoad load;
   load.source = all.source;
   for (const lifecycle::RunningSe& se : group) {
-    auto it = all.cpu_pct.find(se.uuid);
-    if (it != all.cpu_pct.end()) load.cpu_pct[se.uuid] = it->second;
+    if (auto it = all.cpu_pct.find(se.uuid); it != all.cpu_pct.end()) {
+      load.cpu_pct[se.uuid] = it->second;
+    }
+    if (auto it = all.mem_pct.find(se.uuid); it != all.mem_pct.end()) {
+      load.mem_pct[se.uuid] = it->second;
+    }
+  }
+  if (load.mem_pct.empty() && !load.cpu_pct.empty()) {
+    load.memory_missing_reason = NoSampleOf("se_stats.avg_mem_usage", all.window, group.size());
   }
   if (load.cpu_pct.empty()) {
-    load.missing_reason =
-        all.failure.empty()
-            ? absl::StrCat("no sample of se_stats.avg_cpu_usage in the last ",
-                           UsageWindowProse(all.window), " for the group's ", group.size(), " SEs")
-            : absl::StrCat("the metrics request failed: ", all.failure);
+    load.missing_reason = all.failure.empty()
+                              ? NoSampleOf("se_stats.avg_cpu_usage", all.window, group.size())
+                              : absl::StrCat("the metrics request failed: ", all.failure);
   }
   return load;
 }
@@ -85,11 +108,11 @@ std::string SharedCurrentLoad::Key(std::string_view tenant, const UsageQuery& qu
                       absl::ToInt64Seconds(query.window), "|", UsageStatisticName(query.statistic));
 }
 
-absl::StatusOr<std::shared_ptr<const SesCpuNow>> SharedCurrentLoad::Get(
+absl::StatusOr<std::shared_ptr<const SesLoadNow>> SharedCurrentLoad::Get(
     controller::Client& client, std::string_view tenant,
     const std::vector<controller::ServiceEngine>& ses, const UsageQuery& query, absl::Time now) {
-  return cache_.Get(Key(tenant, query), [&]() -> absl::StatusOr<SesCpuNow> {
-    return ReadSesCpuNow(client, tenant, ses, query, now);
+  return cache_.Get(Key(tenant, query), [&]() -> absl::StatusOr<SesLoadNow> {
+    return ReadSesLoadNow(client, tenant, ses, query, now);
   });
 }
 

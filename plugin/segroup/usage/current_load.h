@@ -1,7 +1,7 @@
 // The load the SEs carry now, for the roll's decision (lifecycle/roll_decision.h): each SE's CPU
-// over a recent window, as the Controller measured it. One metrics request reads every SE of a
-// tenant's listing (rule estate-requests-bounded's spirit: never a request per group or per SE),
-// and a provider process shares the answer (SharedCurrentLoad), so a plan that would roll any
+// and memory over a recent window, as the Controller measured them. One metrics request reads every
+// SE of a tenant's listing (rule estate-requests-bounded's spirit: never a request per group or per
+// SE), and a provider process shares the answer (SharedCurrentLoad), so a plan that would roll any
 // number of groups asks the Controller once. No Terraform types.
 #ifndef NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
 #define NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
@@ -31,38 +31,44 @@ inline constexpr absl::Duration kRollLoadWindow = absl::Hours(1);
 // the resource sets the block, else kRollLoadWindow and max.
 UsageQuery RollLoadQuery(const UsageQuery* observed);
 
-// The CPU of a tenant's SEs now.
-struct SesCpuNow {
-  std::map<std::string, double> cpu_pct;  // SE uuid -> the statistic of its samples, percent
-  // "the Controller's se_stats.avg_cpu_usage of each SE, the highest sample of the last 60
-  // minutes (300 s samples)".
+// The metrics the roll reads of each SE, in the one SE request: its CPU and its memory (what open
+// connections bind on), both percentages of the SE.
+inline constexpr char kRollLoadMetricIds[] = "se_stats.avg_cpu_usage,se_stats.avg_mem_usage";
+
+// The CPU and memory of a tenant's SEs now.
+struct SesLoadNow {
+  std::map<std::string, double> cpu_pct;  // SE uuid -> the statistic of its CPU samples, percent
+  std::map<std::string, double> mem_pct;  // SE uuid -> the statistic of its memory samples
+  // "the Controller's se_stats.avg_cpu_usage and se_stats.avg_mem_usage of each SE, the highest
+  // sample of the last 1 hour (300 s samples)".
   std::string source;
   std::string failure;  // why there are no figures, when the metrics call failed
   absl::Duration window;
 };
 
-// Each SE of `ses` (a tenant's listing): the statistic of its se_stats.avg_cpu_usage samples over
-// `query`'s window ending `now`, from one POST /api/analytics/metrics/collection with one request
-// for all of them (UsageCollectionRequest's SE request; no virtual-service series). A failed
-// metrics call is a SesCpuNow without figures and with `failure`, except Cancelled (Terraform's
-// Stop), which is returned.
-absl::StatusOr<SesCpuNow> ReadSesCpuNow(controller::Client& client, std::string_view tenant,
-                                        const std::vector<controller::ServiceEngine>& ses,
-                                        const UsageQuery& query, absl::Time now);
+// Each SE of `ses` (a tenant's listing): the statistic of its se_stats.avg_cpu_usage and of its
+// se_stats.avg_mem_usage samples over `query`'s window ending `now`, from one POST
+// /api/analytics/metrics/collection with one request for all of them (UsageCollectionRequest's
+// SE request asking kRollLoadMetricIds; no virtual-service series). A failed metrics call is a
+// SesLoadNow without figures and with `failure`, except Cancelled (Terraform's Stop), which is
+// returned.
+absl::StatusOr<SesLoadNow> ReadSesLoadNow(controller::Client& client, std::string_view tenant,
+                                          const std::vector<controller::ServiceEngine>& ses,
+                                          const UsageQuery& query, absl::Time now);
 
-// The current load of the running SEs `group` from `all` (missing_reason when none of them has a
-// figure).
-lifecycle::CurrentLoad CurrentLoadOf(const SesCpuNow& all,
+// The current load of the running SEs `group` from `all`: missing_reason when none of them has a
+// CPU figure, memory_missing_reason when none has a memory figure.
+lifecycle::CurrentLoad CurrentLoadOf(const SesLoadNow& all,
                                      const std::vector<lifecycle::RunningSe>& group);
 
-// ReadSesCpuNow once per (tenant, window, statistic) for the life of this object, for every
+// ReadSesLoadNow once per (tenant, window, statistic) for the life of this object, for every
 // group a provider process plans (common::OncePerKey: concurrent callers wait for the one in
 // flight; a failure is not kept).
 class SharedCurrentLoad {
  public:
-  // The CPU of `tenant`'s SEs `ses` (the process's shared listing of that tenant) over `query`'s
-  // window ending `now` (the first caller's).
-  absl::StatusOr<std::shared_ptr<const SesCpuNow>> Get(
+  // The CPU and memory of `tenant`'s SEs `ses` (the process's shared listing of that tenant) over
+  // `query`'s window ending `now` (the first caller's).
+  absl::StatusOr<std::shared_ptr<const SesLoadNow>> Get(
       controller::Client& client, std::string_view tenant,
       const std::vector<controller::ServiceEngine>& ses, const UsageQuery& query, absl::Time now);
 
@@ -71,7 +77,7 @@ class SharedCurrentLoad {
 
  private:
   static std::string Key(std::string_view tenant, const UsageQuery& query);
-  common::OncePerKey<SesCpuNow> cache_;
+  common::OncePerKey<SesLoadNow> cache_;
 };
 
 }  // namespace nsxalb::segroup

@@ -47,6 +47,7 @@ enum Series {
   kCps,
   kOpenConns,
   kVsBandwidth,  // bits/s
+  kMem,          // se_stats.avg_mem_usage, percent (the roll's current load asks for it)
   kSeriesCount,
 };
 

@@ -152,6 +152,112 @@ TEST(RollDecisionTest, HotGroupRollsWhenReplacementsTakeTheLoad) {
                                     "web-vs-5:web-se-3->new SE 3", "web-vs-6:web-se-3->new SE 3"));
 }
 
+// Memory binds, not CPU: 3 SEs of 4 vCPUs and 8,192 MB at 30% CPU but 70% memory, 2 virtual
+// services each; room for replacements (max_se 6, max_vs_per_se 2), but the new shape has 8 vCPUs
+// and only 4,096 MB. web-se-1's two virtual services go to new SE 1: CPU 30 x 4 / 8 = 15.0%, but
+// their memory keeps its megabytes (rule roll-memory-scales-with-memory): 70% of 8,192 MB =
+// 5,734.4 MB on 4,096 MB = 140.0%, over the 80% target. Refused by the capacity guard, naming
+// memory, its figures and the setting to raise.
+TEST(RollDecisionTest, MemoryMovingOntoASmallerMemorySeIsRefusedByMemory) {
+  RollInput in = Group("web", 3, 4, 2, 30);
+  for (const RunningSe& se : in.ses.running) in.load.mem_pct[se.uuid] = 70;
+  in.target = TargetShape{8, 4096};
+  in.placement.max_se = 6;
+  in.placement.max_vs_per_se = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "capacity");
+  EXPECT_TRUE(Guard(d, "placement")->passed);
+  EXPECT_EQ(d.peak_metric, LoadMetric::kMemory);
+  EXPECT_NEAR(d.peak_pct, 140.0, 1e-9);
+  EXPECT_EQ(d.peak_se, "new SE 1");
+  EXPECT_EQ(d.peak_step, 1);
+  ASSERT_EQ(d.steps.size(), 1u);  // the roll stops at the step over the target
+  EXPECT_NEAR(d.steps[0].loads.back().cpu_pct, 15.0, 1e-9);
+  EXPECT_THAT(
+      d.refusal,
+      AllOf(HasSubstr("at step 1 (web-se-1 out) new SE 1 would take web-vs-1 from "
+                      "web-se-1, web-vs-2 from web-se-1 and run at 140.0% memory (of its "
+                      "4,096 MB), over the 80% target"),
+            HasSubstr("raise memory_per_se (4,096 MB)"), ::testing::Not(HasSubstr("% CPU"))));
+  const std::string text = absl::StrJoin(DescribeDecision(d, in), "\n");
+  EXPECT_THAT(text, AllOf(HasSubstr("predicted CPU: new SE 1 (8 vCPUs) 15.0%; predicted memory: "
+                                    "new SE 1 (4,096 MB) 140.0%"),
+                          HasSubstr("roll-memory-scales-with-memory"),
+                          ::testing::Not(HasSubstr("memory not judged"))));
+  const nlohmann::json j = DecisionJson(d);
+  EXPECT_EQ(j["peak_metric"], "memory");
+  EXPECT_EQ(j["peaks"][1]["metric"], "memory");
+  EXPECT_NEAR(j["peaks"][0]["pct"].get<double>(), 15.0, 1e-9);
+  EXPECT_NEAR(j["steps"][0]["loads"].back()["mem_pct"].get<double>(), 140.0, 1e-9);
+  EXPECT_EQ(j["steps"][0]["loads"].back()["memory_mb"], 4096);
+  EXPECT_EQ(DecisionFingerprint(d),
+            "refused:capacity:web-se-1=replace,web-se-2=replace,web-se-3=replace");
+}
+
+// A hot-memory group whose replacements take the load: the same SEs at 85% memory, new SEs of 8
+// vCPUs and 16,384 MB: 85 x 8,192 / 16,384 = 42.5% memory on new SE 1 (CPU 15.0%), so memory is
+// the binding metric of the peak; the SEs that stay at 85% take nothing: the roll goes on. The
+// fingerprint ignores the figures (memory at 60% rolls the same).
+TEST(RollDecisionTest, HotMemoryGroupRollsWhenReplacementsTakeTheLoad) {
+  RollInput in = Group("web", 3, 4, 2, 30);
+  for (const RunningSe& se : in.ses.running) in.load.mem_pct[se.uuid] = 85;
+  in.placement.max_se = 6;
+  in.placement.max_vs_per_se = 2;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_EQ(d.peak_metric, LoadMetric::kMemory);
+  EXPECT_NEAR(d.peak_pct, 42.5, 1e-9);
+  EXPECT_THAT(Guard(d, "capacity")->figures,
+              HasSubstr("predicted peak 42.5% memory on new SE 1 at step 1, target 80%; CPU peak "
+                        "15.0% on new SE 1 at step 1"));
+  const std::string planned = DecisionFingerprint(d);
+  for (auto& [uuid, pct] : in.load.mem_pct) pct = 60;
+  EXPECT_EQ(DecisionFingerprint(DecideRoll(in)), planned);
+}
+
+// Where CPU binds, the wording is CPU's even with memory judged: the hot group at max_se 3
+// (web-se-2 takes web-se-1's: 170.0% CPU) with 70% memory (140.0% memory) is refused naming CPU.
+// An SE without memory samples counts as the busiest SE with them, and the plan says so.
+TEST(RollDecisionTest, CpuBindsWithMemoryJudgedAndAnSeWithoutMemoryCountsAsTheBusiest) {
+  RollInput in = Group("web", 3, 4, 2, 85);
+  in.placement.max_se = 3;
+  in.load.mem_pct["web-uuid-1"] = 70;
+  in.load.mem_pct["web-uuid-2"] = 40;
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.peak_metric, LoadMetric::kCpu);
+  EXPECT_THAT(d.refusal, AllOf(HasSubstr("and run at 170.0% CPU, over the 80% target"),
+                               ::testing::Not(HasSubstr("% memory"))));
+  EXPECT_THAT(d.notes, Contains("web-se-3 has no se_stats.avg_mem_usage sample: counted as the "
+                                "busiest SE with samples (70.0% memory)"));
+  // web-se-2 after step 1: its own 40% and web-se-1's 70% (same 8,192 MB): 110.0% memory.
+  ASSERT_FALSE(d.steps.empty());
+  const SeLoadAfter& second = d.steps[0].loads[0];
+  ASSERT_EQ(second.name, "web-se-2");
+  EXPECT_NEAR(second.mem_pct.value_or(0), 110.0, 1e-9);
+}
+
+// No memory samples at all (an SE has CPU samples only): the guard judges CPU only, in CPU's
+// wording as before memory was read, and the load line says so.
+TEST(RollDecisionTest, WithoutMemorySamplesTheGuardJudgesCpuOnlyAndSaysSo) {
+  RollInput in = Group("web", 2, 4, 2, 40);
+  in.placement.max_vs_per_se = 2;
+  in.load.memory_missing_reason =
+      "no sample of se_stats.avg_mem_usage in the last 1 hour for the group's 2 SEs";
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_EQ(Guard(d, "capacity")->figures,
+            "predicted peak 20.0% CPU on new SE 1 at step 1, target 80%");
+  EXPECT_THAT(absl::StrJoin(DescribeDecision(d, in), "\n"),
+              AllOf(HasSubstr("roll-memory-scales-with-memory); memory not judged (no sample of "
+                              "se_stats.avg_mem_usage in the last 1 hour for the group's 2 SEs): "
+                              "CPU only"),
+                    ::testing::Not(HasSubstr("predicted memory"))));
+  EXPECT_TRUE(DecisionJson(d)["steps"][0]["loads"].back()["mem_pct"].is_null());
+  EXPECT_EQ(DecisionJson(d)["peak_metric"], "cpu");
+}
+
 // Issue 44's packed group: web, 3 SEs of 2 vCPUs with 2 virtual services each, vcpus_per_se 4,
 // max_vs_per_se 10 (room), max_se 10. The Controller moves web-se-1's virtual services onto
 // web-se-2 (the fullest with room, the oldest of the tie) and creates no SE: refused by the
