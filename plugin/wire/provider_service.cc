@@ -36,6 +36,10 @@ class ProviderService final : public tfplugin5::Provider::Service {
         FunctionToProto(definition, &(*resp->mutable_functions())[name]);
       }
       resp->mutable_server_capabilities()->set_move_resource_state(server_.move_resource_state());
+      // The schema is fixed for the binary and no RPC needs GetSchema first: Terraform (1.6 and
+      // later) gives every later instance of the provider in one command its cached copy instead
+      // of asking again (three or four instances a plan or an apply).
+      resp->mutable_server_capabilities()->set_get_provider_schema_optional(true);
       diags.Append(server_.schema_diagnostics());
     });
   }

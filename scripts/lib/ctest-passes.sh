@@ -7,8 +7,10 @@
 #        the regular expression LABELS matches (such as 'bench|lint'), one per core;
 #     2. the scenarios, NSXALB_SCENARIO_JOBS at a time (default 3 per core). Each has its own
 #        emulator, port, temporary directory and Terraform working directory
-#        (tests/terraform/lib.sh, tests/ansible/lib.sh), so they run side by side; most of their
-#        time they wait on terraform, ansible-playbook and the emulator's SE timings.
+#        (tests/terraform/lib.sh, tests/ansible/lib.sh), so they run side by side. Alone, a
+#        scenario keeps about one core busy (terraform_se_group_rollout_guards: 28 s of wall
+#        time, 27 s of CPU, a third of it terraform's, 2026-12-07); side by side they fill the
+#        cores while one waits on an SE timing.
 #     Both passes run; returns 1 when either failed (each names its failed tests), 0 otherwise.
 #     The second pass fails when it selects no test (--no-tests=error): a build without the
 #     scenarios is a broken build here.

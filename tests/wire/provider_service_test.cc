@@ -495,6 +495,8 @@ TEST_F(ServiceTest, FunctionsTravelInTheSchemaAndInGetFunctions) {
   EXPECT_EQ(f.return_().type(), "\"number\"");
   EXPECT_EQ(f.summary(), "a length");
   EXPECT_TRUE(schema.server_capabilities().move_resource_state());
+  // Terraform may give later instances its cached schema instead of asking each.
+  EXPECT_TRUE(schema.server_capabilities().get_provider_schema_optional());
 
   tfplugin5::GetFunctions::Request fq;
   tfplugin5::GetFunctions::Response functions;
