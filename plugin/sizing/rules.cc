@@ -463,7 +463,7 @@ const std::vector<RuleDoc>& AllRules() {
        "of the capacities. It is held to the same target as CPU (max_cpu_usage, else 80%); a roll "
        "is refused when a step would put the throughput of an SE it moves load onto over it, and "
        "the refusal names throughput in Gbps and percent.",
-       {"workload.l4_gbps", "workload.l7_gbps", "workload.l7_ssl_gbps"}},
+       {}},
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",
        "Warn (an error under sizing_policy = \"enforce\" in a plan that creates or changes the "
