@@ -421,11 +421,11 @@ const std::vector<RuleDoc>& AllRules() {
       {kRollLoadSharedEvenly,
        "assumption (UNCONFIRMED: the Controller reports CPU and memory per SE, not per virtual "
        "service)",
-       "An SE's measured CPU and memory are each shared evenly by the virtual services it hosts; "
-       "each SE's figure is the peak of its samples over the window, so adding peaks of different "
-       "SEs is conservative. An SE without samples of a metric counts as the busiest SE with "
-       "samples of it; when no SE of the group has memory samples, the guard judges CPU only and "
-       "says so.",
+       "An SE's measured CPU and memory (and its throughput, when judged) are each shared evenly "
+       "by the virtual services it hosts; each SE's figure is the peak of its samples over the "
+       "window, so adding peaks of different SEs is conservative. An SE without samples of a "
+       "metric counts as the busiest SE with samples of it; when no SE of the group has memory "
+       "samples, the guard judges CPU only and says so.",
        {}},
       {kRollLoadScalesWithVcpus,
        "assumption (UNCONFIRMED; the tables scale close to linearly per vCPU)",
@@ -446,6 +446,23 @@ const std::vector<RuleDoc>& AllRules() {
        "group has no memory threshold). A roll is refused when a step would put the memory of an "
        "SE it moves load onto over the target; the refusal names memory. An SE whose memory the "
        "Controller does not give weighs as the smallest memory known.",
+       {}},
+      {kRollThroughputKeepsItsBits,
+       "000 note 4 'Throughput measurements are virtual service throughput, calculated by "
+       "aggregating the client-facing traffic only. Total throughput on the Service Engine is "
+       "approximately double.'; Avi se_if.avg_bandwidth is BITS_PER_SECOND per interface (its sum "
+       "over an SE's interfaces is UNCONFIRMED)",
+       "Throughput is judged only when the workload declares l4_gbps, l7_gbps or l7_ssl_gbps. An "
+       "SE's throughput capacity is the least, over the declared kinds, of the model's capacity of "
+       "an SE of its vCPUs on the group's platform (the Controller's bits per second do not say "
+       "their kind). Its measured throughput is se_if.avg_bandwidth, every series the Controller "
+       "gives for the SE summed per timestamp: every interface, client- and server-facing, so up "
+       "to about double the client-facing traffic the capacity measures (the safer side: a "
+       "figure may be overstated, never understated). A virtual service's share keeps its bits "
+       "per second when it moves: on an SE of other vCPUs its percentage is scaled by the ratio "
+       "of the capacities. It is held to the same target as CPU (max_cpu_usage, else 80%); a roll "
+       "is refused when a step would put the throughput of an SE it moves load onto over it, and "
+       "the refusal names throughput in Gbps and percent.",
        {}},
       {kLicenseUnitsShort,
        "derived: service-units-at-planned-scale, the Controller's licence ledger",

@@ -105,6 +105,7 @@ inline constexpr char kRollPlacementAsController[] = "roll-placement-as-controll
 inline constexpr char kRollLoadSharedEvenly[] = "roll-load-shared-evenly";
 inline constexpr char kRollLoadScalesWithVcpus[] = "roll-load-scales-with-vcpus";
 inline constexpr char kRollMemoryScalesWithMemory[] = "roll-memory-scales-with-memory";
+inline constexpr char kRollThroughputKeepsItsBits[] = "roll-throughput-keeps-its-bits";
 // The licence pool (plugin/segroup/license_check.h): the Controller's ledger against the plan and
 // the estate.
 inline constexpr char kLicenseUnitsShort[] = "license-units-short";

@@ -21,6 +21,12 @@
 #     virtual services go to new SE 1 of 6 vCPUs and 6,144 MB, CPU 85 x 4 / 6 = 56.7%, memory
 #     70% of 8,192 MB = 5,734.4 MB on 6,144 MB = 93.3%, over the 80% target: the plan refuses
 #     naming memory and memory_per_se (plan only).
+#   - throughput binds, not CPU nor memory (rule roll-throughput-keeps-its-bits): a workload
+#     declaring l7_ssl_gbps (nsxt: 11 Gbps at 4 vCPUs, 13 Gbps at 6) and each SE moving 11.7 Gbps
+#     (se_if.avg_bandwidth); with room for replacements of 6 vCPUs and 12,288 MB, web-se-1's
+#     bits move to new SE 1: 11.7 / 13 = 90.0% throughput (CPU 56.7%, memory 46.7%), over the
+#     80% target: the plan refuses naming throughput in Gbps and percent (plan only). Without
+#     the workload the same bits are not judged, and the load line says why.
 #   - the same hot SEs with room for replacements: max_se = 6 and max_vs_per_se = 2 (no spare
 #     slot): each leaving SE's 2 virtual services go to a new SE of 6 vCPUs, which takes 85 x 4 =
 #     340 vCPU-percent: 340 / 6 = 56.7%, and memory 70 x 8,192 / 12,288 = 46.7%; the SEs that
@@ -32,11 +38,13 @@ source "$(dirname "$0")/lib.sh" "$@"
 # shellcheck source=se_group_rollout_lib.sh
 source "$(dirname "$0")/se_group_rollout_lib.sh"
 
-# write_web VCPUS MEMORY MAX_SE MAX_VS [ROLLOUT]: main.tf with web at those settings, the
-# provider's sizing_policy from var.policy, and the rollout block's lines.
+# write_web VCPUS MEMORY MAX_SE MAX_VS [ROLLOUT] [WORKLOAD]: main.tf with web at those settings,
+# the provider's sizing_policy from var.policy, the rollout block's lines and the workload
+# block's lines (no block when empty).
 write_web() {
-  local rollout=""
+  local rollout="" workload=""
   [ -z "${5:-}" ] || rollout=$'\n  rollout {\n    '"$5"$'\n  }'
+  [ -z "${6:-}" ] || workload=$'\n  workload {\n    '"$6"$'\n  }'
   tf_write main.tf <<EOF
 variable "policy" {
   type    = string
@@ -54,7 +62,7 @@ resource "nsxalb_se_group" "web" {
   vcpus_per_se  = $1
   memory_per_se = $2
   max_se        = $3
-  max_vs_per_se = $4$rollout
+  max_vs_per_se = $4$rollout$workload
 }
 EOF
 }
@@ -146,6 +154,23 @@ for text in \
 done
 assert_not_contains "$TF_OUT_DIR/memory-refusal.txt" "% CPU, over the"
 
+step "a workload of L7 SSL throughput: the replacement's throughput, not its CPU or memory, refuses the roll"
+load_se_metric se_if.avg_bandwidth "$uuid" 11.7e9 11.7e9 11.7e9
+write_web 6 12288 6 2 "$ROLLING" 'l7_ssl_gbps = 10'
+plan_json
+refusal=$(diagnostic "Rollout refused by the capacity guard")
+detail=$(jq -r .detail <<<"$refusal")
+echo "$detail"
+printf '%s\n' "$detail" >"$TF_OUT_DIR/throughput-refusal.txt"
+for text in \
+  "predicted CPU: new SE 1 (6 vCPUs) 56.7%; predicted memory: new SE 1 (12,288 MB) 46.7%; predicted throughput: new SE 1 11.70 Gbps of 13.00 Gbps, 90.0%" \
+  "(rule roll-throughput-keeps-its-bits)" \
+  "guard capacity: REFUSES: at step 1 (web-se-1 out) new SE 1 would take web-vs-1 from web-se-1, web-vs-2 from web-se-1 and run at 90.0% throughput (11.70 Gbps of its 13 Gbps L7 SSL throughput at 6 vCPUs), over the 80% target" \
+  "roll in a quieter hour" \
+  "guard placement: passes"; do
+  assert_contains "$TF_OUT_DIR/throughput-refusal.txt" "$text"
+done
+
 step "room for replacements (max_se 6, max_vs_per_se 2): the same hot SEs roll"
 write_web 6 12288 6 2 "$ROLLING"
 plan_json
@@ -155,6 +180,7 @@ echo "$detail"
 printf '%s\n' "$detail" >"$TF_OUT_DIR/roll.txt"
 for text in \
   "step 1: web-se-1 out; web-vs-1, web-vs-2 -> new SE 1; the Controller creates new SE 1 at 6 vCPUs; predicted CPU: new SE 1 (6 vCPUs) 56.7%" \
+  "throughput not judged: the workload states no throughput" \
   "guard capacity: passes: predicted peak 56.7% CPU on new SE 1 at step 1, target 80%; memory peak 46.7% on new SE 1 at step 1" \
   "guard placement: passes"; do
   assert_contains "$TF_OUT_DIR/roll.txt" "$text"

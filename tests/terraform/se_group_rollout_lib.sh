@@ -159,9 +159,10 @@ vs_layout() {
 }
 
 # load_se_metric METRIC UUID PCT...: loads each SE's METRIC (a percentage, e.g.
-# se_stats.avg_cpu_usage) for the last hour, 12 five-minute samples, the group's SEs in name order
-# taking the PCTs in turn: the samples rise to PCT at the 6th and stay under it otherwise, so "the
-# highest 5-minute sample of the last hour" the roll's decision reads is PCT.
+# se_stats.avg_cpu_usage; or bits per second for se_if.avg_bandwidth) for the last hour, 12
+# five-minute samples, the group's SEs in name order taking the PCTs in turn: the samples rise to
+# PCT at the 6th and stay under it otherwise, so "the highest 5-minute sample of the last hour"
+# the roll's decision reads is PCT.
 load_se_metric() {
   local metric=$1 uuid=$2 series
   shift 2

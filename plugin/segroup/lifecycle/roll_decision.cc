@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/controller/se_group_fields.h"
+#include "plugin/sizing/capacity.h"
 #include "plugin/sizing/format.h"
 #include "plugin/sizing/ha_mode.h"
 #include "plugin/sizing/rules.h"
@@ -25,10 +26,13 @@ namespace {
 constexpr char kLegacyActiveStandby[] = "HA_MODE_LEGACY_ACTIVE_STANDBY";
 constexpr char kDistributed[] = "PLACEMENT_ALGO_DISTRIBUTED";
 constexpr double kEpsilon = 1e-9;
-constexpr std::array<LoadMetric, kLoadMetricCount> kLoadMetrics = {LoadMetric::kCpu,
-                                                                   LoadMetric::kMemory};
+constexpr std::array<LoadMetric, kLoadMetricCount> kLoadMetrics = {
+    LoadMetric::kCpu, LoadMetric::kMemory, LoadMetric::kThroughput};
+constexpr double kBitsPerMbps = 1e6;  // the model's throughput is in Mbps (profiles.h)
+constexpr double kBitsPerGbps = 1e9;
 
-// A figure per metric (vCPU-percent, MB-percent; or an SE's vCPUs and MB), by LoadMetric.
+// A figure per metric (vCPU-percent, MB-percent, bit/s-percent; or an SE's vCPUs, MB and
+// throughput capacity in bit/s), by LoadMetric.
 using PerMetric = std::array<double, kLoadMetricCount>;
 
 size_t Index(LoadMetric m) { return static_cast<size_t>(m); }
@@ -91,13 +95,16 @@ struct SimSe {
   std::string uuid;
   std::string name;
   int vcpus = 1;
-  int64_t memory_mb = 0;  // as the Controller gives it; 0 unknown
-  PerMetric size{};       // what its figures are percentages of: its vCPUs, its MB
-  int order = 0;          // creation order: the running SEs by name, then the new ones
-  bool present = true;    // false once deleted (a replaced SE after its step)
-  bool enabled = true;    // false while it leaves
-  bool is_new = false;    // created in the roll
-  PerMetric units{};      // load: vCPU-percent (cpu_pct x vcpus), MB-percent (mem_pct x MB)
+  int64_t memory_mb = 0;          // as the Controller gives it; 0 unknown
+  ThroughputCapacity throughput;  // at its vCPUs (bits_per_second 0: throughput not judged)
+  PerMetric size{};     // what its figures are percentages of: its vCPUs, its MB, its capacity
+  int order = 0;        // creation order: the running SEs by name, then the new ones
+  bool present = true;  // false once deleted (a replaced SE after its step)
+  bool enabled = true;  // false while it leaves
+  bool is_new = false;  // created in the roll
+  // Load: vCPU-percent (cpu_pct x vcpus), MB-percent (mem_pct x MB), bit/s-percent (tput_pct x
+  // capacity in bit/s, so 100 x its bits per second).
+  PerMetric units{};
 };
 
 // One virtual service in the simulation: the SEs it is on and its load on each.
@@ -111,8 +118,8 @@ struct SimVs {
 class Simulation {
  public:
   // `measured`: each judged metric's figure of every running SE (an empty map: not judged).
-  Simulation(const RollInput& in, const MeasuredLoad& measured)
-      : in_(in), p_(in.placement), memory_judged_(!measured[Index(LoadMetric::kMemory)].empty()) {
+  Simulation(const RollInput& in, const MeasuredLoad& measured) : in_(in), p_(in.placement) {
+    for (LoadMetric m : kLoadMetrics) judged_[Index(m)] = !measured[Index(m)].empty();
     // An SE whose memory the Controller does not give weighs as the smallest known (its share
     // of memory then counts the most where it lands); none known: every SE weighs the same.
     for (const RunningSe& r : in.ses.running) {
@@ -257,7 +264,12 @@ class Simulation {
       load.vcpus = se.vcpus;
       load.memory_mb = se.memory_mb;
       load.cpu_pct = Pct(se, LoadMetric::kCpu);
-      if (memory_judged_) load.mem_pct = Pct(se, LoadMetric::kMemory);
+      if (judged_[Index(LoadMetric::kMemory)]) load.mem_pct = Pct(se, LoadMetric::kMemory);
+      if (judged_[Index(LoadMetric::kThroughput)]) {
+        load.tput_pct = Pct(se, LoadMetric::kThroughput);
+        load.bandwidth_bps = se.units[Index(LoadMetric::kThroughput)] / 100;
+        load.throughput_capacity = se.throughput;
+      }
       load.gained = gained;
       load.is_new = se.is_new;
       step.loads.push_back(load);
@@ -287,8 +299,9 @@ class Simulation {
     return out;
   }
 
-  // An SE's figure of `metric`: its load over its size (rules roll-load-scales-with-vcpus and
-  // roll-memory-scales-with-memory: a share keeps its vCPU-seconds and its megabytes).
+  // An SE's figure of `metric`: its load over its size (rules roll-load-scales-with-vcpus,
+  // roll-memory-scales-with-memory and roll-throughput-keeps-its-bits: a share keeps its
+  // vCPU-seconds, its megabytes and its bits per second).
   static double Pct(const SimSe& se, LoadMetric metric) {
     return se.units[Index(metric)] / se.size[Index(metric)];
   }
@@ -301,6 +314,9 @@ class Simulation {
     se.size[Index(LoadMetric::kCpu)] = se.vcpus;
     const int64_t weighed = memory_mb > 0 ? memory_mb : smallest_memory_mb_;
     se.size[Index(LoadMetric::kMemory)] = weighed > 0 ? static_cast<double>(weighed) : 1.0;
+    se.throughput = ThroughputCapacityOf(in_.declared, vcpus);
+    se.size[Index(LoadMetric::kThroughput)] =
+        se.throughput.bits_per_second > 0 ? se.throughput.bits_per_second : 1.0;
     return se;
   }
 
@@ -365,7 +381,7 @@ class Simulation {
 
   const RollInput& in_;
   const PlacementSettings p_;
-  const bool memory_judged_;
+  std::array<bool, kLoadMetricCount> judged_{};  // by LoadMetric
   int64_t smallest_memory_mb_ = 0;  // of the running SEs and the target shape; 0 none known
   std::vector<SimSe> ses_;
   std::vector<SimVs> vss_;
@@ -403,15 +419,56 @@ std::string MemoryText(int64_t memory_mb) {
   return memory_mb > 0 ? absl::StrCat(sizing::FormatInt(memory_mb), " MB") : "unknown memory";
 }
 
-// "; memory not judged (why): CPU only" when the decision judged no memory, else "".
-std::string MemoryNotJudged(const RollDecision& d, const RollInput& in) {
+// Whether the decision judged `metric` (it keeps a peak of each judged metric).
+bool Judged(const RollDecision& d, LoadMetric metric) {
   for (const MetricPeak& p : d.peaks) {
-    if (p.metric == LoadMetric::kMemory) return "";
+    if (p.metric == metric) return true;
   }
+  return false;
+}
+
+// "; memory not judged (why): CPU only" when the decision judged no memory, else "" (": CPU
+// only" left out when throughput is judged).
+std::string MemoryNotJudged(const RollDecision& d, const RollInput& in) {
+  if (Judged(d, LoadMetric::kMemory)) return "";
   return absl::StrCat("; memory not judged (",
                       in.load.memory_missing_reason.empty() ? "no se_stats.avg_mem_usage sample"
                                                             : in.load.memory_missing_reason,
-                      "): CPU only");
+                      ")", Judged(d, LoadMetric::kThroughput) ? "" : ": CPU only");
+}
+
+// "7.2 Gbps L7 SSL throughput": a throughput capacity as the plan writes it.
+std::string CapacityText(const ThroughputCapacity& c) {
+  return sizing::FormatAmount(c.kind, c.bits_per_second / kBitsPerMbps, sizing::Rounding::kDown);
+}
+
+// "5.60 Gbps": bits per second in Gbps, to the hundredth.
+std::string GbpsText(double bits_per_second) {
+  return absl::StrFormat("%.2f Gbps", bits_per_second / kBitsPerGbps);
+}
+
+// What the load line says of throughput: how it is judged (rule roll-throughput-keeps-its-bits);
+// why not, when the workload states throughput but the SEs have no bandwidth samples, or when
+// they have samples but the workload states no throughput; else "" (nothing to say).
+std::string ThroughputLine(const RollDecision& d, const RollInput& in) {
+  if (Judged(d, LoadMetric::kThroughput)) {
+    return absl::StrCat(
+        "; throughput: se_if.avg_bandwidth of each SE (every interface, client- and server-facing) "
+        "as a share of the model's throughput capacity of an SE of its vCPUs (the least of the "
+        "declared kinds), scaled by the ratio of the capacities when it moves (rule ",
+        sizing::rules::kRollThroughputKeepsItsBits, ")");
+  }
+  if (!in.declared.throughput_kinds.empty()) {
+    return absl::StrCat("; throughput not judged (",
+                        in.load.bandwidth_missing_reason.empty() ? "no se_if.avg_bandwidth sample"
+                                                                 : in.load.bandwidth_missing_reason,
+                        ")");
+  }
+  if (!in.load.bandwidth_bps.empty()) {
+    return "; throughput not judged: the workload states no throughput (l4_gbps, l7_gbps or "
+           "l7_ssl_gbps), which an SE's throughput capacity depends on";
+  }
+  return "";
 }
 
 // The capacity guard's figures when it passes on measured load: the binding peak and the peak of
@@ -435,15 +492,46 @@ std::string CapacityPasses(const RollDecision& d, const RollInput& in) {
 }  // namespace
 
 const char* LoadMetricName(LoadMetric metric) {
-  return metric == LoadMetric::kMemory ? "memory" : "CPU";
+  switch (metric) {
+    case LoadMetric::kMemory:
+      return "memory";
+    case LoadMetric::kThroughput:
+      return "throughput";
+    case LoadMetric::kCpu:
+      break;
+  }
+  return "CPU";
 }
 
 const char* LoadMetricKey(LoadMetric metric) {
-  return metric == LoadMetric::kMemory ? "memory" : "cpu";
+  return metric == LoadMetric::kCpu ? "cpu" : LoadMetricName(metric);
+}
+
+ThroughputCapacity ThroughputCapacityOf(const CapacityFigures& declared, int vcpus) {
+  ThroughputCapacity least;
+  const int size = std::clamp(vcpus, sizing::kMinVcpus, sizing::kMaxVcpus);
+  for (sizing::Metric kind : declared.throughput_kinds) {
+    // Throughput does not depend on memory (capacity.h); the call wants a valid one.
+    const double bps =
+        sizing::MetricCapacity(declared.platform, kind, size, sizing::kMinMemoryMb).value *
+        kBitsPerMbps;
+    if (bps > 0 && (least.bits_per_second == 0 || bps < least.bits_per_second)) {
+      least = {bps, kind};
+    }
+  }
+  return least;
 }
 
 double SeLoadAfter::Pct(LoadMetric metric) const {
-  return metric == LoadMetric::kMemory ? mem_pct.value_or(0) : cpu_pct;
+  switch (metric) {
+    case LoadMetric::kMemory:
+      return mem_pct.value_or(0);
+    case LoadMetric::kThroughput:
+      return tput_pct.value_or(0);
+    case LoadMetric::kCpu:
+      break;
+  }
+  return cpu_pct;
 }
 
 PlacementSettings PlacementSettingsOf(const nlohmann::json& body) {
@@ -580,10 +668,23 @@ RollDecision DecideRoll(const RollInput& in) {
 
   // The simulation: where each step's virtual services go, and the load each SE then carries.
   // CPU decides whether the load is measured; memory is judged with it when the SEs have memory
-  // samples (else the guard judges CPU only and says so).
-  MeasuredLoad load{in.load.cpu_pct, in.load.mem_pct};
+  // samples (else the guard judges CPU only and says so); throughput when the workload states
+  // throughput and the SEs have bandwidth samples, each SE's bits per second as a percentage of
+  // its capacity at its vCPUs (rule roll-throughput-keeps-its-bits).
+  MeasuredLoad load{in.load.cpu_pct, in.load.mem_pct, {}};
+  if (!in.declared.throughput_kinds.empty()) {
+    for (const RunningSe& se : in.ses.running) {
+      auto bps = in.load.bandwidth_bps.find(se.uuid);
+      if (bps == in.load.bandwidth_bps.end()) continue;
+      load[Index(LoadMetric::kThroughput)][se.uuid] =
+          100 * bps->second / ThroughputCapacityOf(in.declared, se.vcpus).bits_per_second;
+    }
+  }
   const bool measured = !in.load.cpu_pct.empty();
-  if (!measured) load[Index(LoadMetric::kMemory)].clear();
+  if (!measured) {
+    load[Index(LoadMetric::kMemory)].clear();
+    load[Index(LoadMetric::kThroughput)].clear();
+  }
   std::vector<LoadMetric> judged;
   for (LoadMetric m : kLoadMetrics) {
     if (!load[Index(m)].empty()) judged.push_back(m);
@@ -598,12 +699,12 @@ RollDecision DecideRoll(const RollInput& in) {
     for (const RunningSe& se : in.ses.running) {
       if (figures.emplace(se.uuid, highest).second) without.push_back(se.name);
     }
-    if (m == LoadMetric::kMemory && !without.empty()) {
+    if (m != LoadMetric::kCpu && !without.empty()) {
       d.notes.push_back(absl::StrFormat(
-          "%s no se_stats.avg_mem_usage sample: counted as the busiest SE with samples (%.1f%% "
-          "memory)",
+          "%s no %s sample: counted as the busiest SE with samples (%.1f%% %s)",
           absl::StrCat(absl::StrJoin(without, ", "), without.size() == 1 ? " has" : " have"),
-          highest));
+          m == LoadMetric::kMemory ? "se_stats.avg_mem_usage" : "se_if.avg_bandwidth", highest,
+          LoadMetricName(m)));
     }
   }
   Simulation sim(in, load);
@@ -740,6 +841,14 @@ RollDecision DecideRoll(const RollInput& in) {
                         [&over_se](const SeLoadAfter& s) { return s.name == over_se; });
       const bool onto_running = !over.is_new;
       const bool memory = over_metric == LoadMetric::kMemory;
+      const bool throughput = over_metric == LoadMetric::kThroughput;
+      std::string of_its;
+      if (memory) of_its = absl::StrCat(" (of its ", MemoryText(over.memory_mb), ")");
+      if (throughput) {
+        of_its =
+            absl::StrCat(" (", GbpsText(over.bandwidth_bps), " of its ",
+                         CapacityText(over.throughput_capacity), " at ", over.vcpus, " vCPUs)");
+      }
       std::string advice;
       if (onto_running) {
         std::vector<std::string> ways;
@@ -758,17 +867,28 @@ RollDecision DecideRoll(const RollInput& in) {
                               sizing::FormatInt(in.target.memory_mb),
                               " MB) so that each new SE holds the memory the moved virtual "
                               "services use, or roll in a quieter hour.");
+      } else if (throughput) {
+        // Rule hold-throughput-at-6-vcpus: no larger SE carries more than the largest measured.
+        const int held = sizing::kMeasuredVcpus.back();
+        advice = in.target.num_vcpus < held
+                     ? absl::StrCat(" To let it roll: raise vcpus_per_se (", in.target.num_vcpus,
+                                    "; the model's throughput grows with vCPUs up to ", held,
+                                    " and is held there), or roll in a quieter hour.")
+                     : absl::StrCat(
+                           " To let it roll: roll in a quieter hour (the model holds an "
+                           "SE's throughput at its ",
+                           held, "-vCPU figure, so a larger SE carries no more).");
       } else {
         advice = " To let it roll: roll in a quieter hour, or raise vcpus_per_se further.";
       }
       capacity_problem = absl::StrFormat(
           "at step %d (%s out) %s would take %s and run at %.1f%% %s%s, over the %.0f%% target "
-          "(the load the SEs carry now: %s).%s",
+          "(the load the SEs carry now: %s%s).%s",
           worst.number, absl::StrJoin(worst.leaving, ", "), over_se,
           from.empty() ? "more load" : absl::StrJoin(from, ", "), over_pct,
-          LoadMetricName(over_metric),
-          memory ? absl::StrCat(" (of its ", MemoryText(over.memory_mb), ")") : "", in.target_pct,
-          in.load.source, advice);
+          LoadMetricName(over_metric), of_its, in.target_pct, in.load.source,
+          throughput ? "; bandwidth: se_if.avg_bandwidth of each SE over the same window" : "",
+          advice);
     }
     verdict("capacity", capacity_problem.empty(),
             capacity_problem.empty() ? CapacityPasses(d, in) : capacity_problem);
@@ -849,12 +969,18 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
     }
     std::vector<std::string> loads;
     std::vector<std::string> memory;
+    std::vector<std::string> throughput;
     for (const SeLoadAfter& l : s.loads) {
       if (l.gained || l.is_new) {
         loads.push_back(absl::StrFormat("%s (%d vCPUs) %.1f%%", l.name, l.vcpus, l.cpu_pct));
         if (l.mem_pct.has_value()) {
           memory.push_back(
               absl::StrFormat("%s (%s) %.1f%%", l.name, MemoryText(l.memory_mb), *l.mem_pct));
+        }
+        if (l.tput_pct.has_value()) {
+          throughput.push_back(
+              absl::StrFormat("%s %s of %s, %.1f%%", l.name, GbpsText(l.bandwidth_bps),
+                              GbpsText(l.throughput_capacity.bits_per_second), *l.tput_pct));
         }
       }
     }
@@ -874,6 +1000,9 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
     if (d.load_basis == "measured" && !memory.empty()) {
       absl::StrAppend(&line, "; predicted memory: ", absl::StrJoin(memory, ", "));
     }
+    if (d.load_basis == "measured" && !throughput.empty()) {
+      absl::StrAppend(&line, "; predicted throughput: ", absl::StrJoin(throughput, ", "));
+    }
     lines.push_back(line);
   }
   if (d.load_basis == "measured") {
@@ -882,7 +1011,8 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
         "; an SE's load shared evenly by its virtual services; when it moves, CPU scaled by "
         "vCPUs and memory by memory size (rules ",
         sizing::rules::kRollLoadSharedEvenly, ", ", sizing::rules::kRollLoadScalesWithVcpus, ", ",
-        sizing::rules::kRollMemoryScalesWithMemory, ")", MemoryNotJudged(d, in)));
+        sizing::rules::kRollMemoryScalesWithMemory, ")", MemoryNotJudged(d, in),
+        ThroughputLine(d, in)));
   }
   for (const GuardVerdict& g : d.guards) {
     lines.push_back(
@@ -943,13 +1073,20 @@ nlohmann::json DecisionJson(const RollDecision& d) {
     }
     json loads = json::array();
     for (const SeLoadAfter& l : s.loads) {
-      loads.push_back({{"name", l.name},
-                       {"vcpus", l.vcpus},
-                       {"memory_mb", l.memory_mb},
-                       {"cpu_pct", l.cpu_pct},
-                       {"mem_pct", l.mem_pct.has_value() ? json(*l.mem_pct) : json(nullptr)},
-                       {"gained", l.gained},
-                       {"is_new", l.is_new}});
+      loads.push_back(
+          {{"name", l.name},
+           {"vcpus", l.vcpus},
+           {"memory_mb", l.memory_mb},
+           {"cpu_pct", l.cpu_pct},
+           {"mem_pct", l.mem_pct.has_value() ? json(*l.mem_pct) : json(nullptr)},
+           {"throughput_gbps",
+            l.tput_pct.has_value() ? json(l.bandwidth_bps / kBitsPerGbps) : json(nullptr)},
+           {"throughput_capacity_gbps",
+            l.tput_pct.has_value() ? json(l.throughput_capacity.bits_per_second / kBitsPerGbps)
+                                   : json(nullptr)},
+           {"throughput_pct", l.tput_pct.has_value() ? json(*l.tput_pct) : json(nullptr)},
+           {"gained", l.gained},
+           {"is_new", l.is_new}});
     }
     steps.push_back({{"number", s.number},
                      {"leaving", s.leaving},

@@ -17,12 +17,15 @@
 //   - no SE with room: a new SE at the group's current settings, while the group (every SE it
 //     has, the leaving ones included) has fewer than max_se and the cloud creates SEs; else the
 //     virtual service finds no place and the Controller reports MIGRATE_SE_FAILED.
-// Load: each measured metric of an SE (its CPU and its memory, each a percentage of that SE) is
-// shared evenly by the virtual services it hosts (rule roll-load-shared-evenly); a share that
-// moves keeps its vCPU-seconds and its megabytes, so on an SE of other size its CPU is scaled by
-// the ratio of the vCPUs (rule roll-load-scales-with-vcpus) and its memory by the ratio of the
-// memory (rule roll-memory-scales-with-memory). The capacity guard refuses when either metric of
-// an SE that gains load goes over the target. Pure; no Terraform types.
+// Load: each measured metric of an SE (its CPU and its memory, each a percentage of that SE; its
+// throughput, a percentage of the model's throughput capacity of an SE of its vCPUs, when the
+// declared workload states throughput) is shared evenly by the virtual services it hosts (rule
+// roll-load-shared-evenly); a share that moves keeps its vCPU-seconds, its megabytes and its
+// bits per second, so on an SE of other size its CPU is scaled by the ratio of the vCPUs (rule
+// roll-load-scales-with-vcpus), its memory by the ratio of the memory (rule
+// roll-memory-scales-with-memory) and its throughput by the ratio of the throughput capacities
+// (rule roll-throughput-keeps-its-bits). The capacity guard refuses when any judged metric of an
+// SE that gains load goes over the target. Pure; no Terraform types.
 #ifndef NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
 #define NSXALB_PLUGIN_SEGROUP_LIFECYCLE_ROLL_DECISION_H_
 
@@ -54,16 +57,30 @@ struct PlacementSettings {
 PlacementSettings PlacementSettingsOf(const nlohmann::json& group_body);
 
 // The measured metrics the roll predicts per SE per step, each a percentage of the SE that
-// carries it: CPU (se_stats.avg_cpu_usage, of its vCPUs) and memory (se_stats.avg_mem_usage, of
-// its memory; open connections bind on it).
-enum class LoadMetric { kCpu = 0, kMemory };
-inline constexpr int kLoadMetricCount = 2;
+// carries it: CPU (se_stats.avg_cpu_usage, of its vCPUs), memory (se_stats.avg_mem_usage, of its
+// memory; open connections bind on it) and throughput (se_if.avg_bandwidth, of the model's
+// throughput capacity of an SE of its vCPUs; judged only when the workload states throughput).
+enum class LoadMetric { kCpu = 0, kMemory, kThroughput };
+inline constexpr int kLoadMetricCount = 3;
 
-// How the plan names a metric: "CPU", "memory".
+// How the plan names a metric: "CPU", "memory", "throughput".
 const char* LoadMetricName(LoadMetric metric);
 
-// How the decision's JSON names a metric: "cpu", "memory".
+// How the decision's JSON names a metric: "cpu", "memory", "throughput".
 const char* LoadMetricKey(LoadMetric metric);
+
+// The model's throughput capacity of one SE for the roll's guard.
+struct ThroughputCapacity {
+  double bits_per_second = 0;                     // 0: throughput is not judged
+  sizing::Metric kind = sizing::Metric::kL4Gbps;  // the declared kind that gives it
+};
+
+// The throughput capacity of an SE of `vcpus` (clamped to 1-64; 0, unknown, counts as 1) on
+// `declared`'s platform: the least, over the throughput kinds the workload declares
+// (declared.throughput_kinds), of sizing::MetricCapacity (rule roll-throughput-keeps-its-bits:
+// the Controller's bits per second do not say their kind, and the least capacity never
+// understates a figure). bits_per_second 0 when the workload declares no throughput.
+ThroughputCapacity ThroughputCapacityOf(const CapacityFigures& declared, int vcpus);
 
 // The load the group's SEs carry now, as read from the Controller (or not).
 struct CurrentLoad {
@@ -79,6 +96,11 @@ struct CurrentLoad {
   std::string missing_reason;
   // Why memory is not judged, when mem_pct is empty and cpu_pct is not.
   std::string memory_missing_reason;
+  // SE uuid -> its bandwidth now (bits per second: se_if.avg_bandwidth, every series the
+  // Controller gives for that SE summed per timestamp), for the SEs with samples.
+  std::map<std::string, double> bandwidth_bps;
+  // Why there is no bandwidth, when bandwidth_bps is empty and cpu_pct is not.
+  std::string bandwidth_missing_reason;
 };
 
 // Everything the decision is computed from.
@@ -89,12 +111,13 @@ struct RollInput {
   bool placement_known = true;  // false: where the virtual services sit could not be read
   CurrentLoad load;
   // The declared workload's figures (CapacityWithSesOut), the fallback when the Controller has
-  // no samples; known = false without a workload.
+  // no samples; known = false without a workload. Its throughput_kinds decide whether the
+  // measured throughput is judged.
   CapacityFigures declared;
   PlacementSettings placement;
   TargetShape target;
-  // The utilization an SE must stay within (max_cpu_usage, else 80), for its CPU and its memory
-  // alike (rule roll-memory-scales-with-memory).
+  // The utilization an SE must stay within (max_cpu_usage, else 80), for its CPU, its memory and
+  // its throughput alike (rules roll-memory-scales-with-memory, roll-throughput-keeps-its-bits).
   double target_pct = 80;
   int ha_minimum_ses = 1;
   LicenseFigures license;
@@ -122,10 +145,15 @@ struct SeLoadAfter {
   int64_t memory_mb = 0;  // the memory its memory figure is a percentage of
   double cpu_pct = 0;
   std::optional<double> mem_pct;  // unset when memory is not judged (no samples)
-  bool gained = false;            // the step moved load onto it
-  bool is_new = false;            // a replacement the Controller creates in the roll
+  // Throughput, when judged: its bits per second, its capacity (ThroughputCapacityOf at its
+  // vCPUs) and the percentage; unset when throughput is not judged.
+  std::optional<double> tput_pct;
+  double bandwidth_bps = 0;
+  ThroughputCapacity throughput_capacity;
+  bool gained = false;  // the step moved load onto it
+  bool is_new = false;  // a replacement the Controller creates in the roll
 
-  // Its figure of `metric` (0 for memory when not judged).
+  // Its figure of `metric` (0 for memory or throughput when not judged).
   double Pct(LoadMetric metric) const;
 };
 
@@ -172,7 +200,8 @@ struct RollDecision {
   std::string peak_se;
   int peak_step = 0;
   LoadMetric peak_metric = LoadMetric::kCpu;
-  // The peak of each judged metric (CPU first; memory when the SEs have memory samples).
+  // The peak of each judged metric (CPU first; memory when the SEs have memory samples;
+  // throughput when the workload states throughput and the SEs have bandwidth samples).
   std::vector<MetricPeak> peaks;
   std::string load_basis;          // "measured" (the Controller's samples), "declared", or "none"
   std::vector<std::string> notes;  // e.g. vs_scalein_timeout cutting long-lived connections
@@ -195,11 +224,12 @@ std::vector<std::string> DescribeDecision(const RollDecision& decision, const Ro
 std::string DecisionFingerprint(const RollDecision& decision);
 
 // The decision as JSON, for the CLI's and Ansible's output: {verdict, summary, refused_by,
-// refusal, peak_pct, peak_se, peak_step, peak_metric ("cpu", "memory"; "" without a peak),
-// peaks: [{metric, pct, se, step}], load_basis, ses: [{name, action}], steps: [{number, leaving,
-// moves: [{vs, from, to, to_new_se}], created, unplaced, loads: [{name, vcpus, memory_mb,
-// cpu_pct, mem_pct (null when memory is not judged), gained, is_new}]}], guards: [{guard,
-// passed, figures}], notes, fingerprint}.
+// refusal, peak_pct, peak_se, peak_step, peak_metric ("cpu", "memory", "throughput"; "" without a
+// peak), peaks: [{metric, pct, se, step}], load_basis, ses: [{name, action}], steps: [{number,
+// leaving, moves: [{vs, from, to, to_new_se}], created, unplaced, loads: [{name, vcpus,
+// memory_mb, cpu_pct, mem_pct (null when memory is not judged), throughput_gbps,
+// throughput_capacity_gbps, throughput_pct (the three null when throughput is not judged),
+// gained, is_new}]}], guards: [{guard, passed, figures}], notes, fingerprint}.
 nlohmann::json DecisionJson(const RollDecision& decision);
 
 }  // namespace nsxalb::segroup::lifecycle

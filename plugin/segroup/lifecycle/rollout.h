@@ -28,6 +28,7 @@
 #include "absl/time/time.h"
 #include "plugin/controller/backoff.h"
 #include "plugin/segroup/lifecycle/match.h"
+#include "plugin/sizing/profiles.h"
 
 namespace nsxalb::segroup::lifecycle {
 
@@ -106,6 +107,12 @@ struct CapacityFigures {
   double target_percent = 80;  // max_cpu_usage or the target
   std::string load;            // "the observed peak of ..." or "the declared workload ..."
   std::string basis;           // the figure's basis (measured, interpolated, ...)
+  // The throughput the declared workload states, for the roll's capacity guard on measured load
+  // (rule roll-throughput-keeps-its-bits): the kinds it sets among l4_gbps, l7_gbps and
+  // l7_ssl_gbps (metric order) and the platform their capacities are read on. Empty: the
+  // workload states no throughput (or there is none), and throughput is not judged.
+  std::vector<sizing::Metric> throughput_kinds;
+  sizing::Platform platform = sizing::Platform::kVcenter;
 };
 struct LicenseFigures {
   bool known = false;            // false: the ledger could not be read (the guard refuses)

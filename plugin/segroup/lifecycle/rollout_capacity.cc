@@ -32,6 +32,13 @@ CapacityFigures CapacityWithSesOut(const sizing::Workload& workload,
   out.running_ses = static_cast<int>(ses.running.size());
   out.ha_minimum_ses = sizing::MinActiveSes(workload.ha_mode);
   out.target_percent = target_percent;
+  out.platform = workload.platform;
+  for (sizing::Metric metric : sizing::kAllMetrics) {
+    if (sizing::InfoOf(metric).kind == sizing::MetricKind::kThroughput &&
+        workload.demand.Get(metric).has_value()) {
+      out.throughput_kinds.push_back(metric);
+    }
+  }
   const std::string demand = DemandText(workload);
   if (demand.empty()) {
     out.load = "no declared demand";

@@ -28,10 +28,11 @@ namespace nsxalb::segroup::lifecycle {
 //     is not CPU-bound binds;
 //   - load: "the declared workload 300,000 L7 RPS + 6,000 ECC SSL TPS"; basis: the weakest basis
 //     of the figures used (ShapeBasis: measured, interpolated, extrapolated).
-// running_ses and ha_minimum_ses (sizing::MinActiveSes of the workload's HA mode) are always
-// filled, target_percent is `target_percent` (the group's max_cpu_usage, else 80). `known` is
-// false, and the guard checks the HA minimum only, when the workload demands nothing, no SE is
-// left, no running SE's size is known, or the model cannot take the shape; `load` then says why.
+// running_ses, ha_minimum_ses (sizing::MinActiveSes of the workload's HA mode), platform and
+// throughput_kinds (the throughput metrics the workload demands) are always filled, target_percent
+// is `target_percent` (the group's max_cpu_usage, else 80). `known` is false, and the guard checks
+// the HA minimum only, when the workload demands nothing, no SE is left, no running SE's size is
+// known, or the model cannot take the shape; `load` then says why.
 CapacityFigures CapacityWithSesOut(const sizing::Workload& workload,
                                    const sizing::Recommendation& planned, const GroupSes& ses,
                                    int max_unavailable, double target_percent);

@@ -47,8 +47,8 @@ absl::StatusOr<SesLoadNow> ReadSesLoadNow(controller::Client& client, std::strin
       UsageStepSeconds(query.window), " s samples)");
   if (ses.empty()) return out;
   const std::vector<ObservedSe> observed = ObservedSes(ses);
-  // The usage request's SE part only, asking memory too: the roll reads no virtual-service
-  // series.
+  // The usage request's SE part only, asking memory and bandwidth too: the roll reads no
+  // virtual-service series.
   nlohmann::json request = UsageCollectionRequest(observed, query, now);
   nlohmann::json& requests = request["metric_requests"];
   for (auto it = requests.begin(); it != requests.end();) {
@@ -76,6 +76,7 @@ absl::StatusOr<SesLoadNow> ReadSesLoadNow(controller::Client& client, std::strin
   for (size_t i = 0; i < observed.size(); ++i) {
     statistic_of(i, usage_internal::kCpu, out.cpu_pct);
     statistic_of(i, usage_internal::kMem, out.mem_pct);
+    statistic_of(i, usage_internal::kSeBandwidth, out.bandwidth_bps);
   }
   return out;
 }
@@ -91,9 +92,15 @@ lifecycle::CurrentLoad CurrentLoadOf(const SesLoadNow& all,
     if (auto it = all.mem_pct.find(se.uuid); it != all.mem_pct.end()) {
       load.mem_pct[se.uuid] = it->second;
     }
+    if (auto it = all.bandwidth_bps.find(se.uuid); it != all.bandwidth_bps.end()) {
+      load.bandwidth_bps[se.uuid] = it->second;
+    }
   }
   if (load.mem_pct.empty() && !load.cpu_pct.empty()) {
     load.memory_missing_reason = NoSampleOf("se_stats.avg_mem_usage", all.window, group.size());
+  }
+  if (load.bandwidth_bps.empty() && !load.cpu_pct.empty()) {
+    load.bandwidth_missing_reason = NoSampleOf("se_if.avg_bandwidth", all.window, group.size());
   }
   if (load.cpu_pct.empty()) {
     load.missing_reason = all.failure.empty()

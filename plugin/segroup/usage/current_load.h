@@ -1,8 +1,8 @@
-// The load the SEs carry now, for the roll's decision (lifecycle/roll_decision.h): each SE's CPU
-// and memory over a recent window, as the Controller measured them. One metrics request reads every
-// SE of a tenant's listing (rule estate-requests-bounded's spirit: never a request per group or per
-// SE), and a provider process shares the answer (SharedCurrentLoad), so a plan that would roll any
-// number of groups asks the Controller once. No Terraform types.
+// The load the SEs carry now, for the roll's decision (lifecycle/roll_decision.h): each SE's CPU,
+// memory and bandwidth over a recent window, as the Controller measured them. One metrics request
+// reads every SE of a tenant's listing (rule estate-requests-bounded's spirit: never a request per
+// group or per SE), and a provider process shares the answer (SharedCurrentLoad), so a plan that
+// would roll any number of groups asks the Controller once. No Terraform types.
 #ifndef NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
 #define NSXALB_PLUGIN_SEGROUP_USAGE_CURRENT_LOAD_H_
 
@@ -32,13 +32,21 @@ inline constexpr absl::Duration kRollLoadWindow = absl::Hours(1);
 UsageQuery RollLoadQuery(const UsageQuery* observed);
 
 // The metrics the roll reads of each SE, in the one SE request: its CPU and its memory (what open
-// connections bind on), both percentages of the SE.
-inline constexpr char kRollLoadMetricIds[] = "se_stats.avg_cpu_usage,se_stats.avg_mem_usage";
+// connections bind on), both percentages of the SE, and its interface bandwidth (bits/s), which
+// the roll judges when the workload states throughput. Always asked, so that one answer per
+// tenant serves every group whatever its workload (docs/design/roll-decision.md weighs the
+// cost: one series more per SE, or per interface).
+inline constexpr char kRollLoadMetricIds[] =
+    "se_stats.avg_cpu_usage,se_stats.avg_mem_usage,se_if.avg_bandwidth";
 
-// The CPU and memory of a tenant's SEs now.
+// The CPU, memory and bandwidth of a tenant's SEs now.
 struct SesLoadNow {
   std::map<std::string, double> cpu_pct;  // SE uuid -> the statistic of its CPU samples, percent
   std::map<std::string, double> mem_pct;  // SE uuid -> the statistic of its memory samples
+  // SE uuid -> the statistic of its bandwidth (bits/s): at each timestamp, the sum of every
+  // se_if.avg_bandwidth series the Controller gives for the SE (one per interface, UNCONFIRMED;
+  // the emulator gives one per SE).
+  std::map<std::string, double> bandwidth_bps;
   // "the Controller's se_stats.avg_cpu_usage and se_stats.avg_mem_usage of each SE, the highest
   // sample of the last 1 hour (300 s samples)".
   std::string source;
@@ -46,8 +54,9 @@ struct SesLoadNow {
   absl::Duration window;
 };
 
-// Each SE of `ses` (a tenant's listing): the statistic of its se_stats.avg_cpu_usage and of its
-// se_stats.avg_mem_usage samples over `query`'s window ending `now`, from one POST
+// Each SE of `ses` (a tenant's listing): the statistic of its se_stats.avg_cpu_usage, of its
+// se_stats.avg_mem_usage and of its se_if.avg_bandwidth samples (summed per timestamp over its
+// series) over `query`'s window ending `now`, from one POST
 // /api/analytics/metrics/collection with one request for all of them (UsageCollectionRequest's
 // SE request asking kRollLoadMetricIds; no virtual-service series). A failed metrics call is a
 // SesLoadNow without figures and with `failure`, except Cancelled (Terraform's Stop), which is
@@ -57,7 +66,8 @@ absl::StatusOr<SesLoadNow> ReadSesLoadNow(controller::Client& client, std::strin
                                           const UsageQuery& query, absl::Time now);
 
 // The current load of the running SEs `group` from `all`: missing_reason when none of them has a
-// CPU figure, memory_missing_reason when none has a memory figure.
+// CPU figure, memory_missing_reason when none has a memory figure, bandwidth_missing_reason when
+// none has a bandwidth figure.
 lifecycle::CurrentLoad CurrentLoadOf(const SesLoadNow& all,
                                      const std::vector<lifecycle::RunningSe>& group);
 
@@ -66,8 +76,8 @@ lifecycle::CurrentLoad CurrentLoadOf(const SesLoadNow& all,
 // flight; a failure is not kept).
 class SharedCurrentLoad {
  public:
-  // The CPU and memory of `tenant`'s SEs `ses` (the process's shared listing of that tenant) over
-  // `query`'s window ending `now` (the first caller's).
+  // The CPU, memory and bandwidth of `tenant`'s SEs `ses` (the process's shared listing of that
+  // tenant) over `query`'s window ending `now` (the first caller's).
   absl::StatusOr<std::shared_ptr<const SesLoadNow>> Get(
       controller::Client& client, std::string_view tenant,
       const std::vector<controller::ServiceEngine>& ses, const UsageQuery& query, absl::Time now);

@@ -31,7 +31,7 @@ std::optional<Series> SeriesOf(std::string_view metric) {
       {"se_stats.avg_cpu_usage", kCpu},           {"l7_client.avg_complete_responses", kRps},
       {"l7_client.avg_ssl_handshakes_new", kTps}, {"l4_client.avg_new_established_conns", kCps},
       {"l4_client.max_open_conns", kOpenConns},   {"l4_client.avg_bandwidth", kVsBandwidth},
-      {"se_stats.avg_mem_usage", kMem},
+      {"se_stats.avg_mem_usage", kMem},           {"se_if.avg_bandwidth", kSeBandwidth},
   };
   auto it = kIds->find(metric);
   if (it == kIds->end()) return std::nullopt;
@@ -39,7 +39,8 @@ std::optional<Series> SeriesOf(std::string_view metric) {
 }
 
 // True for the series of the SE itself (one value per timestamp); the virtual-service series of
-// an SE add up (several virtual services, if the Controller did not aggregate them).
+// an SE add up (several virtual services, if the Controller did not aggregate them), and so do
+// its interface series (se_if.avg_bandwidth: one per interface, if the Controller splits them).
 bool IsSeStat(Series s) { return s == kCpu || s == kMem; }
 bool IsPercent(Series s) { return s == kCpu || s == kMem; }
 

@@ -48,6 +48,9 @@ enum Series {
   kOpenConns,
   kVsBandwidth,  // bits/s
   kMem,          // se_stats.avg_mem_usage, percent (the roll's current load asks for it)
+  // se_if.avg_bandwidth, bits/s per interface (the roll's current load asks for it): several
+  // series of one SE (one per interface, UNCONFIRMED) add up, like the virtual-service series.
+  kSeBandwidth,
   kSeriesCount,
 };
 

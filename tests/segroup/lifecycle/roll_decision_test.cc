@@ -258,6 +258,115 @@ TEST(RollDecisionTest, WithoutMemorySamplesTheGuardJudgesCpuOnlyAndSaysSo) {
   EXPECT_EQ(DecisionJson(d)["peak_metric"], "cpu");
 }
 
+// Throughput binds where CPU and memory do not (rule roll-throughput-keeps-its-bits): 3 SEs of 4
+// vCPUs on nsxt, reboot pending, 2 virtual services each, at 25% CPU, 20% memory and 6.5 Gbps of
+// se_if.avg_bandwidth; the workload declares l7_ssl_gbps, whose capacity at 4 vCPUs is 11 Gbps
+// (seed 001's 4C/8G cell), so each SE runs at 6.5 / 11 = 59.1% throughput. stream-se-1 leaves and
+// packed placement moves its two virtual services onto stream-se-2 (the fullest with room, the
+// oldest on a tie), with its shares: CPU 25 + 25 = 50.0% and memory 20 + 20 = 40.0% (same size),
+// within the 80% target, but 6.5 + 6.5 = 13.00 Gbps of 11 Gbps = 118.2% throughput. Refused,
+// naming throughput in Gbps and percent. The same group whose workload declares no throughput
+// rolls (its peak: step 2 puts stream-se-2's four onto stream-se-3, 25 x 3 = 75.0% CPU; step 3
+// moves those six onto the rebooted stream-se-1, 75.0% again): throughput is not judged, and the
+// load line says why.
+TEST(RollDecisionTest, BandwidthMovingOntoARunningSeIsRefusedByThroughput) {
+  RollInput in = Group("stream", 3, 4, 2, 25, /*reboot=*/true);
+  for (const RunningSe& se : in.ses.running) {
+    in.load.mem_pct[se.uuid] = 20;
+    in.load.bandwidth_bps[se.uuid] = 6.5e9;
+  }
+  in.declared.platform = sizing::Platform::kNsxt;
+  in.declared.throughput_kinds = {sizing::Metric::kL7SslGbps};
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRefused);
+  EXPECT_EQ(d.refused_by, "capacity");
+  EXPECT_TRUE(Guard(d, "placement")->passed);
+  EXPECT_EQ(d.peak_metric, LoadMetric::kThroughput);
+  EXPECT_NEAR(d.peak_pct, 1300.0 / 11, 1e-9);
+  EXPECT_EQ(d.peak_se, "stream-se-2");
+  ASSERT_EQ(d.steps.size(), 1u);
+  const SeLoadAfter& second = d.steps[0].loads[0];
+  ASSERT_EQ(second.name, "stream-se-2");
+  EXPECT_NEAR(second.cpu_pct, 50.0, 1e-9);
+  EXPECT_NEAR(second.mem_pct.value_or(0), 40.0, 1e-9);
+  EXPECT_NEAR(second.bandwidth_bps, 13e9, 1e-3);
+  EXPECT_EQ(second.throughput_capacity.kind, sizing::Metric::kL7SslGbps);
+  EXPECT_NEAR(second.throughput_capacity.bits_per_second, 11e9, 1e-3);
+  EXPECT_THAT(d.refusal,
+              AllOf(HasSubstr("at step 1 (stream-se-1 out) stream-se-2 would take stream-vs-1 "
+                              "from stream-se-1, stream-vs-2 from stream-se-1 and run at 118.2% "
+                              "throughput (13.00 Gbps of its 11 Gbps L7 SSL throughput at 4 "
+                              "vCPUs), over the 80% target"),
+                    HasSubstr("bandwidth: se_if.avg_bandwidth"), HasSubstr("set max_vs_per_se = 2"),
+                    ::testing::Not(HasSubstr("% CPU")), ::testing::Not(HasSubstr("% memory"))));
+  const std::string text = absl::StrJoin(DescribeDecision(d, in), "\n");
+  EXPECT_THAT(text, AllOf(HasSubstr("predicted throughput: stream-se-2 13.00 Gbps of 11.00 Gbps, "
+                                    "118.2%"),
+                          HasSubstr("(rule roll-throughput-keeps-its-bits)")));
+  const nlohmann::json j = DecisionJson(d);
+  EXPECT_EQ(j["peak_metric"], "throughput");
+  ASSERT_EQ(j["peaks"].size(), 3u);
+  EXPECT_EQ(j["peaks"][2]["metric"], "throughput");
+  EXPECT_NEAR(j["steps"][0]["loads"][0]["throughput_gbps"].get<double>(), 13.0, 1e-9);
+  EXPECT_NEAR(j["steps"][0]["loads"][0]["throughput_capacity_gbps"].get<double>(), 11.0, 1e-9);
+
+  // No throughput declared: CPU and memory pass at every step, and the roll goes on.
+  in.declared.throughput_kinds.clear();
+  RollDecision undeclared = DecideRoll(in);
+  ASSERT_EQ(undeclared.verdict, RollVerdict::kRoll) << undeclared.refusal;
+  EXPECT_EQ(undeclared.peak_metric, LoadMetric::kCpu);
+  EXPECT_NEAR(undeclared.peak_pct, 75.0, 1e-9);
+  EXPECT_EQ(undeclared.peak_se, "stream-se-3");
+  EXPECT_EQ(undeclared.steps.size(), 3u);
+  EXPECT_THAT(absl::StrJoin(DescribeDecision(undeclared, in), "\n"),
+              AllOf(HasSubstr("; throughput not judged: the workload states no throughput "
+                              "(l4_gbps, l7_gbps or l7_ssl_gbps)"),
+                    ::testing::Not(HasSubstr("predicted throughput"))));
+  EXPECT_TRUE(DecisionJson(undeclared)["steps"][0]["loads"][0]["throughput_pct"].is_null());
+}
+
+// The same SEs replaced onto new SEs of 8 vCPUs (max_se 6, max_vs_per_se 2: each leaving SE's
+// two virtual services go to a new SE). The workload declares l4_gbps and l7_ssl_gbps; on nsxt
+// the least capacity is L7 SSL's at every size (4 vCPUs: 11 of 16.5 Gbps; 8 vCPUs: held at the
+// 6-vCPU 13 of 19 Gbps, rule hold-throughput-at-6-vcpus). A share keeps its bits: 6.5 Gbps on
+// new SE 1 is 6.5 / 13 = 50.0% (59.1% on the SE it left): throughput binds the peak (CPU 25 x 4
+// / 8 = 12.5%, memory 20 x 8,192 / 16,384 = 10.0%) and the roll goes on. Without bandwidth
+// samples, throughput is not judged, and the load line says why.
+TEST(RollDecisionTest, ThroughputScalesByTheCapacitiesOntoLargerReplacementsAndRolls) {
+  RollInput in = Group("stream", 3, 4, 2, 25);
+  for (const RunningSe& se : in.ses.running) {
+    in.load.mem_pct[se.uuid] = 20;
+    in.load.bandwidth_bps[se.uuid] = 6.5e9;
+  }
+  in.declared.platform = sizing::Platform::kNsxt;
+  in.declared.throughput_kinds = {sizing::Metric::kL4Gbps, sizing::Metric::kL7SslGbps};
+  in.placement.max_se = 6;
+  in.placement.max_vs_per_se = 2;
+  EXPECT_NEAR(ThroughputCapacityOf(in.declared, 4).bits_per_second, 11e9, 1e-3);
+  EXPECT_EQ(ThroughputCapacityOf(in.declared, 8).kind, sizing::Metric::kL7SslGbps);
+  RollDecision d = DecideRoll(in);
+  ASSERT_EQ(d.verdict, RollVerdict::kRoll) << d.refusal;
+  EXPECT_EQ(d.peak_metric, LoadMetric::kThroughput);
+  EXPECT_NEAR(d.peak_pct, 50.0, 1e-9);
+  EXPECT_EQ(d.peak_se, "new SE 1");
+  EXPECT_THAT(Guard(d, "capacity")->figures,
+              HasSubstr("predicted peak 50.0% throughput on new SE 1 at step 1, target 80%; CPU "
+                        "peak 12.5% on new SE 1 at step 1; memory peak 10.0% on new SE 1 at step "
+                        "1"));
+  EXPECT_THAT(absl::StrJoin(DescribeDecision(d, in), "\n"),
+              HasSubstr("predicted throughput: new SE 1 6.50 Gbps of 13.00 Gbps, 50.0%"));
+
+  in.load.bandwidth_bps.clear();
+  in.load.bandwidth_missing_reason =
+      "no sample of se_if.avg_bandwidth in the last 1 hour for the group's 3 SEs";
+  RollDecision unmeasured = DecideRoll(in);
+  ASSERT_EQ(unmeasured.verdict, RollVerdict::kRoll) << unmeasured.refusal;
+  EXPECT_EQ(unmeasured.peak_metric, LoadMetric::kCpu);
+  EXPECT_THAT(absl::StrJoin(DescribeDecision(unmeasured, in), "\n"),
+              HasSubstr("; throughput not judged (no sample of se_if.avg_bandwidth in the last 1 "
+                        "hour for the group's 3 SEs)"));
+}
+
 // Issue 44's packed group: web, 3 SEs of 2 vCPUs with 2 virtual services each, vcpus_per_se 4,
 // max_vs_per_se 10 (room), max_se 10. The Controller moves web-se-1's virtual services onto
 // web-se-2 (the fullest with room, the oldest of the tie) and creates no SE: refused by the
