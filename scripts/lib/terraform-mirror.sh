@@ -93,26 +93,34 @@ TF
 tfm_start_emulator() {
   local binary=$1 dir=$2
   shift 2
+  # A restart in the same DIR: the last emulator's ready line must not be read as this one's
+  # (the new process truncates the file only once it runs, which under load can be after the
+  # wait below has seen the old line).
+  rm -f "$dir/emulator.ready"
   # Started straight from the caller's shell, so --exit-with-parent stops it even if that shell
   # is killed.
   "$binary" --bind 127.0.0.1 --port 0 --tls-dir "$dir/emulator-tls" --exit-with-parent "$@" \
     >"$dir/emulator.ready" 2>"$dir/emulator.log" &
   EMU_PID=$!
   local _
+  # Until a whole ready line is there (a line being written is not yet one); read once, so that
+  # what is checked is what the URL comes from.
+  local ready=""
   for _ in $(seq 1 200); do
-    [ -s "$dir/emulator.ready" ] && break
+    ready=$(cat "$dir/emulator.ready" 2>/dev/null || true)
+    [[ "$ready" == *'"event"'*'}' ]] && break
     kill -0 "$EMU_PID" 2>/dev/null || break
     sleep 0.05
   done
-  if ! jq -e '.event == "ready"' "$dir/emulator.ready" >/dev/null 2>&1; then
+  if ! jq -e '.event == "ready"' >/dev/null 2>&1 <<<"$ready"; then
     cat "$dir/emulator.log" >&2
     echo "the Controller emulator printed no ready line within 10 s" >&2
     return 1
   fi
   # shellcheck disable=SC2034  # the function's results, read by the caller
-  EMU_URL=$(jq -r .url "$dir/emulator.ready")
+  EMU_URL=$(jq -r .url <<<"$ready")
   # shellcheck disable=SC2034
-  EMU_CA_FILE=$(jq -r .ca_file "$dir/emulator.ready")
+  EMU_CA_FILE=$(jq -r .ca_file <<<"$ready")
 }
 
 tfm_stop_emulator() {
