@@ -30,9 +30,9 @@ using ::testing::HasSubstr;
 using ::testing::NiceMock;
 using usage_testing::At;
 using usage_testing::Iso;
+using usage_testing::kMidnight;
 using Json = nlohmann::json;
 
-const absl::Time kNow = At(2026, 11, 28, 0, 0);
 constexpr int kPoints = 2016;  // 7 days of 5-minute points
 
 // A fake Controller: clouds, groups and SEs, and a metrics answer computed from each SE's uuid
@@ -123,7 +123,7 @@ class FakeEstate {
   Json Points(double base) const {
     Json data = Json::array();
     for (int i = 0; i < kPoints; ++i) {
-      data.push_back({{"timestamp", Iso(kNow - absl::Minutes(5 * (kPoints - 1 - i)))},
+      data.push_back({{"timestamp", Iso(kMidnight - absl::Minutes(5 * (kPoints - 1 - i)))},
                       {"value", base * (0.5 + 0.5 * ((i % 288) / 287.0))}});
     }
     return data;
@@ -158,7 +158,7 @@ class FakeEstate {
 EstateUsageRequest Request() {
   EstateUsageRequest r;
   r.query.window = absl::Hours(24 * 7);
-  r.now = kNow;
+  r.now = kMidnight;
   return r;
 }
 
@@ -180,7 +180,7 @@ TEST(EstateReaderTest, EachGroupHasTheOneGroupReadersFigures) {
   for (const EstateGroup& g : estate->groups) {
     GroupUsageRequest one;
     one.query = Request().query;
-    one.now = kNow;
+    one.now = kMidnight;
     one.platform = g.platform;
     const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
     absl::StatusOr<UsageReport> alone = ReadGroupUsage(fake.client, g.uuid, "", body, one);
@@ -209,7 +209,7 @@ TEST(EstateReaderTest, TheOneGroupReaderTakesItsSesFromTheTenantsListing) {
   for (const EstateGroup& g : estate->groups) {
     GroupUsageRequest one;
     one.query = Request().query;
-    one.now = kNow;
+    one.now = kMidnight;
     one.platform = g.platform;
     one.tenant_ses = &*tenant;
     const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
@@ -413,8 +413,8 @@ TEST(CurrentLoadTest, OnePostForEverySeOfTheTenantSharedByEveryGroup) {
   SharedCurrentLoad shared;
   const UsageQuery query = RollLoadQuery(nullptr);
   EXPECT_EQ(query.window, absl::Hours(1));
-  auto first = shared.Get(estate.client, "admin", ses, query, kNow);
-  auto second = shared.Get(estate.client, "admin", ses, query, kNow);
+  auto first = shared.Get(estate.client, "admin", ses, query, kMidnight);
+  auto second = shared.Get(estate.client, "admin", ses, query, kMidnight);
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(estate.posts, 1);
   EXPECT_EQ(estate.largest_post, 1);  // the SE request only, no virtual-service series
@@ -436,7 +436,7 @@ TEST(CurrentLoadTest, AFailedPostIsAReasonNotAnError) {
   estate.fail_post = 1;
   const std::vector<controller::ServiceEngine> ses =
       *estate.client.ListTenantServiceEngines("admin");
-  auto cpu = ReadSesCpuNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  auto cpu = ReadSesCpuNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kMidnight);
   ASSERT_TRUE(cpu.ok());
   std::vector<lifecycle::RunningSe> checkout(1);
   checkout[0].uuid = "se-checkout-0";
