@@ -42,14 +42,6 @@ constexpr char kGroups[] = "/api/serviceenginegroup?page_size=200";
 constexpr char kGroup[] = "/api/serviceenginegroup/serviceenginegroup-1";
 constexpr char kCollection[] = "/api/analytics/metrics/collection";
 
-// The answer to a successful POST /login: the session cookies and the Controller's version.
-TransportResult LoginAnswer(const std::string& csrf, const std::string& session,
-                            const std::string& version = "22.1.3") {
-  return FakeTransport::Http(200, Json{{"version", {{"Version", version}}}}.dump(),
-                             {{"set-cookie", absl::StrCat("csrftoken=", csrf, "; Path=/")},
-                              {"set-cookie", absl::StrCat("sessionid=", session, "; HttpOnly")}});
-}
-
 // An SE group object.
 Json Group(const std::string& uuid, const std::string& name) {
   return {{"uuid", uuid},
@@ -60,7 +52,7 @@ Json Group(const std::string& uuid, const std::string& name) {
 }
 
 // A collection page with `results`, and a `next` link when `next` is not empty.
-TransportResult Page(std::vector<Json> results, const std::string& next = "") {
+TransportResult PageAnswer(std::vector<Json> results, const std::string& next = "") {
   Json page = {{"count", results.size()}, {"results", std::move(results)}};
   if (!next.empty()) page["next"] = absl::StrCat(kBase, next);
   return FakeTransport::Http(200, page.dump());
@@ -72,6 +64,7 @@ Json CpuRequest() {
            {{{"id", "cpu"}, {"entity_uuid", "se-1"}, {"metric_id", "se_stats.avg_cpu_usage"}}}}};
 }
 
+// "METHOD path" of each request, the session's (login, logout) included.
 std::vector<std::string> Lines(const std::vector<Request>& requests) {
   std::vector<std::string> out;
   for (const Request& r : requests) out.push_back(absl::StrCat(r.method, " ", r.path));
@@ -117,8 +110,8 @@ class ClientTransportTest : public ::testing::Test {
 // carries the session cookies, the CSRF token, the API version and the tenant. The logout at the
 // client's end carries the session too.
 TEST_F(ClientTransportTest, LogsInOnceThenSendsTheSessionOnEveryRequest) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", kGroups, PageAnswer({Group("serviceenginegroup-1", "seg-a")}));
   fake_.Queue("POST", "/api/serviceenginegroup",
               FakeTransport::Http(201, Group("serviceenginegroup-2", "seg-b").dump()));
   fake_.Queue("DELETE", kGroup, FakeTransport::Http(204));
@@ -175,8 +168,8 @@ TEST_F(ClientTransportTest, LogsInOnceThenSendsTheSessionOnEveryRequest) {
 TEST_F(ClientTransportTest, SendsTheConfiguredApiVersionAndTheCallsTenant) {
   ClientConfig config = Config();
   config.api_version = "21.1.1";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1", "22.1.3"));
-  fake_.Always("GET", kGroups, Page({}));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1", "22.1.3"));
+  fake_.Always("GET", kGroups, PageAnswer({}));
   auto client = NewClientOrDie(config);
   auto version = client->ControllerVersion();
   ASSERT_THAT(version, IsOk());
@@ -195,11 +188,11 @@ TEST_F(ClientTransportTest, SendsTheConfiguredApiVersionAndTheCallsTenant) {
 // 419 (the session expired): the client logs in again and repeats the request with the new
 // session, at once (no backoff sleep).
 TEST_F(ClientTransportTest, SessionExpiredLogsInAgainAndRetries) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-2", "sess-2"));
-  fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-2", "sess-2"));
+  fake_.Queue("GET", kGroups, PageAnswer({Group("serviceenginegroup-1", "seg-a")}));
   fake_.Queue("GET", kGroups, FakeTransport::Http(419, R"({"error":"session expired"})"));
-  fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
+  fake_.Queue("GET", kGroups, PageAnswer({Group("serviceenginegroup-1", "seg-a")}));
   auto client = NewClientOrDie();
   ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   auto after = client->ListSeGroups("", "");
@@ -215,7 +208,7 @@ TEST_F(ClientTransportTest, SessionExpiredLogsInAgainAndRetries) {
   EXPECT_THAT(clock_.sleeps(), IsEmpty());
 
   // The next call keeps the new session.
-  fake_.Queue("GET", kGroups, Page({}));
+  fake_.Queue("GET", kGroups, PageAnswer({}));
   ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_EQ(Logins(), 2);
 }
@@ -227,8 +220,8 @@ TEST_F(ClientTransportTest, RejectedSessionLogsInAgainAndRetriesTheWrite) {
   group["vcpus_per_se"] = 2;
   Json updated = group;
   updated["vcpus_per_se"] = 4;
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-2", "sess-2"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-2", "sess-2"));
   fake_.Queue("GET", kGroup, FakeTransport::Http(200, group.dump()));
   fake_.Queue("PUT", kGroup, FakeTransport::Http(401, R"({"detail":"not logged in"})"));
   fake_.Queue("PUT", kGroup, FakeTransport::Http(200, updated.dump()));
@@ -249,7 +242,7 @@ TEST_F(ClientTransportTest, RejectedSessionLogsInAgainAndRetriesTheWrite) {
 
 // The re-login happens once per call: a second 401 is the call's error.
 TEST_F(ClientTransportTest, SecondRejectionAfterTheReloginIsUnauthenticated) {
-  fake_.Always("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Always("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Always("GET", kGroups, FakeTransport::Http(401, R"({"detail":"not allowed"})"));
   auto client = NewClientOrDie();
   auto listed = client->ListSeGroups("", "");
@@ -274,9 +267,9 @@ TEST_F(ClientTransportTest, RejectedLoginIsASetupProblem) {
 
 // 503 with Retry-After in seconds: the client sleeps exactly that long on its clock.
 TEST_F(ClientTransportTest, HonoursRetryAfterSecondsOn503) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", kGroups, FakeTransport::Http(503, "busy", {{"retry-after", "7"}}));
-  fake_.Queue("GET", kGroups, Page({Group("serviceenginegroup-1", "seg-a")}));
+  fake_.Queue("GET", kGroups, PageAnswer({Group("serviceenginegroup-1", "seg-a")}));
   auto client = NewClientOrDie();
   auto listed = client->ListSeGroups("", "");
   ASSERT_THAT(listed, IsOk());
@@ -288,9 +281,9 @@ TEST_F(ClientTransportTest, HonoursRetryAfterSecondsOn503) {
 TEST_F(ClientTransportTest, HonoursRetryAfterDateOn503) {
   const std::string in_30s = absl::FormatTime(
       "%a, %d %b %Y %H:%M:%S GMT", clock_.Now() + absl::Seconds(30), absl::UTCTimeZone());
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", kGroups, FakeTransport::Http(503, "", {{"retry-after", in_30s}}));
-  fake_.Queue("GET", kGroups, Page({}));
+  fake_.Queue("GET", kGroups, PageAnswer({}));
   auto client = NewClientOrDie();
   ASSERT_THAT(client->ListSeGroups("", ""), IsOk());
   EXPECT_THAT(clock_.sleeps(), ElementsAre(absl::Seconds(30)));
@@ -299,10 +292,10 @@ TEST_F(ClientTransportTest, HonoursRetryAfterDateOn503) {
 // Without Retry-After, the capped exponential backoff with jitter: 10 ms then 20 ms nominal,
 // 0.75 of each with jitter 0.5.
 TEST_F(ClientTransportTest, RetriesWithBackoffThenSucceeds) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", kGroups, FakeTransport::Http(503));
   fake_.Queue("GET", kGroups, FakeTransport::Http(503));
-  fake_.Queue("GET", kGroups, Page({}));
+  fake_.Queue("GET", kGroups, PageAnswer({}));
   auto client = NewClientOrDie(Config(), 0.5);
   auto listed = client->ListSeGroups("", "");
   ASSERT_THAT(listed, IsOk());
@@ -314,7 +307,7 @@ TEST_F(ClientTransportTest, RetriesWithBackoffThenSucceeds) {
 TEST_F(ClientTransportTest, GivesUpAfterMaxRetries) {
   ClientConfig config = Config();
   config.max_retries = 3;
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Always("GET", kGroups, FakeTransport::Http(502, R"({"error":"bad gateway"})"));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
@@ -333,7 +326,7 @@ TEST_F(ClientTransportTest, TotalTimeoutBoundsRetries) {
   config.backoff_initial = absl::Seconds(1);
   config.backoff_max = absl::Seconds(4);
   config.total_timeout = absl::Seconds(10);
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Always("GET", kGroups, FakeTransport::Http(504));
   auto client = NewClientOrDie(config, 0.999);
   auto listed = client->ListSeGroups("", "");
@@ -352,10 +345,10 @@ TEST_F(ClientTransportTest, TotalTimeoutBoundsRetries) {
 // A connection-level failure that may clear is retried; one that cannot (TLS verification) is
 // the call's error at once.
 TEST_F(ClientTransportTest, RetriesConnectionFailuresButNotTlsFailures) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", kGroups,
               FakeTransport::Failure(absl::UnavailableError("connection reset"), true, true));
-  fake_.Queue("GET", kGroups, Page({}));
+  fake_.Queue("GET", kGroups, PageAnswer({}));
   fake_.Queue("GET", kGroups,
               FakeTransport::Failure(absl::FailedPreconditionError("TLS verification failed"),
                                      false, false));
@@ -375,14 +368,14 @@ TEST_F(ClientTransportTest, GathersAThreePageListing) {
   const std::string first = "/api/serviceenginegroup?page_size=2";
   const std::string second = "/api/serviceenginegroup?page_size=2&page=2";
   const std::string third = "/api/serviceenginegroup?page_size=2&page=3";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue(
-      "GET", first,
-      Page({Group("serviceenginegroup-1", "g1"), Group("serviceenginegroup-2", "g2")}, second));
-  fake_.Queue(
-      "GET", second,
-      Page({Group("serviceenginegroup-3", "g3"), Group("serviceenginegroup-4", "g4")}, third));
-  fake_.Queue("GET", third, Page({Group("serviceenginegroup-5", "g5")}));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", first,
+              PageAnswer({Group("serviceenginegroup-1", "g1"), Group("serviceenginegroup-2", "g2")},
+                         second));
+  fake_.Queue("GET", second,
+              PageAnswer({Group("serviceenginegroup-3", "g3"), Group("serviceenginegroup-4", "g4")},
+                         third));
+  fake_.Queue("GET", third, PageAnswer({Group("serviceenginegroup-5", "g5")}));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
   ASSERT_THAT(listed, IsOk());
@@ -399,9 +392,9 @@ TEST_F(ClientTransportTest, ListingWhoseNextRepeatsAPageFails) {
   config.page_size = 1;
   const std::string first = "/api/serviceenginegroup?page_size=1";
   const std::string second = "/api/serviceenginegroup?page_size=1&page=2";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("GET", first, Page({Group("serviceenginegroup-1", "g1")}, second));
-  fake_.Queue("GET", second, Page({Group("serviceenginegroup-2", "g2")}, first));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", first, PageAnswer({Group("serviceenginegroup-1", "g1")}, second));
+  fake_.Queue("GET", second, PageAnswer({Group("serviceenginegroup-2", "g2")}, first));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
   ASSERT_THAT(listed, Not(IsOk()));
@@ -415,10 +408,10 @@ TEST_F(ClientTransportTest, ListingRetriesAFailedPage) {
   config.page_size = 1;
   const std::string first = "/api/serviceenginegroup?page_size=1";
   const std::string second = "/api/serviceenginegroup?page_size=1&page=2";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("GET", first, Page({Group("serviceenginegroup-1", "g1")}, second));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", first, PageAnswer({Group("serviceenginegroup-1", "g1")}, second));
   fake_.Queue("GET", second, FakeTransport::Http(503, "", {{"retry-after", "2"}}));
-  fake_.Queue("GET", second, Page({Group("serviceenginegroup-2", "g2")}));
+  fake_.Queue("GET", second, PageAnswer({Group("serviceenginegroup-2", "g2")}));
   auto client = NewClientOrDie(config);
   auto listed = client->ListSeGroups("", "");
   ASSERT_THAT(listed, IsOk());
@@ -440,7 +433,7 @@ TEST_F(ClientTransportTest, UpdateAnswered412ReReadsAndRetries) {
   Json v3 = v2;
   v3["vcpus_per_se"] = 3;
   v3["_last_modified"] = "300";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("GET", kGroup, FakeTransport::Http(200, v1.dump()));
   fake_.Queue("GET", kGroup, FakeTransport::Http(200, v2.dump()));
   fake_.Queue("PUT", kGroup, FakeTransport::Http(412, R"({"error":"Concurrent update"})"));
@@ -470,7 +463,7 @@ TEST_F(ClientTransportTest, UpdateAnswered412ReReadsAndRetries) {
 TEST_F(ClientTransportTest, UpdateGivesUpAfterBounded412s) {
   Json group = Group("serviceenginegroup-1", "seg-a");
   group["vcpus_per_se"] = 2;
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Always("GET", kGroup, FakeTransport::Http(200, group.dump()));
   fake_.Always("PUT", kGroup, FakeTransport::Http(412, R"({"error":"Concurrent update"})"));
   auto client = NewClientOrDie();
@@ -493,11 +486,12 @@ TEST_F(ClientTransportTest, CreateAnswered503LooksForTheGroupBeforeRetrying) {
   const std::string cloud = "/api/cloud?name=Default-Cloud";
   const std::string lookup =
       "/api/serviceenginegroup?page_size=200&name=seg-new&cloud_ref.uuid=cloud-1";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   fake_.Queue("POST", "/api/serviceenginegroup", FakeTransport::Http(503));
-  fake_.Queue("GET", cloud,
-              Page({{{"uuid", "cloud-1"}, {"name", "Default-Cloud"}, {"vtype", "CLOUD_VCENTER"}}}));
-  fake_.Queue("GET", lookup, Page({}));
+  fake_.Queue(
+      "GET", cloud,
+      PageAnswer({{{"uuid", "cloud-1"}, {"name", "Default-Cloud"}, {"vtype", "CLOUD_VCENTER"}}}));
+  fake_.Queue("GET", lookup, PageAnswer({}));
   fake_.Queue("POST", "/api/serviceenginegroup",
               FakeTransport::Http(201, Group("serviceenginegroup-9", "seg-new").dump()));
   auto client = NewClientOrDie();
@@ -517,8 +511,8 @@ TEST_F(ClientTransportTest, CreateAnswered503LooksForTheGroupBeforeRetrying) {
 TEST_F(ClientTransportTest, MakesTheTransportOnceWithTheTlsSettings) {
   ClientConfig config = Config();
   config.ca_pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Always("GET", kGroups, Page({}));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Always("GET", kGroups, PageAnswer({}));
   {
     auto client = NewClientOrDie(config);
     EXPECT_EQ(fake_.transports_made(), 0);  // no traffic before the first call
@@ -551,7 +545,7 @@ TEST_F(ClientTransportTest, MakesTheTransportOnceWithTheTlsSettings) {
 
 // After Cancel, calls return Cancelled without sending anything.
 TEST_F(ClientTransportTest, CancelledClientSendsNothing) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   auto client = NewClientOrDie();
   ASSERT_THAT(client->ControllerVersion(), IsOk());
   client->Cancel();
@@ -567,8 +561,8 @@ TEST_F(ClientTransportTest, StreamedCollectionStartsTheSinkOverOnEveryAttempt) {
   const std::string answer =
       Json{{"series", {{"cpu", {{"se-1", Json::array({{{"data", Json::array()}}})}}}}}}.dump();
   fake_.set_stream_chunk_bytes(7);
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-2", "sess-2"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-2", "sess-2"));
   fake_.Queue("POST", kCollection,
               FakeTransport::BrokenOff(200, answer.substr(0, answer.size() / 2),
                                        absl::UnavailableError("connection reset")));
@@ -596,7 +590,7 @@ TEST_F(ClientTransportTest, StreamedCollectionStartsTheSinkOverOnEveryAttempt) {
 // call's error, as the sink gave it, and is not retried; a 4xx is the call's error and never
 // reaches the sink.
 TEST_F(ClientTransportTest, StreamedCollectionErrors) {
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
   auto client = NewClientOrDie();
   RecordingSink sink;
   EXPECT_THAT(client->StreamMetricsCollection(Json{{"metric_requests", 1}}, "", sink),
@@ -634,13 +628,13 @@ TEST_F(ClientTransportTest, ListsEveryServiceEngineOfATenantInOnePagedListing) {
                 {"se_group_ref", absl::StrCat(kBase, "/api/serviceenginegroup/", group)},
                 {"resources", {{"num_vcpus", vcpus}, {"memory", 4096}, {"disk", 20}}}};
   };
-  fake_.Queue("POST", "/login", LoginAnswer("csrf-1", "sess-1"));
-  fake_.Queue("GET", first, Page({se("se-1", "g-1", 2), se("se-2", "g-2", 4)}, second));
+  fake_.Queue("POST", "/login", FakeTransport::LoginAnswer("csrf-1", "sess-1"));
+  fake_.Queue("GET", first, PageAnswer({se("se-1", "g-1", 2), se("se-2", "g-2", 4)}, second));
   Json third = se("se-3", "g-3", 8);
   third["enable_state"] = "SE_STATE_DISABLED";
   third["runtime"] = {{"oper_status", {{"state", "OPER_DISABLING"}}},
                       {"se_grp_reboot_pending", true}};
-  fake_.Queue("GET", second, Page({third}));
+  fake_.Queue("GET", second, PageAnswer({third}));
   auto client = NewClientOrDie();
   auto listed = client->ListTenantServiceEngines("team-a");
   ASSERT_THAT(listed, IsOk());

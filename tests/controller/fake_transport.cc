@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
 
 namespace nsxalb::controller {
 namespace {
@@ -67,6 +68,13 @@ TransportResult FakeTransport::Http(int status, std::string body,
   result.response.body = std::move(body);
   result.response.headers = std::move(headers);
   return result;
+}
+
+TransportResult FakeTransport::LoginAnswer(const std::string& csrf, const std::string& session,
+                                           const std::string& version) {
+  return Http(200, nlohmann::json{{"version", {{"Version", version}}}}.dump(),
+              {{"set-cookie", absl::StrCat("csrftoken=", csrf, "; Path=/")},
+               {"set-cookie", absl::StrCat("sessionid=", session, "; HttpOnly")}});
 }
 
 TransportResult FakeTransport::Failure(absl::Status status, bool retryable, bool maybe_sent) {

@@ -44,6 +44,12 @@ class FakeTransport {
   static TransportResult Http(int status, std::string body = "",
                               std::vector<std::pair<std::string, std::string>> headers = {});
 
+  // The answer to a successful POST /login: the session cookies (csrftoken=`csrf`,
+  // sessionid=`session`) and the Controller's `version`.
+  static TransportResult LoginAnswer(const std::string& csrf = "c",
+                                     const std::string& session = "s",
+                                     const std::string& version = "22.1.3");
+
   // A transport failure: no HTTP answer, `status` (not OK) and its flags.
   static TransportResult Failure(absl::Status status, bool retryable, bool maybe_sent);
 

@@ -32,12 +32,6 @@ constexpr char kInventory[] =
     "/api/serviceengine-inventory/?page_size=200&refers_to=serviceenginegroup%3Aseg-1"
     "&include_name=true";
 
-TransportResult Login() {
-  return FakeTransport::Http(
-      200, Json{{"version", {{"Version", "22.1.3"}}}}.dump(),
-      {{"set-cookie", "csrftoken=c; Path=/"}, {"set-cookie", "sessionid=s; HttpOnly"}});
-}
-
 Json Node(const std::string& uuid, const std::string& name, const std::string& type,
           const std::string& state, bool system = false) {
   Json j = {{"uuid", uuid},
@@ -75,7 +69,7 @@ Json Inventory(const std::string& uuid, const std::string& group, Json vs_refs) 
 class PlacementReadsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    fake_.Queue("POST", "/login", Login());
+    fake_.Queue("POST", "/login", FakeTransport::LoginAnswer());
     fake_.Always("POST", "/logout", FakeTransport::Http(200));
   }
   void TearDown() override { EXPECT_THAT(fake_.unscripted(), IsEmpty()); }

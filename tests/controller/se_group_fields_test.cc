@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/controller/version_literal.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
@@ -15,8 +16,6 @@ using ::nsxalb::testing::StatusIs;
 using ::testing::Not;
 
 using Json = nlohmann::json;
-
-ApiVersion V(const char* text) { return *ApiVersion::Parse(text); }
 
 TEST(SeGroupFieldsTest, CatalogIsSortedUniqueAndParsable) {
   const auto& all = SeGroupFields();

@@ -31,12 +31,6 @@ constexpr char kSe[] = "/api/serviceengine/se-1";
 constexpr char kRuntime[] = "/api/serviceengine/se-1/runtime";
 constexpr char kReboot[] = "/api/serviceengine/se-1/reboot";
 
-TransportResult Login() {
-  return FakeTransport::Http(
-      200, Json{{"version", {{"Version", "22.1.3"}}}}.dump(),
-      {{"set-cookie", "csrftoken=c; Path=/"}, {"set-cookie", "sessionid=s; HttpOnly"}});
-}
-
 // An SE object with `enable_state`, a field the client does not manage, and `_last_modified`.
 Json Se(const std::string& enable_state, const std::string& last_modified = "100") {
   return {{"uuid", "se-1"},
@@ -49,7 +43,8 @@ Json Se(const std::string& enable_state, const std::string& last_modified = "100
           {"_last_modified", last_modified}};
 }
 
-std::vector<std::string> Lines(const std::vector<FakeTransport::Request>& requests) {
+// "METHOD path" of each request but the session's (login, logout).
+std::vector<std::string> LinesWithoutSession(const std::vector<FakeTransport::Request>& requests) {
   std::vector<std::string> out;
   for (const auto& r : requests) {
     if (r.path == "/login" || r.path == "/logout") continue;
@@ -61,7 +56,7 @@ std::vector<std::string> Lines(const std::vector<FakeTransport::Request>& reques
 class SeOperationsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    fake_.Queue("POST", "/login", Login());
+    fake_.Queue("POST", "/login", FakeTransport::LoginAnswer());
     fake_.Always("POST", "/logout", FakeTransport::Http(200));
   }
   void TearDown() override { EXPECT_THAT(fake_.unscripted(), IsEmpty()); }
@@ -146,7 +141,7 @@ TEST_F(SeOperationsTest, UnknownEnableStateIsRefusedWithoutARequest) {
   auto client = MakeClient();
   EXPECT_THAT(client->SetServiceEngineEnableState("se-1", "SE_STATE_OFF", ""),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("SE_STATE_OFF")));
-  EXPECT_THAT(Lines(fake_.requests()), IsEmpty());
+  EXPECT_THAT(LinesWithoutSession(fake_.requests()), IsEmpty());
 }
 
 // A 503 on the PUT is retried by the client's rules (the PUT is idempotent).
@@ -194,7 +189,7 @@ TEST_F(SeOperationsTest, RuntimeWithoutVirtualServicesReadsTheInventory) {
   ASSERT_THAT(r, IsOk());
   EXPECT_TRUE(r->migration_failed);
   EXPECT_THAT(r->virtual_services, ElementsAre("shop"));
-  EXPECT_THAT(Lines(fake_.requests()),
+  EXPECT_THAT(LinesWithoutSession(fake_.requests()),
               ElementsAre(absl::StrCat("GET ", kRuntime), "GET /api/serviceengine-inventory/se-1"));
 }
 

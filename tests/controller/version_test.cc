@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/controller/version_literal.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::controller {
@@ -13,12 +14,6 @@ namespace {
 using ::nsxalb::testing::IsOk;
 using ::nsxalb::testing::StatusIs;
 using ::testing::Not;
-
-ApiVersion V(const char* text) {
-  auto v = ApiVersion::Parse(text);
-  EXPECT_THAT(v, IsOk()) << text << ": " << v.status();
-  return v.ok() ? *v : ApiVersion();
-}
 
 TEST(ApiVersionTest, ParsesDottedNumbers) {
   EXPECT_EQ(V("22.1.3").ToString(), "22.1.3");

@@ -6,8 +6,6 @@
 namespace nsxalb::framework::testing {
 namespace {
 
-cty::Value Null() { return cty::Value::Null(ImpliedType(ThingSchema().block)); }
-
 cty::Value PlannedCreate() {
   return Thing({{"id", UnknownString()},
                 {"name", S("a")},
@@ -23,7 +21,7 @@ void FillCreate(const CreateRequest&, CreateResponse& r) {
 TEST(ApplyTest, CreateReturnsTheResourceStateAndPrivate) {
   Engine e;
   e.hooks->create = FillCreate;
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "planned");
   ASSERT_FALSE(r.diagnostics.HasError()) << r.diagnostics.ToString();
   EXPECT_TRUE(r.new_state.GetAttribute("id")->Equals(S("i1")));
@@ -39,7 +37,7 @@ TEST(ApplyTest, CreateSeesPlannedPrivatePrefilled) {
     FillCreate(q, r);
     r.private_data = seen;
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "planned");
   EXPECT_EQ(seen, "planned");
   EXPECT_EQ(r.private_data, "planned");
@@ -51,7 +49,7 @@ TEST(ApplyTest, UnknownLeftAfterApplyIsAnErrorNamingThePath) {
     FillCreate(q, r);
     r.new_state = r.new_state.WithAttribute("id", UnknownString());
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(HasErrorAt(r.diagnostics, P("id"))) << r.diagnostics.ToString();
   EXPECT_TRUE(r.new_state.IsWhollyKnown());  // unknowns became null
@@ -63,7 +61,7 @@ TEST(ApplyTest, ChangedKnownPlannedValueIsInconsistent) {
     FillCreate(q, r);
     r.new_state = r.new_state.WithAttribute("name", S("b"));
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(HasErrorAt(r.diagnostics, P("name"))) << r.diagnostics.ToString();
   EXPECT_NE(r.diagnostics.ToString().find("inconsistent"), std::string::npos);
@@ -75,7 +73,7 @@ TEST(ApplyTest, NestedBlockCountChangeIsInconsistent) {
     FillCreate(q, r);
     r.new_state = r.new_state.WithAttribute("item", cty::Value::List(ItemType(), {}));
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   EXPECT_TRUE(HasErrorAt(r.diagnostics, P("item"))) << r.diagnostics.ToString();
 }
@@ -85,7 +83,7 @@ TEST(ApplyTest, NullAfterCreateIsAnError) {
   e.hooks->create = [](const CreateRequest&, CreateResponse& r) {
     r.new_state = cty::Value::Null(r.new_state.type());
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   EXPECT_TRUE(r.diagnostics.HasError());
 }
@@ -95,7 +93,7 @@ TEST(ApplyTest, FailedCreateThatLeftPlanUntouchedReturnsNull) {
   e.hooks->create = [](const CreateRequest&, CreateResponse& r) {
     r.diagnostics.AddError("Error creating thing", "boom");
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(r.diagnostics.HasError());
   EXPECT_TRUE(r.new_state.IsNull());
@@ -107,7 +105,7 @@ TEST(ApplyTest, FailedCreateWithPartialObjectReturnsIt) {
     r.new_state = q.planned_state.WithAttribute("id", S("i1"));  // created, then failed
     r.diagnostics.AddError("Error configuring thing", "half way");
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), PlannedCreate(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), PlannedCreate(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(r.diagnostics.HasError());
   ASSERT_FALSE(r.new_state.IsNull());
@@ -153,7 +151,7 @@ TEST(ApplyTest, FailedCreateWithWhollyKnownPlanLeftUntouchedReturnsNull) {
   e.hooks->create = [](const CreateRequest&, CreateResponse& r) {
     r.diagnostics.AddError("Error creating thing", "refused before anything was created");
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), WhollyKnownCreatePlan(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), WhollyKnownCreatePlan(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(r.diagnostics.HasError());
   EXPECT_TRUE(r.new_state.IsNull()) << r.new_state.DebugString();
@@ -165,7 +163,7 @@ TEST(ApplyTest, FailedCreateKeepsAnAssignedStateEvenWhenItEqualsThePlan) {
     r.new_state = q.planned_state;  // the object exists as planned
     r.diagnostics.AddError("Error configuring thing", "failed after the object was created");
   };
-  auto r = e.server.ApplyResourceChange("fake_thing", Null(), WhollyKnownCreatePlan(),
+  auto r = e.server.ApplyResourceChange("fake_thing", NullThing(), WhollyKnownCreatePlan(),
                                         Thing({{"name", S("a")}}, {Item("k")}), "");
   ASSERT_TRUE(r.diagnostics.HasError());
   EXPECT_TRUE(r.new_state.Equals(WhollyKnownCreatePlan())) << r.new_state.DebugString();
@@ -219,7 +217,7 @@ TEST(ApplyTest, DestroyReturnsNullAndFailedDestroyKeepsPrior) {
   const cty::Value prior = Thing({{"id", S("i1")}, {"name", S("a")}, {"size", N(1)}});
   std::string seen_private;
   e.hooks->del = [&](const DeleteRequest& q, DeleteResponse&) { seen_private = q.private_data; };
-  auto ok = e.server.ApplyResourceChange("fake_thing", prior, Null(), Null(), "p");
+  auto ok = e.server.ApplyResourceChange("fake_thing", prior, NullThing(), NullThing(), "p");
   ASSERT_FALSE(ok.diagnostics.HasError());
   EXPECT_TRUE(ok.new_state.IsNull());
   EXPECT_EQ(seen_private, "p");
@@ -227,7 +225,7 @@ TEST(ApplyTest, DestroyReturnsNullAndFailedDestroyKeepsPrior) {
   e.hooks->del = [](const DeleteRequest&, DeleteResponse& r) {
     r.diagnostics.AddError("Error deleting thing", "in use");
   };
-  auto failed = e.server.ApplyResourceChange("fake_thing", prior, Null(), Null(), "p");
+  auto failed = e.server.ApplyResourceChange("fake_thing", prior, NullThing(), NullThing(), "p");
   ASSERT_TRUE(failed.diagnostics.HasError());
   EXPECT_TRUE(failed.new_state.Equals(prior));
 }

@@ -67,6 +67,9 @@ inline cty::Value Thing(std::map<std::string, cty::Value> attrs,
   return cty::Value::ObjectOf(ImpliedType(ThingSchema().block), std::move(attrs));
 }
 
+// The null fake_thing object: no prior state, or the planned state of a destroy.
+inline cty::Value NullThing() { return cty::Value::Null(ImpliedType(ThingSchema().block)); }
+
 inline cty::Value S(const std::string& s) { return cty::Value::String(s); }
 inline cty::Value N(int64_t n) { return cty::Value::Int(n); }
 inline cty::Value UnknownString() { return cty::Value::Unknown(cty::Type::String()); }

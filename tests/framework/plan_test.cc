@@ -12,12 +12,10 @@
 namespace nsxalb::framework::testing {
 namespace {
 
-cty::Value Null() { return cty::Value::Null(ImpliedType(ThingSchema().block)); }
-
 TEST(PlanTest, CreateMarksComputedNullsUnknownAndKeepsConfig) {
   Engine e;
   const cty::Value config = Thing({{"name", S("a")}, {"note", S("n")}}, {Item("k")});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   ASSERT_FALSE(r.diagnostics.HasError()) << r.diagnostics.ToString();
   EXPECT_FALSE(r.planned_state.GetAttribute("id")->IsKnown());
   EXPECT_FALSE(r.planned_state.GetAttribute("size")->IsKnown());
@@ -36,7 +34,7 @@ TEST(PlanTest, CreateAcceptsComputedValueTheResourceKnows) {
     r.planned_state = r.planned_state.WithAttribute("size", N(3));
   };
   const cty::Value config = Thing({{"name", S("a")}});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   ASSERT_FALSE(r.diagnostics.HasError()) << r.diagnostics.ToString();
   EXPECT_TRUE(r.planned_state.GetAttribute("size")->Equals(N(3)));
 }
@@ -47,7 +45,7 @@ TEST(PlanTest, RejectsValueForNonComputedAttributeNullInConfig) {
     r.planned_state = r.planned_state.WithAttribute("note", S("invented"));
   };
   const cty::Value config = Thing({{"name", S("a")}});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   EXPECT_TRUE(HasErrorAt(r.diagnostics, P("note"))) << r.diagnostics.ToString();
   EXPECT_TRUE(r.requires_replace.empty());
 }
@@ -58,7 +56,7 @@ TEST(PlanTest, RejectsPlannedValueDifferentFromConfig) {
     r.planned_state = r.planned_state.WithAttribute("name", S("other"));
   };
   const cty::Value config = Thing({{"name", S("a")}});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   ASSERT_TRUE(HasErrorAt(r.diagnostics, P("name"))) << r.diagnostics.ToString();
   EXPECT_NE(r.diagnostics.ToString().find("does not match config value"), std::string::npos);
 }
@@ -69,7 +67,7 @@ TEST(PlanTest, SensitiveValuesNeverAppearInPlanErrors) {
     r.planned_state = r.planned_state.WithAttribute("secret", S("hunter2-planned"));
   };
   const cty::Value config = Thing({{"name", S("a")}, {"secret", S("hunter2-config")}});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   ASSERT_TRUE(HasErrorAt(r.diagnostics, P("secret")));
   EXPECT_EQ(r.diagnostics.ToString().find("hunter2"), std::string::npos)
       << r.diagnostics.ToString();
@@ -176,7 +174,7 @@ TEST(PlanTest, RequiresReplaceFromModifyPlanIsFilteredAndIgnoredOnCreate) {
   EXPECT_EQ(changed.requires_replace[0], P("note"));
 
   auto create =
-      e.server.PlanResourceChange("fake_thing", Null(), changed_config, changed_config, "");
+      e.server.PlanResourceChange("fake_thing", NullThing(), changed_config, changed_config, "");
   EXPECT_TRUE(create.requires_replace.empty());
 }
 
@@ -200,7 +198,7 @@ TEST(PlanTest, DestroyPlansNull) {
   bool called = false;
   e.hooks->modify_plan = [&](const ModifyPlanRequest&, ModifyPlanResponse&) { called = true; };
   const cty::Value prior = Thing({{"id", S("i1")}, {"name", S("a")}});
-  auto r = e.server.PlanResourceChange("fake_thing", prior, Null(), Null(), "p");
+  auto r = e.server.PlanResourceChange("fake_thing", prior, NullThing(), NullThing(), "p");
   ASSERT_FALSE(r.diagnostics.HasError());
   EXPECT_TRUE(r.planned_state.IsNull());
   EXPECT_EQ(r.planned_private, "p");
@@ -213,7 +211,7 @@ TEST(PlanTest, RejectsDroppingAConfiguredBlock) {
     r.planned_state = r.planned_state.WithAttribute("item", cty::Value::List(ItemType(), {}));
   };
   const cty::Value config = Thing({{"name", S("a")}}, {Item("k")});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   EXPECT_TRUE(HasErrorAt(r.diagnostics, P("item"))) << r.diagnostics.ToString();
 }
 
@@ -224,13 +222,13 @@ TEST(PlanTest, RejectsUnknownWholeBlockAndNonConformingPlan) {
         r.planned_state.WithAttribute("item", cty::Value::Unknown(cty::Type::List(ItemType())));
   };
   const cty::Value config = Thing({{"name", S("a")}});
-  auto r = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   EXPECT_TRUE(HasErrorAt(r.diagnostics, P("item"))) << r.diagnostics.ToString();
 
   e.hooks->modify_plan = [](const ModifyPlanRequest&, ModifyPlanResponse& r) {
     r.planned_state = r.planned_state.WithAttribute("size", S("not a number"));
   };
-  auto r2 = e.server.PlanResourceChange("fake_thing", Null(), config, config, "");
+  auto r2 = e.server.PlanResourceChange("fake_thing", NullThing(), config, config, "");
   ASSERT_TRUE(r2.diagnostics.HasError());
   EXPECT_NE(r2.diagnostics.ToString().find("does not conform"), std::string::npos)
       << r2.diagnostics.ToString();
@@ -310,7 +308,7 @@ TEST(PlanTest, RejectsAKnownPlanForAWhollyUnknownBlockConfig) {
 
 TEST(PlanTest, UnknownResourceTypeIsAnErrorNamingIt) {
   Engine e;
-  auto r = e.server.PlanResourceChange("nope_thing", Null(), Null(), Null(), "");
+  auto r = e.server.PlanResourceChange("nope_thing", NullThing(), NullThing(), NullThing(), "");
   ASSERT_TRUE(r.diagnostics.HasError());
   EXPECT_NE(r.diagnostics.ToString().find("nope_thing"), std::string::npos);
 }
@@ -318,7 +316,7 @@ TEST(PlanTest, UnknownResourceTypeIsAnErrorNamingIt) {
 TEST(PlanTest, PlainResourceGetsTheEnginePlan) {
   Engine e;
   const cty::Value config = Thing({{"name", S("a")}});
-  auto r = e.server.PlanResourceChange("plain_thing", Null(), config, config, "");
+  auto r = e.server.PlanResourceChange("plain_thing", NullThing(), config, config, "");
   ASSERT_FALSE(r.diagnostics.HasError()) << r.diagnostics.ToString();
   EXPECT_FALSE(r.planned_state.GetAttribute("id")->IsKnown());
 }

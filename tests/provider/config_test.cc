@@ -11,6 +11,7 @@
 
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/provider.h"
+#include "tests/provider/test_values.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
@@ -23,11 +24,10 @@ using framework::Severity;
 
 const framework::Block& Schema() { return EmbeddedProviderSchema().block; }
 
-cty::Value Config(std::map<std::string, cty::Value> attrs) {
+// The provider block with `attrs`; unset attributes are null.
+cty::Value ProviderBlockValue(std::map<std::string, cty::Value> attrs) {
   return cty::Value::ObjectOf(framework::ImpliedType(Schema()), std::move(attrs));
 }
-
-cty::Value S(const std::string& s) { return cty::Value::String(s); }
 
 framework::EnvLookup Env(std::map<std::string, std::string> vars) {
   return [vars](const std::string& name) -> std::optional<std::string> {
@@ -81,7 +81,8 @@ TEST(ProviderConfigTest, EmbeddedSchemaHasEveryAttribute) {
 
 TEST(ProviderConfigTest, MinimalConfigurationIsValid) {
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &out);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(Minimal()), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.controller, "https://ctl.example.com");
   EXPECT_EQ(out.client.tenant, "admin");
@@ -91,7 +92,8 @@ TEST(ProviderConfigTest, MinimalConfigurationIsValid) {
 TEST(ProviderConfigTest, PasswordAndTokenTogetherIsAnErrorOnAuthToken) {
   auto attrs = Minimal();
   attrs["auth_token"] = S("tok-secret-123");
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
   EXPECT_TRUE(Has(d, Severity::kError, "auth_token")) << d.ToString();
   EXPECT_EQ(d.ToString().find("tok-secret-123"), std::string::npos);
   EXPECT_EQ(d.ToString().find("pw"), std::string::npos);
@@ -100,7 +102,8 @@ TEST(ProviderConfigTest, PasswordAndTokenTogetherIsAnErrorOnAuthToken) {
 TEST(ProviderConfigTest, UnreadableCaFileIsAnErrorOnCaFile) {
   auto attrs = Minimal();
   attrs["ca_file"] = S("/nonexistent/dir/ca.pem");
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
   ASSERT_TRUE(Has(d, Severity::kError, "ca_file")) << d.ToString();
   EXPECT_NE(d.ToString().find("/nonexistent/dir/ca.pem"), std::string::npos);
 }
@@ -109,7 +112,8 @@ TEST(ProviderConfigTest, CaFileWithoutCertificateIsAnError) {
   TempFile f("not a certificate");
   auto attrs = Minimal();
   attrs["ca_file"] = S(f.path());
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
   EXPECT_TRUE(Has(d, Severity::kError, "ca_file")) << d.ToString();
 }
 
@@ -119,7 +123,8 @@ TEST(ProviderConfigTest, InsecureWithCaFileIsAnError) {
   attrs["ca_file"] = S(f.path());
   attrs["insecure"] = cty::Value::Bool(true);
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kConfigure, Env({}), &out);
   EXPECT_TRUE(Has(d, Severity::kError, "insecure")) << d.ToString();
   // The controller client refuses the same combination, so the provider reports it up front.
   EXPECT_FALSE(out.client.insecure);
@@ -130,7 +135,8 @@ TEST(ProviderConfigTest, CaFileAndCaPemTogetherIsAnError) {
   auto attrs = Minimal();
   attrs["ca_file"] = S(f.path());
   attrs["ca_pem"] = S("-----BEGIN CERTIFICATE-----\n");
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
   EXPECT_TRUE(Has(d, Severity::kError, "ca_pem")) << d.ToString();
 }
 
@@ -139,33 +145,38 @@ TEST(ProviderConfigTest, InvalidControllerAndApiVersion) {
        {"ftp://x", "http://ctl", "https://", "host name", "h:99999", "h/path", "u@h"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(bad);
-    Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+    Diagnostics d =
+        CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
     EXPECT_TRUE(Has(d, Severity::kError, "controller")) << bad;
   }
   for (const char* good :
        {"https://127.0.0.1:8443/", "[::1]:443", "2001:db8::1", "ctl", "HTTPS://ctl"}) {
     auto attrs = Minimal();
     attrs["controller"] = S(good);
-    Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr);
+    Diagnostics d =
+        CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr);
     EXPECT_FALSE(d.HasError()) << good << ": " << d.ToString();
   }
   auto attrs = Minimal();
   attrs["api_version"] = S("latest");
-  EXPECT_TRUE(Has(CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr),
-                  Severity::kError, "api_version"));
+  EXPECT_TRUE(Has(
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr),
+      Severity::kError, "api_version"));
   attrs["api_version"] = S("22.1.3");
   EXPECT_FALSE(
-      CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr).HasError());
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr)
+          .HasError());
 }
 
 TEST(ProviderConfigTest, ValidateDoesNotRequireWhatConfigureRequires) {
   Diagnostics validate =
-      CheckConfig(Schema(), Config({}), ConfigPhase::kValidate, Env({}), nullptr);
+      CheckConfig(Schema(), ProviderBlockValue({}), ConfigPhase::kValidate, Env({}), nullptr);
   EXPECT_FALSE(validate.HasError()) << validate.ToString();
   // No Controller is valid (nsxalb_se_sizing needs none); what is missing is kept for the
   // resources' error, which names every argument and variable to set.
   ProviderConfig out;
-  Diagnostics configure = CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure, Env({}), &out);
+  Diagnostics configure =
+      CheckConfig(Schema(), ProviderBlockValue({}), ConfigPhase::kConfigure, Env({}), &out);
   EXPECT_FALSE(configure.HasError()) << configure.ToString();
   for (const char* needle : {"\"controller\"", "NSXALB_CONTROLLER", "AVI_CONTROLLER",
                              "\"username\"", "\"password\"", "AVI_AUTHTOKEN"}) {
@@ -173,13 +184,14 @@ TEST(ProviderConfigTest, ValidateDoesNotRequireWhatConfigureRequires) {
   }
   ProviderConfig full;
   ASSERT_FALSE(
-      CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &full).HasError());
+      CheckConfig(Schema(), ProviderBlockValue(Minimal()), ConfigPhase::kConfigure, Env({}), &full)
+          .HasError());
   EXPECT_EQ(full.missing_controller_settings, "");
 }
 
 TEST(ProviderConfigTest, AviEnvironmentVariablesAreFallbacks) {
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
+  Diagnostics d = CheckConfig(Schema(), ProviderBlockValue({}), ConfigPhase::kConfigure,
                               Env({{"AVI_CONTROLLER", "avi-ctl"},
                                    {"AVI_USERNAME", "avi-user"},
                                    {"AVI_AUTHTOKEN", "avi-token"},
@@ -197,7 +209,7 @@ TEST(ProviderConfigTest, AviEnvironmentVariablesAreFallbacks) {
   EXPECT_EQ(out.client.total_timeout, absl::Seconds(42));
   ProviderConfig with_password;
   ASSERT_FALSE(
-      CheckConfig(Schema(), Config({}), ConfigPhase::kConfigure,
+      CheckConfig(Schema(), ProviderBlockValue({}), ConfigPhase::kConfigure,
                   Env({{"AVI_CONTROLLER", "c"}, {"AVI_USERNAME", "u"}, {"AVI_PASSWORD", "p"}}),
                   &with_password)
           .HasError());
@@ -209,39 +221,43 @@ TEST(ProviderConfigTest, TimeoutAndSizingPolicy) {
   attrs["timeout_seconds"] = cty::Value::Int(5);
   attrs["sizing_policy"] = S("enforce");
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.total_timeout, absl::Seconds(5));
   EXPECT_LE(out.client.request_timeout, absl::Seconds(5));
   EXPECT_EQ(out.sizing_policy, segroup::SizingPolicy::kEnforce);
   ProviderConfig defaults;
-  ASSERT_FALSE(CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure, Env({}), &defaults)
+  ASSERT_FALSE(CheckConfig(Schema(), ProviderBlockValue(Minimal()), ConfigPhase::kConfigure,
+                           Env({}), &defaults)
                    .HasError());
   EXPECT_EQ(defaults.client.total_timeout, absl::Seconds(300));
   EXPECT_EQ(defaults.sizing_policy, segroup::SizingPolicy::kWarn);
   for (cty::Value bad : {cty::Value::Int(-1), cty::Value::Float(1.5), cty::Value::Int(100000)}) {
     attrs = Minimal();
     attrs["timeout_seconds"] = bad;
-    EXPECT_TRUE(Has(CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr),
-                    Severity::kError, "timeout_seconds"))
+    EXPECT_TRUE(Has(
+        CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr),
+        Severity::kError, "timeout_seconds"))
         << bad.DebugString();
   }
   attrs = Minimal();
   attrs["sizing_policy"] = S("strict");
-  EXPECT_TRUE(Has(CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr),
-                  Severity::kError, "sizing_policy"));
+  EXPECT_TRUE(Has(
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr),
+      Severity::kError, "sizing_policy"));
 }
 
 TEST(ProviderConfigTest, EnvironmentFillsUnsetAttributes) {
   ProviderConfig out;
-  Diagnostics d =
-      CheckConfig(Schema(), Config({{"username", S("from-config")}}), ConfigPhase::kConfigure,
-                  Env({{"NSXALB_CONTROLLER", "https://env-ctl:9443"},
-                       {"NSXALB_USERNAME", "from-env"},
-                       {"NSXALB_AUTH_TOKEN", "tok"},
-                       {"NSXALB_INSECURE", "true"},
-                       {"NSXALB_TENANT", "t1"}}),
-                  &out);
+  Diagnostics d = CheckConfig(Schema(), ProviderBlockValue({{"username", S("from-config")}}),
+                              ConfigPhase::kConfigure,
+                              Env({{"NSXALB_CONTROLLER", "https://env-ctl:9443"},
+                                   {"NSXALB_USERNAME", "from-env"},
+                                   {"NSXALB_AUTH_TOKEN", "tok"},
+                                   {"NSXALB_INSECURE", "true"},
+                                   {"NSXALB_TENANT", "t1"}}),
+                              &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.controller, "https://env-ctl:9443");
   EXPECT_EQ(out.client.username, "from-config");
@@ -252,14 +268,15 @@ TEST(ProviderConfigTest, EnvironmentFillsUnsetAttributes) {
 
 TEST(ProviderConfigTest, WrittenPasswordSuppressesTokenFromEnvironment) {
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config(Minimal()), ConfigPhase::kConfigure,
+  Diagnostics d = CheckConfig(Schema(), ProviderBlockValue(Minimal()), ConfigPhase::kConfigure,
                               Env({{"NSXALB_AUTH_TOKEN", "tok"}}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.password, "pw");
   EXPECT_EQ(out.client.auth_token, "");
-  Diagnostics both = CheckConfig(
-      Schema(), Config({{"controller", S("c")}, {"username", S("u")}}), ConfigPhase::kConfigure,
-      Env({{"NSXALB_AUTH_TOKEN", "tok"}, {"NSXALB_PASSWORD", "pw"}}), nullptr);
+  Diagnostics both =
+      CheckConfig(Schema(), ProviderBlockValue({{"controller", S("c")}, {"username", S("u")}}),
+                  ConfigPhase::kConfigure,
+                  Env({{"NSXALB_AUTH_TOKEN", "tok"}, {"NSXALB_PASSWORD", "pw"}}), nullptr);
   EXPECT_TRUE(Has(both, Severity::kError, "auth_token")) << both.ToString();
 }
 
@@ -267,8 +284,10 @@ TEST(ProviderConfigTest, UnknownValuesAreSkippedInValidateAndRejectedInConfigure
   auto attrs = Minimal();
   attrs["controller"] = cty::Value::Unknown(cty::Type::String());
   EXPECT_FALSE(
-      CheckConfig(Schema(), Config(attrs), ConfigPhase::kValidate, Env({}), nullptr).HasError());
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), nullptr);
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kValidate, Env({}), nullptr)
+          .HasError());
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kConfigure, Env({}), nullptr);
   EXPECT_TRUE(Has(d, Severity::kError, "controller")) << d.ToString();
 }
 
@@ -276,14 +295,14 @@ TEST(ProviderTest, ConfigureKeepsTheParsedConfiguration) {
   NsxalbProvider provider(Env({}));
   EXPECT_EQ(provider.config(), nullptr);
   framework::ConfigureRequest bad;
-  bad.config = Config({{"controller", S("https://")}});
+  bad.config = ProviderBlockValue({{"controller", S("https://")}});
   framework::ConfigureResponse bad_resp;
   provider.Configure(bad, bad_resp);
   EXPECT_TRUE(bad_resp.diagnostics.HasError());
   EXPECT_EQ(provider.config(), nullptr);
 
   framework::ConfigureRequest good;
-  good.config = Config(Minimal());
+  good.config = ProviderBlockValue(Minimal());
   framework::ConfigureResponse good_resp;
   provider.Configure(good, good_resp);
   ASSERT_FALSE(good_resp.diagnostics.HasError()) << good_resp.diagnostics.ToString();
@@ -300,7 +319,8 @@ TEST(ProviderConfigTest, ConfiguredSettingsAreValidClientSettings) {
   attrs["ca_file"] = S(ca.path());
   attrs["api_version"] = S("22.1.3");
   ProviderConfig out;
-  Diagnostics d = CheckConfig(Schema(), Config(attrs), ConfigPhase::kConfigure, Env({}), &out);
+  Diagnostics d =
+      CheckConfig(Schema(), ProviderBlockValue(attrs), ConfigPhase::kConfigure, Env({}), &out);
   ASSERT_FALSE(d.HasError()) << d.ToString();
   EXPECT_EQ(out.client.controller, "https://ctl.example.com");
   EXPECT_EQ(out.client.ca_file, ca.path());

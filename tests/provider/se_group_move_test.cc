@@ -10,6 +10,7 @@
 #include "plugin/framework/provider_server.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_resource.h"
+#include "tests/provider/test_values.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
@@ -47,10 +48,8 @@ constexpr char kStringLine[] = R"({
   "se_name_prefix": "Avi", "description": "", "num_dispatcher_cores": ""
 })";
 
-const framework::Block& Block() { return EmbeddedResourceSchema("nsxalb_se_group").block; }
-
 cty::Value Moved(const char* json) {
-  absl::StatusOr<cty::Value> v = StateFromAviSeGroup(Block(), 0, json);
+  absl::StatusOr<cty::Value> v = StateFromAviSeGroup(SeGroupBlock(), 0, json);
   EXPECT_THAT(v, IsOk());
   return v.ok() ? *v : cty::Value();
 }
@@ -103,30 +102,30 @@ TEST(SeGroupMoveTest, UuidFromTheIdUrlWhenUuidIsMissing) {
 }
 
 TEST(SeGroupMoveTest, UnreadableStatesNameTheAttribute) {
-  absl::StatusOr<cty::Value> no_id = StateFromAviSeGroup(Block(), 0, R"({"name":"a"})");
+  absl::StatusOr<cty::Value> no_id = StateFromAviSeGroup(SeGroupBlock(), 0, R"({"name":"a"})");
   ASSERT_THAT(no_id, Not(IsOk()));
   EXPECT_THAT(no_id.status().message(), HasSubstr("neither uuid nor id"));
 
   absl::StatusOr<cty::Value> bad =
-      StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","vcpus_per_se":"six"})");
+      StateFromAviSeGroup(SeGroupBlock(), 0, R"({"uuid":"u","vcpus_per_se":"six"})");
   ASSERT_THAT(bad, Not(IsOk()));
   EXPECT_THAT(bad.status().message(), HasSubstr("\"vcpus_per_se\" holds \"six\""));
 
   absl::StatusOr<cty::Value> flag =
-      StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","cpu_reserve":"maybe"})");
+      StateFromAviSeGroup(SeGroupBlock(), 0, R"({"uuid":"u","cpu_reserve":"maybe"})");
   ASSERT_THAT(flag, Not(IsOk()));
   EXPECT_THAT(flag.status().message(), HasSubstr("cpu_reserve"));
 
-  absl::StatusOr<cty::Value> ref =
-      StateFromAviSeGroup(Block(), 0, R"({"uuid":"u","cloud_ref":"https://c/api/tenant/admin"})");
+  absl::StatusOr<cty::Value> ref = StateFromAviSeGroup(
+      SeGroupBlock(), 0, R"({"uuid":"u","cloud_ref":"https://c/api/tenant/admin"})");
   ASSERT_THAT(ref, Not(IsOk()));
   EXPECT_THAT(ref.status().message(), HasSubstr("cloud_ref"));
 
-  absl::StatusOr<cty::Value> version = StateFromAviSeGroup(Block(), 1, kNativeLine);
+  absl::StatusOr<cty::Value> version = StateFromAviSeGroup(SeGroupBlock(), 1, kNativeLine);
   ASSERT_THAT(version, Not(IsOk()));
   EXPECT_THAT(version, StatusIs(absl::StatusCode::kFailedPrecondition));
 
-  EXPECT_THAT(StateFromAviSeGroup(Block(), 0, "[1]"), Not(IsOk()));
+  EXPECT_THAT(StateFromAviSeGroup(SeGroupBlock(), 0, "[1]"), Not(IsOk()));
 }
 
 framework::MoveStateRequest Request(const std::string& address, const std::string& type,

@@ -12,6 +12,7 @@
 #include "plugin/framework/schema_json.h"
 #include "plugin/sizing/rules.h"
 #include "provider_schema/embedded.h"
+#include "tests/provider/test_values.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
@@ -41,7 +42,8 @@ cty::Type ConfigType() { return framework::ImpliedType(ResourceSchema().block); 
 
 cty::Type WorkloadType() { return ConfigType().attributes().at("workload"); }
 
-Value Config(std::map<std::string, Value> attrs) {
+// An nsxalb_se_group configuration of `attrs`; unset attributes are null.
+Value SeGroupConfig(std::map<std::string, Value> attrs) {
   return Value::ObjectOf(ConfigType(), std::move(attrs));
 }
 
@@ -49,10 +51,6 @@ Value Workload(std::map<std::string, Value> attrs) {
   return Value::ObjectOf(WorkloadType(), std::move(attrs));
 }
 
-Value N(int64_t n) { return Value::Int(n); }
-Value F(double x) { return Value::Float(x); }
-
-AttributePath At(const std::string& name) { return AttributePath().Attribute(name); }
 AttributePath AtWorkload(const std::string& name) {
   return AttributePath().Attribute("workload").Attribute(name);
 }
@@ -81,8 +79,8 @@ const PlacedFinding* FindRule(const SizingPlan& plan, const std::string& rule) {
 }
 
 TEST(SeGroupSizingTest, NsxtL7Rps150kPlansOneSixVcpuSe) {
-  const SizingPlan plan =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})}}), sz::Platform::kNsxt);
+  const SizingPlan plan = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}})}}), sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_TRUE(plan.has_workload);
   EXPECT_TRUE(plan.input_errors.empty());
@@ -122,7 +120,7 @@ TEST(SeGroupSizingTest, NsxtL7Rps150kPlansOneSixVcpuSe) {
 TEST(SeGroupSizingTest, AnHttpsMixSharesOneCpuBudget) {
   // 150,000 RPS + 8,000 ECC TPS on nsxt: one 6-vCPU SE would run 142.7% of its CPU; two run 71.4%.
   const SizingPlan plan = PlanSizing(
-      Config({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})}}),
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})}}),
       sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(Int(Sizing(plan, "se_count")), 2);
@@ -138,10 +136,10 @@ TEST(SeGroupSizingTest, AnHttpsMixSharesOneCpuBudget) {
   EXPECT_TRUE(Sizing(plan, "findings").elements().empty());
 
   // Set to one SE, it is under-sized by the sum: one finding naming both parts, under the policy.
-  const SizingPlan one =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})},
-                         {"min_scaleout_per_vs", N(1)}}),
-                 sz::Platform::kNsxt);
+  const SizingPlan one = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}, {"ssl_tps_ecc", N(8000)}})},
+                     {"min_scaleout_per_vs", N(1)}}),
+      sz::Platform::kNsxt);
   const PlacedFinding* f = FindRule(one, sz::rules::kUnderDelivery);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->path, At("min_scaleout_per_vs"));
@@ -155,9 +153,10 @@ TEST(SeGroupSizingTest, AnHttpsMixSharesOneCpuBudget) {
 }
 
 TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
-  const SizingPlan pair = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})},
-                                             {"ha_mode", Value::String("HA_MODE_SHARED_PAIR")}}),
-                                     sz::Platform::kNsxt);
+  const SizingPlan pair =
+      PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}})},
+                                {"ha_mode", Value::String("HA_MODE_SHARED_PAIR")}}),
+                 sz::Platform::kNsxt);
   ASSERT_TRUE(pair.known);
   EXPECT_EQ(Int(Sizing(pair, "se_count")), 2);
   EXPECT_EQ(Int(Planned(pair, "vcpus_per_se")), 4);
@@ -166,20 +165,20 @@ TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
   EXPECT_EQ(Int(Planned(pair, "min_scaleout_per_vs")), 2);
   EXPECT_EQ(pair.recommended.count("ha_mode"), 0u);  // set, so not planned
 
-  const SizingPlan slots =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
-                         {"max_vs_per_se", N(10)}}),
-                 sz::Platform::kNsxt);
+  const SizingPlan slots = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
+                     {"max_vs_per_se", N(10)}}),
+      sz::Platform::kNsxt);
   ASSERT_TRUE(slots.known);
   EXPECT_EQ(Int(Sizing(slots, "se_count")), 3);
   EXPECT_EQ(Int(Planned(slots, "max_se")), 4);
   EXPECT_EQ(Int(Planned(slots, "min_scaleout_per_vs")), 1);
 
   // A max_se without the slots is an under-sizing at max_se.
-  const SizingPlan short_of_slots =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
-                         {"max_se", N(3)}}),
-                 sz::Platform::kNsxt);
+  const SizingPlan short_of_slots = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}, {"virtual_services", N(25)}})},
+                     {"max_se", N(3)}}),
+      sz::Platform::kNsxt);
   const PlacedFinding* f = FindRule(short_of_slots, sz::rules::kVsSlots);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->path, At("max_se"));
@@ -187,8 +186,8 @@ TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
 
   // Legacy active/standby that one SE cannot carry: the limit, at the workload's metric.
   const SizingPlan legacy =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(400000)}})},
-                         {"ha_mode", Value::String("HA_MODE_LEGACY_ACTIVE_STANDBY")}}),
+      PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(400000)}})},
+                                {"ha_mode", Value::String("HA_MODE_LEGACY_ACTIVE_STANDBY")}}),
                  sz::Platform::kNsxt);
   const PlacedFinding* limit = FindRule(legacy, sz::rules::kLegacyOneActive);
   ASSERT_NE(limit, nullptr);
@@ -197,8 +196,8 @@ TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
   EXPECT_EQ(Int(Planned(legacy, "max_se")), 2);
 
   // An ha_mode Avi does not have is an input error at ha_mode.
-  const SizingPlan bad = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                                            {"ha_mode", Value::String("ACTIVE_ACTIVE")}}),
+  const SizingPlan bad = PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}})},
+                                                   {"ha_mode", Value::String("ACTIVE_ACTIVE")}}),
                                     sz::Platform::kNsxt);
   ASSERT_EQ(bad.input_errors.size(), 1u);
   EXPECT_EQ(bad.input_errors.items()[0].path, At("ha_mode"));
@@ -206,11 +205,12 @@ TEST(SeGroupSizingTest, HaModeAndVirtualServicesShapeThePlan) {
 }
 
 TEST(SeGroupSizingTest, SetAttributesAreNotRecommended) {
-  const SizingPlan plan = PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})},
-                                             {"vcpus_per_se", N(6)},
-                                             {"ha_mode", Value::String("HA_MODE_SHARED_PAIR")},
-                                             {"max_se", Value::Unknown(cty::Type::Number())}}),
-                                     sz::Platform::kNsxt);
+  const SizingPlan plan =
+      PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}})},
+                                {"vcpus_per_se", N(6)},
+                                {"ha_mode", Value::String("HA_MODE_SHARED_PAIR")},
+                                {"max_se", Value::Unknown(cty::Type::Number())}}),
+                 sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(plan.recommended.count("vcpus_per_se"), 0u);
   EXPECT_EQ(plan.recommended.count("ha_mode"), 0u);
@@ -220,7 +220,7 @@ TEST(SeGroupSizingTest, SetAttributesAreNotRecommended) {
 
 TEST(SeGroupSizingTest, VcenterEcc8000OnTwoVcpusIsUnderSized) {
   const SizingPlan plan = PlanSizing(
-      Config({{"workload", Workload({{"ssl_tps_ecc", N(8000)}})}, {"vcpus_per_se", N(2)}}),
+      SeGroupConfig({{"workload", Workload({{"ssl_tps_ecc", N(8000)}})}, {"vcpus_per_se", N(2)}}),
       sz::Platform::kVcenter);
   ASSERT_TRUE(plan.known);
   const PlacedFinding* f = FindRule(plan, sz::rules::kUnderDelivery);
@@ -273,9 +273,9 @@ TEST(SeGroupSizingTest, VcenterEcc8000OnTwoVcpusIsUnderSized) {
 
 TEST(SeGroupSizingTest, UnsetSettingsFollowTheSetVcpus) {
   // nsxt 150,000 RPS needs 6 vCPUs; with 4 set, the rest is what 4-vCPU SEs get.
-  const SizingPlan plan =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(150000)}})}, {"vcpus_per_se", N(4)}}),
-                 sz::Platform::kNsxt);
+  const SizingPlan plan = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}})}, {"vcpus_per_se", N(4)}}),
+      sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(Int(Planned(plan, "memory_per_se")), 8192);
   EXPECT_EQ(Int(Planned(plan, "disk_per_se")), 21);
@@ -290,9 +290,9 @@ TEST(SeGroupSizingTest, UnsetSettingsFollowTheSetVcpus) {
 }
 
 TEST(SeGroupSizingTest, SetSeCountPlansMaxScaleoutToCoverIt) {
-  const SizingPlan plan = PlanSizing(
-      Config({{"workload", Workload({{"l7_rps", N(150000)}})}, {"min_scaleout_per_vs", N(6)}}),
-      sz::Platform::kNsxt);
+  const SizingPlan plan = PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(150000)}})},
+                                                    {"min_scaleout_per_vs", N(6)}}),
+                                     sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(Int(Planned(plan, "max_scaleout_per_vs")), 6);
   EXPECT_EQ(Int(Planned(plan, "max_se")), 7);
@@ -307,8 +307,8 @@ TEST(SeGroupSizingTest, SetSeCountPlansMaxScaleoutToCoverIt) {
 
 TEST(SeGroupSizingTest, ScaleOutPlansEnoughMaxScaleoutWithoutAWarning) {
   // nsxt 800,000 RPS: 5 SEs of 6 vCPUs, more than Avi's default max_scaleout_per_vs of 4.
-  const SizingPlan plan =
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", N(800000)}})}}), sz::Platform::kNsxt);
+  const SizingPlan plan = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_rps", N(800000)}})}}), sz::Platform::kNsxt);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(Int(Planned(plan, "min_scaleout_per_vs")), 5);
   EXPECT_EQ(Int(Planned(plan, "max_scaleout_per_vs")), 5);
@@ -318,9 +318,10 @@ TEST(SeGroupSizingTest, ScaleOutPlansEnoughMaxScaleoutWithoutAWarning) {
             "5 SEs of 6 vCPUs carry 800,000 L7 RPS at 78.0% (measured)");
 
   // A max_scaleout_per_vs that is set and too small is the model's warning, on it.
-  const SizingPlan limited = PlanSizing(
-      Config({{"workload", Workload({{"l7_rps", N(800000)}})}, {"max_scaleout_per_vs", N(4)}}),
-      sz::Platform::kNsxt);
+  const SizingPlan limited =
+      PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(800000)}})},
+                                {"max_scaleout_per_vs", N(4)}}),
+                 sz::Platform::kNsxt);
   const PlacedFinding* f = FindRule(limited, sz::rules::kScaleoutLimit);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->path, At("max_scaleout_per_vs"));
@@ -329,13 +330,13 @@ TEST(SeGroupSizingTest, ScaleOutPlansEnoughMaxScaleoutWithoutAWarning) {
 
 TEST(SeGroupSizingTest, UnknownInputIsNotKnownAndNoError) {
   for (const Value& config :
-       {Config({{"workload", Workload({{"l7_rps", Value::Unknown(cty::Type::Number())}})}}),
-        Config({{"workload", Value::Unknown(WorkloadType())}}),
-        Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                {"vcpus_per_se", Value::Unknown(cty::Type::Number())},
-                {"memory_per_se", F(2.5)}}),
-        Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                {"min_scaleout_per_vs", Value::Unknown(cty::Type::Number())}}),
+       {SeGroupConfig({{"workload", Workload({{"l7_rps", Value::Unknown(cty::Type::Number())}})}}),
+        SeGroupConfig({{"workload", Value::Unknown(WorkloadType())}}),
+        SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}})},
+                       {"vcpus_per_se", Value::Unknown(cty::Type::Number())},
+                       {"memory_per_se", F(2.5)}}),
+        SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}})},
+                       {"min_scaleout_per_vs", Value::Unknown(cty::Type::Number())}}),
         Value::Unknown(ConfigType())}) {
     const SizingPlan plan = PlanSizing(config, sz::Platform::kVcenter);
     EXPECT_FALSE(plan.known) << config.DebugString();
@@ -344,26 +345,27 @@ TEST(SeGroupSizingTest, UnknownInputIsNotKnownAndNoError) {
     EXPECT_TRUE(plan.recommended.empty());
   }
   const SizingPlan plan = PlanSizing(
-      Config({{"workload", Workload({{"l7_rps", Value::Unknown(cty::Type::Number())}})}}),
+      SeGroupConfig({{"workload", Workload({{"l7_rps", Value::Unknown(cty::Type::Number())}})}}),
       sz::Platform::kVcenter);
   EXPECT_TRUE(plan.has_workload);
   EXPECT_FALSE(plan.sizing_object.IsKnown());
   EXPECT_EQ(plan.sizing_object.type(), SizingObjectType());
   // Unknown pass-through attributes, and an unknown max_se (only checked), do not stop the model.
-  EXPECT_TRUE(PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                                 {"max_se", Value::Unknown(cty::Type::Number())},
-                                 {"min_se", Value::Unknown(cty::Type::Number())}}),
+  EXPECT_TRUE(PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}})},
+                                        {"max_se", Value::Unknown(cty::Type::Number())},
+                                        {"min_se", Value::Unknown(cty::Type::Number())}}),
                          sz::Platform::kVcenter)
                   .known);
   // The HA mode is a model input: the sizing waits for it.
-  EXPECT_FALSE(PlanSizing(Config({{"workload", Workload({{"l7_rps", N(1000)}})},
-                                  {"ha_mode", Value::Unknown(cty::Type::String())}}),
+  EXPECT_FALSE(PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000)}})},
+                                         {"ha_mode", Value::Unknown(cty::Type::String())}}),
                           sz::Platform::kVcenter)
                    .known);
 }
 
 TEST(SeGroupSizingTest, NoWorkloadChecksSettingsOnly) {
-  const SizingPlan plan = PlanSizing(Config({{"vcpus_per_se", N(100)}}), sz::Platform::kVcenter);
+  const SizingPlan plan =
+      PlanSizing(SeGroupConfig({{"vcpus_per_se", N(100)}}), sz::Platform::kVcenter);
   ASSERT_TRUE(plan.known);
   EXPECT_FALSE(plan.has_workload);
   EXPECT_TRUE(plan.sizing_object.IsNull());
@@ -378,38 +380,40 @@ TEST(SeGroupSizingTest, NoWorkloadChecksSettingsOnly) {
   EXPECT_TRUE(d.HasError());
 
   const SizingPlan fine =
-      PlanSizing(Config({{"vcpus_per_se", N(4)}, {"cpu_reserve", Value::Bool(false)}}),
+      PlanSizing(SeGroupConfig({{"vcpus_per_se", N(4)}, {"cpu_reserve", Value::Bool(false)}}),
                  sz::Platform::kVcenter);
   ASSERT_TRUE(fine.known);
   EXPECT_TRUE(fine.recommended.empty());
   ASSERT_EQ(fine.findings.size(), 1u);
   EXPECT_EQ(fine.findings[0].path, At("cpu_reserve"));
   EXPECT_FALSE(fine.findings[0].policy_dependent);
-  EXPECT_TRUE(PlanSizing(Config({}), sz::Platform::kNsxt).findings.empty());
+  EXPECT_TRUE(PlanSizing(SeGroupConfig({}), sz::Platform::kNsxt).findings.empty());
 }
 
 // Without a workload and without vcpus_per_se the SE's vCPUs are the Controller's: settings that
 // are judged against the vCPU count are not judged against a guess.
 TEST(SeGroupSizingTest, NoWorkloadAndNoVcpusSkipsVcpuDependentChecks) {
   const SizingPlan alone =
-      PlanSizing(Config({{"num_dispatcher_cores", N(2)}}), sz::Platform::kVcenter);
+      PlanSizing(SeGroupConfig({{"num_dispatcher_cores", N(2)}}), sz::Platform::kVcenter);
   ASSERT_TRUE(alone.known);
   EXPECT_TRUE(alone.findings.empty()) << alone.findings[0].finding.summary;
-  const SizingPlan with_vcpus = PlanSizing(
-      Config({{"num_dispatcher_cores", N(2)}, {"vcpus_per_se", N(2)}}), sz::Platform::kVcenter);
+  const SizingPlan with_vcpus =
+      PlanSizing(SeGroupConfig({{"num_dispatcher_cores", N(2)}, {"vcpus_per_se", N(2)}}),
+                 sz::Platform::kVcenter);
   const PlacedFinding* f = FindRule(with_vcpus, sz::rules::kDispatchersFewer);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->path, At("num_dispatcher_cores"));
   // Range errors do not depend on the vCPU count and stay.
-  EXPECT_NE(FindRule(PlanSizing(Config({{"num_dispatcher_cores", N(3)}}), sz::Platform::kVcenter),
-                     sz::rules::kAllowedValues),
-            nullptr);
+  EXPECT_NE(
+      FindRule(PlanSizing(SeGroupConfig({{"num_dispatcher_cores", N(3)}}), sz::Platform::kVcenter),
+               sz::rules::kAllowedValues),
+      nullptr);
 }
 
 TEST(SeGroupSizingTest, ThroughputIsInGbps) {
   // vcenter L7 SSL throughput: 7.2 Gbps at 4 vCPUs; 5.6 / 0.8 = 7 Gbps needed.
-  const SizingPlan plan = PlanSizing(Config({{"workload", Workload({{"l7_ssl_gbps", F(5.6)}})}}),
-                                     sz::Platform::kVcenter);
+  const SizingPlan plan = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_ssl_gbps", F(5.6)}})}}), sz::Platform::kVcenter);
   ASSERT_TRUE(plan.known);
   EXPECT_EQ(Int(Planned(plan, "vcpus_per_se")), 4);
   ASSERT_EQ(plan.loads.size(), 1u);
@@ -419,8 +423,8 @@ TEST(SeGroupSizingTest, ThroughputIsInGbps) {
   EXPECT_EQ(Sizing(plan, "summary").AsString(),
             "1 SE of 4 vCPUs carries 5.6 Gbps L7 SSL throughput at 77.8% (measured)");
   // 5.8 Gbps is not carried by 4 vCPUs (5.8 / 0.8 = 7.25 > 7.2).
-  const SizingPlan more = PlanSizing(Config({{"workload", Workload({{"l7_ssl_gbps", F(5.8)}})}}),
-                                     sz::Platform::kVcenter);
+  const SizingPlan more = PlanSizing(
+      SeGroupConfig({{"workload", Workload({{"l7_ssl_gbps", F(5.8)}})}}), sz::Platform::kVcenter);
   EXPECT_EQ(Int(Planned(more, "vcpus_per_se")), 5);
   EXPECT_EQ(Sizing(more, "basis").AsString(), "interpolated");
 }
@@ -430,17 +434,17 @@ TEST(SeGroupSizingTest, NonIntegerCountsAreInputErrorsAtTheirPaths) {
     Value config;
     AttributePath path;
   } kCases[] = {
-      {Config({{"vcpus_per_se", F(2.5)}}), At("vcpus_per_se")},
-      {Config({{"memory_per_se", Value::NumberVal(*cty::Number::FromDecimal("1e30"))}}),
+      {SeGroupConfig({{"vcpus_per_se", F(2.5)}}), At("vcpus_per_se")},
+      {SeGroupConfig({{"memory_per_se", Value::NumberVal(*cty::Number::FromDecimal("1e30"))}}),
        At("memory_per_se")},
-      {Config({{"vcpus_per_se", N(int64_t{1} << 40)}}), At("vcpus_per_se")},
-      {Config({{"num_dispatcher_cores", F(0.5)}}), At("num_dispatcher_cores")},
-      {Config({{"min_scaleout_per_vs", F(1.5)}}), At("min_scaleout_per_vs")},
-      {Config({{"max_se", F(1.5)}}), At("max_se")},
-      {Config({{"min_se", F(0.1)}}), At("min_se")},
-      {Config({{"workload", Workload({{"target_utilization", F(80.5)}})}}),
+      {SeGroupConfig({{"vcpus_per_se", N(int64_t{1} << 40)}}), At("vcpus_per_se")},
+      {SeGroupConfig({{"num_dispatcher_cores", F(0.5)}}), At("num_dispatcher_cores")},
+      {SeGroupConfig({{"min_scaleout_per_vs", F(1.5)}}), At("min_scaleout_per_vs")},
+      {SeGroupConfig({{"max_se", F(1.5)}}), At("max_se")},
+      {SeGroupConfig({{"min_se", F(0.1)}}), At("min_se")},
+      {SeGroupConfig({{"workload", Workload({{"target_utilization", F(80.5)}})}}),
        AtWorkload("target_utilization")},
-      {Config({{"workload", Workload({{"max_vcpus_per_se", F(6.5)}})}}),
+      {SeGroupConfig({{"workload", Workload({{"max_vcpus_per_se", F(6.5)}})}}),
        AtWorkload("max_vcpus_per_se")},
   };
   for (const auto& c : kCases) {
@@ -453,9 +457,9 @@ TEST(SeGroupSizingTest, NonIntegerCountsAreInputErrorsAtTheirPaths) {
     EXPECT_TRUE(plan.recommended.empty());
   }
   // Fractional demand is fine.
-  EXPECT_TRUE(
-      PlanSizing(Config({{"workload", Workload({{"l7_rps", F(1000.5)}})}}), sz::Platform::kVcenter)
-          .input_errors.empty());
+  EXPECT_TRUE(PlanSizing(SeGroupConfig({{"workload", Workload({{"l7_rps", F(1000.5)}})}}),
+                         sz::Platform::kVcenter)
+                  .input_errors.empty());
 }
 
 TEST(SeGroupSizingTest, ModelRangesAreFindingsAtTheirPaths) {
@@ -463,21 +467,21 @@ TEST(SeGroupSizingTest, ModelRangesAreFindingsAtTheirPaths) {
     Value config;
     AttributePath path;
   } kCases[] = {
-      {Config({{"workload", Workload({{"target_utilization", N(95)}})}}),
+      {SeGroupConfig({{"workload", Workload({{"target_utilization", N(95)}})}}),
        AtWorkload("target_utilization")},
-      {Config({{"workload", Workload({{"max_vcpus_per_se", N(0)}})}}),
+      {SeGroupConfig({{"workload", Workload({{"max_vcpus_per_se", N(0)}})}}),
        AtWorkload("max_vcpus_per_se")},
-      {Config({{"workload", Workload({{"l7_rps", N(-5)}})}}), AtWorkload("l7_rps")},
-      {Config({{"workload", Workload({})}, {"buffer_se", N(-1)}}), At("buffer_se")},
-      {Config({{"buffer_se", N(-1)}}), At("buffer_se")},
-      {Config({{"max_scaleout_per_vs", N(100)}}), At("max_scaleout_per_vs")},
-      {Config({{"min_scaleout_per_vs", N(0)}}), At("min_scaleout_per_vs")},
-      {Config({{"memory_per_se", N(512)}}), At("memory_per_se")},
-      {Config({{"num_dispatcher_cores", N(3)}}), At("num_dispatcher_cores")},
-      {Config({{"max_queues_per_vnic", N(3)}}), At("max_queues_per_vnic")},
-      {Config({{"disk_per_se", N(0)}}), At("disk_per_se")},
+      {SeGroupConfig({{"workload", Workload({{"l7_rps", N(-5)}})}}), AtWorkload("l7_rps")},
+      {SeGroupConfig({{"workload", Workload({})}, {"buffer_se", N(-1)}}), At("buffer_se")},
+      {SeGroupConfig({{"buffer_se", N(-1)}}), At("buffer_se")},
+      {SeGroupConfig({{"max_scaleout_per_vs", N(100)}}), At("max_scaleout_per_vs")},
+      {SeGroupConfig({{"min_scaleout_per_vs", N(0)}}), At("min_scaleout_per_vs")},
+      {SeGroupConfig({{"memory_per_se", N(512)}}), At("memory_per_se")},
+      {SeGroupConfig({{"num_dispatcher_cores", N(3)}}), At("num_dispatcher_cores")},
+      {SeGroupConfig({{"max_queues_per_vnic", N(3)}}), At("max_queues_per_vnic")},
+      {SeGroupConfig({{"disk_per_se", N(0)}}), At("disk_per_se")},
       // More than 1000 SEs: the workload as a whole.
-      {Config({{"workload", Workload({{"l7_rps", N(1000000000)}})}}), At("workload")},
+      {SeGroupConfig({{"workload", Workload({{"l7_rps", N(1000000000)}})}}), At("workload")},
   };
   for (const auto& c : kCases) {
     const SizingPlan plan = PlanSizing(c.config, sz::Platform::kVcenter);
@@ -547,32 +551,32 @@ TEST(SeGroupSizingTest, FindingsOfManyConfigurationsLandOnSchemaAttributes) {
   std::vector<Value> configs;
   for (sz::Metric m : sz::kAllMetrics) {
     const double big = sz::InfoOf(m).kind == sz::MetricKind::kThroughput ? 40 : 2000000;
-    configs.push_back(
-        Config({{"workload", Workload({{sz::InfoOf(m).key, F(big)}})}, {"vcpus_per_se", N(1)}}));
-    configs.push_back(Config(
+    configs.push_back(SeGroupConfig(
+        {{"workload", Workload({{sz::InfoOf(m).key, F(big)}})}, {"vcpus_per_se", N(1)}}));
+    configs.push_back(SeGroupConfig(
         {{"workload", Workload({{sz::InfoOf(m).key, F(big)}})}, {"min_scaleout_per_vs", N(2)}}));
-    configs.push_back(Config(
+    configs.push_back(SeGroupConfig(
         {{"workload", Workload({{sz::InfoOf(m).key, F(big)}})}, {"memory_per_se", N(2048)}}));
-    configs.push_back(Config({{"workload", Workload({{sz::InfoOf(m).key, F(big / 1000)}})},
-                              {"vcpus_per_se", N(8)},
-                              {"min_scaleout_per_vs", N(8)},
-                              {"max_scaleout_per_vs", N(2)}}));
+    configs.push_back(SeGroupConfig({{"workload", Workload({{sz::InfoOf(m).key, F(big / 1000)}})},
+                                     {"vcpus_per_se", N(8)},
+                                     {"min_scaleout_per_vs", N(8)},
+                                     {"max_scaleout_per_vs", N(2)}}));
   }
-  configs.push_back(Config({{"max_scaleout_per_vs", N(1)},
-                            {"workload", Workload({{"l7_rps", N(500000)},
-                                                   {"target_utilization", N(90)},
-                                                   {"max_vcpus_per_se", N(12)}})}}));
-  configs.push_back(Config({{"vcpus_per_se", N(6)},
-                            {"memory_per_se", N(1024)},
-                            {"disk_per_se", N(5)},
-                            {"cpu_reserve", Value::Bool(false)},
-                            {"mem_reserve", Value::Bool(false)},
-                            {"dedicated_dispatcher_core", Value::Bool(false)},
-                            {"num_dispatcher_cores", N(4)},
-                            {"max_queues_per_vnic", N(1)}}));
-  configs.push_back(Config({{"vcpus_per_se", N(2)},
-                            {"num_dispatcher_cores", N(2)},
-                            {"hybrid_rss_mode", Value::Bool(false)}}));
+  configs.push_back(SeGroupConfig({{"max_scaleout_per_vs", N(1)},
+                                   {"workload", Workload({{"l7_rps", N(500000)},
+                                                          {"target_utilization", N(90)},
+                                                          {"max_vcpus_per_se", N(12)}})}}));
+  configs.push_back(SeGroupConfig({{"vcpus_per_se", N(6)},
+                                   {"memory_per_se", N(1024)},
+                                   {"disk_per_se", N(5)},
+                                   {"cpu_reserve", Value::Bool(false)},
+                                   {"mem_reserve", Value::Bool(false)},
+                                   {"dedicated_dispatcher_core", Value::Bool(false)},
+                                   {"num_dispatcher_cores", N(4)},
+                                   {"max_queues_per_vnic", N(1)}}));
+  configs.push_back(SeGroupConfig({{"vcpus_per_se", N(2)},
+                                   {"num_dispatcher_cores", N(2)},
+                                   {"hybrid_rss_mode", Value::Bool(false)}}));
   int findings = 0;
   for (sz::Platform platform : sz::kAllPlatforms) {
     for (const Value& config : configs) {
@@ -610,8 +614,8 @@ TEST(SeGroupSizingTest, NamesAndTypeMatchTheResourceSchema) {
   ASSERT_NE(sizing, nullptr);
   EXPECT_EQ(sizing->type, SizingObjectType());
   // Planned values have the attributes' types.
-  const SizingPlan plan =
-      PlanSizing(Config({{"workload", Workload({{"l4_gbps", N(5)}})}}), sz::Platform::kVcenter);
+  const SizingPlan plan = PlanSizing(SeGroupConfig({{"workload", Workload({{"l4_gbps", N(5)}})}}),
+                                     sz::Platform::kVcenter);
   for (const auto& [name, value] : plan.recommended) {
     EXPECT_THAT(cty::CheckConformance(value, block.FindAttribute(name)->type), IsOk()) << name;
   }

@@ -7,6 +7,7 @@
 #include "plugin/framework/value_util.h"
 #include "plugin/provider/provider.h"
 #include "plugin/provider/se_group_resource.h"
+#include "tests/provider/test_values.h"
 #include "tests/support/status_matchers.h"
 
 namespace nsxalb::provider {
@@ -16,8 +17,6 @@ using ::nsxalb::testing::IsOk;
 using ::testing::Not;
 
 using Json = nlohmann::json;
-
-const framework::Block& Block() { return EmbeddedResourceSchema(kSeGroupResourceType).block; }
 
 TEST(SeGroupStateTest, FieldValueTakesMatchingKindsOnly) {
   Json body = {{"vcpus_per_se", 4},
@@ -34,7 +33,7 @@ TEST(SeGroupStateTest, FieldValueTakesMatchingKindsOnly) {
 
 TEST(SeGroupStateTest, WithGroupFillsOnlyUnknownsAfterApply) {
   cty::Value planned =
-      framework::EmptyObject(Block())
+      framework::EmptyObject(SeGroupBlock())
           .WithAttribute("name", cty::Value::String("web"))
           .WithAttribute("id", cty::Value::Unknown(cty::Type::String()))
           .WithAttribute("vcpus_per_se", cty::Value::Int(6))
@@ -44,17 +43,17 @@ TEST(SeGroupStateTest, WithGroupFillsOnlyUnknownsAfterApply) {
   group.name = "web";
   group.url = "https://ctl/api/serviceenginegroup/serviceenginegroup-1";
   group.body = {{"vcpus_per_se", 8}, {"memory_per_se", 8192}};
-  cty::Value applied = WithGroup(Block(), planned, group, /*only_unknown=*/true);
+  cty::Value applied = WithGroup(SeGroupBlock(), planned, group, /*only_unknown=*/true);
   EXPECT_EQ(applied.GetAttribute("id")->AsString(), "serviceenginegroup-1");
   EXPECT_TRUE(applied.GetAttribute("vcpus_per_se")->Equals(cty::Value::Int(6)));
   EXPECT_TRUE(applied.GetAttribute("memory_per_se")->Equals(cty::Value::Int(8192)));
-  cty::Value refreshed = WithGroup(Block(), planned, group, /*only_unknown=*/false);
+  cty::Value refreshed = WithGroup(SeGroupBlock(), planned, group, /*only_unknown=*/false);
   EXPECT_TRUE(refreshed.GetAttribute("vcpus_per_se")->Equals(cty::Value::Int(8)));  // drift shows
 }
 
 TEST(SeGroupStateTest, TypedFieldsToSendSkipsUnknownAndRemovesDescription) {
   cty::Value planned =
-      framework::EmptyObject(Block())
+      framework::EmptyObject(SeGroupBlock())
           .WithAttribute("vcpus_per_se", cty::Value::Int(2))
           .WithAttribute("memory_per_se", cty::Value::Unknown(cty::Type::Number()));
   Json fields = TypedFieldsToSend(planned);
@@ -146,7 +145,7 @@ TEST(SeGroupStateTest, CaptureMarkerIsReadOnlyFromItsOwnPrivateData) {
 
 TEST(SeGroupStateTest, ManagedFieldsCoverEveryTypedAttribute) {
   for (const std::string& name : segroup::TypedFieldNames()) {
-    EXPECT_NE(Block().FindAttribute(name), nullptr) << name;
+    EXPECT_NE(SeGroupBlock().FindAttribute(name), nullptr) << name;
     EXPECT_TRUE(segroup::IsManagedField(name)) << name;
   }
   EXPECT_FALSE(segroup::IsManagedField("se_deprovision_delay"));

@@ -40,13 +40,14 @@ constexpr char kFirstShape[] = R"({
                "target_utilization": null, "max_vcpus_per_se": null, "virtual_services": null}
 })";
 
-framework::Block Block() {
+// The nsxalb_se_group resource's block as the provider serves it (GetSchema).
+framework::Block ServedSeGroupBlock() {
   framework::ProviderServer server(std::make_shared<NsxalbProvider>());
   return server.ResourceSchema(kSeGroupResourceType)->block;
 }
 
 TEST(SeGroupUpgradeTest, VersionZeroInTheFirstShapeKeepsEveryValueAndLacksOnlyTheNewAttributes) {
-  absl::StatusOr<cty::Value> upgraded = UpgradeSeGroupState(Block(), 0, kFirstShape);
+  absl::StatusOr<cty::Value> upgraded = UpgradeSeGroupState(ServedSeGroupBlock(), 0, kFirstShape);
   ASSERT_THAT(upgraded, IsOk());
   EXPECT_EQ(upgraded->GetAttribute("id")->AsString(), "serviceenginegroup-1");
   EXPECT_EQ(upgraded->GetAttribute("vcpus_per_se")->AsNumber().AsDouble(), 2);
@@ -59,13 +60,14 @@ TEST(SeGroupUpgradeTest, VersionZeroInTheFirstShapeKeepsEveryValueAndLacksOnlyTh
 }
 
 TEST(SeGroupUpgradeTest, AnAttributeVersionZeroNeverWroteIsAnErrorNamingIt) {
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 0, R"({"id":"g-1","name":"a","retired":1})"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"retired\"")));
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 0, R"({"id":"g-1","vcpus_per_se":"many"})"),
+  EXPECT_THAT(
+      UpgradeSeGroupState(ServedSeGroupBlock(), 0, R"({"id":"g-1","name":"a","retired":1})"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"retired\"")));
+  EXPECT_THAT(UpgradeSeGroupState(ServedSeGroupBlock(), 0, R"({"id":"g-1","vcpus_per_se":"many"})"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("vcpus_per_se")));
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 0, "[1]"),
+  EXPECT_THAT(UpgradeSeGroupState(ServedSeGroupBlock(), 0, "[1]"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a JSON object")));
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 2, "{}"),
+  EXPECT_THAT(UpgradeSeGroupState(ServedSeGroupBlock(), 2, "{}"),
               StatusIs(absl::StatusCode::kFailedPrecondition));
 }
 
@@ -73,15 +75,17 @@ TEST(SeGroupUpgradeTest, AnAttributeVersionZeroNeverWroteIsAnErrorNamingIt) {
 // version-1 state never held service_engines.
 TEST(SeGroupUpgradeTest, VersionOneGainsServiceEnginesNull) {
   absl::StatusOr<cty::Value> upgraded = UpgradeSeGroupState(
-      Block(), 1, R"({"id":"g-1","name":"checkout","vcpus_per_se":4,"max_num_se_dps":null})");
+      ServedSeGroupBlock(), 1,
+      R"({"id":"g-1","name":"checkout","vcpus_per_se":4,"max_num_se_dps":null})");
   ASSERT_THAT(upgraded, IsOk());
   EXPECT_EQ(upgraded->GetAttribute("vcpus_per_se")->AsNumber().AsDouble(), 4);
   EXPECT_TRUE(upgraded->GetAttribute("service_engines")->IsNull());
-  absl::StatusOr<cty::Value> from_zero = UpgradeSeGroupState(Block(), 0, kFirstShape);
+  absl::StatusOr<cty::Value> from_zero = UpgradeSeGroupState(ServedSeGroupBlock(), 0, kFirstShape);
   ASSERT_THAT(from_zero, IsOk());
   EXPECT_TRUE(from_zero->GetAttribute("service_engines")->IsNull());
-  EXPECT_THAT(UpgradeSeGroupState(Block(), 1, R"({"id":"g-1","service_engines":null})"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("service_engines")));
+  EXPECT_THAT(
+      UpgradeSeGroupState(ServedSeGroupBlock(), 1, R"({"id":"g-1","service_engines":null})"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("service_engines")));
 }
 
 TEST(SeGroupUpgradeTest, TheEngineUpgradesVersionZeroAndRefusesANewerVersion) {

@@ -11,6 +11,7 @@
 #include "plugin/framework/provider_server.h"
 #include "plugin/framework/schema.h"
 #include "plugin/provider/provider.h"
+#include "tests/provider/test_values.h"
 
 namespace nsxalb::provider {
 namespace {
@@ -47,11 +48,6 @@ class SeSizingDataSourceTest : public ::testing::Test {
 
   framework::ProviderServer server_;
 };
-
-Value S(const std::string& s) { return Value::String(s); }
-Value N(int64_t n) { return Value::Int(n); }
-Value F(double x) { return Value::Float(x); }
-AttributePath At(const std::string& name) { return AttributePath().Attribute(name); }
 
 std::string Num(const Value& state, const std::string& name) {
   return state.GetAttribute(name)->AsNumber().ToString();

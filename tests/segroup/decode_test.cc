@@ -27,10 +27,10 @@ using usage_internal::CollectionDecoder;
 using usage_internal::SeSamples;
 using usage_testing::At;
 using usage_testing::Iso;
+using usage_testing::kNow;
 using usage_testing::Response;
 using Json = nlohmann::json;
 
-const absl::Time kNow = At(2026, 11, 28, 15, 0);
 constexpr absl::Duration kWindow = absl::Hours(24);
 
 // `n` points of `metric` for `entity`, the last at kNow, 5 minutes apart, value f(i).

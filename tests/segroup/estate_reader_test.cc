@@ -32,9 +32,9 @@ using ::testing::HasSubstr;
 using ::testing::NiceMock;
 using usage_testing::At;
 using usage_testing::Iso;
+using usage_testing::kMidnight;
 using Json = nlohmann::json;
 
-const absl::Time kNow = At(2026, 11, 28, 0, 0);
 constexpr int kPoints = 2016;  // 7 days of 5-minute points
 
 // A fake Controller: clouds, groups and SEs, and a metrics answer computed from each SE's uuid
@@ -135,7 +135,7 @@ class FakeEstate {
   Json Points(double base) const {
     Json data = Json::array();
     for (int i = 0; i < kPoints; ++i) {
-      data.push_back({{"timestamp", Iso(kNow - absl::Minutes(5 * (kPoints - 1 - i)))},
+      data.push_back({{"timestamp", Iso(kMidnight - absl::Minutes(5 * (kPoints - 1 - i)))},
                       {"value", base * (0.5 + 0.5 * ((i % 288) / 287.0))}});
     }
     return data;
@@ -190,7 +190,7 @@ class FakeEstate {
 EstateUsageRequest Request() {
   EstateUsageRequest r;
   r.query.window = absl::Hours(24 * 7);
-  r.now = kNow;
+  r.now = kMidnight;
   return r;
 }
 
@@ -212,7 +212,7 @@ TEST(EstateReaderTest, EachGroupHasTheOneGroupReadersFigures) {
   for (const EstateGroup& g : estate->groups) {
     GroupUsageRequest one;
     one.query = Request().query;
-    one.now = kNow;
+    one.now = kMidnight;
     one.platform = g.platform;
     const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
     absl::StatusOr<UsageReport> alone = ReadGroupUsage(fake.client, g.uuid, "", body, one);
@@ -241,7 +241,7 @@ TEST(EstateReaderTest, TheOneGroupReaderTakesItsSesFromTheTenantsListing) {
   for (const EstateGroup& g : estate->groups) {
     GroupUsageRequest one;
     one.query = Request().query;
-    one.now = kNow;
+    one.now = kMidnight;
     one.platform = g.platform;
     one.tenant_ses = &*tenant;
     const Json body = {{"ha_mode", "HA_MODE_SHARED"}, {"max_cpu_usage", 80}, {"buffer_se", 1}};
@@ -445,8 +445,8 @@ TEST(CurrentLoadTest, OnePostForEverySeOfTheTenantSharedByEveryGroup) {
   SharedCurrentLoad shared;
   const UsageQuery query = RollLoadQuery(nullptr);
   EXPECT_EQ(query.window, absl::Hours(1));
-  auto first = shared.Get(estate.client, "admin", ses, query, kNow);
-  auto second = shared.Get(estate.client, "admin", ses, query, kNow);
+  auto first = shared.Get(estate.client, "admin", ses, query, kMidnight);
+  auto second = shared.Get(estate.client, "admin", ses, query, kMidnight);
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(estate.posts, 1);
   EXPECT_EQ(estate.largest_post, 1);  // the SE request only, no virtual-service series
@@ -468,7 +468,7 @@ TEST(CurrentLoadTest, AFailedPostIsAReasonNotAnError) {
   estate.fail_post = 1;
   const std::vector<controller::ServiceEngine> ses =
       *estate.client.ListTenantServiceEngines("admin");
-  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kMidnight);
   ASSERT_TRUE(now.ok());
   std::vector<lifecycle::RunningSe> checkout(1);
   checkout[0].uuid = "se-checkout-0";
@@ -488,7 +488,7 @@ TEST(CurrentLoadTest, TheOnePostAsksCpuAndMemoryAndDecodesBoth) {
   estate.mem_of["se-checkout-0"] = 70;
   const std::vector<controller::ServiceEngine> ses =
       *estate.client.ListTenantServiceEngines("admin");
-  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kMidnight);
   ASSERT_TRUE(now.ok());
   EXPECT_EQ(estate.posts, 1);
   EXPECT_EQ(estate.largest_post, 1);
@@ -527,7 +527,7 @@ TEST(CurrentLoadTest, TheOnePostAlsoReadsBandwidthSummingEachSesInterfaces) {
   estate.bandwidth_of["se-checkout-1"] = {1.5e9};
   const std::vector<controller::ServiceEngine> ses =
       *estate.client.ListTenantServiceEngines("admin");
-  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kNow);
+  auto now = ReadSesLoadNow(estate.client, "admin", ses, RollLoadQuery(nullptr), kMidnight);
   ASSERT_TRUE(now.ok());
   EXPECT_EQ(estate.posts, 1);
   std::vector<lifecycle::RunningSe> checkout(2);

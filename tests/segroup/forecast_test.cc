@@ -18,11 +18,13 @@
 
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "tests/segroup/usage_test_support.h"
 
 namespace nsxalb::segroup {
 namespace {
 
 using ::testing::HasSubstr;
+using usage_testing::kMidnight;  // the end of most windows here
 
 using Points = std::vector<std::pair<int64_t, double>>;
 
@@ -33,9 +35,6 @@ constexpr double kMax = std::numeric_limits<double>::max();
 absl::Time Day(int y, int m, int d) {
   return absl::FromCivil(absl::CivilDay(y, m, d), absl::UTCTimeZone());
 }
-
-// The end of most windows here: a UTC midnight.
-const absl::Time kMidnight = Day(2026, 11, 28);
 
 int64_t Unix(absl::Time t) { return absl::ToUnixSeconds(t); }
 

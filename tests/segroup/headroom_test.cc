@@ -38,15 +38,14 @@ using Json = nlohmann::json;
 using usage_testing::AllText;
 using usage_testing::Analyze;
 using usage_testing::At;
+using usage_testing::Constant;
 using usage_testing::FindRule;
+using usage_testing::Input;
 using usage_testing::Iso;
+using usage_testing::kMidnight;
+using usage_testing::kNow;
 using usage_testing::Response;
-
-// The end of the windows of the capacity tests.
-const absl::Time kNow = At(2026, 11, 28, 15, 0);
-// The end of the forecast windows and their last point: a UTC midnight, so that the 24-hour periods
-// that end at it (rule forecast-daily-peaks) are the UTC days before it.
-const absl::Time kMidnight = At(2026, 11, 28, 0, 0);
+using usage_testing::Series;
 
 // A series of (time, value) points.
 Json SeriesAt(const std::string& metric, const std::string& entity,
@@ -55,17 +54,6 @@ Json SeriesAt(const std::string& metric, const std::string& entity,
   for (const auto& [t, v] : points) data.push_back({{"timestamp", Iso(t)}, {"value", v}});
   return {{"header", {{"name", metric}, {"entity_uuid", entity}, {"units", "PER_SECOND"}}},
           {"data", data}};
-}
-
-// A series whose last value is at `last`, one value per `step` seconds.
-Json Series(const std::string& metric, const std::string& entity, const std::vector<double>& values,
-            absl::Time last = kNow, int step = 300) {
-  std::vector<std::pair<absl::Time, double>> points;
-  const int n = static_cast<int>(values.size());
-  for (int i = 0; i < n; ++i) {
-    points.emplace_back(last - absl::Seconds(static_cast<int64_t>(n - 1 - i) * step), values[i]);
-  }
-  return SeriesAt(metric, entity, points);
 }
 
 ObservedSe Se(const std::string& name, int vcpus, int64_t memory_mb) {
@@ -77,22 +65,9 @@ ObservedSe Se(const std::string& name, int vcpus, int64_t memory_mb) {
   return se;
 }
 
-UsageInput Input(std::vector<ObservedSe> ses, Json response, absl::Duration window,
-                 Json settings = Json::object(), Json declared = nullptr, absl::Time now = kNow) {
-  UsageInput in;
-  in.ses = std::move(ses);
-  in.collection_response = std::move(response);
-  in.query.window = window;
-  in.now = now;
-  in.platform = sz::Platform::kNsxt;
-  in.settings = std::move(settings);
-  in.declared_workload = std::move(declared);
-  return in;
-}
-
 // `n` values of `base`, with `peak` at index `at`.
-std::vector<double> Spike(int n, double base, int at, double peak) {
-  std::vector<double> v(n, base);
+std::vector<std::optional<double>> Spike(int n, double base, int at, double peak) {
+  std::vector<std::optional<double>> v(n, base);
   v[at] = peak;
   return v;
 }
@@ -379,7 +354,7 @@ Json HotResponse() {
   int at = 150;
   for (const char* se : {"hot-se-1-uuid", "hot-se-2-uuid"}) {
     r.Se(se, Series("se_stats.avg_cpu_usage", se, Spike(2016, 45, at++, 92)));
-    r.Vs(se, Series("l7_client.avg_complete_responses", "*", std::vector<double>(2016, 4000)));
+    r.Vs(se, Series("l7_client.avg_complete_responses", "*", Constant(2016, 4000)));
   }
   return r.json();
 }
@@ -433,8 +408,8 @@ TEST(HeadroomCpuFloorTest, WithoutCpuBoundDemandTheFloorIsNotMetAndNothingIsRecl
   // the recommendation for the connections alone holds less, and there is no CPU-bound demand to
   // raise. The floor is not met: 0 reclaimable, and why.
   Response resp;
-  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", std::vector<double>(12, 70)));
-  resp.Vs("se-1-uuid", Series("l4_client.max_open_conns", "*", std::vector<double>(12, 1000)));
+  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", Constant(12, 70)));
+  resp.Vs("se-1-uuid", Series("l4_client.max_open_conns", "*", Constant(12, 1000)));
   const UsageReport r =
       Analyze(Input({Se("se-1", 4, 8192)}, resp.json(), absl::Hours(1), kSharedBufferOne));
   ASSERT_TRUE(r.recommendation.has_value() && r.recommendation->planned_shape.has_value());
@@ -488,9 +463,8 @@ TEST(HeadroomCpuFloorTest, ACalibratedRecommendationThatHoldsTheCpuIsUnaffected)
   // than one 4-vCPU SE gives at 80% (122,400): whatever it plans, its active SEs hold 2.8 vCPUs
   // at 80% (3.5 active vCPUs or more), so the floor raises nothing.
   Response resp;
-  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", std::vector<double>(12, 70)));
-  resp.Vs("se-1-uuid",
-          Series("l7_client.avg_complete_responses", "*", std::vector<double>(12, 100000)));
+  resp.Se("se-1-uuid", Series("se_stats.avg_cpu_usage", "se-1-uuid", Constant(12, 70)));
+  resp.Vs("se-1-uuid", Series("l7_client.avg_complete_responses", "*", Constant(12, 100000)));
   const UsageReport r = Analyze(Input({Se("se-1", 4, 8192)}, resp.json(), absl::Hours(1)));
   EXPECT_TRUE(r.calibration.applied);
   ASSERT_TRUE(r.cpu_floor.used_vcpus.has_value());

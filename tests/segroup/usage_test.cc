@@ -43,49 +43,16 @@ using ::testing::HasSubstr;
 using usage_testing::AllText;
 using usage_testing::Analyze;
 using usage_testing::At;
+using usage_testing::Constant;
 using usage_testing::FindRule;
+using usage_testing::Input;
 using usage_testing::Iso;
+using usage_testing::kNow;
 using usage_testing::Response;
-
-// The end of every window here.
-const absl::Time kNow = At(2026, 11, 28, 15, 0);
-
-// A series whose last value is at `last`, one value per `step` seconds; nullopt is a padded gap.
-Json Series(const std::string& metric, const std::string& entity,
-            const std::vector<std::optional<double>>& values, absl::Time last = kNow,
-            int step = 300) {
-  Json data = Json::array();
-  const int n = static_cast<int>(values.size());
-  for (int i = 0; i < n; ++i) {
-    const std::string ts = Iso(last - absl::Seconds(static_cast<int64_t>(n - 1 - i) * step));
-    if (values[i].has_value()) {
-      data.push_back({{"timestamp", ts}, {"value", *values[i]}});
-    } else {
-      data.push_back({{"timestamp", ts}, {"value", 0}, {"is_null", true}});
-    }
-  }
-  return {{"header", {{"name", metric}, {"entity_uuid", entity}, {"units", "PER_SECOND"}}},
-          {"data", data}};
-}
+using usage_testing::Series;
 
 std::vector<ObservedSe> TwoSes(int vcpus = 4, int64_t memory_mb = 8192) {
   return {{"se-1-uuid", "se-1", vcpus, memory_mb}, {"se-2-uuid", "se-2", vcpus, memory_mb}};
-}
-
-UsageInput Input(std::vector<ObservedSe> ses, Json response, absl::Duration window,
-                 Json declared = nullptr) {
-  UsageInput in;
-  in.ses = std::move(ses);
-  in.collection_response = std::move(response);
-  in.query.window = window;
-  in.now = kNow;
-  in.platform = sz::Platform::kNsxt;
-  in.declared_workload = std::move(declared);
-  return in;
-}
-
-std::vector<std::optional<double>> Constant(int n, double v) {
-  return std::vector<std::optional<double>>(n, v);
 }
 
 // ---- Query parsing and the request.
@@ -196,8 +163,8 @@ Json AcceptanceResponse() {
 }
 
 TEST(UsageAnalysisTest, TheGroupPeakIsThePeakOfTheSumNotTheSumOfPeaks) {
-  const UsageReport r =
-      Analyze(Input(TwoSes(), AcceptanceResponse(), absl::Hours(24), {{"l7_rps", 100000}}));
+  const UsageReport r = Analyze(
+      Input(TwoSes(), AcceptanceResponse(), absl::Hours(24), Json::object(), {{"l7_rps", 100000}}));
   EXPECT_EQ(r.se_count, 2);
   EXPECT_EQ(r.step_seconds, 300);
   EXPECT_EQ(r.samples, 288);
@@ -249,7 +216,8 @@ TEST(UsageAnalysisTest, TheGroupPeakIsThePeakOfTheSumNotTheSumOfPeaks) {
 
 TEST(UsageAnalysisTest, CompareWithDeclaredWarnsAtTheWorkloadLine) {
   const Json declared = {{"l7_rps", 100000}};
-  const UsageReport r = Analyze(Input(TwoSes(), AcceptanceResponse(), absl::Hours(24), declared));
+  const UsageReport r =
+      Analyze(Input(TwoSes(), AcceptanceResponse(), absl::Hours(24), Json::object(), declared));
   SizingInput in;
   in.settings = {{"min_scaleout_per_vs", 2}};
   in.workload = declared;
@@ -335,7 +303,7 @@ TEST(UsageAnalysisTest, ThroughputIsInGbpsAsTheDeclaredKindAndHandshakesAreSplit
   ASSERT_NE(split, nullptr);
   EXPECT_THAT(split->finding.detail, HasSubstr("2,000 SSL TPS are taken as RSA (the costlier)"));
   // Declared: 3:1 ECC:RSA and L7 throughput.
-  r = Analyze(Input(TwoSes(), response, absl::Hours(1),
+  r = Analyze(Input(TwoSes(), response, absl::Hours(1), Json::object(),
                     {{"ssl_tps_ecc", 3000}, {"ssl_tps_rsa", 1000}, {"l7_gbps", 2}}));
   EXPECT_EQ(r.throughput_key, "l7_gbps");
   EXPECT_DOUBLE_EQ(r.ecc_share, 0.75);
@@ -700,8 +668,8 @@ TEST(UsageDocsTest, TheWorkedCalibrationExampleIsWhatTheCodeComputes) {
                         .Vs("se-1-uuid", Series("l7_client.avg_ssl_handshakes_new", "*", tps))
                         .Vs("se-1-uuid", Series("l7_client.avg_complete_responses", "*", rps))
                         .json();
-  const UsageReport r =
-      Analyze(Input({{"se-1-uuid", "se-1", 4, 8192}}, body, absl::Hours(1), declared));
+  const UsageReport r = Analyze(
+      Input({{"se-1-uuid", "se-1", 4, 8192}}, body, absl::Hours(1), Json::object(), declared));
   const std::string docs = ReadDocs();
   ASSERT_FALSE(docs.empty());
 

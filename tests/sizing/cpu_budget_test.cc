@@ -20,10 +20,6 @@ using ::nsxalb::testing::IsOk;
 
 using ::testing::HasSubstr;
 
-Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand) {
-  return MakeWorkload(p, demand);
-}
-
 TEST(CpuBudgetTest, TheCpuBoundMetricsShareIt) {
   EXPECT_TRUE(SharesCpuBudget(Metric::kSslTpsEcc));
   EXPECT_TRUE(SharesCpuBudget(Metric::kSslTpsRsa));
@@ -39,8 +35,8 @@ TEST(CpuBudgetTest, TheCpuBoundMetricsShareIt) {
 TEST(CpuBudgetTest, PartsAddUpLargestFirst) {
   // vcenter 6 vCPUs: 100,000 / 185,000 RPS = 54.05%; 6,000 / 12,000 ECC = 50%.
   const Workload w =
-      Make(Platform::kVcenter,
-           {{Metric::kSslTpsEcc, 6000}, {Metric::kL7Rps, 100000}, {Metric::kL7Gbps, 1}});
+      MakeWorkload(Platform::kVcenter,
+                   {{Metric::kSslTpsEcc, 6000}, {Metric::kL7Rps, 100000}, {Metric::kL7Gbps, 1}});
   const SeCapacity c = *CapacityOf(Platform::kVcenter, 6);
   const CpuLoad cpu = CpuLoadOf(LoadsOn(w, c, 1), 80);
   ASSERT_EQ(cpu.parts.size(), 2u);  // L7 throughput is not a part
@@ -57,7 +53,7 @@ TEST(CpuBudgetTest, PartsAddUpLargestFirst) {
 
 TEST(CpuBudgetTest, ALonePartIsJudgedExactlyAsItsMetric) {
   // 9,600 ECC on a 6-vCPU vcenter SE is exactly 80%.
-  const Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 9600}});
+  const Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 9600}});
   const std::vector<MetricLoad> loads = LoadsOn(w, *CapacityOf(Platform::kVcenter, 6), 1);
   const CpuLoad cpu = CpuLoadOf(loads, 80);
   EXPECT_TRUE(cpu.carried);
@@ -68,7 +64,8 @@ TEST(CpuBudgetTest, ALonePartIsJudgedExactlyAsItsMetric) {
 TEST(CpuBudgetTest, NsxtMixFromTheIssueNeedsTwoSes) {
   // 1 SE of 6: 150,000 / 205,000 + 8,000 / 11,500 = 73.2% + 69.6% = 142.7%. 2 SEs of 5
   // (interpolated 179,000 and 9,850): 41.9% + 40.6% = 82.5%. 2 SEs of 6: 71.4%.
-  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}});
+  const Workload w =
+      MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}});
   absl::StatusOr<Recommendation> r = Recommend(w);
   ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->se_count.value, 2);
@@ -86,7 +83,8 @@ TEST(CpuBudgetTest, NsxtMixFromTheIssueNeedsTwoSes) {
 }
 
 TEST(CpuBudgetTest, ASingleMetricWorkloadBindsByItsMetric) {
-  absl::StatusOr<Recommendation> r = Recommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}}));
+  absl::StatusOr<Recommendation> r =
+      Recommend(MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 150000}}));
   ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->se_count.value, 1);
   EXPECT_EQ(r->vcpus_per_se.value, 6);
@@ -97,8 +95,8 @@ TEST(CpuBudgetTest, ASingleMetricWorkloadBindsByItsMetric) {
 TEST(CpuBudgetTest, ThroughputJudgedAloneCanBind) {
   // 10 Gbps of L4 on vcenter needs 12.5 > 9.5 at 4 vCPUs, 13 at 6: 6 vCPUs; a little RPS beside it.
   absl::StatusOr<Recommendation> r = Recommend(
-      Make(Platform::kVcenter,
-           {{Metric::kL4Gbps, 10000}, {Metric::kL7Rps, 1000}, {Metric::kSslTpsEcc, 100}}));
+      MakeWorkload(Platform::kVcenter,
+                   {{Metric::kL4Gbps, 10000}, {Metric::kL7Rps, 1000}, {Metric::kSslTpsEcc, 100}}));
   ASSERT_THAT(r, IsOk());
   EXPECT_FALSE(r->cpu_binds);
   EXPECT_EQ(BindingKey(*r), "l4_gbps");
@@ -109,8 +107,8 @@ TEST(CpuBudgetTest, ValidationJudgesTheSumAndNamesEachPart) {
   // The acceptance case: vcenter 6 vCPUs, 100,000 RPS + 6,000 ECC: 54% + 50% does not fit 80%.
   Settings s;
   s.vcpus_per_se = 6;
-  const Validation v =
-      Validate(Make(Platform::kVcenter, {{Metric::kL7Rps, 100000}, {Metric::kSslTpsEcc, 6000}}), s);
+  const Validation v = Validate(
+      MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 100000}, {Metric::kSslTpsEcc, 6000}}), s);
   EXPECT_TRUE(v.under_sized);
   std::vector<Finding> under;
   for (const Finding& f : v.findings) {
@@ -129,8 +127,9 @@ TEST(CpuBudgetTest, ValidationJudgesTheSumAndNamesEachPart) {
 TEST(CpuBudgetTest, TheRemedyItNamesCarriesTheSum) {
   Settings s;
   s.vcpus_per_se = 4;
-  Workload w = Make(Platform::kNsxt,
-                    {{Metric::kL7Rps, 60000}, {Metric::kSslTpsEcc, 3000}, {Metric::kL4Cps, 10000}});
+  Workload w =
+      MakeWorkload(Platform::kNsxt,
+                   {{Metric::kL7Rps, 60000}, {Metric::kSslTpsEcc, 3000}, {Metric::kL4Cps, 10000}});
   w.max_vcpus_per_se = 8;
   const Validation v = Validate(w, s);
   ASSERT_TRUE(v.under_sized);

@@ -21,7 +21,8 @@ using ::nsxalb::testing::IsOk;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand, HaMode mode) {
+// A workload at the default target utilization, in `mode`.
+Workload MakeInHaMode(Platform p, std::vector<std::pair<Metric, double>> demand, HaMode mode) {
   return MakeWorkload(p, demand, kDefaultTargetUtilizationPct, mode);
 }
 
@@ -47,7 +48,7 @@ TEST(HaModeTest, NamesRoundTrip) {
 
 TEST(HaModeTest, NPlusMAddsTheBuffer) {
   const Recommendation r =
-      MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kShared));
+      MustRecommend(MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kShared));
   EXPECT_EQ(r.se_count.value, 1);
   EXPECT_EQ(r.max_se.value, 2);
   EXPECT_EQ(r.max_se.rule, rules::kMaxSe);
@@ -56,8 +57,8 @@ TEST(HaModeTest, NPlusMAddsTheBuffer) {
 }
 
 TEST(HaModeTest, LegacyActiveStandbyIsOneActiveAndTwoSes) {
-  const Recommendation r =
-      MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kLegacyActiveStandby));
+  const Recommendation r = MustRecommend(
+      MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kLegacyActiveStandby));
   EXPECT_EQ(r.se_count.value, 1);
   EXPECT_EQ(r.max_se.value, 2);
   EXPECT_EQ(r.max_se.rule, rules::kLegacyOneActive);
@@ -70,7 +71,7 @@ TEST(HaModeTest, LegacyActiveStandbyIsOneActiveAndTwoSes) {
 TEST(HaModeTest, LegacyActiveStandbyCannotScaleOut) {
   // 400,000 RPS needs 500,000; one 6-vCPU nsxt SE gives 205,000.
   const Workload w =
-      Make(Platform::kNsxt, {{Metric::kL7Rps, 400000}}, HaMode::kLegacyActiveStandby);
+      MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 400000}}, HaMode::kLegacyActiveStandby);
   const Recommendation r = MustRecommend(w);
   EXPECT_EQ(r.se_count.value, 1);
   EXPECT_EQ(r.vcpus_per_se.value, 6);
@@ -90,7 +91,7 @@ TEST(HaModeTest, LegacyActiveStandbyCannotScaleOut) {
 }
 
 TEST(HaModeTest, ActiveActiveHasTwoActiveSesAndNoBuffer) {
-  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kSharedPair);
+  const Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 50000}}, HaMode::kSharedPair);
   const Recommendation r = MustRecommend(w);
   EXPECT_GE(r.se_count.value, 2);
   EXPECT_EQ(r.max_se.value, r.se_count.value);
@@ -107,7 +108,7 @@ TEST(HaModeTest, ActiveActiveHasTwoActiveSesAndNoBuffer) {
 TEST(HaModeTest, ActiveActiveSizesForTheLossOfOneSe) {
   // 150,000 RPS at 80% on 2 SEs needs 93,750 each (2 vCPUs: 94,000 would do), but one SE alone
   // must carry 150,000 within 100%: 6 vCPUs (205,000); 4 give 153,000 which also does.
-  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}}, HaMode::kSharedPair);
+  const Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 150000}}, HaMode::kSharedPair);
   const Recommendation r = MustRecommend(w);
   EXPECT_EQ(r.se_count.value, 2);
   EXPECT_EQ(r.vcpus_per_se.value, 4);
@@ -122,7 +123,7 @@ TEST(HaModeTest, SettingsThatContradictTheModeAreFound) {
   pair.se_count = 1;
   pair.max_se = 1;
   const Validation v =
-      Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kSharedPair), pair);
+      Validate(MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kSharedPair), pair);
   std::vector<Finding> found = WithRule(v, rules::kHaModeSettings);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].attribute, "se_count");
@@ -132,7 +133,8 @@ TEST(HaModeTest, SettingsThatContradictTheModeAreFound) {
   legacy.se_count = 2;
   legacy.max_se = 3;
   const Validation l = Validate(
-      Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kLegacyActiveStandby), legacy);
+      MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kLegacyActiveStandby),
+      legacy);
   found = WithRule(l, rules::kHaModeSettings);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].attribute, "se_count");
@@ -141,8 +143,8 @@ TEST(HaModeTest, SettingsThatContradictTheModeAreFound) {
 
   Settings fine;
   fine.max_se = 2;
-  EXPECT_TRUE(WithRule(Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}},
-                                     HaMode::kLegacyActiveStandby),
+  EXPECT_TRUE(WithRule(Validate(MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}},
+                                             HaMode::kLegacyActiveStandby),
                                 fine),
                        rules::kHaModeSettings)
                   .empty());
@@ -154,7 +156,7 @@ TEST(HaModeTest, ActiveActiveSettingsThatDoNotSurviveALossAreUnderSized) {
   s.se_count = 2;
   // 150,000 RPS on 2 SEs of 2 vCPUs: 79.8% each, but one alone would run 159.6%.
   const Validation v =
-      Validate(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}}, HaMode::kSharedPair), s);
+      Validate(MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 150000}}, HaMode::kSharedPair), s);
   EXPECT_TRUE(v.under_sized);
   const std::vector<Finding> found = WithRule(v, rules::kActiveActive);
   ASSERT_EQ(found.size(), 1u);
@@ -163,7 +165,7 @@ TEST(HaModeTest, ActiveActiveSettingsThatDoNotSurviveALossAreUnderSized) {
 }
 
 TEST(VirtualServiceSlotsTest, TwentyFiveServicesAtTenPerSeNeedThreeActive) {
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
   w.virtual_services = 25;
   w.max_vs_per_se = 10;
   EXPECT_EQ(LeastActiveSes(w), 3);
@@ -184,7 +186,7 @@ TEST(VirtualServiceSlotsTest, TwentyFiveServicesAtTenPerSeNeedThreeActive) {
 }
 
 TEST(VirtualServiceSlotsTest, ADemandThatNeedsMoreSesThanTheSlotsWins) {
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 600000}}, HaMode::kShared);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 600000}}, HaMode::kShared);
   w.virtual_services = 3;
   const Recommendation r = MustRecommend(w);
   EXPECT_EQ(r.se_count.value, 4);             // 600,000 needs 750,000: 4 x 205,000
@@ -192,7 +194,7 @@ TEST(VirtualServiceSlotsTest, ADemandThatNeedsMoreSesThanTheSlotsWins) {
 }
 
 TEST(VirtualServiceSlotsTest, AGivenMaxSeWithoutSlotsIsUnderSized) {
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
   w.virtual_services = 25;
   Settings s;
   s.max_se = 3;  // 2 active + 1 buffer: 20 slots for 25 services
@@ -207,7 +209,7 @@ TEST(VirtualServiceSlotsTest, AGivenMaxSeWithoutSlotsIsUnderSized) {
 }
 
 TEST(VirtualServiceSlotsTest, AGivenMinScaleoutIsCheckedAgainstTheMode) {
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kSharedPair);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kSharedPair);
   w.virtual_services = 3;
   Settings s;
   s.min_scaleout_per_vs = 1;  // active/active places each on 2 SEs
@@ -237,7 +239,7 @@ TEST(VirtualServiceSlotsTest, AGivenMinScaleoutIsCheckedAgainstTheMode) {
 TEST(VirtualServiceSlotsTest, AGivenMinScaleoutCountsItsPlacements) {
   // 25 services each on 2 SEs at 10 per SE: 50 placements need 5 active SEs, not the 3 of one
   // SE each.
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
   w.virtual_services = 25;
   w.max_vs_per_se = 10;
   EXPECT_EQ(LeastActiveSes(w), 3);
@@ -263,7 +265,7 @@ TEST(VirtualServiceSlotsTest, AGivenMinScaleoutCountsItsPlacements) {
 }
 
 TEST(VirtualServiceSlotsTest, InputsOutOfRangeNameTheirAttribute) {
-  Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
+  Workload w = MakeInHaMode(Platform::kNsxt, {{Metric::kL7Rps, 1000}}, HaMode::kShared);
   w.virtual_services = 0;
   w.max_vs_per_se = 0;
   std::vector<std::string> attributes;

@@ -24,10 +24,6 @@ using ::testing::Not;
 
 using ::testing::HasSubstr;
 
-Workload Make(Platform p, std::vector<std::pair<Metric, double>> demand, int util = 80) {
-  return MakeWorkload(p, demand, util);
-}
-
 bool HasFinding(const std::vector<Finding>& findings, const std::string& rule,
                 const std::string& attribute) {
   for (const Finding& f : findings) {
@@ -38,7 +34,7 @@ bool HasFinding(const std::vector<Finding>& findings, const std::string& rule,
 
 TEST(RecommendTest, SmallestSingleSe) {
   // 8,000 ECC TPS at 80% needs 10,000: 4 vCPUs give 8,700, 5 give 10,350 (interpolated).
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
+  Recommendation r = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
   EXPECT_EQ(r.vcpus_per_se.value, 5);
   EXPECT_EQ(r.vcpus_per_se.rule, rules::kSmallestSingleSe);
   EXPECT_EQ(r.se_count.value, 1);
@@ -55,8 +51,8 @@ TEST(RecommendTest, SmallestSingleSe) {
 TEST(RecommendTest, NsxtExampleFromTheIssue) {
   // One CPU budget: on one 6-vCPU SE, 150,000 / 205,000 + 8,000 / 11,500 = 142.7%; on two 71.4%
   // (two of 5 vCPUs: 82.5%).
-  Recommendation r =
-      MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
+  Recommendation r = MustRecommend(
+      MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kSslTpsEcc, 8000}}));
   EXPECT_EQ(r.se_count.value, 2);
   EXPECT_EQ(r.vcpus_per_se.value, 6);
   EXPECT_EQ(r.memory_per_se.value, 12288);
@@ -72,13 +68,13 @@ TEST(RecommendTest, NsxtExampleFromTheIssue) {
 
 TEST(RecommendTest, FewestSesThenSmallestSize) {
   // 13,000 ECC needs 16,250 > 12,000: 2 SEs; 2 x 4 vCPUs = 17,400 carries, 2 x 3 = 14,500 not.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}}));
+  Recommendation r = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}}));
   EXPECT_EQ(r.se_count.value, 2);
   EXPECT_EQ(r.vcpus_per_se.value, 4);
   EXPECT_EQ(r.vcpus_per_se.rule, rules::kFewestSes);
   EXPECT_EQ(r.max_se.value, 3);
   // nsxt: 9,400 ECC needs 11,750 > 11,500; 2 x 2 vCPUs = 12,000 carries.
-  Recommendation n = MustRecommend(Make(Platform::kNsxt, {{Metric::kSslTpsEcc, 9400}}));
+  Recommendation n = MustRecommend(MakeWorkload(Platform::kNsxt, {{Metric::kSslTpsEcc, 9400}}));
   EXPECT_EQ(n.se_count.value, 2);
   EXPECT_EQ(n.vcpus_per_se.value, 2);
   EXPECT_TRUE(n.hybrid_rss_mode.value);
@@ -89,7 +85,8 @@ TEST(RecommendTest, MemoryRaisedInWholeGbForOpenConnections) {
   // 100,000 connections need 125,000. At twice their table memory 1 vCPU holds 80,000 (4 GB) and
   // 2 vCPUs 160,000 (4 GB): 2 vCPUs, raised from 2 GB in whole GB, 3 GB = 120,000 (short),
   // 4 GB = 160,000.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 100000}}));
+  Recommendation r =
+      MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL4OpenConns, 100000}}));
   EXPECT_EQ(r.vcpus_per_se.value, 2);
   EXPECT_EQ(r.memory_per_se.value, 4 * 1024);
   EXPECT_EQ(r.memory_per_se.rule, rules::kMemoryForConns);
@@ -108,7 +105,8 @@ TEST(RecommendTest, MemoryAtMostTwiceTheTableMemory) {
   // 200,000 connections need 250,000. 1 vCPU would need 13 GB (260,000), more than twice its
   // 2 GB: the smallest size that carries them within twice its table memory is 4 vCPUs with
   // 7 GB (160,000 x 7 / 4 = 280,000; 6 GB gives 240,000).
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}));
+  Recommendation r =
+      MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL4OpenConns, 200000}}));
   EXPECT_EQ(r.vcpus_per_se.value, 4);
   EXPECT_EQ(r.se_count.value, 1);
   EXPECT_EQ(r.memory_per_se.value, 7 * 1024);
@@ -117,7 +115,8 @@ TEST(RecommendTest, MemoryAtMostTwiceTheTableMemory) {
   EXPECT_THAT(r.vcpus_per_se.reason, HasSubstr(rules::kMemoryAtMostTwice));
   // nsxt, 2,000,000 connections (2,500,000 needed): a 6-vCPU SE holds 640,000 at its 12 GB and
   // 1,280,000 at 24 GB, so two of them, each with 24 GB; all of it borrowed from vcenter.
-  Recommendation n = MustRecommend(Make(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}}));
+  Recommendation n =
+      MustRecommend(MakeWorkload(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}}));
   EXPECT_EQ(n.se_count.value, 2);
   EXPECT_EQ(n.vcpus_per_se.value, 6);
   EXPECT_EQ(n.memory_per_se.value, 24 * 1024);
@@ -127,7 +126,7 @@ TEST(RecommendTest, MemoryAtMostTwiceTheTableMemory) {
   EXPECT_EQ(n.se_count.basis, Basis::kCrossProfile);
   // With a larger max_vcpus_per_se, one larger SE: 8 vCPUs hold 853,333 at 16 GB (the 6-vCPU
   // density), 1,706,666 at 32 GB; 9 vCPUs 960,000 at 18 GB, 1,920,000 at 36 GB; ...
-  Workload big = Make(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}});
+  Workload big = MakeWorkload(Platform::kNsxt, {{Metric::kL4OpenConns, 2000000}});
   big.max_vcpus_per_se = 16;
   Recommendation b = MustRecommend(big);
   EXPECT_EQ(b.se_count.value, 1);
@@ -138,27 +137,29 @@ TEST(RecommendTest, MemoryAtMostTwiceTheTableMemory) {
 
 TEST(RecommendTest, SizeAndCountCarryTheBasisOfTheCapacitiesTheyRestOn) {
   // Measured capacities: rule. 5 vCPUs (interpolated): interpolated. 8 vCPUs: extrapolated.
-  EXPECT_EQ(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 100000}})).vcpus_per_se.basis,
+  EXPECT_EQ(MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 100000}}))
+                .vcpus_per_se.basis,
             Basis::kRule);
-  Recommendation five = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
+  Recommendation five =
+      MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 8000}}));
   EXPECT_EQ(five.vcpus_per_se.value, 5);
   EXPECT_EQ(five.vcpus_per_se.basis, Basis::kInterpolated);
   EXPECT_EQ(five.se_count.basis, Basis::kInterpolated);
-  Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
+  Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
   w.max_vcpus_per_se = 8;
   Recommendation eight = MustRecommend(w);
   EXPECT_EQ(eight.vcpus_per_se.value, 8);
   EXPECT_EQ(eight.vcpus_per_se.basis, Basis::kExtrapolated);
   // Open connections on nsxt are borrowed: cross-profile, whatever else is measured.
   Recommendation nsxt = MustRecommend(
-      Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kL4OpenConns, 100000}}));
+      MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 150000}, {Metric::kL4OpenConns, 100000}}));
   EXPECT_EQ(nsxt.vcpus_per_se.basis, Basis::kCrossProfile);
   EXPECT_EQ(nsxt.se_count.basis, Basis::kCrossProfile);
   // Settings that follow from the size by a rule keep their own basis.
   EXPECT_EQ(nsxt.num_dispatcher_cores.basis, Basis::kMeasured);
   EXPECT_EQ(nsxt.max_se.basis, Basis::kRule);
   // No demand: nothing to rest on but the rule.
-  EXPECT_EQ(MustRecommend(Make(Platform::kNsxt, {})).vcpus_per_se.basis, Basis::kRule);
+  EXPECT_EQ(MustRecommend(MakeWorkload(Platform::kNsxt, {})).vcpus_per_se.basis, Basis::kRule);
 }
 
 TEST(RecommendTest, DispatchersFollowTheMeasuredConfigurations) {
@@ -185,19 +186,19 @@ TEST(RecommendTest, DispatchersFollowTheMeasuredConfigurations) {
 
 TEST(RecommendTest, TwoDispatchersWhenL4ThroughputBindsAtFourVcpus) {
   // 7 Gbps L4 needs 8.75 Gbps: 4 vCPUs (9.5 Gbps) on vcenter.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL4Gbps, 7000}}));
+  Recommendation r = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL4Gbps, 7000}}));
   EXPECT_EQ(r.vcpus_per_se.value, 4);
   EXPECT_EQ(r.binding, Metric::kL4Gbps);
   EXPECT_EQ(r.num_dispatcher_cores.value, 2);
   EXPECT_TRUE(r.dedicated_dispatcher_core.value);
   // The same SE size bound by RPS gets one.
-  Recommendation rps = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 100000}}));
+  Recommendation rps = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 100000}}));
   EXPECT_EQ(rps.vcpus_per_se.value, 4);
   EXPECT_EQ(rps.num_dispatcher_cores.value, 1);
 }
 
 TEST(RecommendTest, QueuesReservesAndHybridRss) {
-  Recommendation small = MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 10000}}));
+  Recommendation small = MustRecommend(MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 10000}}));
   EXPECT_EQ(small.vcpus_per_se.value, 1);
   EXPECT_EQ(small.max_queues_per_vnic.value, 0);
   EXPECT_EQ(small.max_queues_per_vnic.rule, rules::kQueuesAuto);
@@ -207,7 +208,7 @@ TEST(RecommendTest, QueuesReservesAndHybridRss) {
   EXPECT_TRUE(small.cpu_reserve.value);
   EXPECT_TRUE(small.mem_reserve.value);
   EXPECT_EQ(small.cpu_reserve.rule, rules::kReserve);
-  Workload big = Make(Platform::kNsxt, {{Metric::kL7Rps, 200000}});
+  Workload big = MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 200000}});
   big.max_vcpus_per_se = 8;
   Recommendation r = MustRecommend(big);
   // 200,000 RPS needs 250,000: 7 vCPUs give 205,000 + 26,000 = 231,000, 8 give 257,000.
@@ -217,7 +218,7 @@ TEST(RecommendTest, QueuesReservesAndHybridRss) {
   EXPECT_EQ(r.max_queues_per_vnic.basis, Basis::kRule);
   EXPECT_EQ(r.memory_per_se.value, 16384);  // 12 GB + 2 x 2 GB
   EXPECT_EQ(r.memory_per_se.basis, Basis::kExtrapolated);
-  Recommendation v6 = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}}));
+  Recommendation v6 = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 140000}}));
   EXPECT_EQ(v6.vcpus_per_se.value, 6);
   EXPECT_EQ(v6.max_queues_per_vnic.value, 0);
   // Note 11 is in the NSX-T seed; seed 000 says nothing about queues.
@@ -226,7 +227,7 @@ TEST(RecommendTest, QueuesReservesAndHybridRss) {
 }
 
 TEST(RecommendTest, BufferAndMaxSe) {
-  Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}});
+  Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 13000}});
   w.buffer_se = 2;
   Recommendation r = MustRecommend(w);
   EXPECT_EQ(r.buffer_se, 2);
@@ -236,35 +237,36 @@ TEST(RecommendTest, BufferAndMaxSe) {
 
 TEST(RecommendTest, WarnsAboveOneHundredSixtyThousandRpsPerVcenterSe) {
   // At 90%, 165,000 RPS needs 183,334: one 6-vCPU SE (185,000) carries it, relying on > 160k.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 165000}}, 90));
+  Recommendation r =
+      MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 165000}}, 90));
   EXPECT_EQ(r.se_count.value, 1);
   ASSERT_TRUE(HasFinding(r.findings, rules::kRps160k, "workload.l7_rps"));
   EXPECT_THAT(r.findings[0].detail, HasSubstr("Run at least 2 SEs"));
   // Extrapolated: 8 vCPUs give 220,000; 170,000 at 80% needs 212,500.
-  Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
+  Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 170000}});
   w.max_vcpus_per_se = 8;
   EXPECT_TRUE(HasFinding(MustRecommend(w).findings, rules::kRps160k, "workload.l7_rps"));
   // Not below 160k, and not on nsxt (measured 205,000 at 6 vCPUs).
-  EXPECT_FALSE(
-      HasFinding(MustRecommend(Make(Platform::kVcenter, {{Metric::kL7Rps, 140000}})).findings,
-                 rules::kRps160k, "workload.l7_rps"));
-  EXPECT_FALSE(
-      HasFinding(MustRecommend(Make(Platform::kNsxt, {{Metric::kL7Rps, 165000}}, 90)).findings,
-                 rules::kRps160k, "workload.l7_rps"));
+  EXPECT_FALSE(HasFinding(
+      MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 140000}})).findings,
+      rules::kRps160k, "workload.l7_rps"));
+  EXPECT_FALSE(HasFinding(
+      MustRecommend(MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 165000}}, 90)).findings,
+      rules::kRps160k, "workload.l7_rps"));
 }
 
 TEST(RecommendTest, WarnsWhenOneVirtualServiceWouldExceedMaxScaleout) {
   // 60,000 ECC needs 75,000: 7 SEs of 6 vCPUs (84,000); 6 give 72,000.
-  Recommendation r = MustRecommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}}));
+  Recommendation r = MustRecommend(MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}}));
   EXPECT_EQ(r.se_count.value, 7);
   EXPECT_TRUE(HasFinding(r.findings, rules::kScaleoutLimit, "max_scaleout_per_vs"));
-  Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}});
+  Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 60000}});
   w.max_scaleout_per_vs = 7;
   EXPECT_FALSE(HasFinding(MustRecommend(w).findings, rules::kScaleoutLimit, "max_scaleout_per_vs"));
 }
 
 TEST(RecommendTest, EmptyDemandGivesTheSmallestSe) {
-  Recommendation r = MustRecommend(Make(Platform::kNsxt, {}));
+  Recommendation r = MustRecommend(MakeWorkload(Platform::kNsxt, {}));
   EXPECT_EQ(r.vcpus_per_se.value, 1);
   EXPECT_EQ(r.se_count.value, 1);
   EXPECT_FALSE(r.binding.has_value());
@@ -288,7 +290,7 @@ TEST(RecommendTest, RejectsBadWorkloadInputsNamingTheAttribute) {
       {[](Workload& w) { w.max_scaleout_per_vs = 65; }, "max_scaleout_per_vs"},
   };
   for (const Case& c : cases) {
-    Workload w = Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 100}});
+    Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 100}});
     c.mutate(w);
     std::vector<Finding> errors = CheckWorkload(w);
     ASSERT_EQ(errors.size(), 1u) << c.attribute;
@@ -303,7 +305,7 @@ TEST(RecommendTest, RejectsBadWorkloadInputsNamingTheAttribute) {
 
 TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
   absl::StatusOr<Recommendation> r =
-      Recommend(Make(Platform::kVcenter, {{Metric::kSslTpsEcc, 1e9}}));
+      Recommend(MakeWorkload(Platform::kVcenter, {{Metric::kSslTpsEcc, 1e9}}));
   ASSERT_THAT(r, Not(IsOk()));
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("1000 SEs"));
 }
@@ -311,9 +313,9 @@ TEST(RecommendTest, RejectsAWorkloadBeyondOneThousandSes) {
 TEST(RecommendForShapeTest, IsTheRecommendationForItsOwnShape) {
   for (Platform p : kAllPlatforms) {
     for (const Workload& w :
-         {Make(p, {{Metric::kL7Rps, 150000}}), Make(p, {{Metric::kL4Gbps, 9000}}),
-          Make(p, {{Metric::kL4OpenConns, 900000}, {Metric::kSslTpsEcc, 3000}}),
-          Make(p, {{Metric::kSslTpsRsa, 20000}})}) {
+         {MakeWorkload(p, {{Metric::kL7Rps, 150000}}), MakeWorkload(p, {{Metric::kL4Gbps, 9000}}),
+          MakeWorkload(p, {{Metric::kL4OpenConns, 900000}, {Metric::kSslTpsEcc, 3000}}),
+          MakeWorkload(p, {{Metric::kSslTpsRsa, 20000}})}) {
       const Recommendation r = MustRecommend(w);
       absl::StatusOr<Recommendation> s =
           RecommendForShape(w, r.vcpus_per_se.value, r.memory_per_se.value, r.se_count.value);
@@ -333,7 +335,7 @@ TEST(RecommendForShapeTest, IsTheRecommendationForItsOwnShape) {
 
 TEST(RecommendForShapeTest, FollowsTheGivenShape) {
   // nsxt 150,000 RPS is recommended 6 vCPUs; on 4 the rest is what 4-vCPU SEs get.
-  const Workload w = Make(Platform::kNsxt, {{Metric::kL7Rps, 150000}});
+  const Workload w = MakeWorkload(Platform::kNsxt, {{Metric::kL7Rps, 150000}});
   absl::StatusOr<Recommendation> s = RecommendForShape(w, 4, 8192, 1);
   ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->vcpus_per_se.value, 4);
@@ -355,7 +357,7 @@ TEST(RecommendForShapeTest, FollowsTheGivenShape) {
 }
 
 TEST(RecommendForShapeTest, RejectsShapesOutsideTheRanges) {
-  const Workload w = Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}});
+  const Workload w = MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 1000}});
   EXPECT_THAT(std::string(RecommendForShape(w, 0, 2048, 1).status().message()),
               HasSubstr("vcpus_per_se"));
   EXPECT_THAT(std::string(RecommendForShape(w, 2, 512, 1).status().message()),
@@ -363,7 +365,8 @@ TEST(RecommendForShapeTest, RejectsShapesOutsideTheRanges) {
   EXPECT_THAT(std::string(RecommendForShape(w, 2, 2048, 0).status().message()),
               HasSubstr("se_count"));
   EXPECT_FALSE(
-      RecommendForShape(Make(Platform::kVcenter, {{Metric::kL7Rps, 1000}}, 95), 2, 2048, 1).ok());
+      RecommendForShape(MakeWorkload(Platform::kVcenter, {{Metric::kL7Rps, 1000}}, 95), 2, 2048, 1)
+          .ok());
 }
 
 // ---- The grid: sufficient, minimal, monotone. ----
@@ -453,7 +456,7 @@ TEST(RecommendGridTest, SingleMetricRecommendationsAreMinimalSufficientAndMonoto
         for (Metric m : kAllMetrics) {
           std::tuple<int, int, int64_t> previous{0, 0, 0};
           for (int k = 1; k <= 40; ++k) {
-            Workload w = Make(p, {{m, Unit(m) * k / 4.0}}, util);
+            Workload w = MakeWorkload(p, {{m, Unit(m) * k / 4.0}}, util);
             w.max_vcpus_per_se = max_vcpus;
             SCOPED_TRACE(::testing::Message()
                          << PlatformName(p) << " " << InfoOf(m).key << " x" << k / 4.0 << " util "
@@ -477,7 +480,7 @@ TEST(RecommendGridTest, MixedWorkloadsAreMinimalSufficientAndMonotone) {
       for (int i = 1; i <= 12; ++i) {
         std::tuple<int, int, int64_t> previous{0, 0, 0};
         for (int j = 1; j <= 12; ++j) {
-          Workload w = Make(p, {{a, Unit(a) * i / 2.0}, {b, Unit(b) * j / 2.0}});
+          Workload w = MakeWorkload(p, {{a, Unit(a) * i / 2.0}, {b, Unit(b) * j / 2.0}});
           SCOPED_TRACE(::testing::Message()
                        << PlatformName(p) << " " << InfoOf(a).key << " x" << i / 2.0 << " + "
                        << InfoOf(b).key << " x" << j / 2.0);

@@ -15,7 +15,7 @@ namespace nsxalb::sizing {
 
 // A workload on `platform` demanding `demand` (base units) at `util` percent, in `mode`.
 inline Workload MakeWorkload(Platform platform,
-                             const std::vector<std::pair<Metric, double>>& demand,
+                             const std::vector<std::pair<Metric, double>>& demand = {},
                              int util = kDefaultTargetUtilizationPct,
                              HaMode mode = HaMode::kShared) {
   Workload w;

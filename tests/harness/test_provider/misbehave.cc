@@ -4,20 +4,10 @@
 #include <map>
 
 #include "plugin/cty/msgpack.h"
-#include "plugin/framework/schema.h"
-#include "plugin/framework/schema_json.h"
-#include "tests/harness/test_provider/schemas.h"
+#include "tests/harness/test_provider/test_provider.h"
 
 namespace nsxalb::test_provider {
 namespace {
-
-cty::Type ThingType() {
-  static const cty::Type* const kType = [] {
-    absl::StatusOr<framework::Schema> s = framework::ParseSchemaJson(kThingSchema);
-    return new cty::Type(s.ok() ? framework::ImpliedType(s->block) : cty::Type::Object({}));
-  }();
-  return *kType;
-}
 
 // Decodes, edits and re-encodes one DynamicValue; leaves it alone when it does not decode.
 template <typename Edit>

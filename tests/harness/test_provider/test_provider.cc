@@ -40,8 +40,6 @@ const framework::Schema& ThingSchema() {
   return *kSchema;
 }
 
-cty::Type ThingType() { return framework::ImpliedType(ThingSchema().block); }
-
 // The "remote API": a directory of JSON files, one per object.
 class Remote {
  public:
@@ -361,6 +359,8 @@ class TestProvider : public framework::Provider {
 };
 
 }  // namespace
+
+cty::Type ThingType() { return framework::ImpliedType(ThingSchema().block); }
 
 std::shared_ptr<framework::Provider> NewTestProvider() { return std::make_shared<TestProvider>(); }
 

@@ -5,12 +5,17 @@
 
 #include <memory>
 
+#include "plugin/cty/type.h"
 #include "plugin/framework/provider.h"
 
 namespace nsxalb::test_provider {
 
 // The provider's Terraform address (debug mode prints it).
 inline constexpr char kAddress[] = "registry.terraform.io/nsxalb/nsxalbtest";
+
+// The type of an nsxalbtest_thing object: its schema's implied type (the wrapper of misbehave.h
+// decodes and re-encodes the framework's answers with it).
+cty::Type ThingType();
 
 // Returns the test provider.
 std::shared_ptr<framework::Provider> NewTestProvider();

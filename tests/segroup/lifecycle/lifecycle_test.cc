@@ -16,6 +16,7 @@
 #include "plugin/segroup/lifecycle/running_ses.h"
 #include "plugin/segroup/sizing_plan.h"
 #include "plugin/sizing/rules.h"
+#include "tests/segroup/lifecycle/lifecycle_test_support.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
@@ -28,10 +29,9 @@ using ::testing::Not;
 using Json = nlohmann::json;
 using controller::TakesEffect;
 
-constexpr char kGroup[] = "serviceenginegroup-1111";
-
-controller::ServiceEngine Se(const std::string& name, const std::string& group, int vcpus,
-                             int64_t memory_mb, int64_t disk_gb = 15) {
+// A listed SE of `group` with its shape.
+controller::ServiceEngine SeInGroup(const std::string& name, const std::string& group, int vcpus,
+                                    int64_t memory_mb, int64_t disk_gb = 15) {
   controller::ServiceEngine se;
   se.uuid = absl::StrCat("se-", name);
   se.name = name;
@@ -45,8 +45,9 @@ controller::ServiceEngine Se(const std::string& name, const std::string& group, 
 // The checkout group of issue 39: 3 SEs of 4 vCPUs and 8,192 MB.
 std::vector<RunningSe> CheckoutSes() {
   return RunningSesOf(
-      {Se("checkout-c", kGroup, 4, 8192), Se("other", "serviceenginegroup-2", 8, 16384),
-       Se("checkout-a", kGroup, 4, 8192), Se("checkout-b", kGroup, 4, 8192)},
+      {SeInGroup("checkout-c", kGroup, 4, 8192),
+       SeInGroup("other", "serviceenginegroup-2", 8, 16384),
+       SeInGroup("checkout-a", kGroup, 4, 8192), SeInGroup("checkout-b", kGroup, 4, 8192)},
       kGroup);
 }
 
@@ -118,13 +119,6 @@ TEST(MatchTest, ChangedFieldsOfAClass) {
   EXPECT_THAT(ChangedFieldsOfClass(names, before, after, TakesEffect::kAfterSeReboot),
               ElementsAre("num_dispatcher_cores"));
   EXPECT_THAT(ChangedFieldsOfClass(names, before, before, TakesEffect::kAfterSeReboot), IsEmpty());
-}
-
-// The declared plan of the checkout story: 300,000 L7 RPS + 6,000 ECC SSL TPS on nsxt.
-SizingPlan CheckoutPlan() {
-  SizingInput input;
-  input.workload = Json{{"l7_rps", 300000}, {"ssl_tps_ecc", 6000}};
-  return PlanSizing(input, sizing::Platform::kNsxt);
 }
 
 // docs/sizing.md, "Running SEs behind the settings": the plan gives 3 SEs of 5 vCPUs (interpolated

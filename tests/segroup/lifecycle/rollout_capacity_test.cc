@@ -14,6 +14,7 @@
 #include "plugin/segroup/lifecycle/match.h"
 #include "plugin/segroup/lifecycle/roll_decision.h"
 #include "plugin/segroup/sizing_plan.h"
+#include "tests/segroup/lifecycle/lifecycle_test_support.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
@@ -21,7 +22,8 @@ namespace {
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
 
-RunningSe Se(const std::string& name, int vcpus, int64_t memory_mb) {
+// A running SE of `vcpus` and `memory_mb`.
+RunningSe RunningOfShape(const std::string& name, int vcpus, int64_t memory_mb) {
   RunningSe se;
   se.uuid = absl::StrCat("se-", name);
   se.name = name;
@@ -30,15 +32,17 @@ RunningSe Se(const std::string& name, int vcpus, int64_t memory_mb) {
   return se;
 }
 
-const Json kSettings = {{"vcpus_per_se", 5}, {"memory_per_se", 10240}};
+// The settings of the checkout plan's shape: 5 vCPUs, 10,240 MB.
+const Json kCheckoutSettings = {{"vcpus_per_se", 5}, {"memory_per_se", 10240}};
 
 // The checkout group: `shapes` running SEs, matched against 5 vCPUs and 10,240 MB.
 GroupSes Checkout(const std::vector<std::pair<int, int64_t>>& shapes) {
   std::vector<RunningSe> running;
   for (size_t i = 0; i < shapes.size(); ++i) {
-    running.push_back(Se(absl::StrCat("checkout-se-", i + 1), shapes[i].first, shapes[i].second));
+    running.push_back(
+        RunningOfShape(absl::StrCat("checkout-se-", i + 1), shapes[i].first, shapes[i].second));
   }
-  return MatchSettings(running, kSettings, {});
+  return MatchSettings(running, kCheckoutSettings, {});
 }
 
 // The roll's decision for `ses` when the Controller has no samples of their load, so the
@@ -58,12 +62,6 @@ RollDecision DeclaredDecision(const GroupSes& ses, const CapacityFigures& capaci
   in.cloud.creates_ses = true;
   in.max_unavailable = max_unavailable;
   return DecideRoll(in);
-}
-
-SizingPlan CheckoutPlan(const Json& workload = {{"l7_rps", 300000}, {"ssl_tps_ecc", 6000}}) {
-  SizingInput input;
-  input.workload = workload;
-  return PlanSizing(input, sizing::Platform::kNsxt);
 }
 
 // Two of the three 4-vCPU SEs, with one out: 300,000 / (2 x 153,000) = 98.0% + 6,000 /

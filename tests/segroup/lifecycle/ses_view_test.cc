@@ -10,13 +10,12 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "plugin/controller/client.h"
+#include "tests/segroup/lifecycle/lifecycle_test_support.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr char kGroup[] = "serviceenginegroup-1111";
 
 controller::ServiceEngine Se(const std::string& name, int vcpus, int64_t memory_mb, int64_t disk_gb,
                              bool reboot_pending = false) {
