@@ -31,4 +31,10 @@ std::string NewUuid4() {
 
 std::string NewHexToken(int bytes) { return absl::BytesToHexString(RandomBytes(bytes)); }
 
+std::string UuidOfRef(const std::string& ref) {
+  std::string s = ref.substr(0, ref.find('#'));
+  const size_t slash = s.find_last_of('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
 }  // namespace nsxalb::emulator

@@ -27,13 +27,6 @@ constexpr size_t kMaxEvents = 200000;
 // The most SEs a Reconcile may create in one pass (a guard, far above any test's group).
 constexpr int kMaxSePerGroupGuard = 1000;
 
-// The uuid in a ref of any form ("https://h/api/t/<uuid>#n", "/api/t/<uuid>", "<uuid>").
-std::string UuidOfRef(const std::string& ref) {
-  std::string s = ref.substr(0, ref.find('#'));
-  const size_t slash = s.find_last_of('/');
-  return slash == std::string::npos ? s : s.substr(slash + 1);
-}
-
 json TimeStamp(int64_t ms) { return {{"secs", ms / 1000}, {"usecs", (ms % 1000) * 1000}}; }
 
 std::string Iso(int64_t ms) {

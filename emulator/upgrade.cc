@@ -55,13 +55,6 @@ json StateJson(const std::string& state, int64_t since_ms) {
           {"last_changed_time", {{"secs", since_ms / 1000}, {"usecs", (since_ms % 1000) * 1000}}}};
 }
 
-// The uuid in a ref of any form ("https://h/api/t/<uuid>#n", "/api/t/<uuid>", "<uuid>").
-std::string UuidOfRef(const std::string& ref) {
-  std::string s = ref.substr(0, ref.find('#'));
-  const size_t slash = s.find_last_of('/');
-  return slash == std::string::npos ? s : s.substr(slash + 1);
-}
-
 }  // namespace
 
 Upgrades::Upgrades(std::function<int64_t()> clock_ms)

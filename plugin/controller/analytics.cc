@@ -18,7 +18,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-constexpr char kServiceEnginePath[] = "/api/serviceengine";
 constexpr char kMetricsCollectionPath[] = "/api/analytics/metrics/collection";
 // What ToServiceEngine reads of an SE (uuid and url come anyway), and its runtime (oper status,
 // reboot pending) joined in.

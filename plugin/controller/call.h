@@ -23,6 +23,9 @@ inline constexpr char kCreatedUuidPayload[] = "nsxalb.controller/created-uuid";
 // Payload marking a failed write whose effect on the Controller is unknown.
 inline constexpr char kMayHaveTakenEffectPayload[] = "nsxalb.controller/may-have-taken-effect";
 
+// The API path of the Service Engine collection (listing, reads and operations).
+inline constexpr char kServiceEnginePath[] = "/api/serviceengine";
+
 // `status` marked with kMayHaveTakenEffectPayload.
 absl::Status MarkMayHaveTakenEffect(absl::Status status);
 

@@ -9,10 +9,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "plugin/controller/call.h"
 #include "plugin/controller/response.h"
 
 namespace nsxalb::controller {
 namespace {
+
+using internal::Dump;
 
 constexpr size_t kMaxErrorText = 500;
 
@@ -79,11 +82,6 @@ std::string Collapse(absl::string_view text) {
     }
   }
   return out;
-}
-
-// Invalid UTF-8 in a string member is replaced, never an exception.
-std::string Dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/absl_view.h"
 
 namespace nsxalb::controller {
 namespace {
@@ -31,13 +32,13 @@ bool IsHexRun(std::string_view s, size_t pos, size_t n) {
   return true;
 }
 
-absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+using internal::AbslView;
 
 absl::Status RefError(std::string_view field, std::string_view type, std::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(
-      A(field), ": ", A(why), "; expected a ", A(type), " name, uuid, or a ref such as /api/",
-      A(type), "/<uuid>, https://<controller>/api/", A(type), "/<uuid>#<name> or /api/", A(type),
-      "/?name=<name>"));
+      AbslView(field), ": ", AbslView(why), "; expected a ", AbslView(type),
+      " name, uuid, or a ref such as /api/", AbslView(type), "/<uuid>, https://<controller>/api/",
+      AbslView(type), "/<uuid>#<name> or /api/", AbslView(type), "/?name=<name>"));
 }
 
 // Fills `ref` from the part after "/api/": "<type>/<uuid>", "<type>/?name=..", "<type>?..".
@@ -58,7 +59,7 @@ absl::Status ParseApiPath(std::string_view rest, std::string_view type, std::str
   if (got_type != type) {
     return RefError(field, type,
                     absl::StrCat("refers to object type \"", std::string(got_type.substr(0, 64)),
-                                 "\", not ", A(type)));
+                                 "\", not ", AbslView(type)));
   }
   std::string_view id;
   if (slash != std::string_view::npos) {
@@ -173,8 +174,9 @@ absl::StatusOr<ObjectRef> ParseRef(std::string_view text, std::string_view type,
   if (LooksLikeUuid(s)) {
     std::string_view prefix = s.substr(0, s.find('-'));
     if (prefix != type) {
-      return RefError(field, type,
-                      absl::StrCat("is the uuid of a ", std::string(prefix), ", not a ", A(type)));
+      return RefError(
+          field, type,
+          absl::StrCat("is the uuid of a ", std::string(prefix), ", not a ", AbslView(type)));
     }
     ref.uuid = std::string(s);
   } else {

@@ -10,23 +10,24 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/absl_view.h"
 
 namespace nsxalb::controller {
 namespace {
 
 using K = FieldKind;
 
-absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+using internal::AbslView;
 
 bool InList(std::string_view list, std::string_view value) {
-  for (absl::string_view item : absl::StrSplit(A(list), ',')) {
+  for (absl::string_view item : absl::StrSplit(AbslView(list), ',')) {
     if (std::string_view(item.data(), item.size()) == value) return true;
   }
   return false;
 }
 
 absl::Status ValueError(const SeGroupField& f, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrCat("controller: ", A(f.name), " ", why));
+  return absl::InvalidArgumentError(absl::StrCat("controller: ", AbslView(f.name), " ", why));
 }
 
 }  // namespace
@@ -106,7 +107,7 @@ bool HasKind(FieldKind kind, const nlohmann::json& value) {
 }
 
 bool IsSpecialValue(const SeGroupField& field, int64_t value) {
-  for (absl::string_view item : absl::StrSplit(A(field.special), ',', absl::SkipEmpty())) {
+  for (absl::string_view item : absl::StrSplit(AbslView(field.special), ',', absl::SkipEmpty())) {
     int64_t x = 0;
     if (absl::SimpleAtoi(item, &x) && x == value) return true;
   }
@@ -132,11 +133,11 @@ bool IntegerAllowed(const SeGroupField& field, int64_t value) {
 std::string DescribeAllowed(const SeGroupField& field) {
   if (field.allowed.empty()) return "";
   std::string out(field.allowed);
-  if (!field.unit.empty()) absl::StrAppend(&out, " ", A(field.unit));
+  if (!field.unit.empty()) absl::StrAppend(&out, " ", AbslView(field.unit));
   if (!field.special.empty()) {
     const bool several = field.special.find(',') != std::string_view::npos;
     absl::StrAppend(&out, ", or the special value", several ? "s " : " ",
-                    absl::StrJoin(absl::StrSplit(A(field.special), ','), ", "));
+                    absl::StrJoin(absl::StrSplit(AbslView(field.special), ','), ", "));
   }
   return out;
 }
@@ -163,9 +164,9 @@ absl::Status CheckFieldsAvailable(const nlohmann::json& fields, const ApiVersion
                             ? absl::StrCat(introduced.Describe(), " or later")
                             : introduced.Describe();
     return absl::FailedPreconditionError(absl::StrCat(
-        "controller: ", A(f->name), " needs Controller API version ", needs,
+        "controller: ", AbslView(f->name), " needs Controller API version ", needs,
         "; the API version in use is ", in_use.ToString(),
-        " (upgrade the Controller, raise api_version, or leave ", A(f->name), " unset)"));
+        " (upgrade the Controller, raise api_version, or leave ", AbslView(f->name), " unset)"));
   }
   return absl::OkStatus();
 }
@@ -194,7 +195,7 @@ absl::Status ValidateFieldValues(const nlohmann::json& fields) {
         if (!s.is_string() || !EnumAllows(*f, s.get<std::string>())) {
           return ValueError(
               *f, absl::StrCat("must be one of ",
-                               absl::StrJoin(absl::StrSplit(A(f->enum_values), ','), ", ")));
+                               absl::StrJoin(absl::StrSplit(AbslView(f->enum_values), ','), ", ")));
         }
         return absl::OkStatus();
       };

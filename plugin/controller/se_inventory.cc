@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "plugin/controller/absl_view.h"
 #include "plugin/controller/refs.h"
 
 namespace nsxalb::controller {
@@ -12,16 +13,15 @@ namespace {
 
 using Json = nlohmann::json;
 
-// `s` for absl::StrCat (absl::string_view is not std::string_view in every Abseil build).
-absl::string_view Sv(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+using internal::AbslView;
 
 }  // namespace
 
 absl::StatusOr<ServiceEnginePlacement> ToServiceEnginePlacement(const Json& entry,
                                                                 std::string_view what) {
   const auto bad = [what](std::string_view field, std::string_view expected) {
-    return absl::InternalError(absl::StrCat("controller: ", Sv(what), ": SE inventory ", Sv(field),
-                                            ": expected ", Sv(expected)));
+    return absl::InternalError(absl::StrCat("controller: ", AbslView(what), ": SE inventory ",
+                                            AbslView(field), ": expected ", AbslView(expected)));
   };
   if (!entry.is_object()) return bad("entry", "an object");
   static const Json kEmpty = Json::object();

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "plugin/common/log.h"
 #include "plugin/common/status_macros.h"
+#include "plugin/controller/absl_view.h"
 #include "plugin/controller/call.h"
 #include "plugin/controller/errors.h"
 #include "plugin/controller/refs.h"
@@ -21,15 +22,10 @@ using Json = nlohmann::json;
 
 namespace {
 
-constexpr char kServiceEnginePath[] = "/api/serviceengine";
-
-// `s` for absl::StrCat (absl::string_view is not std::string_view in every Abseil build).
-absl::string_view Sv(std::string_view s) { return absl::string_view(s.data(), s.size()); }
-
 // "/api/serviceengine/<id><suffix>" for the SE `uuid` (a uuid or ref).
 absl::StatusOr<std::string> SePath(std::string_view uuid, std::string_view suffix = "") {
   NSXALB_ASSIGN_OR_RETURN(auto id, IdFromRefOrUuid(uuid, "serviceengine", "uuid"));
-  return absl::StrCat(kServiceEnginePath, "/", UrlEncode(id), Sv(suffix));
+  return absl::StrCat(kServiceEnginePath, "/", UrlEncode(id), AbslView(suffix));
 }
 
 // The SE object as read, for a PUT: the whole object.
@@ -68,7 +64,7 @@ absl::StatusOr<ServiceEngine> SetServiceEngineEnableState(RequestLoop& loop, abs
   if (enable_state != "SE_STATE_ENABLED" && enable_state != "SE_STATE_DISABLED_FOR_PLACEMENT" &&
       enable_state != "SE_STATE_DISABLED" && enable_state != "SE_STATE_DISABLED_FORCE") {
     return absl::InvalidArgumentError(absl::StrCat(
-        "controller: enable_state \"", Sv(enable_state),
+        "controller: enable_state \"", AbslView(enable_state),
         "\" is not one of SE_STATE_ENABLED, SE_STATE_DISABLED_FOR_PLACEMENT, SE_STATE_DISABLED, "
         "SE_STATE_DISABLED_FORCE"));
   }
@@ -90,7 +86,7 @@ absl::StatusOr<ServiceEngine> SetServiceEngineEnableState(RequestLoop& loop, abs
     auto response = loop.Send(call, deadline);
     if (response.ok()) {
       log::Debug(absl::StrCat("controller: Service Engine \"", name, "\": enable_state ",
-                              Sv(enable_state)));
+                              AbslView(enable_state)));
       if (response->body.find_first_not_of(" \t\r\n") == std::string::npos) {
         return ToServiceEngine(std::move(body), call.what);
       }
@@ -105,7 +101,7 @@ absl::StatusOr<ServiceEngine> SetServiceEngineEnableState(RequestLoop& loop, abs
                            attempt, " of ", kUpdateAttempts, ")"));
   }
   return absl::AbortedError(
-      absl::StrCat("controller: Service Engine ", Sv(uuid),
+      absl::StrCat("controller: Service Engine ", AbslView(uuid),
                    " was changed by another writer between each of ", kUpdateAttempts,
                    " reads and the write of its enable_state that followed (412 every time); "
                    "nothing was written. Last answer: ",
@@ -161,7 +157,7 @@ absl::Status DeleteServiceEngine(RequestLoop& loop, absl::Time deadline, std::st
   }
   return WithMessage(
       absl::Status(absl::StatusCode::kFailedPrecondition, response.status().message()),
-      absl::StrCat("controller: Service Engine ", Sv(uuid), " still hosts ", hosted,
+      absl::StrCat("controller: Service Engine ", AbslView(uuid), " still hosts ", hosted,
                    "; set its enable_state to SE_STATE_DISABLED and wait until it is "
                    "OPER_DISABLED before deleting it (",
                    response.status().message(), ")"));
@@ -179,7 +175,7 @@ absl::Status RebootServiceEngine(RequestLoop& loop, absl::Time deadline, std::st
 
 absl::StatusOr<ServiceEngineRuntime> ToServiceEngineRuntime(Json j, std::string_view what) {
   const auto bad = [what](std::string_view member) {
-    return absl::InternalError(absl::StrCat("controller: ", Sv(what), ": ", Sv(member),
+    return absl::InternalError(absl::StrCat("controller: ", AbslView(what), ": ", AbslView(member),
                                             " is not what a Service Engine runtime holds"));
   };
   if (!j.is_object()) return bad("the answer");

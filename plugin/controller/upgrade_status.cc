@@ -7,14 +7,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugin/controller/absl_view.h"
 
 namespace nsxalb::controller {
 namespace {
 
 using Json = nlohmann::json;
 
-// `s` for absl::StrCat (absl::string_view is not std::string_view in every Abseil build).
-absl::string_view Sv(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+using internal::AbslView;
 
 constexpr const char* kFinishedStates[] = {
     "",
@@ -93,7 +93,7 @@ absl::StatusOr<UpgradeStatus> DecodeUpgradeStatus(const std::vector<Json>& entri
     const std::string at = absl::StrCat("upgradestatusinfo[", i, "]");
     const auto bad = [&at](std::string_view field, std::string_view expected) {
       return absl::InternalError(absl::StrCat("controller: ", at, field.empty() ? "" : ".",
-                                              Sv(field), ": expected ", Sv(expected)));
+                                              AbslView(field), ": expected ", AbslView(expected)));
     };
     if (!e.is_object()) return bad("", "an object");
     UpgradeNode node;

@@ -25,15 +25,11 @@ using internal::JsonQuote;
 using internal::kMaxNestingDepth;
 using internal::LazyPath;
 
-std::string WithArticle(const Type& type) {
-  return absl::StrCat(type.kind() == Type::Kind::kObject ? "an " : "a ", type.FriendlyName());
-}
-
 absl::StatusOr<Value> Decode(const JsonNode& node, const Type& type, const LazyPath& path) {
   if (node.kind == JsonNode::Kind::kNull) return Value::Null(type);
   auto mismatch = [&]() {
-    return PathError(path.Path(),
-                     absl::StrCat(WithArticle(type), " is required, got ", node.KindName()));
+    return PathError(path.Path(), absl::StrCat(type.FriendlyNameWithArticle(), " is required, got ",
+                                               node.KindName()));
   };
   switch (type.kind()) {
     case Type::Kind::kString:
@@ -159,7 +155,7 @@ absl::Status Encode(std::string* out, const Value& value, const Type& type, cons
     return absl::OkStatus();
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(path.Path(), absl::StrCat(WithArticle(type), " is required, got ",
+    return PathError(path.Path(), absl::StrCat(type.FriendlyNameWithArticle(), " is required, got ",
                                                value.type().FriendlyName()));
   }
   switch (type.kind()) {

@@ -28,11 +28,6 @@ namespace {
 using internal::JsonQuote;
 using internal::kMaxNestingDepth;
 
-// "a number", "an object", "a list of string".
-std::string WithArticle(const Type& type) {
-  return absl::StrCat(type.kind() == Type::Kind::kObject ? "an " : "a ", type.FriendlyName());
-}
-
 // The parser's events, turned into a Value of the expected type.
 class Decoder : public msgpack::null_visitor {
  public:
@@ -286,7 +281,8 @@ class Decoder : public msgpack::null_visitor {
       return Fail(CurrentPath(),
                   absl::StrCat("a dynamic value must be a [type, value] array, got ", got));
     }
-    return Fail(CurrentPath(), absl::StrCat(WithArticle(expect_), " is required, got ", got));
+    return Fail(CurrentPath(),
+                absl::StrCat(expect_.FriendlyNameWithArticle(), " is required, got ", got));
   }
 
   bool Push(Frame frame) {
@@ -400,8 +396,8 @@ absl::Status Encode(Packer& pk, const Value& value, const Type& type, const Wher
     return Encode(pk, value, value.type(), where, depth + 1);
   }
   if (value.type().kind() != type.kind()) {
-    return PathError(where.Path(), absl::StrCat(WithArticle(type), " is required, got ",
-                                                value.type().FriendlyName()));
+    return PathError(where.Path(), absl::StrCat(type.FriendlyNameWithArticle(),
+                                                " is required, got ", value.type().FriendlyName()));
   }
   switch (type.kind()) {
     case Type::Kind::kString: {

@@ -69,6 +69,10 @@ std::optional<AttributePath> ParsePath(const std::string& in) {
 
 }  // namespace
 
+AttributePath AttributePath::Of(std::string name) {
+  return AttributePath().Attribute(std::move(name));
+}
+
 AttributePath AttributePath::Attribute(std::string name) const {
   AttributePath out = *this;
   Step step;

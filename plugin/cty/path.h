@@ -32,6 +32,8 @@ class AttributePath {
   AttributePath() = default;
   explicit AttributePath(std::vector<Step> steps) : steps_(std::move(steps)) {}
 
+  // The path of a top-level attribute: AttributePath().Attribute(name).
+  static AttributePath Of(std::string name);
   // Returns this path extended by one step.
   AttributePath Attribute(std::string name) const;
   AttributePath ElementKey(std::string key) const;

@@ -308,6 +308,10 @@ absl::StatusOr<Type> Type::FromJson(std::string_view json) {
   return internal::TypeFromJsonNode(*node);
 }
 
+std::string Type::FriendlyNameWithArticle() const {
+  return absl::StrCat(kind() == Kind::kObject ? "an " : "a ", FriendlyName());
+}
+
 std::string Type::FriendlyName() const {
   switch (kind()) {
     case Kind::kString:

@@ -53,6 +53,8 @@ class Type {
   static absl::StatusOr<Type> FromJson(std::string_view json);
   // Human-readable name for messages: "string", "list of number", "object".
   std::string FriendlyName() const;
+  // FriendlyName with its article, as the decoders' messages say it: "a number", "an object".
+  std::string FriendlyNameWithArticle() const;
   // Go-syntax rendering as Terraform prints types in messages: "cty.String",
   // "cty.List(cty.Number)", "cty.Object(map[string]cty.Type{\"a\":cty.Bool})".
   std::string DebugString() const;

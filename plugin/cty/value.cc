@@ -71,6 +71,13 @@ Value Value::NumberVal(cty::Number value) {
   return Value(std::move(rep));
 }
 
+Value Value::StringList(const std::vector<std::string>& items) {
+  std::vector<Value> values;
+  values.reserve(items.size());
+  for (const std::string& s : items) values.push_back(String(s));
+  return List(Type::String(), std::move(values));
+}
+
 Value Value::List(Type element_type, std::vector<Value> elements) {
   auto rep = std::make_shared<Rep>();
   rep->type = Type::List(std::move(element_type));

@@ -83,6 +83,8 @@ class Value {
   static Value List(Type element_type, std::vector<Value> elements);
   static Value Set(Type element_type, std::vector<Value> elements);
   static Value Map(Type element_type, std::map<std::string, Value> elements);
+  // A list of strings.
+  static Value StringList(const std::vector<std::string>& items);
   // An object; its type is Object of the attributes' types.
   static Value Object(std::map<std::string, Value> attributes);
   // The same object; when its type equals `expected` (an object type), the value shares

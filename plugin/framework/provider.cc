@@ -27,7 +27,7 @@ cty::Value ApplyEnvDefaults(const Block& block, const cty::Value& config, const 
     for (const std::string& var : attr.env) {
       std::optional<std::string> text = env(var);
       if (!text.has_value()) continue;
-      const cty::AttributePath path = cty::AttributePath().Attribute(name);
+      const cty::AttributePath path = cty::AttributePath::Of(name);
       switch (attr.type.kind()) {
         case cty::Type::Kind::kString:
           out = out.WithAttribute(name, cty::Value::String(*text));

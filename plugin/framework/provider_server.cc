@@ -32,7 +32,7 @@ void DeprecationWarnings(const Block& block, const cty::Value& config, Diagnosti
     const cty::Value v = GetAttr(config, name, attr.type);
     if (v.IsNull()) continue;
     diags.AddAttributeWarning(
-        cty::AttributePath().Attribute(name), "Attribute Deprecated",
+        cty::AttributePath::Of(name), "Attribute Deprecated",
         absl::StrCat("The attribute \"", name, "\" is deprecated. ", attr.description));
   }
 }

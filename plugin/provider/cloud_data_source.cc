@@ -29,7 +29,7 @@ void CloudDataSource::Read(const framework::ReadDataSourceRequest& request,
     AddControllerError(response.diagnostics,
                        cloud.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
                                                                             : "Cannot read cloud",
-                       action, "", cloud.status(), cty::AttributePath().Attribute("name"));
+                       action, "", cloud.status(), cty::AttributePath::Of("name"));
     return;
   }
   absl::StatusOr<sizing::Platform> platform = segroup::PlatformOfCloud(*cloud);

@@ -26,8 +26,6 @@ using framework::Diagnostics;
 constexpr int64_t kDefaultTimeoutSeconds = limits::kDefaultTotalTimeoutSeconds;
 constexpr int64_t kMaxTimeoutSeconds = limits::kMaxTotalTimeoutSeconds;
 
-cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
-
 using framework::Attr;
 using framework::StringAttr;
 
@@ -77,7 +75,7 @@ void CheckAllKnown(const framework::Block& schema, const cty::Value& config, Dia
   for (const auto& [name, attr] : schema.attributes) {
     if (framework::ValueAttr(config, name).IsUnknown()) {
       diags.AddAttributeError(
-          cty::AttributePath().Attribute(name), "Unknown provider configuration value",
+          cty::AttributePath::Of(name), "Unknown provider configuration value",
           absl::StrCat("The provider cannot be configured because \"", name,
                        "\" depends on a value that is not known until apply. Use a value that "
                        "is known during plan, or set it in the environment."));
@@ -93,7 +91,7 @@ void CheckControllerAndUser(const cty::Value& config, bool configure, ProviderCo
     // The client's own address parser, so that what validates here is what the client accepts.
     absl::StatusOr<controller::Endpoint> endpoint = controller::ParseEndpoint(*controller.value());
     if (!endpoint.ok()) {
-      diags.AddAttributeError(At("controller"), "Invalid Controller address",
+      diags.AddAttributeError(cty::AttributePath::Of("controller"), "Invalid Controller address",
                               absl::StrCat("The Controller address \"", *controller.value(),
                                            "\" is not valid: ", endpoint.status().message(), "."));
     } else {
@@ -107,7 +105,7 @@ void CheckControllerAndUser(const cty::Value& config, bool configure, ProviderCo
   if (username.value().has_value()) {
     parsed.client.username = *username.value();
     if (parsed.client.username.empty() || HasSpace(parsed.client.username)) {
-      diags.AddAttributeError(At("username"), "Invalid user name",
+      diags.AddAttributeError(cty::AttributePath::Of("username"), "Invalid user name",
                               "The user name must not be empty or contain white space.");
     }
   } else if (configure && username.IsNull()) {
@@ -122,7 +120,7 @@ void CheckCredentials(const cty::Value& config, bool configure, ProviderConfig& 
   const Attr<std::string> password = StringAttr(config, "password");
   const Attr<std::string> token = StringAttr(config, "auth_token");
   if (password.value().has_value() && token.value().has_value()) {
-    diags.AddAttributeError(At("auth_token"), "Conflicting credentials",
+    diags.AddAttributeError(cty::AttributePath::Of("auth_token"), "Conflicting credentials",
                             "Set either \"password\" or \"auth_token\", not both (the environment "
                             "variables NSXALB_PASSWORD and NSXALB_AUTH_TOKEN count too).");
   } else if (configure && password.IsNull() && token.IsNull()) {
@@ -133,13 +131,14 @@ void CheckCredentials(const cty::Value& config, bool configure, ProviderConfig& 
   if (password.value().has_value()) {
     parsed.client.password = *password.value();
     if (parsed.client.password.empty()) {
-      diags.AddAttributeError(At("password"), "Empty password", "The password must not be empty.");
+      diags.AddAttributeError(cty::AttributePath::Of("password"), "Empty password",
+                              "The password must not be empty.");
     }
   }
   if (token.value().has_value()) {
     parsed.client.auth_token = *token.value();
     if (parsed.client.auth_token.empty()) {
-      diags.AddAttributeError(At("auth_token"), "Empty auth token",
+      diags.AddAttributeError(cty::AttributePath::Of("auth_token"), "Empty auth token",
                               "The auth_token must not be empty.");
     }
   }
@@ -152,7 +151,7 @@ void CheckTenantAndApiVersion(const cty::Value& config, ProviderConfig& parsed,
   if (tenant.value().has_value()) {
     parsed.client.tenant = *tenant.value();
     if (parsed.client.tenant.empty()) {
-      diags.AddAttributeError(At("tenant"), "Invalid tenant",
+      diags.AddAttributeError(cty::AttributePath::Of("tenant"), "Invalid tenant",
                               "The tenant must not be empty; leave it unset for \"admin\".");
     }
   }
@@ -161,7 +160,7 @@ void CheckTenantAndApiVersion(const cty::Value& config, ProviderConfig& parsed,
   if (api_version.value().has_value()) {
     parsed.client.api_version = *api_version.value();
     if (!controller::ApiVersion::Parse(parsed.client.api_version).ok()) {
-      diags.AddAttributeError(At("api_version"), "Invalid API version",
+      diags.AddAttributeError(cty::AttributePath::Of("api_version"), "Invalid API version",
                               absl::StrCat("The API version \"", parsed.client.api_version,
                                            "\" is not valid: expected numbers separated by "
                                            "dots, such as \"22.1.3\"."));
@@ -175,7 +174,7 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
   const Attr<std::string> ca_file = StringAttr(config, "ca_file");
   const Attr<std::string> ca_pem = StringAttr(config, "ca_pem");
   if (ca_file.value().has_value() && ca_pem.value().has_value()) {
-    diags.AddAttributeError(At("ca_pem"), "Conflicting certificate authorities",
+    diags.AddAttributeError(cty::AttributePath::Of("ca_pem"), "Conflicting certificate authorities",
                             "Set either \"ca_file\" or \"ca_pem\", not both.");
   }
   if (ca_file.value().has_value()) {
@@ -185,13 +184,13 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
     if (in) content << in.rdbuf();
     if (parsed.client.ca_file.empty() || !in || in.bad()) {
       diags.AddAttributeError(
-          At("ca_file"), "Unreadable CA file",
+          cty::AttributePath::Of("ca_file"), "Unreadable CA file",
           framework::ErrorDetail("reading the certificate authority file",
                                  absl::StrCat("the file \"", parsed.client.ca_file,
                                               "\" could not be opened for reading."),
                                  ""));
     } else if (!LooksLikePem(content.str())) {
-      diags.AddAttributeError(At("ca_file"), "Invalid CA file",
+      diags.AddAttributeError(cty::AttributePath::Of("ca_file"), "Invalid CA file",
                               absl::StrCat("The file \"", parsed.client.ca_file,
                                            "\" contains no PEM certificate (-----BEGIN "
                                            "CERTIFICATE-----)."));
@@ -199,7 +198,7 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
   }
   if (ca_pem.value().has_value()) {
     if (!LooksLikePem(*ca_pem.value())) {
-      diags.AddAttributeError(At("ca_pem"), "Invalid CA certificate",
+      diags.AddAttributeError(cty::AttributePath::Of("ca_pem"), "Invalid CA certificate",
                               "ca_pem contains no PEM certificate (-----BEGIN CERTIFICATE-----).");
     } else if (!ca_file.value().has_value()) {
       parsed.client.ca_pem = *ca_pem.value();
@@ -209,7 +208,7 @@ void CheckTls(const cty::Value& config, ProviderConfig& parsed, Diagnostics& dia
   if (const std::optional<bool> insecure = framework::BoolAttr(config, "insecure").value()) {
     parsed.client.insecure = *insecure;
     if (parsed.client.insecure && (IsSet(ca_file) || IsSet(ca_pem))) {
-      diags.AddAttributeError(At("insecure"), "Conflicting TLS settings",
+      diags.AddAttributeError(cty::AttributePath::Of("insecure"), "Conflicting TLS settings",
                               "insecure = true turns certificate verification off, so the "
                               "certificate authorities in ca_file / ca_pem would never be used. "
                               "Remove insecure to verify the Controller, or remove the CA.");
@@ -224,7 +223,7 @@ void CheckTimeout(const cty::Value& config, ProviderConfig& parsed, Diagnostics&
     absl::StatusOr<int64_t> seconds = timeout->AsInt64();
     if (!seconds.ok() || *seconds < 0 || *seconds > kMaxTimeoutSeconds) {
       diags.AddAttributeError(
-          At("timeout_seconds"), "Invalid timeout",
+          cty::AttributePath::Of("timeout_seconds"), "Invalid timeout",
           absl::StrCat("timeout_seconds must be a whole number of seconds from 1 to ",
                        kMaxTimeoutSeconds, " (0 means the default, ", kDefaultTimeoutSeconds,
                        "); got ", timeout->ToString(), "."));
@@ -244,7 +243,7 @@ void CheckSizingPolicy(const cty::Value& config, ProviderConfig& parsed, Diagnos
     absl::StatusOr<segroup::SizingPolicy> parsed_policy =
         segroup::ParseSizingPolicy(*policy.value());
     if (!parsed_policy.ok()) {
-      diags.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
+      diags.AddAttributeError(cty::AttributePath::Of("sizing_policy"), "Invalid sizing policy",
                               std::string(parsed_policy.status().message()));
     } else {
       parsed.sizing_policy = *parsed_policy;

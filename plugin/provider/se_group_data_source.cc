@@ -28,7 +28,7 @@ cty::Value WithRunningSes(NsxalbProvider& provider, const framework::Block& bloc
     const std::string detail = framework::ErrorDetail(
         absl::StrCat("listing the Service Engines of SE group \"", group.name, "\""),
         std::string(ses.status().message()), "");
-    const cty::AttributePath at = cty::AttributePath().Attribute("service_engines");
+    const cty::AttributePath at = cty::AttributePath::Of("service_engines");
     if (ses.status().code() == absl::StatusCode::kCancelled) {
       diagnostics.AddAttributeError(at, "Running SEs not read", detail);
     } else {
@@ -76,7 +76,7 @@ void SeGroupDataSource::Read(const framework::ReadDataSourceRequest& request,
                        group.status().code() == absl::StatusCode::kNotFound
                            ? "SE group not found"
                            : "Cannot read SE group",
-                       action, "", group.status(), cty::AttributePath().Attribute("name"));
+                       action, "", group.status(), cty::AttributePath::Of("name"));
     return;
   }
   cty::Value state = WithGroup(GetSchema().block, response.state, *group, /*only_unknown=*/false);

@@ -10,6 +10,7 @@
 #include "plugin/framework/attr.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
+#include "plugin/segroup/desired_state.h"
 #include "plugin/segroup/fields.h"
 
 namespace nsxalb::provider {
@@ -18,7 +19,6 @@ namespace {
 using framework::StringAttr;
 
 // The Controller's default cloud, where a group without `cloud` lands.
-constexpr char kDefaultCloud[] = "Default-Cloud";
 
 // True when the configuration writes `name` (known, not null).
 bool Written(const cty::Value& config, const char* name) {
@@ -110,7 +110,7 @@ void AddLicenseCheck(controller::Client& client, segroup::LicenseLedgerCache& le
   }
   std::string cloud_tier;
   if (std::string group_tier = GroupLicenseTier(planned); group_tier.empty()) {
-    const std::string cloud = StringAttr(planned, "cloud").value_or(kDefaultCloud);
+    const std::string cloud = StringAttr(planned, "cloud").value_or(segroup::kDefaultCloud);
     absl::StatusOr<controller::CloudInfo> info = client.ResolveCloud(cloud);
     if (!info.ok()) {
       return Skipped(d, absl::StrCat("reading cloud \"", cloud, "\" for its license_tier"),

@@ -53,7 +53,7 @@ absl::StatusOr<segroup::UsageReport> ReadUsage(controller::Client& client,
 
 void AddObservedLoadFindings(controller::Client& client, const ObservedLoadCheck& check,
                              framework::Diagnostics& diagnostics) {
-  const cty::AttributePath at = cty::AttributePath().Attribute("observed_load");
+  const cty::AttributePath at = cty::AttributePath::Of("observed_load");
   framework::Diagnostics query_errors;
   segroup::GroupUsageRequest request;
   request.query = UsageQueryOf(check.block, at, query_errors);

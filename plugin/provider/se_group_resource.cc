@@ -23,6 +23,7 @@
 #include "plugin/provider/se_group_running_ses.h"
 #include "plugin/provider/se_group_sizing.h"
 #include "plugin/provider/se_group_state.h"
+#include "plugin/segroup/desired_state.h"
 #include "plugin/segroup/fields.h"
 
 namespace nsxalb::provider {
@@ -33,7 +34,6 @@ using framework::Diagnostics;
 using framework::StringAttr;
 using Json = nlohmann::json;
 
-constexpr char kDefaultCloud[] = "Default-Cloud";
 constexpr char kDefaultGroup[] = "Default-Group";
 // Why an unchanged group's under-sizing is a warning under sizing_policy = "enforce".
 constexpr char kUnchangedGroupWaiver[] =
@@ -45,8 +45,6 @@ constexpr char kDestroyRunWaiver[] =
     "This is a warning although sizing_policy = \"enforce\": this plan is the refresh that "
     "Terraform runs before a destroy (terraform destroy, apply -destroy or plan -destroy), whose "
     "changes it discards, and enforce never blocks a destroy.";
-
-cty::AttributePath At(const char* name) { return cty::AttributePath().Attribute(name); }
 
 // The resource's own sizing_policy when it is written and valid.
 std::optional<segroup::SizingPolicy> OwnPolicy(const cty::Value& config) {
@@ -82,7 +80,7 @@ std::optional<Json> FieldsToSend(const cty::Value& config, const cty::Value& pla
   if (!extra.value().has_value()) return TypedFieldsToSend(planned);
   absl::StatusOr<Json> given = segroup::ParseExtraFields(*extra.value());
   if (!given.ok()) {
-    d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
+    d.AddAttributeError(cty::AttributePath::Of("extra_fields"), "Invalid extra_fields",
                         std::string(given.status().message()));
     return std::nullopt;
   }
@@ -113,7 +111,7 @@ void WarnAboutFieldsReturningToDefault(const std::string& config_text, const cty
   }
   if (returning.empty()) return;
   d.AddAttributeWarning(
-      At("extra_fields"), "Fields return to the Controller's defaults",
+      cty::AttributePath::Of("extra_fields"), "Fields return to the Controller's defaults",
       absl::StrCat("extra_fields no longer sets ", absl::StrJoin(returning, ", "),
                    ". Apply sends each as null, and the Controller returns it to its default. To "
                    "keep a field as it is, put it back in extra_fields; to manage none of them "
@@ -154,7 +152,7 @@ cty::Value PlanDefaults(const cty::Value& config, const cty::Value& prior,
                         const ProviderConfig* provider_config, cty::Value planned, Diagnostics& d) {
   const bool create = prior.IsNull();
   if (StringAttr(config, "cloud").IsNull()) {
-    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(kDefaultCloud));
+    planned = std::move(planned).WithAttribute("cloud", cty::Value::String(segroup::kDefaultCloud));
   }
   if (StringAttr(config, "tenant").IsNull()) {
     planned = std::move(planned).WithAttribute(
@@ -238,13 +236,13 @@ PlannedPlatform PlanPlatform(controller::Client& client, const cty::Value& confi
         info.status().code() == absl::StatusCode::kNotFound ? "Cloud not found"
                                                             : "Cannot read the cloud",
         absl::StrCat("looking up cloud \"", *cloud.value(), "\" to choose the sizing profile"), "",
-        info.status(), At("cloud"));
+        info.status(), cty::AttributePath::Of("cloud"));
     out.ok = false;
     return out;
   }
   absl::StatusOr<sizing::Platform> from_cloud = segroup::PlatformOfCloud(*info);
   if (!from_cloud.ok()) {
-    d.AddAttributeError(At("platform"), "Set platform for this cloud",
+    d.AddAttributeError(cty::AttributePath::Of("platform"), "Set platform for this cloud",
                         std::string(from_cloud.status().message()));
     out.ok = false;
     return out;
@@ -363,13 +361,14 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
 
   Attr<std::string> name = StringAttr(config, "name");
   if (name.value().has_value() && absl::StripAsciiWhitespace(*name.value()).empty()) {
-    d.AddAttributeError(At("name"), "Invalid SE group name", "The name must not be empty.");
+    d.AddAttributeError(cty::AttributePath::Of("name"), "Invalid SE group name",
+                        "The name must not be empty.");
   }
   Attr<std::string> policy = StringAttr(config, "sizing_policy");
   if (policy.value().has_value()) {
     absl::StatusOr<segroup::SizingPolicy> parsed = segroup::ParseSizingPolicy(*policy.value());
     if (!parsed.ok()) {
-      d.AddAttributeError(At("sizing_policy"), "Invalid sizing policy",
+      d.AddAttributeError(cty::AttributePath::Of("sizing_policy"), "Invalid sizing policy",
                           std::string(std::string(parsed.status().message())));
     }
   }
@@ -377,7 +376,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   if (extra.value().has_value()) {
     absl::StatusOr<Json> parsed = segroup::ParseExtraFields(*extra.value());
     if (!parsed.ok()) {
-      d.AddAttributeError(At("extra_fields"), "Invalid extra_fields",
+      d.AddAttributeError(cty::AttributePath::Of("extra_fields"), "Invalid extra_fields",
                           std::string(std::string(parsed.status().message())));
     }
   }
@@ -386,7 +385,7 @@ void SeGroupResource::ValidateConfig(const framework::ValidateResourceConfigRequ
   if (!platform_text.value().has_value()) return;  // derived from the cloud in plan
   absl::StatusOr<sizing::Platform> platform = sizing::ParsePlatform(*platform_text.value());
   if (!platform.ok()) {
-    d.AddAttributeError(At("platform"), "Invalid platform",
+    d.AddAttributeError(cty::AttributePath::Of("platform"), "Invalid platform",
                         std::string(std::string(platform.status().message())));
     return;
   }
@@ -501,7 +500,7 @@ void SeGroupResource::Create(const framework::CreateRequest& request,
   controller::SeGroupSpec spec;
   spec.name = StringAttr(planned, "name").value_or("");
   spec.tenant = StringAttr(planned, "tenant").value_or("");
-  spec.cloud = StringAttr(planned, "cloud").value_or(kDefaultCloud);
+  spec.cloud = StringAttr(planned, "cloud").value_or(segroup::kDefaultCloud);
   spec.fields = *std::move(fields);
   absl::StatusOr<controller::SeGroup> group = client->CreateSeGroup(spec);
   if (!group.ok()) {

@@ -33,14 +33,7 @@ constexpr char kStrategyNone[] = "none";
 constexpr char kStrategyRolling[] = "rolling";
 
 cty::AttributePath RolloutPath(const char* attribute) {
-  return cty::AttributePath().Attribute("rollout").Attribute(attribute);
-}
-
-cty::Value Strings(const std::vector<std::string>& items) {
-  std::vector<cty::Value> values;
-  values.reserve(items.size());
-  for (const std::string& s : items) values.push_back(cty::Value::String(s));
-  return cty::Value::List(cty::Type::String(), std::move(values));
+  return cty::AttributePath::Of("rollout").Attribute(attribute);
 }
 
 // The last_rollout value.
@@ -48,8 +41,8 @@ cty::Value LastRollout(const std::string& result, const std::vector<std::string>
                        const std::vector<std::string>& to_do, const std::string& message,
                        int replacements_kept = 0) {
   return cty::Value::Object({{"result", cty::Value::String(result)},
-                             {"done", Strings(done)},
-                             {"to_do", Strings(to_do)},
+                             {"done", cty::Value::StringList(done)},
+                             {"to_do", cty::Value::StringList(to_do)},
                              {"message", cty::Value::String(message)},
                              {"replacements_kept", cty::Value::Int(replacements_kept)}},
                             LastRolloutObjectType());
@@ -222,7 +215,7 @@ absl::StatusOr<RollDecisionRead> DecideRoll(NsxalbProvider& provider, controller
   std::optional<segroup::UsageQuery> observed;
   const cty::Value* block = config.GetAttribute("observed_load");
   if (block != nullptr && block->IsKnown() && !block->IsNull()) {
-    observed = UsageQueryOf(*block, cty::AttributePath().Attribute("observed_load"), query_errors);
+    observed = UsageQueryOf(*block, cty::AttributePath::Of("observed_load"), query_errors);
   }
   const segroup::UsageQuery query = segroup::RollLoadQuery(
       observed.has_value() && !query_errors.HasError() ? &*observed : nullptr);

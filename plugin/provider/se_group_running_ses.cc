@@ -29,13 +29,6 @@ cty::Type LaggingType() {
                             {"fields", cty::Type::List(cty::Type::String())}});
 }
 
-cty::Value Strings(const std::vector<std::string>& items) {
-  std::vector<cty::Value> values;
-  values.reserve(items.size());
-  for (const std::string& s : items) values.push_back(cty::Value::String(s));
-  return cty::Value::List(cty::Type::String(), std::move(values));
-}
-
 // A known, non-null attribute of a known object, or nullptr.
 const cty::Value* KnownAttribute(const cty::Value& object, const std::string& name) {
   if (!object.IsKnown() || object.IsNull()) return nullptr;
@@ -61,7 +54,7 @@ void ListingFailed(const absl::Status& status, const std::string& while_doing,
                    "updated and no plan says whether running SEs lag the settings.\n\nOriginal "
                    "Error: ",
                    status.message());
-  const cty::AttributePath at = cty::AttributePath().Attribute("service_engines");
+  const cty::AttributePath at = cty::AttributePath::Of("service_engines");
   if (status.code() == absl::StatusCode::kCancelled) {
     diagnostics.AddAttributeError(at, "Running SEs not read", detail);
   } else {
@@ -78,7 +71,7 @@ cty::AttributePath FieldLine(const std::string& field, const cty::Value& config,
   if (!set && plan != nullptr && plan->has_workload) {
     return PathOfModelAttribute(WorkloadLine(*plan), true);
   }
-  if (given != nullptr) return cty::AttributePath().Attribute(field);
+  if (given != nullptr) return cty::AttributePath::Of(field);
   return cty::AttributePath();
 }
 
@@ -99,12 +92,12 @@ cty::Value ServiceEnginesValue(const lc::GroupSes& ses) {
                             {"vcpus", cty::Value::Int(lag.se.vcpus)},
                             {"memory_mb", cty::Value::Int(lag.se.memory_mb)},
                             {"why", cty::Value::String(controller::TakesEffectName(lag.why))},
-                            {"fields", Strings(lag.fields)}}));
+                            {"fields", cty::Value::StringList(lag.fields)}}));
   }
   return cty::Value::Object({{"running", cty::Value::Int(static_cast<int64_t>(ses.running.size()))},
                              {"matching", cty::Value::Int(ses.matching)},
                              {"lagging", cty::Value::List(LaggingType(), std::move(lagging))},
-                             {"reboot_fields", Strings(ses.reboot_fields)}},
+                             {"reboot_fields", cty::Value::StringList(ses.reboot_fields)}},
                             ServiceEnginesObjectType());
 }
 

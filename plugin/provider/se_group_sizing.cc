@@ -18,8 +18,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kWorkload[] = "workload";
-
 // The sizing attributes the model does not read: an unknown one does not make the plan unknown.
 bool IsOpaqueWhenUnknown(const std::string& name) {
   return name == "max_se" || name == "min_se" || name == "se_name_prefix";
@@ -30,7 +28,7 @@ bool ToInput(const cty::Value& config, segroup::SizingInput& in, bool& has_workl
   has_workload = false;
   if (!config.IsKnown()) return false;
   if (config.IsNull()) return true;
-  const cty::Value* workload = config.GetAttribute(kWorkload);
+  const cty::Value* workload = config.GetAttribute(kWorkloadAttribute);
   if (workload != nullptr && !workload->IsNull()) {
     has_workload = true;
     if (!workload->IsKnown()) return false;

@@ -31,6 +31,11 @@
 
 namespace nsxalb::provider {
 
+// The names of the sizing inputs that nsxalb_se_group, nsxalb_se_sizing and the provider
+// functions share: the platform attribute and the workload block (or object).
+inline constexpr char kPlatformAttribute[] = "platform";
+inline constexpr char kWorkloadAttribute[] = "workload";
+
 // The `sizing` attribute's cty type (see provider_schema/resources/nsxalb_se_group.json).
 cty::Type SizingObjectType();
 

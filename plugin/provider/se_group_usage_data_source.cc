@@ -30,8 +30,7 @@ void SeGroupUsageDataSource::ValidateConfig(
   const cty::Value& config = request.config;
   UsageQueryOf(config, cty::AttributePath(), response.diagnostics);
   if (StringAttr(config, "name").IsNull() && StringAttr(config, "id").IsNull()) {
-    response.diagnostics.AddAttributeError(cty::AttributePath().Attribute("name"),
-                                           "Missing SE group",
+    response.diagnostics.AddAttributeError(cty::AttributePath::Of("name"), "Missing SE group",
                                            "Set name (with cloud when the name is in several "
                                            "clouds) or id: the group whose usage to read.");
   }
@@ -65,7 +64,7 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
         response.diagnostics,
         group.status().code() == absl::StatusCode::kNotFound ? "SE group not found"
                                                              : "Cannot read SE group",
-        action, "", group.status(), cty::AttributePath().Attribute(id.has_value() ? "id" : "name"));
+        action, "", group.status(), cty::AttributePath::Of(id.has_value() ? "id" : "name"));
     return;
   }
 
@@ -85,7 +84,7 @@ void SeGroupUsageDataSource::Read(const framework::ReadDataSourceRequest& reques
     }
     absl::StatusOr<sizing::Platform> derived = segroup::PlatformOfCloud(*cloud_info);
     if (!derived.ok()) {
-      response.diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"),
+      response.diagnostics.AddAttributeError(cty::AttributePath::Of("platform"),
                                              "Platform not derivable",
                                              std::string(derived.status().message()));
       return;

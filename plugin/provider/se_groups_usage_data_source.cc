@@ -38,8 +38,7 @@ std::optional<int> MinSeCountOf(const cty::Value& config, framework::Diagnostics
   absl::StatusOr<int64_t> whole = count.value()->AsInt64();
   if (!whole.ok() || *whole < std::numeric_limits<int>::min() ||
       *whole > std::numeric_limits<int>::max()) {
-    diagnostics.AddAttributeError(cty::AttributePath().Attribute("min_se_count"),
-                                  "Invalid min_se_count",
+    diagnostics.AddAttributeError(cty::AttributePath::Of("min_se_count"), "Invalid min_se_count",
                                   absl::StrCat("min_se_count must be a whole number of SEs, got ",
                                                count.value()->ToString(), "."));
     return std::nullopt;
@@ -159,7 +158,7 @@ void SeGroupsUsageDataSource::Read(const framework::ReadDataSourceRequest& reque
     const std::string filter = FilterOf(usage.status());
     if (!filter.empty()) {
       response.diagnostics.AddAttributeError(
-          cty::AttributePath().Attribute(filter),
+          cty::AttributePath::Of(filter),
           filter == "cloud" ? "Cloud not found" : absl::StrCat("Invalid ", filter),
           std::string(usage.status().message()));
       return;

@@ -21,7 +21,6 @@ namespace {
 
 namespace sz = ::nsxalb::sizing;
 
-constexpr char kPlatform[] = "platform";
 constexpr char kSizingPolicy[] = "sizing_policy";
 // Why under-sizing is a warning here under sizing_policy = "enforce".
 constexpr char kDataSourceWaiver[] =
@@ -69,17 +68,16 @@ Header ReadHeader(const cty::Value& config, framework::Diagnostics& diagnostics)
     if (policy.ok()) {
       h.policy = *policy;
     } else {
-      diagnostics.AddAttributeError(cty::AttributePath().Attribute(kSizingPolicy),
-                                    "Invalid sizing_policy",
+      diagnostics.AddAttributeError(cty::AttributePath::Of(kSizingPolicy), "Invalid sizing_policy",
                                     std::string(policy.status().message()));
     }
   }
-  if (std::optional<std::string> text = framework::StringAttr(config, kPlatform).value()) {
+  if (std::optional<std::string> text = framework::StringAttr(config, kPlatformAttribute).value()) {
     absl::StatusOr<sz::Platform> platform = sz::ParsePlatform(*text);
     if (platform.ok()) {
       h.platform = *platform;
     } else {
-      diagnostics.AddAttributeError(cty::AttributePath().Attribute(kPlatform), "Invalid platform",
+      diagnostics.AddAttributeError(cty::AttributePath::Of(kPlatformAttribute), "Invalid platform",
                                     std::string(platform.status().message()));
     }
   }
@@ -115,7 +113,7 @@ void SeSizingDataSource::Read(const framework::ReadDataSourceRequest& request,
   const cty::Value& config = request.config;
   const Header h = ReadHeader(config, response.diagnostics);
   if (!h.platform.has_value() && !response.diagnostics.HasError()) {
-    response.diagnostics.AddAttributeError(cty::AttributePath().Attribute(kPlatform),
+    response.diagnostics.AddAttributeError(cty::AttributePath::Of(kPlatformAttribute),
                                            "Missing platform",
                                            "platform is required: \"vcenter\" or \"nsxt\".");
   }

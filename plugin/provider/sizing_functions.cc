@@ -24,8 +24,6 @@ namespace {
 namespace sz = ::nsxalb::sizing;
 using framework::FunctionError;
 
-constexpr char kPlatform[] = "platform";
-constexpr char kWorkload[] = "workload";
 constexpr char kSettings[] = "settings";
 constexpr char kPlatformDescription[] =
     "Performance profile to size with: \"vcenter\" or \"nsxt\" (as nsxalb_se_group's platform).";
@@ -46,7 +44,7 @@ const framework::Block& SizingBlock() {
 
 const framework::Block& WorkloadBlock() {
   static const framework::Block* const kEmpty = new framework::Block();
-  auto it = SizingBlock().block_types.find(kWorkload);
+  auto it = SizingBlock().block_types.find(kWorkloadAttribute);
   return it == SizingBlock().block_types.end() ? *kEmpty : it->second.block;
 }
 
@@ -54,13 +52,13 @@ const framework::Block& WorkloadBlock() {
 // aside.
 bool IsSettingName(const std::string& name) {
   auto it = SizingBlock().attributes.find(name);
-  return it != SizingBlock().attributes.end() && it->second.optional && name != kPlatform &&
-         name != "sizing_policy";
+  return it != SizingBlock().attributes.end() && it->second.optional &&
+         name != kPlatformAttribute && name != "sizing_policy";
 }
 
 // The data source's outputs and settings: what recommend returns.
 bool IsRecommendOutput(const std::string& name) {
-  return name != kPlatform && name != "sizing_policy";
+  return name != kPlatformAttribute && name != "sizing_policy";
 }
 
 cty::Type RecommendType() {
@@ -166,8 +164,8 @@ int64_t ArgumentOf(const std::optional<cty::AttributePath>& path, int64_t worklo
                    int64_t settings_index) {
   if (!path.has_value() || path->empty()) return workload_index;
   const std::string& first = path->steps().front().name;
-  if (first == kPlatform) return 0;
-  if (first == kWorkload) return workload_index;
+  if (first == kPlatformAttribute) return 0;
+  if (first == kWorkloadAttribute) return workload_index;
   return settings_index;
 }
 
@@ -194,16 +192,16 @@ cty::Value SizingConfig(const std::string& platform, const cty::Value& workload,
       if (!value.IsNull()) config = std::move(config).WithAttribute(name, value);
     }
   }
-  config = std::move(config).WithAttribute(kPlatform, cty::Value::String(platform));
-  return std::move(config).WithAttribute(kWorkload, workload);
+  config = std::move(config).WithAttribute(kPlatformAttribute, cty::Value::String(platform));
+  return std::move(config).WithAttribute(kWorkloadAttribute, workload);
 }
 
 framework::FunctionParameter PlatformParameter() {
-  return {kPlatform, cty::Type::String(), kPlatformDescription};
+  return {kPlatformAttribute, cty::Type::String(), kPlatformDescription};
 }
 
 framework::FunctionParameter WorkloadParameter() {
-  return {kWorkload, cty::Type::Dynamic(), kWorkloadDescription};
+  return {kWorkloadAttribute, cty::Type::Dynamic(), kWorkloadDescription};
 }
 
 bool IsWorkloadKey(const std::string&) { return true; }
@@ -227,8 +225,8 @@ std::optional<std::pair<cty::Value, cty::Value>> ReadRecommendWorkload(
     (IsPolicyKey(key) ? policy : workload).emplace(key, value);
   }
   std::optional<cty::Value> w =
-      ReadObject(cty::Value::Object(std::move(workload)), WorkloadBlock(), IsWorkloadKey, kWorkload,
-                 "{ l7_rps = 150000 }", 1, error);
+      ReadObject(cty::Value::Object(std::move(workload)), WorkloadBlock(), IsWorkloadKey,
+                 kWorkloadAttribute, "{ l7_rps = 150000 }", 1, error);
   if (!w.has_value()) {
     if (error.has_value()) {
       absl::StrAppend(&error->text, ", ha_mode, buffer_se, max_vs_per_se, max_scaleout_per_vs");
@@ -236,8 +234,8 @@ std::optional<std::pair<cty::Value, cty::Value>> ReadRecommendWorkload(
     return std::nullopt;
   }
   std::optional<cty::Value> p =
-      ReadObject(cty::Value::Object(std::move(policy)), SizingBlock(), IsPolicyKey, kWorkload,
-                 "{ ha_mode = \"...\" }", 1, error);
+      ReadObject(cty::Value::Object(std::move(policy)), SizingBlock(), IsPolicyKey,
+                 kWorkloadAttribute, "{ ha_mode = \"...\" }", 1, error);
   if (!p.has_value()) return std::nullopt;
   return std::make_pair(*std::move(w), *std::move(p));
 }
@@ -247,7 +245,7 @@ class RecommendFunction : public framework::Function {
   framework::FunctionDefinition Definition() const override {
     framework::FunctionDefinition d;
     d.parameters = {PlatformParameter(),
-                    {kWorkload, cty::Type::Dynamic(), kRecommendWorkloadDescription}};
+                    {kWorkloadAttribute, cty::Type::Dynamic(), kRecommendWorkloadDescription}};
     d.return_type = RecommendType();
     d.summary = "The recommended SE group settings for a workload";
     d.description =
@@ -281,7 +279,7 @@ class RecommendFunction : public framework::Function {
     }
     std::map<std::string, cty::Value> out;
     for (const auto& [name, value] : answer.state.entries()) {
-      if (IsRecommendOutput(name) && name != kWorkload) out.emplace(name, value);
+      if (IsRecommendOutput(name) && name != kWorkloadAttribute) out.emplace(name, value);
     }
     response.result = cty::Value::ObjectOf(RecommendType(), std::move(out));
   }
@@ -318,7 +316,7 @@ class CheckFunction : public framework::Function {
                    "{ vcpus_per_se = 2 }", 1, response.error);
     if (!settings.has_value()) return;
     std::optional<cty::Value> workload =
-        ReadObject(request.arguments[2], WorkloadBlock(), IsWorkloadKey, kWorkload,
+        ReadObject(request.arguments[2], WorkloadBlock(), IsWorkloadKey, kWorkloadAttribute,
                    "{ l7_rps = 150000 }", 2, response.error);
     if (!workload.has_value()) return;
     const SizingPlan plan =

@@ -79,7 +79,7 @@ std::optional<sizing::Platform> WrittenPlatform(const cty::Value& config,
   if (!platform.has_value()) return std::nullopt;
   absl::StatusOr<sizing::Platform> parsed = sizing::ParsePlatform(*platform);
   if (parsed.ok()) return *parsed;
-  diagnostics.AddAttributeError(cty::AttributePath().Attribute("platform"), "Invalid platform",
+  diagnostics.AddAttributeError(cty::AttributePath::Of("platform"), "Invalid platform",
                                 std::string(parsed.status().message()));
   return std::nullopt;
 }

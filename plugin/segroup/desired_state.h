@@ -24,12 +24,15 @@
 
 namespace nsxalb::segroup {
 
+// The cloud of an SE group that names none, as on the Controller.
+inline constexpr char kDefaultCloud[] = "Default-Cloud";
+
 // One SE group as it should be.
 struct DesiredSeGroup {
   std::string name;
-  std::string cloud = "Default-Cloud";  // name, uuid or ref
-  std::string tenant;                   // empty: the client's
-  bool present = true;                  // false: absent
+  std::string cloud = kDefaultCloud;  // name, uuid or ref
+  std::string tenant;                 // empty: the client's
+  bool present = true;                // false: absent
   // The typed settings given, by Avi field name (TypedFieldNames()); null members are unset.
   nlohmann::json settings = nlohmann::json::object();
   // The workload by its keys, or null.

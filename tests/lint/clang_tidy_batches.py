@@ -45,20 +45,34 @@ CHECK_NAMES = re.compile(r"\[(?P<checks>[A-Za-z0-9.,_-]+)\]$")
 SUMMARY_LINE = re.compile(
     r"^([0-9]+ warnings?( and [0-9]+ errors?)? generated\.|Error while processing .*\.)$")
 INCLUDES_SOURCE = re.compile(r'^\s*#\s*include\s*[<"][^">]*\.(cc|cpp|cxx|c)[">]', re.M)
+# The sources a unity file of CMake's (NSXALB_UNITY) includes, by absolute path.
+UNITY_INCLUDE = re.compile(r'^\s*#\s*include\s*"(/[^"]+)"', re.M)
+
+
+def compiled_sources(path):
+    """The sources a compile_commands.json entry compiles: the file itself, or, for a unity file
+    of CMake's (under the build tree, NSXALB_UNITY), the sources it includes."""
+    name = os.path.basename(path)
+    if not (name.startswith("unity_") and os.sep + "Unity" + os.sep in path):
+        return [path]
+    with open(path, encoding="utf-8") as unity:
+        return [os.path.normpath(p) for p in UNITY_INCLUDE.findall(unity.read())]
 
 
 def project_sources(root, build):
-    """The plugin/ and emulator/ entries of compile_commands.json: path -> (arguments, dir)."""
+    """The plugin/ and emulator/ sources of compile_commands.json: path -> (arguments, dir,
+    the file the arguments compile)."""
     with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as db:
         entries = json.load(db)
     seen = {}
     for entry in entries:
-        path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
-        rel = os.path.relpath(path, root)
-        if rel.split(os.sep)[0] not in ("plugin", "emulator") or path in seen:
-            continue
+        compiled = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
         args = entry.get("arguments") or shlex.split(entry["command"])
-        seen[path] = (args, entry["directory"])
+        for path in compiled_sources(compiled):
+            rel = os.path.relpath(path, root)
+            if rel.split(os.sep)[0] not in ("plugin", "emulator") or path in seen:
+                continue
+            seen[path] = (args, entry["directory"], compiled)
     return seen
 
 
@@ -78,8 +92,8 @@ def flags_without_file(args, directory, path):
 def first_batches(sources, root):
     """Folder by folder, files with equal flags, in batches of at most BATCH_FILES."""
     groups = {}
-    for path, (args, directory) in sorted(sources.items()):
-        flags = flags_without_file(args, directory, path)
+    for path, (args, directory, compiled) in sorted(sources.items()):
+        flags = flags_without_file(args, directory, compiled)
         key = (os.path.dirname(os.path.relpath(path, root)), directory, tuple(flags))
         groups.setdefault(key, []).append(path)
     batches = []

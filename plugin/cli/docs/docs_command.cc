@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb docs [--out DIR] [--examples DIR]
+constexpr char kDocsUsage[] = R"(Usage: terraform-provider-nsxalb docs [--out DIR] [--examples DIR]
 
 Writes the provider's documentation in the Terraform Registry's layout, generated from the
 embedded schemas and the examples:
@@ -343,7 +343,7 @@ int RunDocsCommand(const std::vector<std::string>& args, std::ostream& out, std:
     return 2;
   }
   if (o.help) {
-    out << kUsage;
+    out << kDocsUsage;
     return 0;
   }
   framework::ProviderServer server(provider::NewProvider());

@@ -10,7 +10,7 @@ namespace nsxalb::cli {
 
 namespace {
 
-constexpr char kUsage[] = R"(Usage: terraform-provider-nsxalb schema --json
+constexpr char kSchemaUsage[] = R"(Usage: terraform-provider-nsxalb schema --json
 
 Prints the provider's schemas (the provider block, every resource and every data source) in
 the format of `terraform providers schema -json`, read from the schemas embedded in the binary.
@@ -20,11 +20,11 @@ the format of `terraform providers schema -json`, read from the schemas embedded
 
 int RunSchemaCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    out << kUsage;
+    out << kSchemaUsage;
     return 0;
   }
   if (args.size() != 1 || args[0] != "--json") {
-    err << kUsage;
+    err << kSchemaUsage;
     return 2;
   }
   framework::ProviderServer server(provider::NewProvider());

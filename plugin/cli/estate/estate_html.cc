@@ -223,7 +223,8 @@ std::string Pool(const EstateView& estate) {
   return out;
 }
 
-std::string Table(const EstateView& estate) {
+// The groups of the estate as an HTML table, a row each.
+std::string HtmlTable(const EstateView& estate) {
   const bool with_tenant = HasTenantColumn(estate);
   const std::vector<std::string> columns = EstateColumns(with_tenant);
   const std::vector<size_t> figures = EstateFigureColumns(with_tenant);
@@ -341,7 +342,7 @@ std::string EstateHtml(const EstateView& estate, const std::string& title) {
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n",
       "<title>", XmlEscape(title), "</title>\n<style>", kStyle,
-      "</style>\n</head>\n<body>\n<main>\n", Header(estate, title), Pool(estate), Table(estate),
+      "</style>\n</head>\n<body>\n<main>\n", Header(estate, title), Pool(estate), HtmlTable(estate),
       Charts(estate),
       "<footer>Written by terraform-provider-nsxalb estate-report. The page is self-contained: "
       "it loads nothing.</footer>\n</main>\n<script>",

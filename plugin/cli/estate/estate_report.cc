@@ -20,7 +20,8 @@ std::string GroupLabel(const EstateRow& row) {
                       row.cloud.empty() ? "" : absl::StrCat(" (", row.cloud, ")"));
 }
 
-std::string Table(const EstateView& estate) {
+// The groups of the estate as a Markdown table, a row each.
+std::string MarkdownTable(const EstateView& estate) {
   const bool with_tenant = HasTenantColumn(estate);
   const std::vector<std::string> columns = EstateColumns(with_tenant);
   const std::vector<size_t> figures = EstateFigureColumns(with_tenant);
@@ -107,7 +108,7 @@ std::string EstateMarkdown(const EstateView& estate, const std::string& title, i
     absl::StrAppend(&out, "No SE group matched.\n");
     return out;
   }
-  absl::StrAppend(&out, Table(estate), "\n", heading, "# At risk\n\n", AtRisk(estate), "\n",
+  absl::StrAppend(&out, MarkdownTable(estate), "\n", heading, "# At risk\n\n", AtRisk(estate), "\n",
                   heading, "# Reclaimable\n\n", Reclaimable(estate), "\n", heading,
                   "# SEs behind settings\n\n", SesBehind(estate));
   return out;

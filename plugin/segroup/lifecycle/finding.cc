@@ -22,12 +22,6 @@ namespace sz = sizing;
 // At most this many SEs are named in a finding; the rest are counted.
 constexpr size_t kNamedSes = 8;
 
-Json Member(const Json& j, const std::string& name) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(name);
-  return it == j.end() ? Json() : *it;
-}
-
 // A setting's value for prose: "8,192", "true", "HA_MODE_SHARED", "unset".
 std::string ValueText(const Json& v) {
   if (v.is_null()) return "unset";
@@ -52,10 +46,10 @@ std::string JoinAnd(const std::vector<std::string>& parts) {
 std::string FieldsText(const std::vector<std::string>& fields, const SesBehindInput& in) {
   std::vector<std::string> parts;
   for (const std::string& f : fields) {
-    const Json now = Member(in.settings, f);
-    if (!in.prior_settings.is_null() && Member(in.prior_settings, f) != now) {
-      parts.push_back(
-          absl::StrCat(f, " ", ValueText(Member(in.prior_settings, f)), " -> ", ValueText(now)));
+    const Json now = MemberOrNull(in.settings, f);
+    if (!in.prior_settings.is_null() && MemberOrNull(in.prior_settings, f) != now) {
+      parts.push_back(absl::StrCat(f, " ", ValueText(MemberOrNull(in.prior_settings, f)), " -> ",
+                                   ValueText(now)));
     } else {
       parts.push_back(absl::StrCat(f, " ", ValueText(now)));
     }
@@ -124,9 +118,9 @@ std::string NewSesOnlyText(const SesBehindInput& in, const std::vector<const Lag
     }
   }
   // What the Controller may still add: at the new settings.
-  const Json max_se = Member(in.settings, "max_se");
-  const Json vcpus = Member(in.settings, "vcpus_per_se");
-  const Json memory = Member(in.settings, "memory_per_se");
+  const Json max_se = MemberOrNull(in.settings, "max_se");
+  const Json vcpus = MemberOrNull(in.settings, "vcpus_per_se");
+  const Json memory = MemberOrNull(in.settings, "memory_per_se");
   if (max_se.is_number()) {
     const int64_t room =
         static_cast<int64_t>(max_se.get<double>()) - static_cast<int64_t>(in.ses.running.size());

@@ -22,14 +22,13 @@ std::optional<int64_t> Whole(const Json& settings, const std::string& name) {
   return static_cast<int64_t>(v);
 }
 
-// The member `name` of `j`, null when absent.
-Json Member(const Json& j, const std::string& name) {
+}  // namespace
+
+Json MemberOrNull(const Json& j, const std::string& name) {
   if (!j.is_object()) return nullptr;
   auto it = j.find(name);
   return it == j.end() ? Json() : *it;
 }
-
-}  // namespace
 
 const std::vector<std::string>& ShapeFieldNames() {
   static const auto* const kNames =
@@ -73,7 +72,7 @@ std::vector<std::string> ChangedFieldsOfClass(const std::vector<std::string>& na
   std::set<std::string> out;
   for (const std::string& name : names) {
     if (controller::TakesEffectOf(name) != effect) continue;
-    if (Member(before, name) != Member(after, name)) out.insert(name);
+    if (MemberOrNull(before, name) != MemberOrNull(after, name)) out.insert(name);
   }
   return std::vector<std::string>(out.begin(), out.end());
 }

@@ -14,6 +14,9 @@
 
 namespace nsxalb::segroup::lifecycle {
 
+// The member `name` of `j`: null when `j` is no object or has no such member.
+nlohmann::json MemberOrNull(const nlohmann::json& j, const std::string& name);
+
 // The settings that set an SE's shape, in the order of the Avi fields: vcpus_per_se,
 // memory_per_se, disk_per_se (each new-ses-only in the catalog).
 const std::vector<std::string>& ShapeFieldNames();

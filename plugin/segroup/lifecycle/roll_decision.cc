@@ -81,10 +81,6 @@ bool NaturalLess(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-std::string Plural(int n, const char* one, const char* many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
-}
-
 std::string Percent(double pct) { return absl::StrFormat("%.1f%%", pct); }
 
 // The measured figures of the SEs, SE uuid -> percent, by LoadMetric.
@@ -152,6 +148,7 @@ class Simulation {
       for (const std::string& vs : v->second) hosts[vs].push_back(index);
     }
     std::vector<std::string> names;
+    names.reserve(hosts.size());
     for (const auto& [name, on] : hosts) names.push_back(name);
     std::sort(names.begin(), names.end(), NaturalLess);
     for (const std::string& name : names) {
@@ -823,9 +820,10 @@ RollDecision DecideRoll(const RollInput& in) {
               ? absl::StrCat(p.distributed ? "distributed" : "packed", " placement, max_vs_per_se ",
                              p.max_vs_per_se, ", min_scaleout_per_vs ", p.min_scaleout_per_vs,
                              ", max_se ", p.max_se, ": every virtual service has a place; ",
-                             new_ses == 0 ? "no new SE"
-                                          : absl::StrCat(Plural(new_ses, "new SE", "new SEs"),
-                                                         " at ", in.target.num_vcpus, " vCPUs"))
+                             new_ses == 0
+                                 ? "no new SE"
+                                 : absl::StrCat(sizing::FormatCount(new_ses, "new SE", "new SEs"),
+                                                " at ", in.target.num_vcpus, " vCPUs"))
               : placement_problem);
 
   // Capacity: no step may put an SE over the target.
@@ -949,7 +947,7 @@ std::string DecisionSummary(const RollDecision& d) {
       return "";
     case RollVerdict::kRoll:
       return absl::StrCat("Apply will roll ",
-                          Plural(static_cast<int>(d.order.size()), "SE", "SEs"));
+                          sizing::FormatCount(static_cast<int>(d.order.size()), "SE", "SEs"));
     case RollVerdict::kRefused:
       return absl::StrCat("Rollout refused by the ", d.refused_by, " guard");
   }
@@ -964,6 +962,7 @@ std::vector<std::string> DescribeDecision(const RollDecision& d, const RollInput
     std::map<std::string, std::vector<std::string>> by_destination;
     for (const VsMove& m : s.moves) by_destination[m.to].push_back(m.vs);
     std::vector<std::string> parts;
+    parts.reserve(by_destination.size());
     for (const auto& [to, vss] : by_destination) {
       parts.push_back(absl::StrCat(absl::StrJoin(vss, ", "), " -> ", to));
     }

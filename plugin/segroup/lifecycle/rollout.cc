@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "plugin/common/log.h"
+#include "plugin/sizing/format.h"
 
 namespace nsxalb::segroup::lifecycle {
 namespace {
@@ -20,10 +21,6 @@ namespace {
 constexpr char kOperUp[] = "OPER_UP";
 constexpr char kOperDisabled[] = "OPER_DISABLED";
 constexpr char kMigrateFailed[] = "MIGRATE_SE_FAILED";
-
-std::string Plural(int n, const char* one, const char* many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
-}
 
 // "checkout-se-1, -2 and -3": names after the first shortened to the suffix they do not share
 // with it, when they share a prefix ending in '-'.
@@ -52,7 +49,8 @@ std::string AtATime(int max_unavailable) {
   return max_unavailable <= 1 ? "one at a time" : absl::StrCat(max_unavailable, " at a time");
 }
 
-std::string MemoryText(int64_t mb) { return absl::StrFormat("%d MB", mb); }
+// "8192 MB": an SE's memory as the roll's steps print it.
+std::string StepMemoryText(int64_t mb) { return absl::StrFormat("%d MB", mb); }
 
 // What the roll knows of one SE of the batch: how far it got.
 enum class Stage { kPending, kDisabled, kMigrated, kRebooted, kDone };
@@ -107,7 +105,8 @@ class Roll {
         result.to_do.erase(std::find(result.to_do.begin(), result.to_do.end(), item.lag.se.name));
       }
     }
-    Step(absl::StrCat("rollout: done, ", Plural(static_cast<int>(result.done.size()), "SE", "SEs"),
+    Step(absl::StrCat("rollout: done, ",
+                      sizing::FormatCount(static_cast<int>(result.done.size()), "SE", "SEs"),
                       " at the group's settings"));
     return result;
   }
@@ -136,7 +135,8 @@ class Roll {
       auto observed = ops_.Observe(item.lag.se.uuid);
       const int hosted = observed.ok() ? observed->virtual_services : 0;
       Step(absl::StrCat(item.lag.se.name, ": disabled, ",
-                        Plural(hosted, "virtual service", "virtual services"), " migrating"));
+                        sizing::FormatCount(hosted, "virtual service", "virtual services"),
+                        " migrating"));
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
     for (Item& item : batch) {
@@ -202,14 +202,14 @@ class Roll {
       if (!s.ok()) return s;
       if (from_spares > 0) {
         spare_ -= from_spares;
-        Step(absl::StrCat(Plural(from_spares, "replacement", "replacements"),
+        Step(absl::StrCat(sizing::FormatCount(from_spares, "replacement", "replacements"),
                           " an earlier roll made already up at ", target_.num_vcpus, " vCPUs and ",
-                          MemoryText(target_.memory_mb)));
+                          StepMemoryText(target_.memory_mb)));
       }
       for (const ObservedSe& se : fresh) {
         seen_.insert(se.uuid);
         Step(absl::StrCat(se.name, ": up at ", se.num_vcpus, " vCPUs and ",
-                          MemoryText(se.memory_mb), " (the replacement)"));
+                          StepMemoryText(se.memory_mb), " (the replacement)"));
       }
       if (Stopped()) return absl::CancelledError("the roll was interrupted");
     }
@@ -359,7 +359,7 @@ std::string DescribeRollout(const std::vector<LaggingSe>& ses, const TargetShape
     }
     if (vcpus.size() > 1 || memory.size() > 1) {
       shape.push_back(
-          absl::StrCat("-> ", target.num_vcpus, " vCPUs and ", MemoryText(target.memory_mb)));
+          absl::StrCat("-> ", target.num_vcpus, " vCPUs and ", StepMemoryText(target.memory_mb)));
     }
     parts.push_back(shape.empty() ? part
                                   : absl::StrCat(part, " (", absl::StrJoin(shape, ", "), ")"));

@@ -12,10 +12,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "plugin/segroup/usage/values.h"
 #include "plugin/sizing/format.h"
 
 namespace nsxalb::segroup {
 namespace {
+
+using usage_internal::PercentText;
 
 constexpr absl::Duration kDay = absl::Hours(24);
 
@@ -29,14 +32,6 @@ constexpr uint64_t kDaySeconds = uint64_t{24} * 60 * 60;
 
 // Days from `from` to `to`, two period ends: a whole number.
 double DaysBetween(absl::Time from, absl::Time to) { return absl::FDivDuration(to - from, kDay); }
-
-// "80%" or "80.5%": a percent to a tenth, without a trailing ".0" (and never "-0%" or "inf%").
-std::string PercentText(double pct) {
-  double tenth = std::round(pct * 10) / 10;
-  if (!std::isfinite(tenth)) tenth = pct;  // pct * 10 overflowed
-  if (tenth == 0) tenth = 0;               // -0.0 prints as "-0"
-  return absl::StrFormat("%g%%", tenth);
-}
 
 // The slope to 2 decimals, never "-0.00".
 std::string SlopeText(double slope) {

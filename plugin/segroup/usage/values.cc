@@ -28,8 +28,12 @@ Json NumberJson(double v) {
 }
 
 std::string PercentText(double pct) {
-  const double tenth = std::round(pct * 10) / 10;
-  if (tenth == std::trunc(tenth)) return absl::StrCat(static_cast<int64_t>(tenth), "%");
+  double tenth = std::round(pct * 10) / 10;
+  if (!std::isfinite(tenth)) tenth = pct;  // pct * 10 overflowed
+  if (tenth == 0) tenth = 0;               // -0.0 would print as "-0"
+  // Past 10^15 (or for inf and nan) a tenth is not a digit any more: %g's exponent form.
+  if (!(std::fabs(tenth) < 1e15)) return absl::StrFormat("%g%%", tenth);
+  if (tenth == std::trunc(tenth)) return absl::StrFormat("%.0f%%", tenth);
   return absl::StrFormat("%.1f%%", tenth);
 }
 

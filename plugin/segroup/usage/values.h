@@ -23,7 +23,8 @@ std::string Quote(const nlohmann::json& j);
 // A number for a JSON report: integral values as integers.
 nlohmann::json NumberJson(double v);
 
-// "91%" or "91.4%": a percent to a tenth, without a trailing ".0".
+// "91%" or "91.4%": a percent to a tenth, without a trailing ".0" (never "-0%"; past 10^15, or
+// for inf and nan, %g's form).
 std::string PercentText(double pct);
 
 // A whole-number member of a JSON object: nullopt when absent or null; InvalidArgument naming
