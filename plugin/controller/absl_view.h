@@ -10,7 +10,9 @@
 namespace nsxalb::controller::internal {
 
 // The same characters, viewed as an absl::string_view.
-inline absl::string_view AbslView(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+inline absl::string_view AbslView(std::string_view s) {
+  return absl::string_view(s.data(), s.size());
+}
 
 }  // namespace nsxalb::controller::internal
 

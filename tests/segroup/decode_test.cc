@@ -15,6 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "plugin/common/limits.h"
 #include "plugin/segroup/usage/analyze.h"
+#include "plugin/segroup/usage/values.h"
 #include "tests/segroup/usage_test_support.h"
 #include "tests/support/status_matchers.h"
 
@@ -239,6 +240,21 @@ TEST(CollectionDecoderTest, EachGroupOfABatchKeepsItsOwnNotes) {
   absl::StatusOr<UsageReport> batched = AnalyzeDecoded(alone, d, {1, 2}, 1);
   ASSERT_TRUE(batched.ok());
   EXPECT_EQ(UsageReportJson(*batched), UsageReportJson(*direct));
+}
+
+// The one percent formatter of the usage reports and the forecast (both printed it, each its own
+// way, until the unity build put them in one translation unit).
+TEST(UsageValuesTest, PercentTextIsATenthWithoutATrailingZeroOrANegativeZero) {
+  EXPECT_EQ(usage_internal::PercentText(80), "80%");
+  EXPECT_EQ(usage_internal::PercentText(80.46), "80.5%");
+  EXPECT_EQ(usage_internal::PercentText(99.96), "100%");
+  EXPECT_EQ(usage_internal::PercentText(-0.04), "0%");
+  EXPECT_EQ(usage_internal::PercentText(-12.25), "-12.3%");
+  EXPECT_EQ(usage_internal::PercentText(1234567.5), "1234567.5%");
+  // Past 10^15, and where pct * 10 overflows, %g's form rather than hundreds of digits.
+  EXPECT_EQ(usage_internal::PercentText(1e300), "1e+300%");
+  EXPECT_EQ(usage_internal::PercentText(std::numeric_limits<double>::max()), "1.79769e+308%");
+  EXPECT_EQ(usage_internal::PercentText(std::numeric_limits<double>::infinity()), "inf%");
 }
 
 }  // namespace
