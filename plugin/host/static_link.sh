@@ -13,23 +13,14 @@
 # falls back to the next (lld with ordering, then the default linker, then the original shared
 # link), so the build never breaks; the last fallback prints a loud warning, and the
 # PluginHostStaticLink test (tests/host/static_link_test.sh) fails on the resulting binary.
-#
-# NSXALB_STATIC_LINK_KEEP_SHARED: library names (colon-separated, e.g. "crypto:ssl") whose shared
-# object stays on the link line. The sanitizer tree keeps OpenSSL's, which its LeakSanitizer
-# suppression names by module (tests/asan/lsan_suppressions.txt).
 set -uo pipefail
 
 libdir=${NSXALB_STATIC_LIBDIR:-/usr/lib/x86_64-linux-gnu}
 order_file="$(cd "$(dirname "$0")" && pwd)/startup_order.txt"
 args=()
 archives=()
-keep_shared=":${NSXALB_STATIC_LINK_KEEP_SHARED:-}:"
 for arg in "$@"; do
-  if [[ $arg =~ ^${libdir}/lib([^/]+)\.so(\.[0-9.]+)?$ ]] && [[ $keep_shared == *":${BASH_REMATCH[1]}:"* ]]; then
-    args+=("$arg")
-  elif [[ $arg =~ ^-l([A-Za-z0-9_+-]+)$ ]] && [[ $keep_shared == *":${BASH_REMATCH[1]}:"* ]]; then
-    args+=("$arg")
-  elif [[ $arg =~ ^(${libdir}/lib[^/]+)\.so(\.[0-9.]+)?$ ]] && [[ -f ${BASH_REMATCH[1]}.a ]]; then
+  if [[ $arg =~ ^(${libdir}/lib[^/]+)\.so(\.[0-9.]+)?$ ]] && [[ -f ${BASH_REMATCH[1]}.a ]]; then
     archives+=("${BASH_REMATCH[1]}.a")
   elif [[ $arg =~ ^-l([A-Za-z0-9_+-]+)$ ]] && [[ -f ${libdir}/lib${BASH_REMATCH[1]}.a ]] &&
        [[ ${BASH_REMATCH[1]} != @(m|dl|rt|pthread|c|stdc++|gcc_s) ]]; then
