@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Runs clang-tidy over the project's own sources in batches: one translation unit per folder.
+"""Runs clang-tidy over the project's own sources in batches: one translation unit per batch.
 
 Checking a source file costs clang-tidy about 10 s, and nearly all of it is the system headers
-(gRPC, Protobuf, Abseil, nlohmann::json) that every file of a folder includes again: their AST is
-built and every matcher walks it, for each file. A batch is a generated file that #includes a
-folder's sources (those with the same compile flags, at most BATCH_FILES of them), so the headers
-are read and walked once per batch. plugin/sizing's 12 files: 10 s as one batch, 88 s one by one
-(both while a build shared the cores); all 152 files: 216 s on 2 cores, 856 s one by one.
+(gRPC, Protobuf, Abseil, nlohmann::json) that every file includes again: their AST is built and
+every matcher walks it, for each file. A batch is a generated file that #includes up to
+BATCH_FILES sources compiled with the same flags, whatever their folder (in folder order), so the
+headers are read and walked once per batch. plugin/sizing's 12 files: 10 s as one batch, 88 s
+one by one (both while a build shared the cores); all 152 files: 216 s on 2 cores, 856 s one by
+one. With the unity build's names (2026-12-07, 158 files, 2 cores): batches of a folder's files
+(29 batches) took 165 s; of up to 12 files across folders 127 s, of 24 117 s, of 40 120 s (the
+fewer the batches, the worse the cores are balanced). The 24 include the re-runs of 15 files
+whose names clash with another folder's (each command of plugin/cli/'s families has its own
+`Options`).
 
-Sources of one folder may clash in one translation unit: two files each with their own `kUsage`
+Sources may clash in one translation unit: two files each with their own `kUsage`
 or `Options` in an anonymous namespace. A batch whose files fail to compile (a
 clang-diagnostic-error in one of them) keeps the findings of the files that compiled, and the
 files that did not go into a new batch of their own, until each compiles or is checked alone
@@ -19,7 +24,8 @@ What a batch changes: diagnostics inside the included .cc files are reported thr
 bugprone-suspicious-include, which would flag the batch's own #include of a .cc, is replaced by a
 plain scan of the sources for such an include. A file's findings can differ from checking it
 alone only where an earlier file of its batch declares a name it then uses (an overload found by
-lookup); the build (g++, one file at a time) still compiles every file alone.
+lookup); the build compiles each file with its own folder's only (NSXALB_UNITY), or alone
+(NSXALB_UNITY=OFF).
 
 Usage: clang_tidy_batches.py SOURCE_DIR BUILD_DIR JOBS
 Prints the findings and a summary; exits 1 on any finding, 0 on none.
@@ -35,7 +41,7 @@ import sys
 import tempfile
 import time
 
-BATCH_FILES = 12
+BATCH_FILES = 24
 # A diagnostic's first line: path:line:col: severity: message [check,...].
 DIAGNOSTIC = re.compile(
     r"^(?P<path>/[^:]+):\d+:\d+: (?P<severity>error|warning|note): (?P<text>.*)$")
@@ -90,18 +96,21 @@ def flags_without_file(args, directory, path):
 
 
 def first_batches(sources, root):
-    """Folder by folder, files with equal flags, in batches of at most BATCH_FILES."""
+    """Files with equal flags, whatever their folder, in folder order, in batches of at most
+    BATCH_FILES (as even as can be). The flags name every path absolutely, so a batch compiles
+    in the build folder of its first file."""
     groups = {}
     for path, (args, directory, compiled) in sorted(sources.items()):
-        flags = flags_without_file(args, directory, compiled)
-        key = (os.path.dirname(os.path.relpath(path, root)), directory, tuple(flags))
-        groups.setdefault(key, []).append(path)
+        flags = tuple(flags_without_file(args, directory, compiled))
+        groups.setdefault(flags, []).append((path, directory))
     batches = []
-    for (folder, directory, flags), paths in sorted(groups.items()):
-        count = -(-len(paths) // BATCH_FILES)
-        size = -(-len(paths) // count)
-        for start in range(0, len(paths), size):
-            batches.append((folder, directory, list(flags), paths[start:start + size]))
+    for flags, members in sorted(groups.items()):
+        count = -(-len(members) // BATCH_FILES)
+        size = -(-len(members) // count)
+        for start in range(0, len(members), size):
+            chunk = members[start:start + size]
+            folder = os.path.dirname(os.path.relpath(chunk[0][0], root))
+            batches.append((folder, chunk[0][1], list(flags), [path for path, _ in chunk]))
     return batches
 
 

@@ -9,7 +9,8 @@
 
 namespace nsxalb::testing {
 
-// ::testing::TempDir()/<running test's name>-<pid>-<name>.
+// ::testing::TempDir()/<running test's name>-<pid>-<name>. Whatever is at that path is removed
+// when the test process exits.
 std::string TestTempPath(absl::string_view name);
 
 // Writes `text` to TestTempPath(name), replacing the file; returns the path.
