@@ -140,8 +140,9 @@ class FakeEstate {
   Json Points(double base) const {
     Json data = Json::array();
     for (int i = 0; i < points; ++i) {
-      data.push_back({{"timestamp", Iso(kMidnight - absl::Minutes(5 * (points - 1 - i)))},
-                      {"value", base * (0.5 + 0.5 * ((i % 288) / 287.0))}});
+      data.push_back(
+          {{"timestamp", Iso(kMidnight - absl::Minutes(5 * (points - 1 - i)))},
+           {"value", base * (0.5 + 0.5 * ((i % kPointsPerDay) / (kPointsPerDay - 1.0)))}});
     }
     return data;
   }
