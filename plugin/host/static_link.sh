@@ -18,7 +18,8 @@
 # text makes the kernel's fault-around map most of it. See docs/design/host.md. Each attempt
 # falls back to the next (lld with ordering, then the default linker, then the original shared
 # link), so the build never breaks; the last fallback prints a loud warning, and the
-# PluginHostStaticLink test (tests/host/static_link_test.sh) fails on the resulting binary.
+# PluginHostStaticLink test (tests/host/static_link_test.sh) fails on the resulting binary (a
+# sanitizer tree has no such test: there the fallback costs only start-up time).
 set -uo pipefail
 
 libdir=${NSXALB_STATIC_LIBDIR:-/usr/lib/x86_64-linux-gnu}
@@ -67,7 +68,8 @@ if ((${#archives[@]} > 0)); then
     echo "static_link.sh: ============================================================"
     echo "static_link.sh: WARNING: static link failed, linking against shared libraries instead."
     echo "static_link.sh: The provider will start ~5x slower and use ~2.5x the memory; the"
-    echo "static_link.sh: PluginHostStaticLink test fails on this binary. Missing pieces:"
+    echo "static_link.sh: PluginHostStaticLink test (not in a sanitizer tree) fails on this binary."
+    echo "static_link.sh: Missing pieces:"
     grep -E "cannot find|undefined reference" "$log" | sort -u | head -n 20 | sed 's/^/static_link.sh:   /'
     echo "static_link.sh: Linker output (first 20 lines):"
     head -n 20 "$log" | sed 's/^/static_link.sh:   /'
